@@ -1,0 +1,28 @@
+# The two commands of the README. Both create .venv on first use.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench setup clean
+
+$(BIN)/evalgebra: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(BIN)/evalgebra
+
+setup: $(BIN)/evalgebra
+
+# Main job on the bundled example: sketch the labelled items, print the exact
+# evaluation point and the generating set.
+run: setup
+	$(BIN)/evalgebra example
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

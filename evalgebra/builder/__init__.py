@@ -1,0 +1,10 @@
+"""Generating sets of evaluation ideals (P-space, R-space, any structure and populations)."""
+
+from evalgebra.builder.generating_set import (
+    ORDERINGS,
+    FlintSystem,
+    GeneratingSet,
+    generating_set,
+)
+
+__all__ = ["GeneratingSet", "FlintSystem", "generating_set", "ORDERINGS"]

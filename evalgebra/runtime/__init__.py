@@ -1,0 +1,5 @@
+"""Runtime: sketches, evaluation points, exact simulation."""
+
+from evalgebra.runtime.sketch import Sketch
+
+__all__ = ["Sketch"]

@@ -1,0 +1,284 @@
+r"""Ensemble specifications: who classifies, with which labels, how they may correlate.
+
+An :class:`EnsembleSpec` fixes everything about an evaluation problem that is known
+before any data is seen: the classifiers, the labels, the *correlation structure* (the
+subsets of classifiers whose errors may correlate; all other error correlations are
+zero) and the populations (strata that share the classifiers' behaviour but have their
+own label prevalences). It is validated once, at construction, and is immutable.
+
+Examples
+--------
+>>> spec = EnsembleSpec(3, ["a", "b"])
+>>> spec.classifiers, spec.labels, spec.structure
+(('c0', 'c1', 'c2'), ('a', 'b'), ())
+>>> EnsembleSpec(3, 2, structure="complete").structure
+((0, 1), (0, 2), (1, 2), (0, 1, 2))
+>>> EnsembleSpec(["x", "y", "z"], ["yes", "no"], structure=[("x", "y")]).structure
+((0, 1),)
+
+References
+----------
+.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
+   classification", seed 000, Theorems 1 and 3 (generating sets and correlation terms).
+.. [2] "Hui-Walter paradigm", seed 004 (populations sharing the classifiers' rows).
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evalgebra.errors import SpecError
+
+__all__ = ["EnsembleSpec", "default_label_names", "Structure"]
+
+#: A correlation structure: sorted tuples of classifier indices, each of size >= 2,
+#: ordered by size, then lexicographically.
+Structure = tuple[tuple[int, ...], ...]
+
+
+def default_label_names(n_labels: int) -> tuple[str, ...]:
+    """Names ``a, b, c, ...`` for ``n_labels`` labels (``l0, l1, ...`` beyond 26).
+
+    Examples
+    --------
+    >>> default_label_names(3)
+    ('a', 'b', 'c')
+    """
+    if n_labels <= 26:
+        return tuple(string.ascii_lowercase[:n_labels])
+    return tuple(f"l{k}" for k in range(n_labels))
+
+
+def _names(value: int | Sequence[str], what: str, prefix: str, minimum: int) -> tuple[str, ...]:
+    if isinstance(value, bool):
+        raise SpecError(f"{what}: expected a count or a sequence of names, got {value!r}")
+    if isinstance(value, int):
+        if value < minimum:
+            raise SpecError(f"{what}: need at least {minimum}, got {value}")
+        if what == "labels":
+            return default_label_names(value)
+        return tuple(f"{prefix}{k}" for k in range(value))
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise SpecError(
+            f"{what}: expected a count or a sequence of distinct non-empty strings, got {value!r}"
+        )
+    names = tuple(value)
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise SpecError(f"{what}: every name must be a non-empty string, got {name!r}")
+    if len(set(names)) != len(names):
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        raise SpecError(f"{what}: names must be distinct, repeated: {duplicated}")
+    if len(names) < minimum:
+        raise SpecError(f"{what}: need at least {minimum}, got {len(names)}: {list(names)}")
+    return names
+
+
+def _classifier_index(item: Any, classifiers: tuple[str, ...]) -> int:
+    if isinstance(item, str):
+        try:
+            return classifiers.index(item)
+        except ValueError:
+            raise SpecError(
+                f"structure: unknown classifier {item!r}; classifiers are {list(classifiers)}"
+            ) from None
+    if isinstance(item, int) and not isinstance(item, bool):
+        if 0 <= item < len(classifiers):
+            return item
+        raise SpecError(
+            f"structure: classifier index {item} out of range 0..{len(classifiers) - 1}"
+        )
+    raise SpecError(f"structure: classifiers are named by str or int index, got {item!r}")
+
+
+def _structure(value: Any, classifiers: tuple[str, ...]) -> Structure:
+    n = len(classifiers)
+    if isinstance(value, str):
+        if value == "independent":
+            return ()
+        if value == "complete":
+            return tuple(
+                subset for size in range(2, n + 1) for subset in itertools.combinations(range(n), size)
+            )
+        raise SpecError(
+            f"structure: unknown name {value!r}; use 'independent', 'complete', an iterable of "
+            "classifier subsets, or a networkx graph"
+        )
+    edges = getattr(value, "edges", None)
+    if edges is not None and callable(edges) and hasattr(value, "nodes"):
+        if value.is_directed() if hasattr(value, "is_directed") else False:
+            raise SpecError("structure: a directed graph has no meaning here; use an undirected one")
+        subsets: list[Any] = [tuple(edge) for edge in value.edges()]
+    elif isinstance(value, Iterable):
+        subsets = list(value)
+    else:
+        raise SpecError(f"structure: cannot read {value!r} as a correlation structure")
+    result = set()
+    for subset in subsets:
+        if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
+            raise SpecError(f"structure: each entry must be a collection of classifiers, got {subset!r}")
+        indices = [_classifier_index(item, classifiers) for item in subset]
+        if len(set(indices)) != len(indices):
+            raise SpecError(f"structure: subset {subset!r} names a classifier twice")
+        if len(indices) < 2:
+            raise SpecError(
+                f"structure: subset {subset!r} has fewer than 2 classifiers; "
+                "single classifiers have no error correlation"
+            )
+        result.add(tuple(sorted(indices)))
+    return tuple(sorted(result, key=lambda s: (len(s), s)))
+
+
+@dataclass(frozen=True)
+class EnsembleSpec:
+    r"""What is known about an evaluation before the data: classifiers, labels, structure.
+
+    Parameters
+    ----------
+    classifiers : int or sequence of str
+        Number of classifiers (named ``c0, c1, ...``) or their distinct names. At least 1.
+    labels : int or sequence of str
+        Number of labels (named ``a, b, ...``) or their distinct names. At least 2.
+    structure : {"independent", "complete"}, iterable of subsets, or networkx graph
+        Which subsets of classifiers may have non-zero error correlations. Subsets are
+        collections of classifier names or 0-based indices, each of size >= 2; a graph
+        gives its edges as pairs. ``"independent"`` is the empty structure,
+        ``"complete"`` every subset of size >= 2.
+    populations : int or sequence of str, optional
+        Strata that share the classifiers' response rates and correlations but have
+        their own prevalences. Default: one population, ``"all"``.
+
+    Notes
+    -----
+    In the notation of ``MATH.md``: ``N = n_classifiers``, ``R = n_labels``; the
+    structure is the hypergraph of subsets ``T`` whose correlations ``G^l_T`` are free.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> EnsembleSpec(4, 2, structure=nx.path_graph(4)).structure
+    ((0, 1), (1, 2), (2, 3))
+    >>> EnsembleSpec(2, ["yes", "yes"])
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: labels: names must be distinct, repeated: ['yes']
+    """
+
+    classifiers: tuple[str, ...]
+    labels: tuple[str, ...]
+    structure: Structure
+    populations: tuple[str, ...]
+
+    def __init__(
+        self,
+        classifiers: int | Sequence[str],
+        labels: int | Sequence[str],
+        structure: Any = "independent",
+        populations: int | Sequence[str] | None = None,
+    ) -> None:
+        names = _names(classifiers, "classifiers", "c", 1)
+        object.__setattr__(self, "classifiers", names)
+        object.__setattr__(self, "labels", _names(labels, "labels", "", 2))
+        object.__setattr__(self, "structure", _structure(structure, names))
+        pops = ("all",) if populations is None else _names(populations, "populations", "p", 1)
+        object.__setattr__(self, "populations", pops)
+
+    @property
+    def n_classifiers(self) -> int:
+        """Number of classifiers, ``N``."""
+        return len(self.classifiers)
+
+    @property
+    def n_labels(self) -> int:
+        """Number of labels, ``R``."""
+        return len(self.labels)
+
+    @property
+    def n_populations(self) -> int:
+        """Number of populations (strata)."""
+        return len(self.populations)
+
+    @property
+    def is_independent(self) -> bool:
+        """True when no error correlation is free."""
+        return not self.structure
+
+    @property
+    def is_complete(self) -> bool:
+        """True when every subset of two or more classifiers may correlate."""
+        return len(self.structure) == 2**self.n_classifiers - self.n_classifiers - 1
+
+    def label_index(self, label: str) -> int:
+        """Position of a label name; raises :class:`SpecError` for unknown labels."""
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            raise SpecError(f"unknown label {label!r}; labels are {list(self.labels)}") from None
+
+    def classifier_index(self, classifier: str | int) -> int:
+        """Position of a classifier given by name or index."""
+        return _classifier_index(classifier, self.classifiers)
+
+    def population_index(self, population: str | int) -> int:
+        """Position of a population given by name or index."""
+        if isinstance(population, int) and not isinstance(population, bool):
+            if 0 <= population < self.n_populations:
+                return population
+        elif population in self.populations:
+            return self.populations.index(population)
+        raise SpecError(
+            f"unknown population {population!r}; populations are {list(self.populations)}"
+        )
+
+    def with_structure(self, structure: Any) -> EnsembleSpec:
+        """The same classifiers, labels and populations under another structure."""
+        return EnsembleSpec(self.classifiers, self.labels, structure, self.populations)
+
+    def restrict(self, classifiers: Sequence[str | int]) -> EnsembleSpec:
+        """The spec of a sub-ensemble, in the given order, keeping the subsets inside it.
+
+        Examples
+        --------
+        >>> EnsembleSpec(3, 2, "complete").restrict([2, 0]).structure
+        ((0, 1),)
+        """
+        order = [self.classifier_index(c) for c in classifiers]
+        if len(set(order)) != len(order) or not order:
+            raise SpecError(f"restrict: need distinct classifiers, got {list(classifiers)}")
+        position = {old: new for new, old in enumerate(order)}
+        kept = [
+            tuple(position[i] for i in subset)
+            for subset in self.structure
+            if all(i in position for i in subset)
+        ]
+        return EnsembleSpec(
+            tuple(self.classifiers[i] for i in order), self.labels, kept, self.populations
+        )
+
+    def n_free_variables(self) -> int:
+        r"""Number of unknowns in the minimal parametrisation of the generating set.
+
+        ``S (R - 1)`` prevalences (``S`` populations), ``N R (R - 1)`` response rates and
+        ``R (R - 1)^{|T|}`` correlations for every subset ``T`` of the structure.
+        For ``R = 2`` and the complete structure this is
+        ``1 + 2N + 2 sum_{m>=2} C(N, m) = 2^(N+1) - 1``.
+
+        Examples
+        --------
+        >>> [EnsembleSpec(n, 2, "complete").n_free_variables() for n in (1, 2, 3, 4)]
+        [3, 7, 15, 31]
+        """
+        r = self.n_labels
+        return (
+            self.n_populations * (r - 1)
+            + self.n_classifiers * r * (r - 1)
+            + sum(r * (r - 1) ** len(subset) for subset in self.structure)
+        )
+
+    def n_observables(self) -> int:
+        """Number of independent observables: ``S (R^N - 1)`` pattern frequencies."""
+        return self.n_populations * (self.n_labels**self.n_classifiers - 1)
