@@ -129,6 +129,27 @@ class GeneratingSet:
             (key.population or 0, key.labels) for key in self.registry.keys("observed")
         )
 
+    def pattern_tuples(self, population: int = 0) -> list[tuple[str, ...]]:
+        """The patterns of one population as label-name tuples, in polynomial order."""
+        labels = self.spec.labels
+        return [tuple(labels[k] for k in p) for s, p in self.patterns if s == population]
+
+    def observed_values(self, sketch: Any) -> list[Any]:
+        """Observed frequencies (P) or counts (R) of a sketch, in pattern order.
+
+        The sketch must have this spec's classifiers, labels and populations.
+        """
+        spec = self.spec
+        if (sketch.classifiers, sketch.labels, sketch.populations) != (
+            spec.classifiers, spec.labels, spec.populations
+        ):
+            raise SpecError("the sketch's classifiers, labels or populations differ from the spec's")
+        values: list[Any] = []
+        for s, population in enumerate(spec.populations):
+            table = sketch.frequencies(population) if self.space == "P" else sketch.counts(population)
+            values.extend(table.get(p, 0) for p in self.pattern_tuples(s))
+        return values
+
     # -- the generic formula ----------------------------------------------------------
     def model(self, value: Callable[[VariableKey], Any], one: Any = 1) -> list[Any]:
         """Right-hand side of every pattern's identity, in the ring of ``value(key)``.

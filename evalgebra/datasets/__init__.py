@@ -1,0 +1,84 @@
+r"""Small example data bundled with evalgebra (no network needed).
+
+=================  ===========================================================
+name               what it is
+=================  ===========================================================
+acs_employment     Three binary classifiers on 20,000 people of the 2018
+                   American Community Survey (employment task); counts of the
+                   8 decision patterns split by true label. Seed 002, Table 1
+                   ("actual" columns). Labels ``a``, ``b``; classifiers
+                   ``c1, c2, c3``.
+=================  ===========================================================
+
+Each sketch is stored as sketch JSON v1 (``<name>.json``); ``acs_employment`` also as
+a per-item CSV (``acs_employment_items.csv``: one column per classifier and a
+``truth`` column) rebuilt from those counts, so the item order is not the survey's.
+
+Notes
+-----
+Seed 002 prints Table 1 with its rows in the order AAA, AAB, ABA, BAA, BBA, BAB,
+ABB, BBB, and ``MATH.md`` section 6 lists the observed counts in that row order
+("568, 553, 649, 1813, 3534, 3607, 1068, 8208"), not in lexicographic pattern order.
+Read lexicographically the sketch has a negative discriminant (complex evaluations);
+read with the table's row labels the algebraic prevalence estimate is 0.0887, which
+matches the table's algebraic-evaluation column (1776 of 20000 items labelled A). The
+bundled files use the table's row labels.
+
+Examples
+--------
+>>> from evalgebra import datasets
+>>> datasets.names()
+('acs_employment',)
+>>> sk = datasets.load("acs_employment")
+>>> sk.Q, sk.counts()[("b", "b", "a")]
+(20000, 3534)
+
+References
+----------
+.. [1] "Algebraic evaluation theorems", seed 002, Table 1 (ACS employment, Q = 20000).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from evalgebra.errors import SketchError
+from evalgebra.runtime.sketch import Sketch
+
+__all__ = ["names", "load", "path", "items_csv"]
+
+_DATASETS = {
+    "acs_employment": "acs_employment.json",
+}
+_ITEMS = {
+    "acs_employment": "acs_employment_items.csv",
+}
+
+
+def names() -> tuple[str, ...]:
+    """Names of the bundled sketches."""
+    return tuple(sorted(_DATASETS))
+
+
+def _resource(filename: str) -> Path:
+    return Path(str(resources.files(__name__).joinpath(filename)))
+
+
+def path(name: str) -> Path:
+    """Path of a bundled sketch's JSON file."""
+    if name not in _DATASETS:
+        raise SketchError(f"no bundled dataset {name!r}; available: {list(names())}")
+    return _resource(_DATASETS[name])
+
+
+def items_csv(name: str) -> Path:
+    """Path of a bundled per-item CSV (one column per classifier, plus ``truth``)."""
+    if name not in _ITEMS:
+        raise SketchError(f"no per-item CSV for {name!r}; available: {sorted(_ITEMS)}")
+    return _resource(_ITEMS[name])
+
+
+def load(name: str) -> Sketch:
+    """Load a bundled sketch."""
+    return Sketch.read_json(path(name))
