@@ -24,7 +24,7 @@ polynomials) or rationals (the model at an evaluation point).
 
 Examples
 --------
->>> from evalgebra.spec import EnsembleSpec
+>>> from evalgebra.spec import EnsembleSpec, default_label_names
 >>> gs = GeneratingSet(EnsembleSpec(1, 2))
 >>> for line in gs.to_text().splitlines(): print(line)
 f_a = acc_0_a*prev_a + (1 - acc_0_b)*(1 - prev_a)
@@ -49,7 +49,7 @@ import flint
 import sympy
 
 from evalgebra.errors import SpecError
-from evalgebra.spec import EnsembleSpec
+from evalgebra.spec import EnsembleSpec, default_label_names
 from evalgebra.variables import Parametrised, VariableKey, VariableRegistry
 
 __all__ = ["GeneratingSet", "FlintSystem", "generating_set", "ORDERINGS"]
@@ -115,7 +115,7 @@ class GeneratingSet:
 
     Examples
     --------
-    >>> from evalgebra.spec import EnsembleSpec
+    >>> from evalgebra.spec import EnsembleSpec, default_label_names
     >>> gs = GeneratingSet(EnsembleSpec(3, 2, "complete"))
     >>> len(gs.patterns), len(gs.variables)
     (8, 15)
@@ -307,6 +307,16 @@ class GeneratingSet:
         return FlintSystem(ctx, symbols, [factor * obs - m for obs, m in zip(left, model)])
 
     # -- printing ---------------------------------------------------------------------
+    def legend(self) -> str:
+        """What the indices and letters in symbol names stand for."""
+        spec = self.spec
+        letters = default_label_names(spec.n_labels)
+        parts = [f"classifier {i} = {name}" for i, name in enumerate(spec.classifiers)]
+        parts += [f"label {letters[k]} = {name}" for k, name in enumerate(spec.labels)]
+        if spec.n_populations > 1:
+            parts += [f"population s{k} = {name}" for k, name in enumerate(spec.populations)]
+        return "; ".join(parts)
+
     def to_text(self, expand: bool = False) -> str:
         """One identity per line, ``observed = model``."""
         if expand:
