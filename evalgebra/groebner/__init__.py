@@ -1,0 +1,1 @@
+"""Gröbner bases, elimination, axioms, varieties and identifiability of evaluation ideals."""
