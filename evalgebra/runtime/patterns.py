@@ -3,12 +3,20 @@ r"""Decision patterns as integers: ``code = sum_i d_i R^(N-1-i)`` (classifier 0 
 Sorting codes sorts patterns lexicographically (``aaa, aab, aba, ...``), the canonical
 pattern order used everywhere in evalgebra.
 
+:func:`encode` and :func:`count_patterns` read the decisions in blocks of rows small
+enough to stay in cache, in whatever integer dtype they come in (no ``int64`` copy of the
+input), with one multiply-add per classifier (Horner's rule); :func:`count_patterns`
+counts each block with ``numpy.bincount`` and never materialises the per-item codes.
+Both trust their input: label indices in ``0..R-1`` (callers validate them first).
+
 Examples
 --------
 >>> import numpy as np
 >>> codes = encode(np.array([[0, 0, 1], [1, 1, 1]]), 2)
 >>> codes.tolist(), decode(codes, 3, 2).tolist()
 ([1, 7], [[0, 0, 1], [1, 1, 1]])
+>>> count_patterns(np.array([[0, 1], [1, 1], [0, 1]], dtype=np.int8), 2).tolist()
+[0, 2, 0, 1]
 """
 
 from __future__ import annotations
@@ -17,9 +25,12 @@ import numpy as np
 
 from evalgebra.errors import SketchError
 
-__all__ = ["encode", "decode", "max_classifiers", "recode"]
+__all__ = ["encode", "decode", "count_patterns", "check_size", "max_classifiers", "recode"]
 
 _INT64_LIMIT = 2**62
+#: Bytes of decisions (plus their codes) per block: well inside a core's L2 cache.
+_BLOCK_BYTES = 1 << 20
+_MIN_BLOCK_ROWS = 1 << 12
 
 
 def max_classifiers(n_labels: int) -> int:
@@ -30,7 +41,8 @@ def max_classifiers(n_labels: int) -> int:
     return n
 
 
-def _check_size(n_classifiers: int, n_labels: int) -> None:
+def check_size(n_classifiers: int, n_labels: int) -> None:
+    """Raise :class:`~evalgebra.errors.SketchError` when ``R^N`` codes overflow 64 bits."""
     if n_labels**n_classifiers > _INT64_LIMIT:
         raise SketchError(
             f"{n_classifiers} classifiers with {n_labels} labels give {n_labels}^{n_classifiers} "
@@ -39,15 +51,83 @@ def _check_size(n_classifiers: int, n_labels: int) -> None:
         )
 
 
-def encode(decisions: np.ndarray, n_labels: int) -> np.ndarray:
-    """Integer codes of the rows of an ``items x classifiers`` array of label indices."""
-    n_classifiers = decisions.shape[1]
-    _check_size(n_classifiers, n_labels)
-    codes = np.zeros(decisions.shape[0], dtype=np.int64)
-    for i in range(n_classifiers):
-        codes *= n_labels
-        codes += decisions[:, i]
+def _block_rows(decisions: np.ndarray) -> int:
+    row_bytes = decisions.dtype.itemsize * decisions.shape[1] + 8
+    return max(_MIN_BLOCK_ROWS, _BLOCK_BYTES // row_bytes)
+
+
+def _work_dtype(dtype: np.dtype, top: int) -> np.dtype:
+    """The input's own integer dtype when it holds ``top``, else the smallest wider one."""
+    if dtype.kind in "iu" and dtype.itemsize < 8 and np.iinfo(dtype).max >= top:
+        return dtype
+    for candidate in (np.int16, np.int32):
+        if np.dtype(candidate).itemsize >= dtype.itemsize and np.iinfo(candidate).max >= top:
+            return np.dtype(candidate)
+    return np.dtype(np.int64)
+
+
+def _horner(block: np.ndarray, n_labels: int, out: np.ndarray, lead: np.ndarray | None) -> None:
+    """``out = lead * R^N + code(block rows)`` in place, one multiply-add per column.
+
+    Arithmetic is in ``out.dtype``; the caller makes sure it holds every result.
+    """
+    first = 0
+    if lead is not None:
+        np.copyto(out, lead, casting="unsafe")
+    elif block.shape[1]:
+        np.copyto(out, block[:, 0], casting="unsafe")
+        first = 1
+    else:
+        out.fill(0)
+    for i in range(first, block.shape[1]):
+        np.multiply(out, n_labels, out=out, dtype=out.dtype, casting="unsafe")
+        np.add(out, block[:, i], out=out, dtype=out.dtype, casting="unsafe")
+
+
+def encode(decisions: np.ndarray, n_labels: int, lead: np.ndarray | None = None) -> np.ndarray:
+    """Integer codes of the rows of an ``items x classifiers`` array of label indices.
+
+    ``lead`` (one integer per row, optional) is a leading digit: the result is then
+    ``lead * R^N + code``, e.g. ``true label * R^N + code``.
+    """
+    decisions = np.asarray(decisions)
+    n_items, n_classifiers = decisions.shape
+    check_size(n_classifiers, n_labels)
+    codes = np.empty(n_items, dtype=np.int64)
+    step = _block_rows(decisions)
+    for start in range(0, n_items, step):
+        stop = min(start + step, n_items)
+        _horner(
+            decisions[start:stop], n_labels, codes[start:stop], None if lead is None else lead[start:stop]
+        )
     return codes
+
+
+def count_patterns(
+    decisions: np.ndarray, n_labels: int, lead: np.ndarray | None = None, n_lead: int = 1
+) -> np.ndarray:
+    """Dense counts of the codes :func:`encode` gives: ``int64``, length ``n_lead * R^N``.
+
+    ``lead`` holds one leading digit in ``0..n_lead-1`` per row (e.g. the true label), so
+    count ``k * R^N + c`` is that of pattern code ``c`` among rows with ``lead == k``.
+    """
+    decisions = np.asarray(decisions)
+    n_items, n_classifiers = decisions.shape
+    check_size(n_classifiers, n_labels)
+    cells = n_lead * n_labels**n_classifiers
+    step = _block_rows(decisions)
+    if cells > step or n_items <= step:
+        # one bincount over all codes: a count vector per block would cost more than the block
+        return np.bincount(encode(decisions, n_labels, lead), minlength=cells).astype(np.int64, copy=False)
+    total = np.zeros(cells, dtype=np.int64)
+    # codes < cells <= step fit the input's own small dtype (no widening casts) if it has one
+    buffer = np.empty(step, dtype=_work_dtype(decisions.dtype, cells - 1))
+    for start in range(0, n_items, step):
+        stop = min(start + step, n_items)
+        out = buffer[: stop - start]
+        _horner(decisions[start:stop], n_labels, out, None if lead is None else lead[start:stop])
+        total += np.bincount(out, minlength=cells)
+    return total
 
 
 def decode(codes: np.ndarray, n_classifiers: int, n_labels: int) -> np.ndarray:

@@ -35,6 +35,7 @@ __all__ = ["Sketch", "UNLABELLED"]
 #: Truth index stored for items whose true label is unknown.
 UNLABELLED = -1
 _DENSE_LIMIT = 1 << 24
+_INT64_MAX = 2**63 - 1
 
 
 def aggregate(
@@ -61,6 +62,21 @@ def aggregate(
         nz = np.flatnonzero(summed)
         rest = nz // n_codes
         return rest // n_truth, rest % n_truth - 1, nz % n_codes, summed[nz]
+    if _fits_one_key(pop, truth, code, n_codes, cells):
+        # one int64 key per row: a single sort instead of a three-key lexsort
+        key = (pop * n_truth + (truth + 1)) * n_codes + code
+        if count is None:
+            key, sums = np.unique(key, return_counts=True)
+        else:
+            order = np.argsort(key)
+            key, count = key[order], np.asarray(count, dtype=np.int64)[order]
+            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            key, sums = key[starts], np.add.reduceat(count, starts)
+            keep = sums != 0
+            key, sums = key[keep], sums[keep]
+        rest, code = np.divmod(key, n_codes)
+        pop, truth = np.divmod(rest, n_truth)
+        return pop, truth - 1, code, sums.astype(np.int64, copy=False)
     if count is None:
         count = np.ones(code.size, dtype=np.int64)
     count = np.asarray(count, dtype=np.int64)
@@ -72,6 +88,17 @@ def aggregate(
     sums = np.add.reduceat(count, starts)
     keep = sums != 0
     return pop[starts][keep], truth[starts][keep], code[starts][keep], sums[keep]
+
+
+def _fits_one_key(pop: np.ndarray, truth: np.ndarray, code: np.ndarray, n_codes: int, cells: int) -> bool:
+    """Whether ``(pop, truth, code)`` map one-to-one, in order, onto int64 keys below ``cells``."""
+    return (
+        cells <= _INT64_MAX
+        and int(pop.min()) >= 0
+        and int(truth.min()) >= UNLABELLED
+        and int(code.min()) >= 0
+        and int(code.max()) < n_codes
+    )
 
 
 def _dense_sum(key: np.ndarray, count: Any | None, cells: int) -> np.ndarray:

@@ -1,7 +1,9 @@
 r"""Building sketches from per-item decisions, counts, long tables, CSV and JSON.
 
 Per-item decisions are counted in one vectorised pass: every row is encoded as an
-integer pattern code and all codes are counted at once (``numpy.bincount``).
+integer pattern code (after its population and true label) and the codes are counted
+block by block with ``numpy.bincount`` (see :func:`~evalgebra.runtime.patterns.count_patterns`),
+or sorted once when there are too many possible patterns for a count vector.
 
 Decisions are label *names* (strings) or label *indices* (integers ``0..R-1``, with
 names from ``labels`` or ``a, b, ...``). Missing answers (``None``, NaN, empty strings,
@@ -43,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError
-from evalgebra.runtime.patterns import encode
-from evalgebra.runtime.sketch import UNLABELLED, Sketch
+from evalgebra.runtime.patterns import check_size, count_patterns, encode
+from evalgebra.runtime.sketch import _DENSE_LIMIT, _INT64_MAX, UNLABELLED, Sketch
 from evalgebra.spec import EnsembleSpec, default_label_names
 
 __all__ = [
@@ -59,17 +61,61 @@ __all__ = [
 ]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
+#: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...``.
+_MAX_INFERRED_LABELS = 1 << 16
 
 
 # -- label encoding ---------------------------------------------------------------------
+def _is_missing(value: Any) -> bool:
+    return value is None or value == "" or value != value
+
+
 def _missing_mask(values: np.ndarray) -> np.ndarray:
     if values.dtype.kind in "US":
         return values == values.dtype.type("")
     if values.dtype.kind == "f":
         return np.isnan(values)
     if values.dtype.kind == "O":
-        return np.frompyfunc(lambda v: v is None or v == "" or v != v, 1, 1)(values).astype(bool)
+        return np.frompyfunc(_is_missing, 1, 1)(values).astype(bool)
     return np.zeros(values.shape, dtype=bool)
+
+
+def _factorize_objects(values: np.ndarray) -> tuple[np.ndarray, list[Any], np.ndarray] | None:
+    """``(codes, uniques, missing mask)`` of an object array, testing each distinct value once.
+
+    ``None`` without pandas. ``pandas.factorize`` codes None, NaN and NaT as -1 (the rest
+    of :func:`_is_missing`, empty strings, is checked on the distinct values).
+    """
+    try:
+        import pandas  # noqa: F401
+    except ImportError:  # pragma: no cover - pandas is a test dependency
+        return None
+    codes, uniques = _factorize(values)
+    missing = codes < 0
+    blank = [k for k, u in enumerate(uniques) if _is_missing(u)]
+    if blank:
+        missing |= np.isin(codes, blank)
+    return codes, uniques, missing
+
+
+_RANGE_BLOCK = 1 << 20  # bytes per block of _index_range: min and max read it from cache
+
+
+def _index_range(values: np.ndarray) -> tuple[int, int]:
+    """``(min, max)`` of an integer array in one pass over memory (``(0, -1)`` when empty)."""
+    if values.size == 0:
+        return 0, -1
+    if values.dtype.kind == "u":
+        return 0, int(values.max())
+    if not (values.flags.c_contiguous or values.flags.f_contiguous):
+        return int(values.min()), int(values.max())
+    flat = values.ravel(order="K")  # a view, in memory order
+    step = _RANGE_BLOCK // values.dtype.itemsize
+    low, high = int(flat[0]), int(flat[0])
+    for start in range(0, flat.size, step):
+        block = flat[start : start + step]  # cached between the two reductions
+        low, high = min(low, int(block.min())), max(high, int(block.max()))
+    return low, high
 
 
 def _describe(position: tuple[int, ...], what: str, names: Sequence[str] | None) -> str:
@@ -100,45 +146,56 @@ class _Encoder:
             labels = default_label_names(labels)
         self.labels: list[str] = [] if labels is None else list(labels)
         self.integer = False
-        self._pending: list[tuple[np.ndarray, list[Any]]] = []
+        # (label indices or factorize codes, distinct names, largest integer index)
+        self._pending: list[tuple[np.ndarray, list[Any], int]] = []
 
     def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None) -> int:
         if values.dtype.kind == "b":
             raise SketchError(f"{what}: booleans are not labels; use label names or indices")
-        missing = _missing_mask(values)
+        if values.dtype.kind in "iu":
+            # integers cannot be missing except as negative indices; they stay in their
+            # own dtype (no int64 copy) and are scanned once for their range
+            self.integer = True
+            low, high = _index_range(values)
+            if low < 0:
+                position = tuple(int(x) for x in np.argwhere(values < 0)[0])
+                raise SketchError(
+                    f"missing answer (negative index) at {_describe(position, what, names)}"
+                )
+            self._pending.append((values, [], high))
+            return len(self._pending) - 1
+        factorized = _factorize_objects(values) if values.dtype.kind == "O" else None
+        missing = _missing_mask(values) if factorized is None else factorized[2]
         if missing.any():
             position = tuple(int(x) for x in np.argwhere(missing)[0])
             raise SketchError(
                 f"missing answer at {_describe(position, what, names)} "
                 "(abstention is not modelled yet)"
             )
-        if values.dtype.kind in "iu":
-            self.integer = True
-            if values.size and int(values.min()) < 0:
-                position = tuple(int(x) for x in np.argwhere(values < 0)[0])
-                raise SketchError(
-                    f"missing answer (negative index) at {_describe(position, what, names)}"
-                )
-            self._pending.append((values.astype(np.int64, copy=False), []))
-            return len(self._pending) - 1
         if values.dtype.kind == "f":
             raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
-        codes, uniques = _factorize(values)
+        codes, uniques = _factorize(values) if factorized is None else factorized[:2]
         for u in uniques:
             if not isinstance(u, str):
                 raise SketchError(
                     f"{what}: label {u!r} is not a string; use label names or integer indices"
                 )
-        self._pending.append((codes, uniques))
+        self._pending.append((codes, uniques, -1))
         return len(self._pending) - 1
 
     def finish(self) -> tuple[list[np.ndarray], tuple[str, ...]]:
-        names_seen = sorted({u for _, uniques in self._pending for u in uniques})
+        """Label indices (integer input keeps its dtype) and the label names."""
+        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques})
         if self.integer and names_seen:
             raise SketchError("decisions mix label names and integer indices")
         if not self.fixed:
             if self.integer:
-                top = max((int(c.max()) for c, _ in self._pending if c.size), default=0)
+                top = max((high for _, _, high in self._pending), default=0)
+                if top >= _MAX_INFERRED_LABELS:
+                    raise SketchError(
+                        f"label index {top} is too large to infer the labels from "
+                        f"(at most {_MAX_INFERRED_LABELS} inferred); pass labels=[...]"
+                    )
                 self.labels = list(default_label_names(max(2, top + 1)))
             else:
                 self.labels = names_seen
@@ -148,12 +205,10 @@ class _Encoder:
                     )
         n_labels = len(self.labels)
         out = []
-        for codes, uniques in self._pending:
+        for codes, uniques, high in self._pending:
             if self.integer:
-                if codes.size and int(codes.max()) >= n_labels:
-                    raise SketchError(
-                        f"label index {int(codes.max())} out of range for labels {self.labels}"
-                    )
+                if high >= n_labels:
+                    raise SketchError(f"label index {high} out of range for labels {self.labels}")
                 out.append(codes)
                 continue
             unknown = [u for u in uniques if u not in self.labels]
@@ -243,7 +298,10 @@ def from_decisions(
         columns = [decisions[c].to_numpy() for c in decisions.columns]
         kinds = {c.dtype.kind for c in columns}
         if len(kinds) == 1 and kinds <= set("iu"):
-            matrix = np.column_stack(columns)
+            if len({c.dtype for c in columns}) == 1 and decisions.columns.is_unique:
+                matrix = np.asarray(decisions.to_numpy())  # one block: a view, no copy
+            else:
+                matrix = np.column_stack(columns)
         else:
             matrix = np.column_stack([c.astype(object) for c in columns])
     else:
@@ -269,10 +327,35 @@ def from_decisions(
             raise SketchError(f"truth has {truth_array.shape[0]} entries for {n_items} items")
         encoder.add(truth_array, "truth")
     encoded, label_names = encoder.finish()
-    codes = encode(encoded[0], len(label_names))
-    truth_idx = encoded[1] if truth_array is not None else np.full(n_items, UNLABELLED, dtype=np.int64)
+    n_labels = len(label_names)
+    check_size(n_classifiers, n_labels)
     pop_idx, pop_names = _population_indices(population, populations, n_items)
-    return Sketch(names, label_names, pop_idx, truth_idx, codes, None, pop_names)
+    labelled = truth_array is not None
+    # one leading digit per item, (population, true label), ahead of the pattern code
+    n_pop, n_truth = len(pop_names), n_labels if labelled else 1
+    lead = None
+    if n_pop > 1:
+        lead = np.add(pop_idx * n_truth, encoded[1], dtype=np.int64) if labelled else pop_idx
+    elif labelled:
+        lead = encoded[1]
+    n_codes = n_labels**n_classifiers
+    n_cells = n_pop * n_truth * n_codes
+    if n_cells <= _DENSE_LIMIT:
+        counts = count_patterns(encoded[0], n_labels, lead, n_pop * n_truth)
+        cell = np.flatnonzero(counts)
+        counts = counts[cell]
+    elif n_cells <= _INT64_MAX:
+        # too many cells for a count vector: sort the codes once
+        cell, counts = np.unique(encode(encoded[0], n_labels, lead), return_counts=True)
+    else:
+        codes = encode(encoded[0], n_labels)
+        truth_idx = encoded[1] if labelled else np.full(n_items, UNLABELLED, dtype=np.int64)
+        return Sketch(names, label_names, pop_idx, truth_idx, codes, None, pop_names)
+    group, code = np.divmod(cell, n_codes)
+    pop_cell, truth_cell = np.divmod(group, n_truth)
+    if not labelled:
+        truth_cell.fill(UNLABELLED)
+    return Sketch(names, label_names, pop_cell, truth_cell, code, counts, pop_names)
 
 
 # -- count mappings ----------------------------------------------------------------------
