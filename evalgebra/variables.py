@@ -19,7 +19,14 @@ accuracy      ``P_{i,ell|ell}``        ``acc_0_a``         ``R_0_a_a``
 response      ``P_{i,r|ell}``, r!=ell  ``resp_0_b_a``      ``R_0_b_a``
 correlation   ``G^ell_T(r_T)``         ``corr_0_1_a``      ``C_0_1_a``
 observed      ``f_d`` / ``n_d``        ``f_aab``           ``n_aab``
+moment        ``m_i(r)``, ``D_T(r_T)`` ``m_0_b``, ``D_0_1``  (P-space only)
 ============  =======================  ==================  ====================
+
+*Moment coordinates* describe the observations by the single frequencies
+``m_i(r)`` (classifier ``i`` answered ``r``) and the joint central moments
+``D_T(r_T) = E[prod_{i in T} (1[ans_i = r_i] - m_i(r_i))]`` of every subset ``|T| >= 2``,
+for the responses other than the first label (for ``R = 2``: ``m_i`` is the frequency of
+answering ``b``, as in seed 002).
 
 R-space is the homogenised, integer form: ``Q_ell`` items with true label ``ell``,
 ``R_{i,r|ell} = Q_ell P_{i,r|ell}`` and ``C^ell_T = Q_ell^{|T|} G^ell_T`` (integers for
@@ -67,7 +74,7 @@ __all__ = [
 
 #: Kinds of unknowns, and the observables. The default elimination order eliminates
 #: from the left: correlations first, the prevalence last.
-KINDS = ("correlation", "response", "accuracy", "prevalence", "observed")
+KINDS = ("correlation", "response", "accuracy", "prevalence", "observed", "moment")
 SPACES = ("P", "R")
 _UNKNOWN_KINDS = ("prevalence", "accuracy", "response", "correlation")
 
@@ -103,12 +110,13 @@ def free_responses(ell: int, n_labels: int) -> tuple[int, ...]:
 
 
 def correlation_expansion(
-    ell: int, responses: Sequence[int], n_labels: int
+    ell: int, responses: Sequence[int], n_labels: int, dependent: int | None = None
 ) -> list[tuple[int, tuple[int, ...]]]:
     r"""Write ``G^ell_T(responses)`` as a signed sum of free correlations.
 
-    Every coordinate holding the dependent response ``e`` is replaced by minus the sum
-    over the free responses (because ``sum_r G^ell_T(.., r, ..) = 0``).
+    Every coordinate holding the dependent response ``e`` (by default that of row
+    ``ell``; ``dependent`` overrides it) is replaced by minus the sum over the free
+    responses (because ``sum_r G^ell_T(.., r, ..) = 0``).
 
     Returns
     -------
@@ -121,8 +129,8 @@ def correlation_expansion(
     >>> correlation_expansion(0, (2, 2), 3)
     [(1, (0, 0)), (1, (0, 1)), (1, (1, 0)), (1, (1, 1))]
     """
-    dep = dependent_response(ell, n_labels)
-    free = free_responses(ell, n_labels)
+    dep = dependent_response(ell, n_labels) if dependent is None else dependent
+    free = tuple(r for r in range(n_labels) if r != dep)
     choices = [free if r == dep else (r,) for r in responses]
     n_dependent = sum(1 for r in responses if r == dep)
     sign = -1 if n_dependent % 2 else 1
@@ -189,7 +197,8 @@ class VariableRegistry:
     # -- keys and names -------------------------------------------------------------
     def _all_keys(self) -> list[VariableKey]:
         keys = [k for kind in _UNKNOWN_KINDS for k in self.keys(kind)]
-        return keys + self.keys("observed")
+        keys += self.keys("observed")
+        return keys + (self.keys("moment") if self.space == "P" else [])
 
     def keys(self, kind: str) -> list[VariableKey]:
         """Free-variable keys of one kind, in canonical order."""
@@ -224,6 +233,14 @@ class VariableRegistry:
                     free_responses(ell, r_count), repeat=len(subset)
                 )
             ]
+        if kind == "moment":
+            return [
+                VariableKey(kind, subset, responses, s)
+                for s in range(spec.n_populations)
+                for size in range(1, spec.n_classifiers + 1)
+                for subset in itertools.combinations(range(spec.n_classifiers), size)
+                for responses in itertools.product(range(1, r_count), repeat=size)
+            ]
         if kind == "observed":
             return [
                 VariableKey(kind, (), pattern, s)
@@ -251,6 +268,12 @@ class VariableRegistry:
             if self.spec.n_labels > 2:
                 name += "_" + pattern_name(responses, self.spec.n_labels)
             return name
+        if key.kind == "moment":
+            head = "m" if len(key.classifiers) == 1 else "D"
+            name = f"{head}_{stratum}{classifiers}"
+            if len(key.classifiers) == 1 or self.spec.n_labels > 2:
+                name += "_" + pattern_name(key.labels, self.spec.n_labels)
+            return name
         pattern = pattern_name(key.labels, self.spec.n_labels)
         return f"{'n' if rspace else 'f'}_{stratum}{pattern}"
 
@@ -276,9 +299,14 @@ class VariableRegistry:
         """Free unknowns in block order by kind (each block in canonical order)."""
         return tuple(self._symbols[k] for kind in order for k in self.keys(kind))
 
-    def observables(self) -> tuple[sympy.Symbol, ...]:
-        """Observed frequency (P-space) or count (R-space) symbols, all patterns."""
-        return tuple(self._symbols[k] for k in self.keys("observed"))
+    def observables(self, coordinates: str = "raw") -> tuple[sympy.Symbol, ...]:
+        """Observed symbols: pattern frequencies/counts ("raw") or "moments" (P-space)."""
+        if coordinates not in ("raw", "moments"):
+            raise SpecError(f"coordinates must be 'raw' or 'moments', got {coordinates!r}")
+        kind = "observed" if coordinates == "raw" else "moment"
+        if kind == "moment" and self.space != "P":
+            raise SpecError("moment coordinates are defined in P-space")
+        return tuple(self._symbols[k] for k in self.keys(kind))
 
     def elimination_order(self, *blocks: str) -> tuple[sympy.Symbol, ...]:
         """Variables in the named kind blocks, first block eliminated first.

@@ -1,0 +1,201 @@
+r"""Evaluation ideals, their Gröbner bases and elimination ideals.
+
+:func:`evaluation_ideal` turns an ensemble spec into the generators of its evaluation
+ideal in raw or moment coordinates, with the observations symbolic or given by a sketch;
+:func:`groebner_basis` and :func:`eliminate` run a backend on it (python-flint by
+default) with an optional time limit and progress report, and return an
+:class:`~evalgebra.groebner.ideal.Ideal` that records backend, ordering, coordinates and
+wall time.
+
+Examples
+--------
+>>> from evalgebra.spec import EnsembleSpec
+>>> ideal = evaluation_ideal(EnsembleSpec(1, 2))
+>>> axiom = eliminate(ideal, [])          # nothing to eliminate: the reduced lex basis
+>>> print(axiom)
+acc_0_a*prev_a + acc_0_b*prev_a - acc_0_b - prev_a + f_b
+f_a + f_b - 1
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from collections.abc import Sequence
+from typing import Any
+
+import flint
+
+
+from evalgebra.builder import GeneratingSet
+from evalgebra.errors import SpecError
+from evalgebra.groebner.coordinates import COORDINATES, moments_of
+from evalgebra.groebner.ideal import Ideal
+from evalgebra.groebner.polys import PolyRing
+from evalgebra.groebner.runner import Progress, run_backend
+from evalgebra.spec import EnsembleSpec
+from evalgebra.variables import KINDS, VariableRegistry
+
+__all__ = ["evaluation_ideal", "groebner_basis", "eliminate", "DEFAULT_BLOCKS"]
+
+#: Default variable order: eliminated first (left), prevalence last among unknowns.
+DEFAULT_BLOCKS = ("correlation", "response", "accuracy", "prevalence")
+
+
+def _fmpq(value: Any) -> Any:
+    value = Fraction(value)
+    return flint.fmpq(value.numerator, value.denominator)
+
+
+def _names(items: Sequence[Any]) -> list[str]:
+    return [str(v) for v in items]
+
+
+def evaluation_ideal(
+    spec: EnsembleSpec | GeneratingSet,
+    *,
+    coordinates: str = "raw",
+    observed: Any = None,
+    space: str = "P",
+    blocks: Sequence[str] = DEFAULT_BLOCKS,
+    ordering: str = "lex",
+) -> Ideal:
+    r"""Generators of the evaluation ideal of a spec.
+
+    Parameters
+    ----------
+    spec : EnsembleSpec or GeneratingSet
+    coordinates : {"raw", "moments"}
+        Observations as pattern frequencies (``f_aab``; counts ``n_aab`` in R-space) or
+        as moment coordinates (``m_0_b``, ``D_0_1``; P-space only).
+    observed : Sketch, optional
+        Substitute the sketch's exact observations; default keeps them symbolic.
+    space : {"P", "R"}
+    blocks : sequence of kind names
+        Unknowns in this block order (each block in registry order), then observables.
+    ordering : {"lex", "deglex", "degrevlex"}
+
+    Returns
+    -------
+    Ideal
+        Not yet a Gröbner basis (``is_groebner`` is False); its ``registry`` attribute
+        is the variable registry used.
+    """
+    gs = spec if isinstance(spec, GeneratingSet) else GeneratingSet(spec, space)
+    if coordinates not in COORDINATES:
+        raise SpecError(f"coordinates must be one of {COORDINATES}, got {coordinates!r}")
+    registry = gs.registry
+    unknowns = list(registry.variables(tuple(b for b in blocks if b not in ("observed", "moment"))))
+    missing = set(registry.variables()) - set(unknowns)
+    unknowns += [v for v in registry.variables() if v in missing]
+    if observed is None:
+        observables = list(registry.observables(coordinates))
+    else:
+        observables = []
+    ring = PolyRing(_names(unknowns + observables), ordering)
+    gens = dict(zip(ring.names, ring.gens()))
+    one = ring.q.from_dict({(0,) * ring.nvars: 1})
+    lookup = lambda key: gens[str(registry.symbol(key))]  # noqa: E731
+    model = gs.model(lookup, one)
+    if coordinates == "raw":
+        if gs.space == "R":
+            par = registry.parametrise(lookup)
+            factor = gs._observed_factor(par, one)
+        else:
+            factor = one
+        if observed is None:
+            left = [gens[str(s)] for s in registry.observables()]
+        else:
+            left = [one * _fmpq(v) for v in gs.observed_values(observed)]
+        generators = [factor * lhs - m for lhs, m in zip(left, model)]
+    else:
+        if gs.space != "P":
+            raise SpecError("moment coordinates are defined in P-space")
+        model_moments = moments_of(gs.spec, model)
+        if observed is None:
+            values = {k: gens[str(registry.symbol(k))] for k in model_moments}
+        else:
+            from evalgebra.groebner.coordinates import sketch_moments
+
+            exact = sketch_moments(observed)
+            values = {k: one * _fmpq(exact[registry.symbol(k)]) for k in model_moments}
+        generators = [values[k] - m for k, m in model_moments.items()]
+    ideal = Ideal(ring, [g for g in generators if g.coeffs()], "evaluation ideal generators",
+                  coordinates=coordinates, is_groebner=False)
+    ideal.registry = registry  # type: ignore[attr-defined]
+    return ideal
+
+
+def _resolve(ideal: Ideal, variables: Sequence[Any] | str) -> list[str]:
+    registry: VariableRegistry | None = getattr(ideal, "registry", None)
+    items = [variables] if isinstance(variables, str) else list(variables)
+    names: list[str] = []
+    for item in items:
+        if isinstance(item, str) and item in KINDS:
+            if registry is None:
+                raise SpecError(f"cannot resolve kind {item!r}: the ideal has no registry")
+            names += _names(registry.observables("moments") if item == "moment" else
+                            registry.observables() if item == "observed" else registry.variables((item,)))
+        else:
+            names.append(str(item))
+    unknown = [n for n in names if n not in ring_names(ideal)]
+    if unknown:
+        raise SpecError(f"variables not in the ring: {unknown}")
+    return names
+
+
+def ring_names(ideal: Ideal) -> tuple[str, ...]:
+    return ideal.ring.names
+
+
+def _finish(ideal: Ideal, ring: PolyRing, basis: list[Any], description: str, backend: str,
+            seconds: float, eliminated: Sequence[str]) -> Ideal:
+    out = Ideal(ring, basis, description, backend, ideal.coordinates, seconds, True,
+                tuple(ideal.eliminated) + tuple(eliminated))
+    registry = getattr(ideal, "registry", None)
+    if registry is not None:
+        out.registry = registry  # type: ignore[attr-defined]
+    return out
+
+
+def groebner_basis(
+    ideal: Ideal,
+    *,
+    ordering: str | None = None,
+    order: Sequence[Any] | None = None,
+    backend: str = "flint",
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Ideal:
+    """The reduced Gröbner basis of an ideal (optionally in another ordering or order)."""
+    names = _names(order) if order is not None else list(ideal.ring.names)
+    if sorted(names) != sorted(ideal.ring.names):
+        raise SpecError("order must list every variable of the ring exactly once")
+    ring = PolyRing(names, ordering or ideal.ring.ordering)
+    polys = [ring.convert(p, ideal.ring) for p in ideal.generators]
+    start = time.perf_counter()
+    out_ring, basis = run_backend(backend, "groebner", ring, polys, (), time_limit, progress)
+    return _finish(ideal, out_ring, basis, "reduced Gröbner basis", backend,
+                   time.perf_counter() - start, ())
+
+
+def eliminate(
+    ideal: Ideal,
+    variables: Sequence[Any] | str,
+    *,
+    backend: str = "flint",
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Ideal:
+    """The elimination ideal: reduced lex basis of ``ideal`` intersected with the other variables.
+
+    ``variables`` are symbols, names or kind names ("correlation", "accuracy", ...).
+    """
+    names = _resolve(ideal, variables)
+    start = time.perf_counter()
+    out_ring, basis = run_backend(backend, "eliminate", ideal.ring, list(ideal.generators), names,
+                                  time_limit, progress)
+    return _finish(ideal, out_ring, basis, "elimination ideal", backend,
+                   time.perf_counter() - start, names)
+
+
