@@ -36,7 +36,7 @@ from evalgebra.builder import GeneratingSet
 from evalgebra.errors import EvalgebraError
 from evalgebra.runtime.point import EvaluationPoint, evaluation_point
 from evalgebra.runtime.sketch import Sketch
-from evalgebra.runtime.sketch_io import write_text_atomic
+from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
 __all__ = ["main", "build_parser", "format_point"]

@@ -445,7 +445,7 @@ class Sketch:
 
     def write_json(self, path: Any) -> None:
         """Write sketch JSON v1 atomically (a temporary file renamed into place)."""
-        from evalgebra.runtime.sketch_io import write_text_atomic
+        from evalgebra.fileio import write_text_atomic
 
         write_text_atomic(path, self.to_json())
 

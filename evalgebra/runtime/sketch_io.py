@@ -37,7 +37,6 @@ import csv
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ import numpy as np
 from evalgebra.errors import SketchError
 from evalgebra.runtime.patterns import check_size, count_patterns, encode
 from evalgebra.runtime.sketch import _DENSE_LIMIT, _INT64_MAX, UNLABELLED, Sketch
+from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec, default_label_names
 
 __all__ = [
@@ -782,20 +782,3 @@ def read_sketch_json(source: Any) -> Sketch:
     if whole != merged.pooled():
         raise SketchError("inconsistent totals: top-level counts differ from the sum of the populations")
     return merged
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and an atomic rename."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
