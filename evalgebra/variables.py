@@ -70,6 +70,7 @@ __all__ = [
     "free_responses",
     "correlation_expansion",
     "pattern_name",
+    "auxiliary_name",
 ]
 
 #: Kinds of unknowns, and the observables. The default elimination order eliminates
@@ -146,6 +147,17 @@ def pattern_name(pattern: Sequence[int], n_labels: int) -> str:
     letters = default_label_names(n_labels)
     joiner = "" if n_labels <= 26 else "_"
     return joiner.join(letters[k] for k in pattern)
+
+
+def auxiliary_name(prefix: str, classifiers: Sequence[int], suffix: str = "") -> str:
+    """Name of an auxiliary variable of a derivation (e.g. ``u_0_1``), never a statistic.
+
+    >>> auxiliary_name("u", (0, 2)), auxiliary_name("J", (0, 1), "a")
+    ('u_0_2', 'J_0_1_a')
+    """
+    if prefix in {"prev", "acc", "resp", "corr", "f", "n", "m", "D", "Q", "R", "C"}:
+        raise SpecError(f"prefix {prefix!r} is reserved for statistics")
+    return "_".join([prefix, *(str(i) for i in classifiers), *([suffix] if suffix else [])])
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import Progress, run_backend
 from evalgebra.spec import EnsembleSpec
-from evalgebra.variables import KINDS, VariableRegistry
+from evalgebra.variables import KINDS, VariableRegistry, auxiliary_name
 
-__all__ = ["evaluation_ideal", "groebner_basis", "eliminate", "DEFAULT_BLOCKS"]
+__all__ = ["evaluation_ideal", "groebner_basis", "eliminate", "saturate", "DEFAULT_BLOCKS"]
 
 #: Default variable order: eliminated first (left), prevalence last among unknowns.
 DEFAULT_BLOCKS = ("correlation", "response", "accuracy", "prevalence")
@@ -199,3 +199,38 @@ def eliminate(
                    time.perf_counter() - start, names)
 
 
+
+
+def saturate(
+    ideal: Ideal,
+    factor: Any,
+    *,
+    backend: str = "flint",
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Ideal:
+    r"""The saturation ``I : h^infinity`` (points where ``h != 0``), by Rabinowitsch's trick.
+
+    ``factor`` is a polynomial of the ideal's ring (or its text). The result is the
+    reduced lex basis in the ideal's variables. In R-space, saturating by
+    ``prod_ell Q_ell`` keeps the tests on which every label occurs and removes the
+    factors the homogenisation introduced.
+
+    Examples
+    --------
+    >>> from evalgebra.groebner.polys import PolyRing
+    >>> ring = PolyRing(("x", "y"), "lex")
+    >>> ideal = Ideal(ring, [ring.parse("x*y - x")], is_groebner=False)
+    >>> print(saturate(ideal, "x"))
+    y - 1
+    """
+    h = ideal.ring.parse(factor) if isinstance(factor, str) else factor
+    helper = auxiliary_name("t", ())
+    ring = PolyRing((helper, *ideal.ring.names), "lex")
+    t = ring.gens()[0]
+    gens = [ring.convert(p, ideal.ring) for p in ideal.generators]
+    gens.append(t * ring.convert(h, ideal.ring) - 1)
+    start = time.perf_counter()
+    out_ring, basis = run_backend(backend, "eliminate", ring, gens, [helper], time_limit, progress)
+    return _finish(ideal, out_ring, basis, f"saturation by {ideal.ring.text(h)}", backend,
+                   time.perf_counter() - start, ())

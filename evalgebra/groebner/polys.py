@@ -30,7 +30,7 @@ import sympy
 
 from evalgebra.errors import SpecError
 
-__all__ = ["PolyRing", "monic", "dump", "load", "ORDERINGS", "canonical_basis"]
+__all__ = ["PolyRing", "monic", "dump", "load", "ORDERINGS", "canonical_basis", "normal_form"]
 
 ORDERINGS = ("lex", "deglex", "degrevlex")
 _TERM = re.compile(r"\s*([+-]?)\s*([^+-]+)")
@@ -213,3 +213,33 @@ def load(data: tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int,
     names, ordering, polys = data
     ring = PolyRing(names, ordering)
     return ring, [ring.q.from_dict({m: flint.fmpq(p, q) for m, p, q in terms}) for terms in polys]
+
+
+def normal_form(poly: Any, basis: Sequence[Any]) -> Any:
+    """Remainder of ``poly`` on division by ``basis`` (all in one ring and ordering).
+
+    For a Gröbner basis the remainder is zero exactly when ``poly`` is in the ideal.
+
+    Examples
+    --------
+    >>> ring = PolyRing(("x", "y"), "lex")
+    >>> basis = [ring.parse("x - y"), ring.parse("y^2 - 1")]
+    >>> ring.text(normal_form(ring.parse("x^2 + x"), basis))
+    'y + 1'
+    """
+    leads = [(g.monoms()[0], g.coeffs()[0], g) for g in basis if g.coeffs()]
+    ctx = poly.context()
+    remainder = ctx.from_dict({})
+    rest = poly
+    while rest.coeffs():
+        monomial, coeff = rest.monoms()[0], rest.coeffs()[0]
+        for lead, lead_coeff, g in leads:
+            if all(a >= b for a, b in zip(monomial, lead)):
+                shift = tuple(a - b for a, b in zip(monomial, lead))
+                rest = rest - ctx.from_dict({shift: coeff / lead_coeff}) * g
+                break
+        else:
+            term = ctx.from_dict({monomial: coeff})
+            remainder = remainder + term
+            rest = rest - term
+    return remainder
