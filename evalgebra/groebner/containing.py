@@ -23,9 +23,12 @@ Examples
 --------
 >>> ideal = containing_variety(3)
 >>> len(ideal), ideal.description
-(3, 'containing variety: correlations eliminated')
->>> print(ideal.generators[0])
+(6, 'containing variety: correlations eliminated')
+>>> print(ideal.generators[2])
 acc_0_a*prev_a + acc_0_b*prev_a - acc_0_b - prev_a + m_0_b
+
+The basis holds the three single-classifier axioms and Theorem 4's pair polynomials
+``pi_{i,a} pi_{j,b} - pi_{i,b} pi_{j,a}``, which they generate (``P_a + P_b = 1``).
 """
 
 from __future__ import annotations
