@@ -14,6 +14,9 @@ strategy                 draws
                          with small denominators, independent or correlated
 =======================  ==============================================================
 
+:func:`budget` scales the number of examples of an expensive property with the active
+Hypothesis profile (``tests/conftest.py`` registers ``ci``, ``dev`` and ``thorough``).
+
 Examples
 --------
 >>> from hypothesis import find
