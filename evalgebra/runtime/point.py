@@ -505,11 +505,11 @@ class EvaluationPoint:
             }
         return data
 
-    def _overall_prevalence(self) -> Row:
+    def _overall_prevalence(self) -> tuple[Fraction | None, ...]:
         if len(self.prevalence) == 1:
             return self.prevalence[0]
-        if self.sizes is None:
-            raise PointError("the pooled prevalence of several populations needs their sizes")
+        if self.sizes is None:  # pooling needs the populations' sizes: undefined
+            return (None,) * self.spec.n_labels
         total = sum(self.sizes)
         return tuple(
             sum(Fraction(q) * row[ell] for q, row in zip(self.sizes, self.prevalence)) / total
@@ -537,6 +537,17 @@ def _complete(table: Table, ell: int, size: int, r_count: int) -> Table:
                 f"(they imply {full[responses]})"
             )
     return full
+
+
+def _shared(values: list[Any], spec: EnsembleSpec, what: str) -> Any:
+    """The common value of the populations that define it (None when none does)."""
+    defined = [v for v in values if v is not None]
+    if any(v != defined[0] for v in defined[1:]):
+        raise SketchError(
+            f"the populations differ in the {what}: the shared-rows model does not hold; "
+            "use population=... for a per-population point"
+        )
+    return defined[0] if defined else None
 
 
 def evaluation_point(
@@ -569,19 +580,21 @@ def evaluation_point(
     spec = sketch.spec(structure)
     if spec.n_populations > 1:
         parts = [evaluation_point(sketch, structure, p) for p in spec.populations]
-        first = parts[0]
-        for pop, part in zip(spec.populations[1:], parts[1:]):
-            if part.response != first.response or part.correlation != first.correlation:
-                raise SketchError(
-                    f"population {pop!r} has other response rates or correlations than "
-                    f"{spec.populations[0]!r}: the shared-rows model does not hold; "
-                    "use population=... for a per-population point"
-                )
+        # rows and correlations are shared; a population without items of a label
+        # leaves them undefined there and does not contradict the others
+        response = [[_shared([part.response[i][ell] for part in parts], spec, f"response rows of "
+                             f"{spec.classifiers[i]!r} on {spec.labels[ell]!r}")
+                     for ell in range(spec.n_labels)] for i in range(spec.n_classifiers)]
+        correlation = {
+            t: [_shared([part.correlation[t][ell] for part in parts], spec, f"correlations of {t} on "
+                        f"{spec.labels[ell]!r}") for ell in range(spec.n_labels)]
+            for t in spec.structure
+        }
         return EvaluationPoint(
             spec,
             [part.prevalence[0] for part in parts],
-            first.response,
-            first.correlation,
+            response,
+            correlation,
             [part.Q or 0 for part in parts],
         )
     pop, truth, code, count = sketch.table()

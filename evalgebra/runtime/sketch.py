@@ -151,22 +151,25 @@ class Sketch:
             count = np.asarray(count, dtype=np.int64)
             if count.size and int(count.min()) < 0:
                 raise SketchError("counts must be non-negative")
+        # ranges are checked before aggregate packs (pop, truth, code) into one key
+        for name, column, low, high in (
+            ("population index", pop, 0, len(self.populations)),
+            ("true-label index", truth, UNLABELLED, self.n_labels),
+            ("pattern code", code, 0, n_codes),
+        ):
+            values = np.asarray(column)
+            if values.size and (int(values.min()) < low or int(values.max()) >= high):
+                raise SketchError(f"{name} out of range {low}..{high - 1}")
         table = aggregate(pop, truth, code, count, n_codes)
         self._pop, self._truth, self._code, self._count = table
         if self._count.size == 0:
             raise SketchError("empty test: a sketch needs at least one item")
-        if int(self._pop.min()) < 0 or int(self._pop.max()) >= len(self.populations):
-            raise SketchError("population index out of range")
-        if int(self._code.min()) < 0 or int(self._code.max()) >= n_codes:
-            raise SketchError("pattern code out of range")
         labelled = self._truth >= 0
         if labelled.any() and not labelled.all():
             raise SketchError(
                 "some items have a true label and some do not: a sketch is labelled "
                 "throughout or not at all"
             )
-        if int(self._truth.max()) >= self.n_labels:
-            raise SketchError("true-label index out of range")
 
     # -- basic facts -------------------------------------------------------------
     @property

@@ -220,9 +220,33 @@ class _Encoder:
 
 
 def _as_array(values: Any, what: str) -> np.ndarray:
-    array = np.asarray(values)
-    if array.dtype.kind == "O" and array.ndim == 0:
+    """An array of label names or indices, never converting values to other kinds.
+
+    Python sequences are read as objects first, so a NaN or an integer among strings
+    stays what it is (``np.asarray`` would turn them into the strings ``'nan'``, ``'1'``);
+    integer-only data becomes an integer array.
+    """
+    if isinstance(values, np.ndarray):
+        array = values
+    else:
+        try:
+            array = np.array(values, dtype=object)
+        except ValueError:
+            raise SketchError(f"{what}: rows of different lengths") from None
+    if array.ndim == 0:
         raise SketchError(f"{what}: cannot read {type(values).__name__} as an array")
+    if array.dtype.kind == "O":
+        array = _integers_if_all(array)
+    return array
+
+
+def _integers_if_all(array: np.ndarray) -> np.ndarray:
+    """An object array holding only (non-bool) integers as ``int64``; else unchanged."""
+    flat = array.ravel()
+    if flat.size and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in flat
+    ):
+        return array.astype(np.int64)
     return array
 
 
@@ -303,7 +327,7 @@ def from_decisions(
             else:
                 matrix = np.column_stack(columns)
         else:
-            matrix = np.column_stack([c.astype(object) for c in columns])
+            matrix = _integers_if_all(np.column_stack([c.astype(object) for c in columns]))
     else:
         matrix = _as_array(decisions, "decisions")
     if matrix.ndim != 2:
@@ -460,8 +484,9 @@ def from_counts(
 
     total = encoded(rows, "counts")
     if by_true_label is not None:
-        for t in split:
-            spec.label_index(t)
+        unknown = [t for t in split if t not in spec.labels]
+        if unknown:
+            raise SketchError(f"by_true_label: unknown true labels {unknown}; labels are {list(spec.labels)}")
         per_label = {spec.label_index(t): encoded(r, f"by_true_label[{t!r}]") for t, r in split.items()}
         if counts is not None:
             summed: dict[int, int] = {}
@@ -768,17 +793,24 @@ def read_sketch_json(source: Any) -> Sketch:
             raise SketchError(f"populations[{name!r}] must have 'counts' and optionally 'by_true_label'")
         if ("by_true_label" in entry) != (split is not None):
             raise SketchError(f"populations[{name!r}]: by_true_label must be given here iff at the top level")
+        sub_counts = _parse_counts(entry["counts"], f"populations[{name!r}].counts")
         sub_split = _parse_split(entry["by_true_label"], f"populations[{name!r}].by_true_label") if split is not None else None
+        if not any(sub_counts.values()) and not any(v for t in (sub_split or {}).values() for v in t.values()):
+            continue  # a population with no items: kept by name below
         parts.append(
             from_counts(
-                _parse_counts(entry["counts"], f"populations[{name!r}].counts"),
-                labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
+                sub_counts, labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
             )
         )
+    if not parts:
+        raise SketchError("empty test: every population is empty")
     merged = parts[0]
     for part in parts[1:]:
         merged = merged.merge(part)
     whole = from_counts(counts, labels=labels, classifiers=classifiers, by_true_label=split)
     if whole != merged.pooled():
         raise SketchError("inconsistent totals: top-level counts differ from the sum of the populations")
-    return merged
+    names = list(populations)
+    pop, truth, code, count = merged.table()
+    position = np.array([names.index(p) for p in merged.populations], dtype=np.int64)
+    return Sketch(merged.classifiers, merged.labels, position[pop], truth, code, count, names)

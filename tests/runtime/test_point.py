@@ -197,12 +197,6 @@ def test_to_dict_values_are_exact_strings_for_several_populations(point):
     _check_dict(evaluation_point(expected_sketch(point), structure=point.spec.structure))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: EvaluationPoint.to_dict()/to_json() raise PointError ('the pooled prevalence "
-    "of several populations needs their sizes') for a valid multi-population point without "
-    "sizes, e.g. any point made by EvaluationPoint.from_values; such a point cannot be saved",
-)
 def test_to_dict_of_a_chosen_point_with_several_populations():
     spec = EnsembleSpec(2, 2, populations=["p", "q"])
     point = EvaluationPoint.from_values(
@@ -306,17 +300,11 @@ def test_evaluation_point_needs_labels_and_shared_rows():
     with pytest.raises(SketchError, match=r"the evaluation point needs an answer key: this sketch is unlabelled"):
         evaluation_point(sketch)
     strata = Sketch.from_decisions([["a"], ["b"]], labels=["a", "b"], truth=["a", "a"], population=["p", "q"])
-    with pytest.raises(SketchError, match=r"population 'q' has other response rates or correlations than 'p': the shared-rows model does not hold"):
+    with pytest.raises(SketchError, match=r"the populations differ in the response rows of 'c0' on 'a': the shared-rows model does not hold"):
         evaluation_point(strata)
     assert evaluation_point(strata, population="q").accuracy(0, "a") == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: evaluation_point of a Hui-Walter sketch in which one population has no "
-    "item of some label raises 'shared-rows model does not hold': the undefined (None) rows "
-    "of that population are compared as different from the other populations' rows",
-)
 def test_evaluation_point_of_populations_with_an_absent_label():
     spec = EnsembleSpec(2, 2, populations=["p", "q"])
     half = {"a": "1/2", "b": "1/2"}

@@ -223,12 +223,6 @@ def test_Sketch_rejects_bad_tables():
         Sketch(["x"], ["a", "b"], [0], [2], [0], [1])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Sketch.__init__ checks pattern codes only after aggregate() has packed "
-    "(pop, truth, code) into one integer key, so a code >= R**N (or < 0) is aliased into "
-    "another population or true label instead of raising 'pattern code out of range'",
-)
 @pytest.mark.parametrize(
     "table, populations",
     [

@@ -139,12 +139,6 @@ def test_from_long_crowd_kit_columns():
     assert sketch.classifiers == ("w1", "w2")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: from_long passes an object array to from_decisions, so integer labels "
-    "(common in crowd-kit data) are rejected with 'label 0 is not a string; use label names "
-    "or integer indices' although integer indices are what was given",
-)
 def test_from_long_accepts_integer_labels():
     frame = pd.DataFrame({"task": ["t1", "t1", "t2", "t2"], "worker": ["w1", "w2", "w1", "w2"], "label": [0, 1, 1, 1]})
     sketch = Sketch.from_long(frame, truth=pd.Series({"t1": 0, "t2": 1}))
@@ -185,12 +179,6 @@ def test_read_json_inverts_to_json(test, labelled):
         assert [p.name for p in Path(folder).iterdir()] == ["sketch.json"]  # no temporary left
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a sketch may list a population with no items (from_decisions with "
-    "populations=[...] not all used); to_json writes it with empty counts, and read_json "
-    "rejects that file with 'empty test: every count is zero'",
-)
 @pytest.mark.parametrize("truth", [None, ["a", "b"]])
 def test_read_json_inverts_to_json_with_an_empty_population(truth):
     sketch = Sketch.from_decisions(
@@ -224,13 +212,6 @@ def test_from_decisions_reports_missing_truth_with_position(truth):
         Sketch.from_decisions(decisions, truth=truth)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: from_decisions reads lists with numpy.asarray, which turns a float NaN "
-    "among label strings into the string 'nan' and an int among strings into its digits, "
-    "so a missing answer is silently counted as a new label 'nan' (and mixed names and "
-    "indices as a label '1') instead of raising SketchError",
-)
 @pytest.mark.parametrize(
     "decisions, truth, message",
     [
@@ -314,14 +295,8 @@ def test_from_counts_rejects_inconsistent_totals_and_bad_splits():
         from_counts({"ab": 1}, labels=["a", "b"], classifiers=["x", "y", "z"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an unknown true label in by_true_label raises SpecError (from "
-    "EnsembleSpec.label_index) instead of SketchError, unlike unknown labels in patterns; "
-    "the same happens when reading such a sketch JSON file",
-)
 def test_from_counts_rejects_unknown_true_label_with_sketch_error():
-    with pytest.raises(SketchError, match=r"unknown label 'c'"):
+    with pytest.raises(SketchError, match=r"by_true_label: unknown true labels \['c'\]"):
         from_counts({"ab": 1}, labels=["a", "b"], by_true_label={"c": {"ab": 1}})
 
 
