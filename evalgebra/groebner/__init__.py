@@ -21,6 +21,12 @@ from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing, normal_form
 from evalgebra.groebner.runner import GroebnerTimeout, stderr_progress
+from evalgebra.groebner.solving import (
+    point_count,
+    rational_roots,
+    real_point_count,
+    univariate_eliminant,
+)
 
 __all__ = [
     "evaluation_ideal",
@@ -38,4 +44,8 @@ __all__ = [
     "get_backend",
     "GroebnerTimeout",
     "stderr_progress",
+    "point_count",
+    "real_point_count",
+    "rational_roots",
+    "univariate_eliminant",
 ]
