@@ -436,13 +436,13 @@ class Sketch:
     @classmethod
     def read_json(cls, source: Any) -> Sketch:
         """Read sketch JSON v1 (a path, a file object, a JSON string or a parsed dict)."""
-        from evalgebra.runtime.sketch_io import read_sketch_json
+        from evalgebra.runtime.sketch_json import read_sketch_json
 
         return read_sketch_json(source)
 
     def to_json(self) -> str:
         """Sketch JSON v1 text."""
-        from evalgebra.runtime.sketch_io import sketch_to_json
+        from evalgebra.runtime.sketch_json import sketch_to_json
 
         return sketch_to_json(self)
 

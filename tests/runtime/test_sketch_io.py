@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from evalgebra.errors import EvalgebraError, SketchError
 from evalgebra.runtime.sketch import Sketch
-from evalgebra.runtime.sketch_io import SKETCH_FORMAT, from_counts, read_sketch_json
+from evalgebra.runtime.sketch_io import from_counts
+from evalgebra.runtime.sketch_json import SKETCH_FORMAT, read_sketch_json
 from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=40)
