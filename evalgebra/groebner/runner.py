@@ -18,6 +18,8 @@ Examples
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import sys
 import time
 import traceback
@@ -52,6 +54,7 @@ def _compute(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], vari
 
 
 def _child(conn: Any, backend: str, task: str, data: Any, variables: Sequence[str]) -> None:
+    os.setpgrp()  # its own process group: a time-out ends engines it started too
     try:
         ring, polys = load(data)
         out_ring, result = _compute(backend, task, ring, polys, variables)
@@ -60,6 +63,17 @@ def _child(conn: Any, backend: str, task: str, data: Any, variables: Sequence[st
         conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
     finally:
         conn.close()
+
+
+def _end_group(pid: int) -> None:
+    """End a child and everything in its process group (external engines included)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:  # not (yet) a group leader: end the child alone
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:  # already gone
+            pass
 
 
 def run_backend(
@@ -104,7 +118,7 @@ def run_backend(
                 next_report += interval
     finally:
         if process.is_alive():
-            process.terminate()
+            _end_group(process.pid)
         process.join()
         parent.close()
     if status != "ok":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 
 from evalgebra.builder import GeneratingSet
@@ -104,3 +107,30 @@ def test_run_backend_in_child_matches_in_process():
     direct = run_backend("flint", "groebner", ideal.ring, ideal.generators)
     child = run_backend("flint", "groebner", ideal.ring, ideal.generators, time_limit=60)
     assert [str(p) for p in direct[1]] == [str(p) for p in child[1]]
+
+
+def _engine_processes() -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"Singular" in command and b"--no-rc" in command:
+                found.add(int(entry.name))
+    return found
+
+
+def test_run_backend_time_limit_ends_external_engines():
+    if "singular" not in available_backends() or not Path("/proc").is_dir():
+        pytest.skip("needs Singular and /proc")
+    before = _engine_processes()
+    ideal = evaluation_ideal(EnsembleSpec(4, 2, "complete"))
+    with pytest.raises(GroebnerTimeout):
+        run_backend("singular", "eliminate", ideal.ring, ideal.generators,
+                    [n for n in ideal.ring.names if n.startswith("corr_")], time_limit=2)
+    deadline = time.monotonic() + 5
+    while _engine_processes() - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not (_engine_processes() - before), "a Singular process outlived its time limit"
