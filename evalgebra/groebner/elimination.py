@@ -29,7 +29,7 @@ import flint
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import SpecError
-from evalgebra.groebner.coordinates import COORDINATES, moments_of
+from evalgebra.groebner.coordinates import COORDINATES, moments_of, sketch_moments
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import Progress, run_backend
@@ -88,35 +88,27 @@ def evaluation_ideal(
     unknowns = list(registry.variables(tuple(b for b in blocks if b not in ("observed", "moment"))))
     missing = set(registry.variables()) - set(unknowns)
     unknowns += [v for v in registry.variables() if v in missing]
-    if observed is None:
-        observables = list(registry.observables(coordinates))
-    else:
-        observables = []
-    ring = PolyRing(_names(unknowns + observables), ordering)
-    gens = dict(zip(ring.names, ring.gens()))
-    one = ring.q.from_dict({(0,) * ring.nvars: 1})
-    lookup = lambda key: gens[str(registry.symbol(key))]  # noqa: E731
-    model = gs.model(lookup, one)
     if coordinates == "raw":
-        if gs.space == "R":
-            par = registry.parametrise(lookup)
-            factor = gs._observed_factor(par, one)
-        else:
-            factor = one
-        if observed is None:
-            left = [gens[str(s)] for s in registry.observables()]
-        else:
-            left = [one * _fmpq(v) for v in gs.observed_values(observed)]
-        generators = [factor * lhs - m for lhs, m in zip(left, model)]
+        # the builder makes these polynomials; only the ring is shared with moments
+        system = gs.flint(
+            observed=None if observed is None else gs.observed_values(observed),
+            order=unknowns,
+            ordering=ordering,
+        )
+        ring = PolyRing([s.name for s in system.symbols], ordering)
+        generators = list(system.polynomials)
     else:
         if gs.space != "P":
             raise SpecError("moment coordinates are defined in P-space")
+        observables = list(registry.observables("moments")) if observed is None else []
+        ring = PolyRing(_names(unknowns + observables), ordering)
+        gens = dict(zip(ring.names, ring.gens()))
+        one = ring.q.from_dict({(0,) * ring.nvars: 1})
+        model = gs.model(lambda key: gens[str(registry.symbol(key))], one)
         model_moments = moments_of(gs.spec, model)
         if observed is None:
             values = {k: gens[str(registry.symbol(k))] for k in model_moments}
         else:
-            from evalgebra.groebner.coordinates import sketch_moments
-
             exact = sketch_moments(observed)
             values = {k: one * _fmpq(exact[registry.symbol(k)]) for k in model_moments}
         generators = [values[k] - m for k, m in model_moments.items()]
@@ -138,14 +130,10 @@ def _resolve(ideal: Ideal, variables: Sequence[Any] | str) -> list[str]:
                             registry.observables() if item == "observed" else registry.variables((item,)))
         else:
             names.append(str(item))
-    unknown = [n for n in names if n not in ring_names(ideal)]
+    unknown = [n for n in names if n not in ideal.ring.names]
     if unknown:
         raise SpecError(f"variables not in the ring: {unknown}")
     return names
-
-
-def ring_names(ideal: Ideal) -> tuple[str, ...]:
-    return ideal.ring.names
 
 
 def _finish(ideal: Ideal, ring: PolyRing, basis: list[Any], description: str, backend: str,
