@@ -1,0 +1,783 @@
+r"""Identifiability of correlation structures: the evaluation variety in the basic statistics.
+
+For ``R = 2`` labels and a correlation structure ``S`` (the subsets of classifiers whose
+error correlations may be non-zero), the *basic statistics* are the prevalence ``P_a``
+and the ``2N`` accuracies ``P_{i,a}, P_{i,b}``. Given an observed sketch, the evaluation
+points that explain it form a variety; its projection to the basic statistics says how
+much the data pins the evaluation down: a finite projection (dimension 0) means finitely
+many evaluations are consistent with the data (its degree counts them over the complex
+numbers), a positive dimension means a continuum. This module computes that dimension
+for every structure, and the degree where the computation finishes.
+
+Method
+------
+*Dimension (generic, exact linear algebra).* Let ``F(b, c)`` be the model's pattern
+frequencies as a function of the basic statistics ``b`` and the free correlations ``c``.
+Frequencies are *linear* in ``c`` for fixed ``b`` (``MATH.md`` section 2), so the
+correlations compatible with one observation and fixed ``b`` form an affine space of
+dimension ``n_c - rank dF/dc``. At a generic point the fibre of ``F`` has dimension
+``n_b + n_c - rank dF``, and therefore its projection to the basic statistics has dimension
+
+.. math::
+
+    \dim = n_b - \operatorname{rank} dF + \operatorname{rank} \partial F / \partial c .
+
+The ranks are those of exact rational Jacobians at random rational points. A rank can
+only drop on a proper subvariety, so the generic rank is the largest rank seen; it is
+taken over two random points. This is the dimension of the projection *at a generic
+evaluation point* (the component through the truth): local identifiability.
+
+*Gröbner basis (exact, global).* With the observations numeric, the evaluation ideal
+(moment coordinates) is rewritten by a polynomial change of variables with polynomial
+inverse, so nothing is lost:
+
+* the accuracies through Youden's indices ``J_i = P_{i,a} + P_{i,b} - 1``: with ``m_i``
+  the observed frequency of classifier ``i`` answering ``b``, the single-classifier
+  generators hold exactly when ``P_{i,a} = 1 + (1 - P_a) J_i - m_i`` and
+  ``P_{i,b} = P_a J_i + m_i``, so they are used up and the joint moments depend on
+  ``P_a`` and the ``J_i`` only;
+* the correlations of each ``T`` in ``S`` through ``G^a_T = (-1)^{|T|} (u_T + P_b w_T)``,
+  ``G^b_T = u_T - P_a w_T`` (determinant ``-(-1)^{|T|}``, as in
+  :mod:`evalgebra.groebner.containing`): ``u_T`` then enters the generator of ``D_T``
+  with coefficient 1 and is solved for.
+
+Both steps are checked on the actual polynomials (the single-classifier generators must
+vanish, each pivot must have a constant coefficient) and raise
+:class:`~evalgebra.errors.InconsistentIdealError` otherwise. What remains is linear in
+the ``w_T``; eliminating them (python-flint, lex, with a time limit) gives the projection
+in the coordinates ``(J_i, P_a)``, isomorphic to the projection in the basic statistics.
+Its Gröbner dimension is the *global* dimension (every component, also degenerate
+ones, e.g. through uninformative classifiers ``J_i = 0``); it is compared with the
+Jacobian dimension. For a finite projection the degree is the number of points with
+multiplicity; Hermite's trace form on the quotient ring gives the number of distinct
+complex points (its rank) and of distinct real points (its signature). For a
+positive-dimensional projection the degree is that of its closure in the basic
+statistics (a degree-compatible basis after mapping back; the same number of points
+is cut out by that many generic hyperplanes).
+
+Examples
+--------
+Three independent classifiers: finitely many evaluations, two of them (seed 002,
+Theorem 2); one correlated pair makes a two-dimensional family.
+
+>>> from evalgebra.spec import EnsembleSpec
+>>> row = identifiability(EnsembleSpec(3, 2), seed=0, time_limit=60)
+>>> row.dimension, row.groebner_dimension, row.degree, row.points, row.real_points
+(0, 0, 2, 2, 2)
+>>> projection_dimension(EnsembleSpec(3, 2, [(0, 1)]))
+2
+>>> structures(3, "graphs")
+[(), ((0, 1),), ((0, 1), (0, 2)), ((0, 1), (0, 2), (1, 2))]
+
+Notes
+-----
+Code names and the math: ``unknowns = 1 + 2N + 2|S|`` (:meth:`EnsembleSpec.n_free_variables`),
+``observables = 2^N - 1``; ``rank`` is ``rank dF`` and ``correlation_rank`` is
+``rank dF/dc``; ``correlation_freedom = n_c - rank dF/dc`` is the dimension of the
+correlations compatible with the data once the basic statistics are known.
+
+References
+----------
+.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
+   classification", seed 000: Theorems 1 and 3 (generating sets), Theorem 4.
+.. [2] "Algebraic evaluation theorems", seed 002: Theorem 2 (two evaluations for three
+   independent classifiers).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import networkx as nx
+
+from evalgebra.builder import GeneratingSet
+from evalgebra.errors import EvalgebraError, InconsistentIdealError, PointError, SpecError
+from evalgebra.groebner.coordinates import sketch_moments
+from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
+from evalgebra.groebner.ideal import Ideal
+from evalgebra.groebner.polys import PolyRing, normal_form
+from evalgebra.groebner.runner import GroebnerTimeout
+from evalgebra.spec import EnsembleSpec, Structure
+from evalgebra.variables import VariableKey, auxiliary_name
+
+__all__ = [
+    "FAMILIES",
+    "structures",
+    "canonical_structure",
+    "structure_text",
+    "structure_name",
+    "random_point",
+    "jacobian_ranks",
+    "projection_dimension",
+    "youden_ideal",
+    "count_points",
+    "isomorphic",
+    "Identifiability",
+    "STATUSES",
+    "identifiability",
+]
+
+#: Structure families :func:`structures` enumerates (see its docstring).
+FAMILIES = ("graphs", "sparse", "complexes", "hypergraphs", "named")
+
+_MAX_ATLAS_NODES = 7  # networkx's graph atlas lists every graph on up to 7 nodes
+
+
+# -- structures ----------------------------------------------------------------------------
+def _subsets(n: int) -> list[tuple[int, ...]]:
+    return [s for size in range(2, n + 1) for s in itertools.combinations(range(n), size)]
+
+
+def _sorted_structure(subsets: Any) -> Structure:
+    return tuple(sorted({tuple(sorted(s)) for s in subsets}, key=lambda s: (len(s), s)))
+
+
+def canonical_structure(n: int, structure: Any) -> Structure:
+    r"""The canonical representative of a structure's isomorphism class.
+
+    The smallest relabelling (over all ``N!`` permutations of the classifiers) of the
+    structure written as an :class:`EnsembleSpec` writes it: subsets sorted by size,
+    then lexicographically, the tuples compared lexicographically. Two structures are
+    isomorphic exactly when their canonical forms are equal.
+
+    Examples
+    --------
+    >>> canonical_structure(4, [(2, 3), (1, 2)])
+    ((0, 1), (0, 2))
+    """
+    base = EnsembleSpec(n, 2, structure).structure
+    best: Structure | None = None
+    for perm in itertools.permutations(range(n)):
+        image = _sorted_structure(tuple(perm[i] for i in s) for s in base)
+        if best is None or image < best:
+            best = image
+    assert best is not None
+    return best
+
+
+def _incidence_graph(n: int, structure: Structure) -> nx.Graph:
+    graph = nx.Graph()
+    graph.add_nodes_from((("c", i) for i in range(n)), kind="classifier")
+    for subset in structure:
+        graph.add_node(("s", subset), kind="subset")
+        graph.add_edges_from((("s", subset), ("c", i)) for i in subset)
+    return graph
+
+
+def isomorphic(n: int, first: Any, second: Any) -> bool:
+    """Whether two structures on ``n`` classifiers differ only by relabelling (networkx).
+
+    >>> isomorphic(3, [(0, 1)], [(1, 2)]), isomorphic(3, [(0, 1)], [(0, 1, 2)])
+    (True, False)
+    """
+    a = _incidence_graph(n, EnsembleSpec(n, 2, first).structure)
+    b = _incidence_graph(n, EnsembleSpec(n, 2, second).structure)
+    return nx.is_isomorphic(a, b, node_match=lambda x, y: x["kind"] == y["kind"])
+
+
+def _atlas_graphs(n: int) -> list[nx.Graph]:
+    if n > _MAX_ATLAS_NODES:
+        raise SpecError(f"graphs: networkx's atlas lists graphs on up to {_MAX_ATLAS_NODES} nodes, got N = {n}")
+    return [g for g in nx.graph_atlas_g() if g.number_of_nodes() == n]
+
+
+def _downward_closed(structure: Structure) -> bool:
+    members = set(structure)
+    return all(
+        sub in members
+        for subset in structure
+        for size in range(2, len(subset))
+        for sub in itertools.combinations(subset, size)
+    )
+
+
+def _named(n: int) -> list[Structure]:
+    graphs = [nx.empty_graph(n), nx.path_graph(n), nx.star_graph(n - 1), nx.complete_graph(n)]
+    if n >= 3:
+        graphs.append(nx.cycle_graph(n))
+    found = [_sorted_structure(g.edges()) for g in graphs]
+    if n >= 3:
+        found.append(((0, 1, 2),))
+        found.append(((0, 1), (0, 2), (1, 2), (0, 1, 2)))
+        found.append(tuple(itertools.combinations(range(n), 3)))
+        found.append(EnsembleSpec(n, 2, "complete").structure)
+    if n >= 5:
+        found.append(((0, 1, 2), (2, 3, 4)))
+    return found
+
+
+def structures(n: int, family: str = "graphs") -> list[Structure]:
+    r"""Correlation structures on ``n`` classifiers, one per isomorphism class.
+
+    Parameters
+    ----------
+    n : int
+        Number of classifiers ``N``.
+    family : {"graphs", "sparse", "complexes", "hypergraphs", "named"}
+        ``"graphs"``: every pair structure (simple graph on ``N`` labelled vertices, taken
+        from networkx's graph atlas, ``N <= 7``); ``"sparse"``: the graphs with at most
+        3 edges; ``"complexes"``: every downward-closed structure (with a subset, all its
+        subsets of size >= 2; ``N <= 4``); ``"hypergraphs"``: every set of subsets of
+        size >= 2 (``N <= 4``); ``"named"``: independent, path, star, cycle and complete
+        graphs, one triple, a triangle with its triple, all triples, the complete
+        structure and (``N >= 5``) two triples sharing a classifier.
+
+    Returns
+    -------
+    list of Structure
+        Canonical forms (:func:`canonical_structure`), sorted by number of subsets and
+        then lexicographically.
+
+    Examples
+    --------
+    >>> len(structures(4, "graphs")), len(structures(4, "complexes")), len(structures(3, "hypergraphs"))
+    (11, 20, 8)
+    """
+    if n < 2:
+        raise SpecError(f"structures need at least 2 classifiers, got {n}")
+    if family in ("graphs", "sparse"):
+        candidates = [_sorted_structure(g.edges()) for g in _atlas_graphs(n)]
+        if family == "sparse":
+            candidates = [c for c in candidates if len(c) <= 3]
+    elif family in ("complexes", "hypergraphs"):
+        if n > 4:
+            raise SpecError(f"{family}: enumerated for N <= 4 (2^(2^N - N - 1) subsets), got N = {n}")
+        subsets = _subsets(n)
+        candidates = [
+            tuple(s for bit, s in enumerate(subsets) if mask >> bit & 1)
+            for mask in range(2 ** len(subsets))
+        ]
+    elif family == "named":
+        candidates = _named(n)
+    else:
+        raise SpecError(f"unknown structure family {family!r}; families are {FAMILIES}")
+    found = {canonical_structure(n, c) for c in candidates}
+    if family == "complexes":
+        found = {c for c in found if _downward_closed(c)}
+    return sorted(found, key=lambda s: (len(s), s))
+
+
+def structure_text(structure: Structure) -> str:
+    """Compact text of a structure: subsets as digit strings, ``-`` when independent.
+
+    >>> structure_text(((0, 1), (1, 2), (0, 1, 2))), structure_text(())
+    ('01 12 012', '-')
+    """
+    if not structure:
+        return "-"
+    joiner = "" if all(i < 10 for s in structure for i in s) else "."
+    return " ".join(joiner.join(str(i) for i in s) for s in structure)
+
+
+def structure_name(n: int, structure: Structure) -> str:
+    """A short name: ``independent``, ``complete``, or a graph's Atlas of Graphs index.
+
+    Pair structures are named ``G<k>`` after their number in networkx's graph atlas
+    (Read and Wilson, *An Atlas of Graphs*), with the common families spelled out;
+    structures with larger subsets are named by their size profile (``3x2+1x3``: three
+    pairs and one triple).
+
+    >>> structure_name(4, ((0, 1), (1, 2), (2, 3))), structure_name(3, ((0, 1, 2),))
+    ('path P4', '1x3')
+    """
+    spec = EnsembleSpec(n, 2, structure)
+    if spec.is_independent:
+        return "independent"
+    if spec.is_complete:
+        return "complete"
+    if all(len(s) == 2 for s in structure):
+        graph = nx.Graph()
+        graph.add_nodes_from(range(n))
+        graph.add_edges_from(structure)
+        families = [("complete graph K", nx.complete_graph(n)), ("path P", nx.path_graph(n)),
+                    ("star S", nx.star_graph(n - 1)), ("cycle C", nx.cycle_graph(n) if n >= 3 else None)]
+        for label, model in families:
+            if model is not None and nx.is_isomorphic(graph, model):
+                return f"{label}{n}"
+        if n <= _MAX_ATLAS_NODES:
+            for index, candidate in enumerate(nx.graph_atlas_g()):
+                if candidate.number_of_nodes() == n and nx.is_isomorphic(graph, candidate):
+                    return f"G{index}"
+    sizes: dict[int, int] = {}
+    for s in structure:
+        sizes[len(s)] = sizes.get(len(s), 0) + 1
+    return "+".join(f"{count}x{size}" for size, count in sorted(sizes.items()))
+
+
+# -- random evaluation points ----------------------------------------------------------------
+def _check_binary(spec: EnsembleSpec) -> None:
+    if spec.n_labels != 2 or spec.n_populations != 1:
+        raise SpecError("identifiability handles two labels and one population; "
+                        f"got R = {spec.n_labels}, {spec.n_populations} population(s)")
+
+
+def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
+    r"""A realisable rational evaluation point of a two-label spec, fixed by ``seed``.
+
+    The prevalence is ``k/13`` (``3 <= k <= 10``), the accuracies ``k/40`` in
+    ``[11/20, 7/8]``; they depend only on ``seed``, ``N`` and ``salt``, so every structure
+    of one ``N`` shares them. Each correlated subset gets its own correlations
+    ``+-k/100`` (``k <= 3``) on both labels, drawn from ``(seed, subset)``; they are
+    halved until a labelled test realises the point (every per-label pattern frequency
+    is non-negative).
+
+    Examples
+    --------
+    >>> pt = random_point(EnsembleSpec(3, 2, [(0, 1)]), seed=0)
+    >>> pt.prevalence[0][0], pt.correlation_value((0, 1), "a", ("a", "a")) != 0
+    (Fraction(3, 13), True)
+    """
+    from evalgebra.runtime.point import EvaluationPoint  # runtime objects only describe points here
+    from evalgebra.runtime.simulate import smallest_test_size
+
+    _check_binary(spec)
+    n = spec.n_classifiers
+    rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}")
+    prevalence = Fraction(rng.randint(3, 10), 13)
+    accuracy = {i: {lab: Fraction(rng.randint(22, 35), 40) for lab in spec.labels} for i in range(n)}
+    correlation = {}
+    for subset in spec.structure:
+        sub_rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}:{subset}")
+        correlation[subset] = {lab: Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100) for lab in spec.labels}
+    scale = Fraction(1)
+    for _ in range(40):
+        values = {t: {lab: v * scale for lab, v in per.items()} for t, per in correlation.items()}
+        point = EvaluationPoint.from_values(spec, {spec.labels[0]: prevalence}, accuracy=accuracy,
+                                            correlation=values)
+        try:
+            smallest_test_size(point)
+            return point
+        except PointError:
+            scale /= 2
+    raise PointError("no realisable point found")  # pragma: no cover - correlations shrink to 0
+
+
+# -- the Jacobian dimension ----------------------------------------------------------------------
+def _fmpq(value: Any) -> Any:
+    value = Fraction(value)
+    return flint.fmpq(value.numerator, value.denominator)
+
+
+def jacobian_ranks(spec: EnsembleSpec, point: Any) -> tuple[int, int]:
+    r"""Ranks of the exact Jacobians ``dF`` and ``dF/dc`` of the pattern frequencies at a point.
+
+    ``F`` maps the free unknowns (registry order: prevalence, accuracies, correlations)
+    to the ``2^N`` pattern frequencies; ``c`` are the correlations.
+
+    Examples
+    --------
+    >>> spec = EnsembleSpec(3, 2, "complete")
+    >>> jacobian_ranks(spec, random_point(spec))
+    (7, 4)
+    """
+    _check_binary(spec)
+    gs = GeneratingSet(spec)
+    registry = gs.registry
+    variables = registry.variables()
+    ctx = flint.fmpq_mpoly_ctx.get(tuple(v.name for v in variables), "degrevlex")
+    gens = dict(zip(variables, ctx.gens()))
+    one = ctx.from_dict({(0,) * len(variables): 1})
+    model = gs.model(lambda key: gens[registry.symbol(key)], one)
+    values = point.free_values()
+    at = [_fmpq(values[registry.key_of(v)]) for v in variables]
+    rows = [[poly.derivative(k)(*at) for k in range(len(variables))] for poly in model]
+    n_corr = len(registry.variables(("correlation",)))
+    n_basic = len(variables) - n_corr
+    full = flint.fmpq_mat(rows).rank()
+    partial = flint.fmpq_mat([row[n_basic:] for row in rows]).rank() if n_corr else 0
+    return full, partial
+
+
+def _generic_ranks(spec: EnsembleSpec, seed: int, points: int) -> tuple[int, int]:
+    ranks = [jacobian_ranks(spec, random_point(spec, seed, salt=f"jacobian{k}" if k else ""))
+             for k in range(points)]
+    return max(r[0] for r in ranks), max(r[1] for r in ranks)
+
+
+def projection_dimension(spec: EnsembleSpec, seed: int = 0, points: int = 2) -> int:
+    r"""Generic dimension of the evaluation variety projected to the basic statistics.
+
+    ``n_b - rank dF + rank dF/dc`` with the largest ranks seen at ``points`` random
+    rational points (:func:`random_point`): the dimension at a generic evaluation point.
+
+    Examples
+    --------
+    >>> [projection_dimension(EnsembleSpec(n, 2, "complete")) for n in (3, 4)]
+    [4, 5]
+    """
+    full, partial = _generic_ranks(spec, seed, points)
+    return 1 + 2 * spec.n_classifiers - full + partial
+
+
+# -- the Gröbner projection ------------------------------------------------------------------------
+def _linear_pivot(poly: Any, index: int) -> Any | None:
+    """The constant coefficient of ``x_index`` when ``poly = c x_index + (free of it)``."""
+    if poly.degrees()[index] != 1:
+        return None
+    coefficient = poly.derivative(index)
+    return coefficient.coeffs()[0] if coefficient.is_constant() else None
+
+
+def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dict[str, Any]]:
+    r"""The evaluation ideal of a sketch in Youden coordinates, correlations reduced to ``w_T``.
+
+    Parameters
+    ----------
+    spec : EnsembleSpec
+        Two labels, one population.
+    sketch : Sketch
+        The observations (numbers, not symbols).
+
+    Returns
+    -------
+    ideal : Ideal
+        Generators in the lex ring ``(w_T..., J_0, ..., J_{N-1}, prev_a)``; not a basis.
+    eliminate : list of str
+        The ``w_T`` names, to be eliminated.
+    back : dict
+        Each basic statistic's name mapped to its polynomial in the lex ring
+        ``(J_0, ..., J_{N-1}, prev_a)`` (the ring of the projection).
+
+    Notes
+    -----
+    See the module docstring: the change of variables has a polynomial inverse, the
+    single-classifier generators vanish identically (checked), and every ``u_T`` is
+    solved from a generator in which it has a constant coefficient (checked).
+
+    Examples
+    --------
+    >>> from evalgebra.runtime.simulate import expected_sketch
+    >>> spec = EnsembleSpec(3, 2, [(0, 1)])
+    >>> ideal, names, back = youden_ideal(spec, expected_sketch(random_point(spec)))
+    >>> ideal.ring.names, names, len(ideal)
+    (('w_0_1', 'J_0', 'J_1', 'J_2', 'prev_a'), ['w_0_1'], 3)
+    """
+    _check_binary(spec)
+    n = spec.n_classifiers
+    source = evaluation_ideal(spec, coordinates="moments", observed=sketch,
+                              blocks=("correlation", "accuracy", "prevalence"))
+    registry = source.registry  # type: ignore[attr-defined]
+    moments = {str(k): v for k, v in sketch_moments(sketch).items()}
+    subsets = list(spec.structure)
+    w_names = [auxiliary_name("w", t) for t in subsets]
+    u_names = [auxiliary_name("u", t) for t in subsets]
+    j_names = [auxiliary_name("J", (i,)) for i in range(n)]
+    prev_name = str(registry.symbol(VariableKey("prevalence", (), (0,), 0)))
+    ring = PolyRing(w_names + u_names + j_names + [prev_name], "lex")
+    g = dict(zip(ring.names, ring.gens()))
+    p = g[prev_name]
+    image: dict[str, Any] = {prev_name: p}
+    back: dict[str, Any] = {prev_name: p}
+    for i in range(n):
+        m_i = _fmpq(moments[str(registry.symbol(VariableKey("moment", (i,), (1,), 0)))])
+        j_i = g[j_names[i]]
+        for ell, value in ((0, 1 + (1 - p) * j_i - m_i), (1, p * j_i + m_i)):
+            name = str(registry.symbol(VariableKey("accuracy", (i,), (ell,))))
+            image[name] = value
+            back[name] = value
+    for t, u_name, w_name in zip(subsets, u_names, w_names):
+        u, w = g[u_name], g[w_name]
+        sign = (-1) ** len(t)
+        for ell, value in ((0, sign * (u + (1 - p) * w)), (1, u - p * w)):
+            key = VariableKey("correlation", t, (ell,) + (ell,) * len(t))
+            image[str(registry.symbol(key))] = value
+    mapped = [poly.compose(*[image[name] for name in source.ring.names], ctx=ring.q)
+              for poly in source.generators]
+    vanished = sum(1 for poly in mapped if not poly.coeffs())
+    if vanished != n:
+        raise InconsistentIdealError(
+            f"Youden substitution: {vanished} generators vanished, expected the {n} single-classifier ones")
+    generators = [poly for poly in mapped if poly.coeffs()]
+    gens = list(ring.gens())
+    for t, u_name in sorted(zip(subsets, u_names), key=lambda item: (len(item[0]), item[0])):
+        k = ring.names.index(u_name)
+        pivots = [(len(poly.coeffs()), idx) for idx, poly in enumerate(generators)
+                  if _linear_pivot(poly, k) is not None]
+        if not pivots:
+            raise InconsistentIdealError(f"no generator is linear in {u_name} with a constant coefficient")
+        pivot = generators.pop(min(pivots)[1])
+        solved = gens[k] - pivot / _linear_pivot(pivot, k)
+        images = gens[:k] + [solved] + gens[k + 1:]
+        generators = [poly.compose(*images, ctx=ring.q) for poly in generators]
+        generators = [poly for poly in generators if poly.coeffs()]
+    keep = PolyRing(w_names + j_names + [prev_name], "lex")
+    ideal = Ideal(keep, [keep.convert(poly, ring) for poly in generators],
+                  "evaluation ideal in Youden coordinates", coordinates="moments", is_groebner=False)
+    target = PolyRing(j_names + [prev_name], "lex")
+    return ideal, w_names, {name: target.convert(poly, ring) for name, poly in back.items()}
+
+
+def _standard_monomials(leading: Sequence[tuple[int, ...]], nvars: int) -> list[tuple[int, ...]]:
+    found = [(0,) * nvars]
+    frontier = [(0,) * nvars]
+    seen = set(found)
+    while frontier:
+        nxt = []
+        for mono in frontier:
+            for k in range(nvars):
+                step = tuple(e + (j == k) for j, e in enumerate(mono))
+                if step in seen or any(all(a >= b for a, b in zip(step, lead)) for lead in leading):
+                    continue
+                seen.add(step)
+                nxt.append(step)
+        found += nxt
+        frontier = nxt
+    return sorted(found)
+
+
+def _sign_changes(coefficients: Sequence[Any]) -> int:
+    signs = [c > 0 for c in coefficients if c != 0]
+    return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
+
+
+def count_points(ideal: Ideal) -> tuple[int, int, int]:
+    r"""Points of a zero-dimensional ideal: with multiplicity, distinct complex, distinct real.
+
+    The first is the number of standard monomials. The others come from Hermite's trace
+    form ``H(f, g) = Tr(M_{fg})`` on the quotient ring: its rank is the number of
+    distinct complex points and its signature the number of distinct real points. The
+    signature is read exactly from the characteristic polynomial of ``H`` (a symmetric
+    matrix: all roots real, so Descartes' rule of signs counts them).
+
+    Parameters
+    ----------
+    ideal : Ideal
+        A reduced Gröbner basis (any ordering) of a zero-dimensional ideal.
+
+    Examples
+    --------
+    >>> ring = PolyRing(("x", "y"), "lex")
+    >>> basis = groebner_basis(Ideal(ring, [ring.parse("x^2 - 2"), ring.parse("y^2 + 1")], is_groebner=False))
+    >>> count_points(basis)
+    (4, 4, 0)
+    >>> count_points(groebner_basis(Ideal(ring, [ring.parse("x^2"), ring.parse("y - 1")], is_groebner=False)))
+    (2, 1, 1)
+    """
+    if ideal.dimension() != 0:
+        raise SpecError("count_points needs a zero-dimensional ideal")
+    ring = ideal.ring
+    basis = _standard_monomials(ideal.leading_monomials(), ring.nvars)
+    position = {m: k for k, m in enumerate(basis)}
+    size = len(basis)
+    zero = ring.q.from_dict({})
+
+    def coordinates(poly: Any) -> list[Any]:
+        row = [flint.fmpq(0)] * size
+        for mono, coeff in zip(poly.monoms(), poly.coeffs()):
+            row[position[mono]] = coeff
+        return row
+
+    multiply = []
+    for k in range(ring.nvars):
+        columns = []
+        for mono in basis:
+            shifted = tuple(e + (j == k) for j, e in enumerate(mono))
+            columns.append(coordinates(normal_form(zero + ring.q.from_dict({shifted: 1}), ideal.generators)))
+        multiply.append(flint.fmpq_mat(columns).transpose())
+    identity = flint.fmpq_mat(size, size)
+    for k in range(size):
+        identity[k, k] = 1
+    operators = []
+    for mono in basis:
+        matrix = identity
+        for k, e in enumerate(mono):
+            for _ in range(e):
+                matrix = multiply[k] * matrix
+        operators.append(matrix)
+    traces = [sum((m[k, k] for k in range(size)), flint.fmpq(0)) for m in operators]
+    hermite = flint.fmpq_mat([[sum((traces[r] * op[r, c] for r in range(size)), flint.fmpq(0))
+                               for c in range(size)] for op in operators])
+    coefficients = hermite.charpoly().coeffs()
+    positive = _sign_changes(coefficients)
+    negative = _sign_changes([c * (-1) ** k for k, c in enumerate(coefficients)])
+    return size, positive + negative, positive - negative
+
+
+# -- one row of the atlas ---------------------------------------------------------------------------
+#: ``status`` values of :class:`Identifiability`.
+STATUSES = ("ok", "degree timeout", "elimination timeout", "jacobian only")
+
+
+@dataclass(frozen=True)
+class Identifiability:
+    r"""What the data pins down for one correlation structure (``R = 2``).
+
+    Attributes
+    ----------
+    n_classifiers : int
+    structure : Structure
+    unknowns, observables : int
+        ``1 + 2N + 2|S|`` free unknowns against ``2^N - 1`` independent observables.
+    rank, correlation_rank : int
+        Generic ranks of ``dF`` and ``dF/dc`` (see the module docstring).
+    dimension : int
+        Generic (Jacobian) dimension of the projection to the basic statistics.
+    groebner_dimension : int or None
+        Dimension of the projection from a Gröbner basis (every component); None when
+        not computed.
+    degree : int or None
+        Degree of the projection in the basic statistics; for a finite projection the
+        number of points with multiplicity.
+    points, real_points : int or None
+        Distinct complex and distinct real points of a finite projection.
+    contains_truth : bool or None
+        Whether the point that produced the data lies on the computed projection
+        (None when the projection was only computed on a slice).
+    status : str
+        One of :data:`STATUSES`: everything asked for finished, the degree or the
+        elimination hit its time limit (what finished is kept), or no Gröbner
+        computation was asked for.
+    """
+
+    n_classifiers: int
+    structure: Structure
+    unknowns: int
+    observables: int
+    rank: int
+    correlation_rank: int
+    dimension: int
+    groebner_dimension: int | None = None
+    degree: int | None = None
+    points: int | None = None
+    real_points: int | None = None
+    contains_truth: bool | None = None
+    status: str = "jacobian only"
+
+    @property
+    def finite(self) -> bool:
+        """True when generically finitely many evaluations explain the data."""
+        return self.dimension == 0
+
+    @property
+    def correlation_freedom(self) -> int:
+        """Dimension of the correlations left free once the basic statistics are known."""
+        return 2 * len(self.structure) - self.correlation_rank
+
+
+def identifiability(
+    spec: EnsembleSpec,
+    seed: int = 0,
+    time_limit: float | None = 60.0,
+    groebner: bool = True,
+    degree: bool = True,
+) -> Identifiability:
+    r"""Dimension and degree of the evaluation variety projected to the basic statistics.
+
+    Parameters
+    ----------
+    spec : EnsembleSpec
+        Two labels, one population; its structure is the one studied.
+    seed : int
+        Fixes the random evaluation points (:func:`random_point`).
+    time_limit : float or None
+        Seconds allowed for each Gröbner computation (None: no limit).
+    groebner : bool
+        False: the Jacobian dimension only (fast).
+    degree : bool
+        False: skip the degree of a positive-dimensional projection (often the slowest
+        step); finite projections are always counted.
+
+    Returns
+    -------
+    Identifiability
+
+    Notes
+    -----
+    The observations are the exact expected sketch of :func:`random_point`, realised by
+    a labelled test (:func:`~evalgebra.runtime.simulate.expected_sketch`). When the full
+    elimination times out on a positive-dimensional case, the Gröbner dimension is
+    computed on a slice by ``dimension`` random hyperplanes in ``(J, prev_a)``: a generic
+    slice of a variety of dimension ``e`` has dimension ``e - dimension``.
+
+    Examples
+    --------
+    >>> row = identifiability(EnsembleSpec(3, 2, "complete"), time_limit=60)
+    >>> row.dimension, row.groebner_dimension, row.degree, row.status
+    (4, 4, 4, 'ok')
+    """
+    from evalgebra.runtime.simulate import expected_sketch
+
+    _check_binary(spec)
+    n = spec.n_classifiers
+    full, partial = _generic_ranks(spec, seed, 2)
+    fields: dict[str, Any] = dict(
+        n_classifiers=n, structure=spec.structure, unknowns=spec.n_free_variables(),
+        observables=spec.n_observables(), rank=full, correlation_rank=partial,
+        dimension=1 + 2 * n - full + partial,
+    )
+    if not groebner:
+        return Identifiability(**fields)
+    point = random_point(spec, seed)
+    sketch = expected_sketch(point)
+    if any(sketch.frequencies().get(p, 0) != f for p, f in point.expected_frequencies().items()):
+        raise InconsistentIdealError("the expected sketch does not reproduce the point's frequencies")
+    system, names, back = youden_ideal(spec, sketch)
+    try:
+        projected = eliminate(system, names, time_limit=time_limit)
+    except GroebnerTimeout:
+        if fields["dimension"] > 0:
+            fields["groebner_dimension"] = _sliced_dimension(system, names, fields["dimension"], seed, time_limit)
+        return Identifiability(**fields, status="elimination timeout")
+    registry = GeneratingSet(spec).registry
+    truth = {str(registry.symbol(k)): v for k, v in point.free_values().items()}
+    at = [_fmpq(truth[name] if name == "prev_a" else truth[f"acc_{name[2:]}_a"] + truth[f"acc_{name[2:]}_b"] - 1)
+          for name in projected.ring.names]
+    fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
+    fields["groebner_dimension"] = projected.dimension()
+    if fields["groebner_dimension"] == 0:
+        fields["degree"], fields["points"], fields["real_points"] = count_points(projected)
+    elif degree:
+        try:
+            fields["degree"] = _basic_degree(projected, back, time_limit)
+        except GroebnerTimeout:
+            return Identifiability(**fields, status="degree timeout")
+    return Identifiability(**fields, status="ok")
+
+
+def _sliced_dimension(system: Ideal, names: list[str], cut: int, seed: int,
+                      time_limit: float | None) -> int | None:
+    """Dimension of the projection from its slice by ``cut`` random hyperplanes (None: timeout)."""
+    ring = system.ring
+    coordinates = [name for name in ring.names if name not in names]
+    if cut >= len(coordinates):
+        return None
+    rng = random.Random(f"evalgebra.identifiability.slice:{seed}:{ring.names}")
+    kept = PolyRing([name for name in ring.names if name not in coordinates[:cut]], "lex")
+    g = dict(zip(kept.names, kept.gens()))
+    one = kept.q.from_dict({(0,) * kept.nvars: 1})
+    free = coordinates[cut:]
+    images = [g[name] if name in g else
+              one * rng.randint(-999, 999) + sum((rng.randint(-999, 999) * g[f] for f in free), 0 * one)
+              for name in ring.names]
+    sliced = Ideal(kept, [poly.compose(*images, ctx=kept.q) for poly in system.generators], is_groebner=False)
+    try:
+        dim = eliminate(sliced, names, time_limit=time_limit).dimension()
+    except GroebnerTimeout:
+        return None
+    if dim < 0:
+        raise InconsistentIdealError("a generic slice of the projection is empty: the slice was not generic")
+    return cut + dim
+
+
+def _basic_degree(projected: Ideal, back: dict[str, Any], time_limit: float | None) -> int:
+    """Degree of the projection in the basic statistics, from its ideal in ``(J, prev_a)``.
+
+    The ideal in the basic statistics is generated by the projection's generators with
+    ``J_i -> acc_i_a + acc_i_b - 1`` and the graph ``acc -> formula(J, prev_a)``.
+    """
+    source = projected.ring
+    basics = list(back)
+    ring = PolyRing(basics, "degrevlex")
+    g = dict(zip(basics, ring.gens()))
+    prev = source.names[-1]
+    images = [g[f"acc_{name[2:]}_a"] + g[f"acc_{name[2:]}_b"] - 1 for name in source.names[:-1]] + [g[prev]]
+    generators = [poly.compose(*images, ctx=ring.q) for poly in projected.generators]
+    generators += [g[name] - back[name].compose(*images, ctx=ring.q) for name in basics if name != prev]
+    return groebner_basis(Ideal(ring, generators, is_groebner=False), time_limit=time_limit).degree()
