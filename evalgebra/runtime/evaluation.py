@@ -1,0 +1,385 @@
+r"""What every evaluator returns: candidate points, the chosen one, alarms.
+
+An evaluator turns an (unlabelled) sketch into an :class:`Evaluation`: one or more candidate
+evaluations (:class:`Estimate`: prevalence of every label and accuracy of every classifier on
+every label, exact where the method is exact), the index of the one decoding chose, the
+partition of every pattern's count by true label implied by it, and the alarms raised on the
+way. Mathematical failure modes are alarms (:class:`Alarm`), never exceptions.
+
+Exact values are :class:`fractions.Fraction` or :class:`QuadraticNumber` (``p + q*sqrt(d)``,
+rational ``p, q, d``), so a point the closed form leaves irrational is still exact.
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> x = QuadraticNumber(Fraction(1, 2), Fraction(1, 4), 5)
+>>> x
+QuadraticNumber(1/2 + 1/4*sqrt(5))
+>>> x * x.conjugate() == Fraction(1, 4) - Fraction(5, 16)
+True
+>>> (x + 1).to_sympy_text()
+'3/2 + sqrt(5)/4'
+>>> round(float(x), 6)
+1.059017
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Union
+
+__all__ = [
+    "ALARM_KINDS",
+    "Alarm",
+    "Estimate",
+    "Evaluation",
+    "Exact",
+    "QuadraticNumber",
+    "exact_text",
+]
+
+#: Every kind of alarm an evaluator may raise, with what it means.
+ALARM_KINDS: dict[str, str] = {
+    "empty_variety": "the sketch has no evaluation under the evaluator's model (exact residual check)",
+    "complex": "the evaluations are complex: the discriminant is negative",
+    "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
+    "irrational": "the discriminant is not a rational square: the classifiers were not sample "
+    "independent on this test",
+    "blind_spot": "a degenerate sketch (a constant classifier or an uncorrelated pair) leaves the "
+    "closed form undefined",
+    "trio_disagreement": "the trios of a larger ensemble give different evaluations",
+    "misaligned": "no evaluation lets every member meet the safety specification",
+}
+
+
+class QuadraticNumber:
+    r"""An exact element ``p + q*sqrt(d)`` of a quadratic field (``d`` rational, ``d != 1``).
+
+    Arithmetic with :class:`fractions.Fraction`, ``int`` and numbers of the same field is
+    exact; ``d < 0`` gives complex numbers (``complex(x)``; ``float(x)`` then raises).
+    """
+
+    __slots__ = ("p", "q", "d")
+
+    def __init__(self, p: Any, q: Any = 0, d: Any = 0) -> None:
+        self.p = Fraction(p)
+        self.q = Fraction(q)
+        self.d = Fraction(d)
+
+    # -- construction ---------------------------------------------------------------
+    def _lift(self, other: Any) -> QuadraticNumber | None:
+        if isinstance(other, QuadraticNumber):
+            if other.q and self.q and other.d != self.d:
+                raise ValueError(f"numbers of different fields: sqrt({self.d}) and sqrt({other.d})")
+            return other
+        if isinstance(other, (int, Fraction)):
+            return QuadraticNumber(other, 0, self.d)
+        return None
+
+    def _field(self, other: QuadraticNumber) -> Fraction:
+        return self.d if self.q or not other.q else other.d
+
+    # -- arithmetic -----------------------------------------------------------------
+    def __add__(self, other: Any) -> QuadraticNumber:
+        o = self._lift(other)
+        if o is None:
+            return NotImplemented
+        return QuadraticNumber(self.p + o.p, self.q + o.q, self._field(o))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> QuadraticNumber:
+        return QuadraticNumber(-self.p, -self.q, self.d)
+
+    def __sub__(self, other: Any) -> QuadraticNumber:
+        o = self._lift(other)
+        if o is None:
+            return NotImplemented
+        return self + (-o)
+
+    def __rsub__(self, other: Any) -> QuadraticNumber:
+        return (-self) + other
+
+    def __mul__(self, other: Any) -> QuadraticNumber:
+        o = self._lift(other)
+        if o is None:
+            return NotImplemented
+        d = self._field(o)
+        return QuadraticNumber(self.p * o.p + self.q * o.q * d, self.p * o.q + self.q * o.p, d)
+
+    __rmul__ = __mul__
+
+    def conjugate(self) -> QuadraticNumber:
+        """``p - q*sqrt(d)``."""
+        return QuadraticNumber(self.p, -self.q, self.d)
+
+    def norm(self) -> Fraction:
+        """``p**2 - d*q**2``, the product with the conjugate."""
+        return self.p * self.p - self.d * self.q * self.q
+
+    def __truediv__(self, other: Any) -> QuadraticNumber:
+        o = self._lift(other)
+        if o is None:
+            return NotImplemented
+        n = o.norm()
+        if n == 0:
+            raise ZeroDivisionError("division by zero in a quadratic field")
+        top = self * o.conjugate()
+        return QuadraticNumber(top.p / n, top.q / n, top.d)
+
+    def __rtruediv__(self, other: Any) -> QuadraticNumber:
+        o = self._lift(other)
+        if o is None:
+            return NotImplemented
+        return o / self
+
+    def __pow__(self, exponent: int) -> QuadraticNumber:
+        if not isinstance(exponent, int) or exponent < 0:
+            return NotImplemented
+        result = QuadraticNumber(1, 0, self.d)
+        base = self
+        while exponent:
+            if exponent & 1:
+                result = result * base
+            base = base * base
+            exponent >>= 1
+        return result
+
+    # -- comparison and conversion --------------------------------------------------
+    @property
+    def is_rational(self) -> bool:
+        """True when ``q == 0``."""
+        return self.q == 0
+
+    @property
+    def is_real(self) -> bool:
+        """True when the number is real (``q == 0`` or ``d >= 0``)."""
+        return self.q == 0 or self.d >= 0
+
+    def sign(self) -> int:
+        """Exact sign of a real number: -1, 0 or 1 (no floating point)."""
+        if not self.is_real:
+            raise ValueError("a complex number has no sign")
+        sp = (self.p > 0) - (self.p < 0)
+        sq = (self.q > 0) - (self.q < 0)
+        if sq == 0 or sp == sq:
+            return sp or sq
+        # p and q*sqrt(d) have opposite signs: compare p**2 with q**2 d
+        diff = self.p * self.p - self.q * self.q * self.d
+        return sp * ((diff > 0) - (diff < 0))
+
+    def _compare(self, other: Any) -> int:
+        o = self._lift(other)
+        if o is None:
+            raise TypeError(f"cannot compare with {type(other).__name__}")
+        return (self - o).sign()
+
+    def __lt__(self, other: Any) -> bool:
+        return self._compare(other) < 0
+
+    def __le__(self, other: Any) -> bool:
+        return self._compare(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        return self._compare(other) > 0
+
+    def __ge__(self, other: Any) -> bool:
+        return self._compare(other) >= 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (int, Fraction)):
+            return self.q == 0 and self.p == other
+        if isinstance(other, QuadraticNumber):
+            if self.q == 0 and other.q == 0:
+                return self.p == other.p
+            return (self.p, self.q, self.d) == (other.p, other.q, other.d)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.p) if self.q == 0 else hash((self.p, self.q, self.d))
+
+    def __float__(self) -> float:
+        if not self.is_real:
+            raise ValueError(f"{self!r} is complex; use complex()")
+        return float(self.p) + float(self.q) * math.sqrt(float(self.d))
+
+    def __complex__(self) -> complex:
+        root = complex(float(self.d)) ** 0.5
+        return complex(float(self.p)) + float(self.q) * root
+
+    def to_sympy_text(self) -> str:
+        """A string :func:`sympy.sympify` reads back to the same number."""
+        if self.q == 0:
+            return str(self.p)
+        p = "" if self.p == 0 else f"{self.p} + "
+        num, den = self.q.numerator, self.q.denominator
+        coefficient = "" if abs(num) == 1 else f"{abs(num)}*"
+        sign = "-" if num < 0 else ""
+        root = f"sqrt({self.d})" if self.d.denominator == 1 else f"sqrt({self.d.numerator}/{self.d.denominator})"
+        text = f"{sign}{coefficient}{root}" + ("" if den == 1 else f"/{den}")
+        return p + text if not sign or not p else p[:-3] + " - " + text[1:]
+
+    def __repr__(self) -> str:
+        if self.q == 0:
+            return f"QuadraticNumber({self.p})"
+        return f"QuadraticNumber({self.p} + {self.q}*sqrt({self.d}))"
+
+    __str__ = to_sympy_text
+
+
+Exact = Union[Fraction, QuadraticNumber]
+
+
+def exact_text(value: Any) -> str:
+    """The text of an exact value that :func:`sympy.sympify` reads (``"3/4"``, ``"1/2 + sqrt(5)/4"``)."""
+    if isinstance(value, QuadraticNumber):
+        return value.to_sympy_text()
+    return str(Fraction(value))
+
+
+def _number(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Alarm:
+    r"""A failure mode or warning found by an evaluator.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`ALARM_KINDS`.
+    detail : str
+        What was found, in words and numbers.
+    classifiers : tuple of str
+        The classifiers concerned (empty: the whole ensemble).
+    """
+
+    kind: str
+    detail: str
+    classifiers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in ALARM_KINDS:
+            raise ValueError(f"unknown alarm kind {self.kind!r}; known: {sorted(ALARM_KINDS)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "detail": self.detail}
+        if self.classifiers:
+            out["classifiers"] = list(self.classifiers)
+        return out
+
+
+@dataclass(frozen=True)
+class Estimate:
+    r"""One candidate evaluation: prevalence per label, accuracy per classifier and label.
+
+    Values are exact (:class:`~fractions.Fraction`, :class:`QuadraticNumber`) or floats when
+    the method is numeric; ``None`` marks a statistic the method leaves undefined.
+    """
+
+    prevalence: Mapping[str, Any]
+    accuracy: Mapping[str, Mapping[str, Any]]
+
+    @property
+    def is_exact(self) -> bool:
+        values = list(self.prevalence.values()) + [v for row in self.accuracy.values() for v in row.values()]
+        return all(isinstance(v, (Fraction, QuadraticNumber, int)) for v in values if v is not None)
+
+    def values(self) -> list[Any]:
+        """Prevalences, then accuracies classifier by classifier."""
+        return list(self.prevalence.values()) + [v for row in self.accuracy.values() for v in row.values()]
+
+    def total_accuracy(self, classifier: str) -> Any:
+        """``sum_ell P_ell * P_{i,ell}``, exact when the estimate is."""
+        total: Any = 0
+        for label, p in self.prevalence.items():
+            total = total + p * self.accuracy[classifier][label]
+        return total
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "prevalence": {k: _number(v) for k, v in self.prevalence.items()},
+            "accuracy": {c: {k: _number(v) for k, v in row.items()} for c, row in self.accuracy.items()},
+        }
+        if self.is_exact:
+            out["exact"] = {
+                "prevalence": {k: exact_text(v) for k, v in self.prevalence.items()},
+                "accuracy": {c: {k: exact_text(v) for k, v in row.items()} for c, row in self.accuracy.items()},
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    r"""The result of an evaluator on a sketch.
+
+    Parameters
+    ----------
+    method : str
+        ``"algebraic"``, ``"majority"``, ...
+    labels, classifiers : tuple of str
+    points : tuple of Estimate
+        Every candidate evaluation (the algebraic evaluator gives two).
+    chosen : int or None
+        Index into ``points`` of the decoded evaluation; ``None`` when none could be chosen.
+    partition : mapping
+        ``partition[label]`` = list of ``(pattern, count)``: each pattern's count split by
+        true label as the chosen point implies.
+    alarms : tuple of Alarm
+    trios : tuple of Evaluation
+        For N > 3, the evaluation of every trio (their own ``trios`` are empty).
+    """
+
+    method: str
+    labels: tuple[str, ...]
+    classifiers: tuple[str, ...]
+    points: tuple[Estimate, ...]
+    chosen: int | None
+    partition: Mapping[str, Sequence[tuple[tuple[str, ...], Any]]] = field(default_factory=dict)
+    alarms: tuple[Alarm, ...] = ()
+    trios: tuple[Evaluation, ...] = ()
+
+    @property
+    def point(self) -> Estimate | None:
+        """The chosen estimate, or ``None``."""
+        return None if self.chosen is None else self.points[self.chosen]
+
+    @property
+    def ok(self) -> bool:
+        """True when no alarm was raised."""
+        return not self.alarms
+
+    def alarm_kinds(self) -> set[str]:
+        return {a.kind for a in self.alarms}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``evalgebra.evaluation/1`` JSON document as a dictionary."""
+        return {
+            "format": "evalgebra.evaluation/1",
+            "method": self.method,
+            "labels": list(self.labels),
+            "classifiers": list(self.classifiers),
+            "points": [p.to_dict() for p in self.points],
+            "chosen": self.chosen,
+            "partition": {
+                label: [{"decisions": list(pattern), "count": _number(count),
+                         **({"exact": exact_text(count)} if isinstance(count, (Fraction, QuadraticNumber, int)) else {})}
+                        for pattern, count in rows]
+                for label, rows in self.partition.items()
+            },
+            "alarms": [a.to_dict() for a in self.alarms],
+            "trios": [t.to_dict() for t in self.trios],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False)
