@@ -1,0 +1,54 @@
+r"""One entry point for every evaluator: ``evaluate(sketch, method=...)``.
+
+========== ==============================================================================
+method     what it does
+========== ==============================================================================
+algebraic  the error-independent closed form (N = 3, R = 2; every trio for N > 3), exact
+majority   impute the answer key by majority vote (any N, R), exact
+========== ==============================================================================
+
+Examples
+--------
+>>> from evalgebra import datasets
+>>> from evalgebra.runtime.evaluate import evaluate, METHODS
+>>> METHODS
+('algebraic', 'majority')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalgebra.errors import SpecError
+from evalgebra.runtime.evaluation import Evaluation
+from evalgebra.runtime.sketch import Sketch
+
+__all__ = ["METHODS", "evaluate"]
+
+METHODS = ("algebraic", "majority")
+
+
+def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evaluation:
+    r"""Evaluate an ensemble from its sketch with the named method.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        Labelled or not; labels are ignored (pooled over populations).
+    method : {"algebraic", "majority"}
+    **options
+        Passed to the method's function.
+
+    Returns
+    -------
+    Evaluation
+    """
+    if method == "algebraic":
+        from evalgebra.runtime.algebraic import evaluate_algebraic
+
+        return evaluate_algebraic(sketch, **options)
+    if method == "majority":
+        from evalgebra.runtime.majority import majority_vote
+
+        return majority_vote(sketch, **options)
+    raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
