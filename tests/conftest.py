@@ -32,3 +32,19 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run tests marked slow (long derivations)")
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    if config.getoption("--runslow") or config.getoption("-m"):
+        return
+    skip = pytest.mark.skip(reason="slow derivation: run with --runslow (or -m slow)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -87,7 +87,6 @@ References
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,7 +97,7 @@ import flint
 import networkx as nx
 
 from evalgebra.builder import GeneratingSet
-from evalgebra.errors import EvalgebraError, InconsistentIdealError, PointError, SpecError
+from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal

@@ -1,0 +1,87 @@
+"""The identifiability atlas (derivation d04): anchors, invariance, two routes to the dimension."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from evalgebra.groebner.identifiability import (
+    canonical_structure,
+    identifiability,
+    isomorphic,
+    projection_dimension,
+    structures,
+)
+from evalgebra.spec import EnsembleSpec
+
+DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
+
+
+def _d04():
+    sys.path.insert(0, str(DERIVATIONS))
+    try:
+        spec = importlib.util.spec_from_file_location("d04_identifiability", DERIVATIONS / "d04_identifiability.py")
+        module = importlib.util.module_from_spec(spec)
+        assert spec.loader is not None
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(DERIVATIONS))
+
+
+def test_structures_counts_up_to_isomorphism():
+    # graphs on 3 and 4 vertices up to isomorphism: 4 and 11 (networkx's atlas agrees)
+    assert len(structures(3, "graphs")) == 4
+    assert len(structures(4, "graphs")) == 11
+    assert len(structures(3, "hypergraphs")) == 8
+    assert len(structures(4, "hypergraphs")) == 180
+    reps = structures(4, "hypergraphs")
+    assert len({canonical_structure(4, s) for s in reps}) == len(reps)
+
+
+def test_identifiability_independent_trio_has_two_points():
+    row = identifiability(EnsembleSpec(3, 2), seed=1, time_limit=60)
+    assert (row.dimension, row.groebner_dimension, row.degree, row.points) == (0, 0, 2, 2)
+    assert row.contains_truth is True
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_identifiability_complete_structure_has_dimension_n_plus_one(n):
+    assert projection_dimension(EnsembleSpec(n, 2, "complete"), seed=2) == n + 1
+
+
+def test_identifiability_jacobian_and_groebner_dimensions_agree_for_n3():
+    for s in structures(3, "hypergraphs"):
+        row = identifiability(EnsembleSpec(3, 2, s), seed=3, time_limit=60, degree=False)
+        assert row.groebner_dimension == row.dimension, s
+        assert row.contains_truth is True
+
+
+def test_projection_dimension_invariant_under_relabelling():
+    rng = random.Random(7)
+    for s in structures(4, "graphs"):
+        perm = list(range(4))
+        rng.shuffle(perm)
+        relabelled = [tuple(perm[i] for i in t) for t in s]
+        assert isomorphic(4, s, relabelled)
+        spec = EnsembleSpec(4, 2, relabelled)
+        assert projection_dimension(spec, seed=5) == projection_dimension(EnsembleSpec(4, 2, s), seed=5)
+
+
+def test_atlas_rows_match_committed_table_for_n3():
+    module = _d04()
+    rows = module.atlas(3)
+    committed = (DERIVATIONS / "results" / "d04_identifiability.txt").read_text(encoding="utf-8").splitlines()
+    table = [line for line in committed if line.startswith("3  ")]
+    assert len(table) == len(rows)
+    for (n, s), row in rows.items():
+        assert " ".join(module._row(n, row)) in [" ".join(line.split()) for line in table]
+
+
+@pytest.mark.slow
+def test_d04_matches_committed_result():
+    assert _d04().main(["--check"]) == 0
