@@ -14,7 +14,7 @@ Examples
 >>> from fractions import Fraction
 >>> x = QuadraticNumber(Fraction(1, 2), Fraction(1, 4), 5)
 >>> x
-QuadraticNumber(1/2 + 1/4*sqrt(5))
+QuadraticNumber(1/2 + sqrt(5)/4)
 >>> x * x.conjugate() == Fraction(1, 4) - Fraction(5, 16)
 True
 >>> (x + 1).to_sympy_text()
@@ -166,7 +166,7 @@ class QuadraticNumber:
             raise ValueError("a complex number has no sign")
         sp = (self.p > 0) - (self.p < 0)
         sq = (self.q > 0) - (self.q < 0)
-        if sq == 0 or sp == sq:
+        if sq == 0 or sp == 0 or sp == sq:
             return sp or sq
         # p and q*sqrt(d) have opposite signs: compare p**2 with q**2 d
         diff = self.p * self.p - self.q * self.q * self.d
@@ -224,9 +224,7 @@ class QuadraticNumber:
         return p + text if not sign or not p else p[:-3] + " - " + text[1:]
 
     def __repr__(self) -> str:
-        if self.q == 0:
-            return f"QuadraticNumber({self.p})"
-        return f"QuadraticNumber({self.p} + {self.q}*sqrt({self.d}))"
+        return f"QuadraticNumber({self.to_sympy_text()})"
 
     __str__ = to_sympy_text
 

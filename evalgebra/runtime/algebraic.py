@@ -1,0 +1,417 @@
+r"""The algebraic (error-independent) evaluator: both evaluations, exactly, and every failure mode.
+
+For three binary classifiers the evaluation variety of the independent model has two points,
+swapped by ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}`` (seed 002, Theorem 2). The generated
+closed form (:mod:`evalgebra.generated.three_independent`, derived from the lex Gröbner bases
+of derivation d02) gives every statistic of both points as ``(num +- root sqrt(R)) / den``
+with integers computed from the pattern counts, so the points come out exactly: rational, in
+the quadratic field ``Q(sqrt R)``, or complex.
+
+Failure modes are alarms (:class:`~evalgebra.runtime.evaluation.Alarm`), never exceptions:
+
+``blind_spot``
+    a factor of a denominator vanishes (``D_ij = 0``: an uncorrelated pair, which includes a
+    constant classifier; ``D_012^2 + 4 D_01 D_02 D_12 = 0``: the two points coincide). The
+    statistics it leaves undefined are ``None``.
+``complex``
+    ``R < 0``: the points are complex.
+``irrational``
+    ``R`` is not a square: the evaluations are irrational, which no finite labelled test on
+    which the classifiers were sample-independent can give (seed 002, Theorem 5): the alarm
+    proves the classifiers were correlated on this test. Rational points prove nothing.
+``outside_unit_cube``
+    a prevalence or accuracy lies outside ``[0, 1]``.
+``empty_variety``
+    a point does not reproduce the observed pattern frequencies under the independent model
+    (checked exactly with the generated model :mod:`evalgebra.generated.independent_model`).
+
+For ``N > 3`` every trio is evaluated on its marginal sketch; the trios' evaluations of the
+same statistic must agree for a sample-independent ensemble (a ``trio_disagreement`` alarm
+when they do not), and their mean is the combined estimate.
+
+Examples
+--------
+>>> from evalgebra import datasets
+>>> from evalgebra.runtime.algebraic import evaluate_algebraic
+>>> result = evaluate_algebraic(datasets.load("acs_employment"))
+>>> round(float(result.point.prevalence["a"]), 4), sorted(result.alarm_kinds())
+(0.0887, ['irrational'])
+
+References
+----------
+.. [1] "Algebraic evaluation theorems", seed 002: Theorems 2 and 5, Table 1.
+.. [2] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: failure modes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.generated import independent_model, three_independent
+from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.runtime.sketch import Sketch
+
+__all__ = ["evaluate_algebraic", "evaluate_counts", "evaluate_many", "DECODINGS"]
+
+#: Decoding rules: which of the two evaluations to report.
+DECODINGS = ("total_accuracy", "prevalence_range")
+
+_STATS = three_independent.STATISTICS
+
+
+def _value(num: int, root: int, den: int, sign: int, radicand: tuple[int, int], square: int | None) -> Any:
+    """One statistic of one point, exactly (``None`` when the denominator vanishes).
+
+    ``radicand = (s, r)`` stands for ``sqrt(R) = s sqrt(r)``; ``square`` is ``sqrt(R)`` when
+    it is an integer.
+    """
+    if den == 0:
+        return None
+    if root == 0 or square is not None:
+        return Fraction(num + sign * root * (square or 0), den)
+    s, r = radicand
+    return QuadraticNumber(Fraction(num, den), Fraction(sign * root * s, den), r)
+
+
+_SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
+
+
+def _square_free_part(radicand: int) -> tuple[int, int]:
+    """``radicand = s**2 * r`` with the squares of small primes taken out (``r`` keeps the sign)."""
+    s, r = 1, radicand
+    if r == 0:
+        return 1, 0
+    for p in _SMALL_PRIMES:
+        while r % (p * p) == 0:
+            r //= p * p
+            s *= p
+    return s, r
+
+
+def _blind_spot_text(factor: str, names: Sequence[str]) -> str:
+    if factor.startswith("E_") and factor.count("_") == 2:
+        i, j = (int(k) for k in factor[2:].split("_"))
+        return (f"{names[i]} and {names[j]} have zero sample covariance (D_{i}_{j} = 0: a constant "
+                "classifier or an uncorrelated pair); their third partner's accuracies are undefined")
+    if factor == "Q":
+        return "the test is empty"
+    return (f"the prevalence quadratic degenerates ({factor} = 0): the two evaluations coincide "
+            "or are undefined")
+
+
+def _in_unit_cube(values: Sequence[Any]) -> bool:
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, QuadraticNumber) and not v.is_real:
+            return False
+        if v < 0 or v > 1:
+            return False
+    return True
+
+
+def _residual_free(values: Sequence[Any], frequencies: Sequence[Fraction]) -> bool:
+    """True when the independent model at the point gives exactly the observed frequencies."""
+    model = independent_model.frequencies_3(*values)
+    return all(m == f for m, f in zip(model, frequencies))
+
+
+def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequence[str]) -> Estimate:
+    prevalence_a = values[0]
+    prevalence = {labels[0]: prevalence_a, labels[1]: None if prevalence_a is None else 1 - prevalence_a}
+    accuracy = {c: {labels[0]: values[1 + 2 * i], labels[1]: values[2 + 2 * i]} for i, c in enumerate(classifiers)}
+    return Estimate(prevalence, accuracy)
+
+
+def _mean_total_accuracy(values: Sequence[Any]) -> Any:
+    p = values[0]
+    return sum((p * values[1 + 2 * i] + (1 - p) * values[2 + 2 * i] for i in range(3)), Fraction(0))
+
+
+def _decode(points: list[list[Any]], decoding: str, prevalence_range: tuple[Fraction, Fraction] | None) -> int | None:
+    usable = [k for k, v in enumerate(points) if None not in v
+              and all(not isinstance(x, QuadraticNumber) or x.is_real for x in v)]
+    if decoding == "prevalence_range":
+        if prevalence_range is None:
+            raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
+        lo, hi = prevalence_range
+        usable = [k for k in usable if lo <= points[k][0] <= hi]
+    if len(usable) == 1:
+        return usable[0]
+    if not usable:
+        return None
+    totals = [_mean_total_accuracy(points[k]) for k in usable]
+    if totals[0] == totals[1]:
+        return None
+    return usable[0] if totals[0] > totals[1] else usable[1]
+
+
+def evaluate_counts(
+    counts: Sequence[int],
+    labels: Sequence[str] = ("a", "b"),
+    classifiers: Sequence[str] = ("c1", "c2", "c3"),
+    decoding: str = "total_accuracy",
+    prevalence_range: tuple[Any, Any] | None = None,
+) -> Evaluation:
+    r"""Evaluate three binary classifiers from their 8 pattern counts (pattern order ``aaa .. bbb``).
+
+    Parameters
+    ----------
+    counts : sequence of 8 int
+    labels, classifiers : names for the result
+    decoding : {"total_accuracy", "prevalence_range"}
+        ``total_accuracy`` (default) picks the point with the larger mean total accuracy;
+        ``prevalence_range`` the point whose prevalence of the first label lies in
+        ``prevalence_range`` (ties broken by total accuracy).
+    prevalence_range : (low, high), optional
+        Rational bounds (``Fraction``, ``int`` or ``"p/q"`` strings).
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    A test on which the classifiers were exactly independent gives its truth back:
+
+    >>> r = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73])
+    >>> r.point.prevalence, r.alarms
+    ({'a': Fraction(1, 4), 'b': Fraction(3, 4)}, ())
+    >>> r.point.accuracy["c1"]
+    {'a': Fraction(3, 4), 'b': Fraction(2, 3)}
+    >>> r.partition["a"][0]
+    (('a', 'a', 'a'), Fraction(60, 1))
+    """
+    if decoding not in DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    ints = [int(c) for c in counts]
+    if len(ints) != 8 or any(c < 0 for c in ints) or any(c != x for c, x in zip(ints, counts)):
+        raise SketchError(f"need 8 non-negative integer pattern counts, got {list(counts)!r}")
+    q = sum(ints)
+    if q == 0:
+        raise SketchError("empty test: the counts sum to 0")
+    if prevalence_range is not None:
+        prevalence_range = (Fraction(prevalence_range[0]), Fraction(prevalence_range[1]))
+    labels, classifiers = tuple(labels), tuple(classifiers)
+    out = three_independent.evaluate(*ints)
+    radicand = out[0]
+    alarms: list[Alarm] = []
+    for factor, value in zip(three_independent.BLIND_SPOTS, three_independent.blind_spots(*ints)):
+        if value == 0:
+            alarms.append(Alarm("blind_spot", _blind_spot_text(factor, classifiers)))
+    square = math.isqrt(radicand) if radicand >= 0 else None
+    if square is not None and square * square != radicand:
+        square = None
+    split = _square_free_part(radicand)
+    points = []
+    for sign in three_independent.SIGNS:
+        points.append([_value(*out[1 + 3 * k: 4 + 3 * k], sign, split, square) for k in range(len(_STATS))])
+    if radicand < 0:
+        alarms.append(Alarm("complex", f"the discriminant is negative (R = {radicand}): complex evaluations"))
+    elif square is None:
+        alarms.append(Alarm("irrational", f"R = {radicand} is not a square: the evaluations are irrational, so the "
+                                          "classifiers were not sample-independent on this test"))
+    if radicand >= 0 and not all(_in_unit_cube(p) for p in points):
+        alarms.append(Alarm("outside_unit_cube", "an evaluation has a prevalence or accuracy outside [0, 1]"))
+    frequencies = [Fraction(c, q) for c in ints]
+    complete = [p for p in points if None not in p]
+    if complete and not all(_residual_free(p, frequencies) for p in complete):
+        alarms.append(Alarm("empty_variety", "the closed-form points do not reproduce the observed frequencies "
+                                             "under the independent model: no independent evaluation exists"))
+    chosen = _decode(points, decoding, prevalence_range)
+    partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
+    if chosen is not None:
+        point = points[chosen]
+        for code, pattern in enumerate(itertools.product((0, 1), repeat=3)):
+            for ell in (0, 1):
+                share: Any = q * (point[0] if ell == 0 else 1 - point[0])
+                for i, r in enumerate(pattern):
+                    acc = point[1 + 2 * i + ell]
+                    share = share * (acc if r == ell else 1 - acc)
+                partition[labels[ell]].append((tuple(labels[r] for r in pattern), share))
+    estimates = tuple(_estimate(p, labels, classifiers) for p in points)
+    return Evaluation("algebraic", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+
+
+def _usable(trio: Evaluation) -> bool:
+    return all(None not in p.values() and all(not isinstance(v, QuadraticNumber) or v.is_real for v in p.values())
+               for p in trio.points)
+
+
+def _aligned(trios: list[Evaluation], labels: tuple[str, ...]) -> list[int | None]:
+    """One point index per trio, all on the same side of the ``P_a <-> P_b`` symmetry.
+
+    Each trio's pair of points is oriented by the one closest to a reference trio's first
+    point on the statistics they share (prevalence and the accuracies of common members);
+    the side is then the one with the larger mean total accuracy summed over the trios.
+    """
+    usable = [k for k, t in enumerate(trios) if _usable(t)]
+    picks: list[int | None] = [None] * len(trios)
+    if not usable:
+        return picks
+    reference = trios[usable[0]]
+
+    def shared(point: Estimate, classifiers: Sequence[str]) -> dict[tuple[str, str], float]:
+        out = {("", ""): float(point.prevalence[labels[0]])}
+        for c in classifiers:
+            if c in reference.classifiers:
+                out.update({(c, label): float(point.accuracy[c][label]) for label in labels})
+        return out
+
+    ref = shared(reference.points[0], reference.classifiers)
+    score = 0.0
+    for k in usable:
+        trio = trios[k]
+        gaps = [sum(abs(v - ref[key]) for key, v in shared(p, trio.classifiers).items()) for p in trio.points]
+        near = 0 if gaps[0] <= gaps[1] else 1
+        picks[k] = near
+        totals = [float(_mean_total_accuracy(_flat(p, labels, trio.classifiers))) for p in trio.points]
+        score += totals[near] - totals[1 - near]
+    if score < 0:
+        picks = [None if p is None else 1 - p for p in picks]
+    return picks
+
+
+def _flat(point: Estimate, labels: Sequence[str], classifiers: Sequence[str]) -> list[Any]:
+    out = [point.prevalence[labels[0]]]
+    for c in classifiers:
+        out += [point.accuracy[c][labels[0]], point.accuracy[c][labels[1]]]
+    return out
+
+
+def _combine(trios: list[Evaluation], labels: tuple[str, ...],
+             classifiers: tuple[str, ...]) -> tuple[Estimate, list[str], float]:
+    """Mean of the trios' aligned points per statistic, the statistics on which they differ,
+    and the largest spread (max - min) of one statistic across trios."""
+    values: dict[tuple[str, ...], list[Any]] = {}
+    for trio, pick in zip(trios, _aligned(trios, labels)):
+        if pick is None:
+            continue
+        point = trio.points[pick]
+        values.setdefault(("prevalence", labels[0]), []).append(point.prevalence[labels[0]])
+        for c in trio.classifiers:
+            for label in labels:
+                values.setdefault(("accuracy", c, label), []).append(point.accuracy[c][label])
+
+    def mean(key: tuple[str, ...]) -> Any:
+        xs = values.get(key, [])
+        if not xs:
+            return None
+        if all(isinstance(x, Fraction) for x in xs):
+            return sum(xs, Fraction(0)) / len(xs)
+        return float(np.mean([float(x) for x in xs]))
+
+    differ = [" ".join(k[1:]) for k, xs in values.items() if len(set(xs)) > 1]
+    spread = max((max(map(float, xs)) - min(map(float, xs)) for xs in values.values()), default=0.0)
+    p = mean(("prevalence", labels[0]))
+    prevalence = {labels[0]: p, labels[1]: None if p is None else 1 - p}
+    accuracy = {c: {label: mean(("accuracy", c, label)) for label in labels} for c in classifiers}
+    return Estimate(prevalence, accuracy), differ, spread
+
+
+def evaluate_algebraic(
+    sketch: Sketch,
+    decoding: str = "total_accuracy",
+    prevalence_range: tuple[Any, Any] | None = None,
+) -> Evaluation:
+    r"""Evaluate an ensemble of ``N >= 3`` binary classifiers assuming error independence.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        Two labels; truth and populations are ignored (pooled).
+    decoding, prevalence_range
+        See :func:`evaluate_counts`.
+
+    Returns
+    -------
+    Evaluation
+        For ``N = 3`` the two points; for ``N > 3`` one combined estimate (exact when every
+        trio's point is rational) with every trio's evaluation in ``trios``.
+    """
+    if sketch.n_labels != 2:
+        raise SpecError(f"the algebraic evaluator is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
+    if sketch.n_classifiers < 3:
+        raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
+    pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
+    labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
+    if sketch.n_classifiers == 3:
+        return evaluate_counts(pooled.count_vector().tolist(), labels, classifiers, decoding, prevalence_range)
+    trios = []
+    for trio in itertools.combinations(range(sketch.n_classifiers), 3):
+        marginal = pooled.marginalise(list(trio))
+        trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in trio),
+                                     decoding, prevalence_range))
+    combined, differ, spread = _combine(trios, labels, classifiers)
+    alarms = []
+    for trio in trios:
+        for alarm in trio.alarms:
+            alarms.append(Alarm(alarm.kind, f"trio {', '.join(trio.classifiers)}: {alarm.detail}", trio.classifiers))
+    if differ:
+        alarms.append(Alarm("trio_disagreement", f"the trios' evaluations differ on {len(differ)} statistic(s) "
+                                                 f"(largest spread {spread:.3g}): " + "; ".join(differ[:6])
+                                                 + ("; ..." if len(differ) > 6 else "")))
+    return Evaluation("algebraic", labels, classifiers, (combined,), 0, {}, tuple(alarms), tuple(trios))
+
+
+def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
+    r"""Vectorised evaluation of many three-classifier sketches at once, in floating point.
+
+    Parameters
+    ----------
+    counts : array_like, shape (k, 8)
+        Pattern counts (or frequencies) of ``k`` sketches, pattern order ``aaa .. bbb``.
+
+    Returns
+    -------
+    dict of ndarray
+        ``prevalence`` (k, 2): P_a of both points; ``accuracy`` (k, 2, 3, 2): accuracy of
+        classifier i on label a/b at each point; ``radicand`` (k,); ``complex``,
+        ``blind_spot``, ``outside_unit_cube`` (k,) booleans; ``chosen`` (k,) the point with
+        the larger mean total accuracy (-1 when none). Irrationality needs exact arithmetic:
+        use :func:`evaluate_counts`.
+
+    Examples
+    --------
+    >>> out = evaluate_many([[84, 36, 51, 39, 68, 52, 77, 73], [1, 1, 1, 1, 1, 1, 1, 1]])
+    >>> out["prevalence"][0].tolist(), out["chosen"].tolist(), out["blind_spot"].tolist()
+    ([0.25, 0.75], [0, -1], [False, True])
+    """
+    table = np.asarray(counts, dtype=np.float64)
+    if table.ndim != 2 or table.shape[1] != 8:
+        raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = three_independent.evaluate(*table.T)
+        radicand = np.asarray(out[0], dtype=np.float64)
+        root = np.sqrt(np.where(radicand >= 0, radicand, np.nan))
+        stats = np.empty((len(table), 2, len(_STATS)))
+        for k in range(len(_STATS)):
+            num, rt, den = (np.broadcast_to(np.asarray(x, dtype=np.float64), radicand.shape) for x in out[1 + 3 * k: 4 + 3 * k])
+            for s, sign in enumerate(three_independent.SIGNS):
+                stats[:, s, k] = (num + sign * rt * root) / den
+        factors = three_independent.blind_spots(*table.T)
+        blind = np.zeros(len(table), dtype=bool)
+        for f in factors:
+            blind |= np.asarray(f) == 0
+        finite = np.isfinite(stats).all(axis=(1, 2))
+        outside = finite & ((stats < 0) | (stats > 1)).any(axis=(1, 2))
+        p = stats[:, :, 0]
+        totals = sum(p * stats[:, :, 1 + 2 * i] + (1 - p) * stats[:, :, 2 + 2 * i] for i in range(3))
+        chosen = np.where(~finite, -1, np.where(totals[:, 0] > totals[:, 1], 0,
+                                                np.where(totals[:, 1] > totals[:, 0], 1, -1)))
+    return {
+        "prevalence": p,
+        "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
+        "radicand": radicand,
+        "complex": radicand < 0,
+        "blind_spot": blind,
+        "outside_unit_cube": outside,
+        "chosen": chosen,
+    }
