@@ -8,6 +8,12 @@ acs_employment     Three binary classifiers on 20,000 people of the 2018
                    8 decision patterns split by true label. Seed 002, Table 1
                    ("actual" columns). Labels ``a``, ``b``; classifiers
                    ``c1, c2, c3``.
+bigbench_mistake   Three LLM graders (Claude Haiku, Mistral Large, GPT4-Turbo)
+                   judging PaLM2's answers to 281 multistep-arithmetic problems
+                   of BIG-Bench-Mistake; counts of the 8 decision patterns
+                   split by true label. Seed 001, Table 2. Labels ``a``
+                   ("incorrect"), ``b`` ("correct"); classifiers
+                   ``claude_haiku, mistral_large, gpt4_turbo``.
 =================  ===========================================================
 
 Each sketch is stored as sketch JSON v1 (``<name>.json``); ``acs_employment`` also as
@@ -24,11 +30,17 @@ read with the table's row labels the algebraic prevalence estimate is 0.0887, wh
 matches the table's algebraic-evaluation column (1776 of 20000 items labelled A). The
 bundled files use the table's row labels.
 
+Seed 001 prints Table 2 with rows AAA, AAB, ABA, BAA, BBA, BAB, ABB, BBB and one column
+per true label; a row's letters are the graders' answers in the caption's order (Claude
+Haiku, Mistral Large, GPT4-Turbo). That order is confirmed by the seed's own marginals
+(its eqs. 35-40: the graders answered A 146, 27 and 234 times). ``Q = 281`` (the task
+has 300 problems; the test the seed evaluates has 281 items, Figure 1), ``Q_a = 237``.
+
 Examples
 --------
 >>> from evalgebra import datasets
 >>> datasets.names()
-('acs_employment',)
+('acs_employment', 'bigbench_mistake')
 >>> sk = datasets.load("acs_employment")
 >>> sk.Q, sk.counts()[("b", "b", "a")]
 (20000, 3534)
@@ -36,6 +48,8 @@ Examples
 References
 ----------
 .. [1] "Algebraic evaluation theorems", seed 002, Table 1 (ACS employment, Q = 20000).
+.. [2] "A logical alarm for misaligned binary classifiers", seed 001, appendix A.3,
+   Table 2 (BIG-Bench-Mistake multistep arithmetic, Q = 281).
 """
 
 from __future__ import annotations
@@ -50,6 +64,7 @@ __all__ = ["names", "load", "path", "items_csv"]
 
 _DATASETS = {
     "acs_employment": "acs_employment.json",
+    "bigbench_mistake": "bigbench_mistake.json",
 }
 _ITEMS = {
     "acs_employment": "acs_employment_items.csv",

@@ -1,0 +1,474 @@
+"""Tests of evalgebra.runtime.alarm: the logical alarm of seed 001.
+
+Two brute-force routes, written here independently of the module's corner formulas:
+
+* ``split_feasible``: every labelled test consistent with a sketch, i.e. every lattice
+  point of by-label counts ``0 <= alpha_d <= n_d`` (true-``a`` items with pattern ``d``);
+  the ``Q_a`` at which all members meet the specification. This is the definition of
+  "can meet the specification" (small ``Q`` only).
+* ``lattice_feasible``: for each ``Q_a``, every lattice point ``(R_{a_i,a}, R_{a_j,a})``
+  of the pair's square, kept when the axiom's ``R_{b_i,b}`` is in range, both meet the
+  specification, and some joint-correct count ``R_{a_i a_j,a}`` makes the eight by-label
+  parts of seed 001 eqs. 25-28 non-negative and within their cells (vectorised per
+  ``Q_a``; used up to ``Q`` in the hundreds, Table 2 included).
+
+The specification is checked here with fractions: a label without items fails a strict
+per-label threshold and meets a non-strict one (the module's documented convention).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from evalgebra import datasets
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.runtime import alarm as alarm_module
+from evalgebra.runtime.alarm import (
+    ALARM_FORMAT,
+    SafetySpec,
+    alarm_as_alarms,
+    axiom_segments,
+    feasible_qa,
+    logical_alarm,
+)
+from evalgebra.runtime.evaluation import ALARM_KINDS, Alarm
+from evalgebra.runtime.point import evaluation_point
+from evalgebra.runtime.sketch import Sketch
+from evalgebra.testing.strategies import budget, labelled_tests, specs
+
+# -- seed 001, Table 2 (L372-381): pattern (Claude Haiku, Mistral Large, GPT4-Turbo) ->
+#    (count with true label A, count with true label B); A = "incorrect", B = "correct"
+TABLE2 = {
+    "aaa": (12, 0), "aab": (0, 0), "aba": (113, 8), "baa": (14, 0),
+    "bba": (72, 15), "bab": (0, 1), "abb": (11, 2), "bbb": (15, 18),
+}
+GRADERS = ("claude_haiku", "mistral_large", "gpt4_turbo")
+
+
+# -- the specification, independently -------------------------------------------------------
+def meets(spec: SafetySpec, correct_a: int, correct_b: int, q_a: int, q_b: int) -> bool:
+    """Whether accuracies ``correct_a/q_a``, ``correct_b/q_b`` meet ``spec`` (fractions)."""
+
+    def above(value: Fraction, threshold: Fraction) -> bool:
+        return value > threshold if spec.strict else value >= threshold
+
+    if spec.min_accuracy is not None:
+        for correct, size in ((correct_a, q_a), (correct_b, q_b)):
+            if size == 0:
+                if spec.strict:
+                    return False
+            elif not above(Fraction(correct, size), spec.min_accuracy):
+                return False
+    if spec.min_total_accuracy is not None:
+        return above(Fraction(correct_a + correct_b, q_a + q_b), spec.min_total_accuracy)
+    return True
+
+
+def point_meets(point, classifier: int, spec: SafetySpec) -> bool:
+    """Whether a classifier's true accuracies (from ``evaluation_point``) meet ``spec``."""
+    prevalence = point.prevalence_of()
+    accuracy = {label: point.accuracy(classifier, label) for label in point.spec.labels}
+
+    def above(value: Fraction, threshold: Fraction) -> bool:
+        return value > threshold if spec.strict else value >= threshold
+
+    if spec.min_accuracy is not None:
+        for value in accuracy.values():
+            if value is None:  # a label no item has
+                if spec.strict:
+                    return False
+            elif not above(value, spec.min_accuracy):
+                return False
+    if spec.min_total_accuracy is not None:
+        defined = [(prevalence[label], value) for label, value in accuracy.items() if value is not None]
+        total = sum((weight * value for weight, value in defined), Fraction(0))
+        return above(total, spec.min_total_accuracy)
+    return True
+
+
+# -- brute force ----------------------------------------------------------------------------
+def split_feasible(sketch: Sketch, members, spec: SafetySpec) -> set[int]:
+    """``Q_a`` of the labelled tests consistent with the members' counts where all meet ``spec``."""
+    counts = list(sketch.marginalise(list(members)).counts().items())
+    q = sketch.Q
+    found = set()
+    for alpha in itertools.product(*(range(c + 1) for _, c in counts)):
+        q_a = sum(alpha)
+        if q_a in found:
+            continue
+        ok = True
+        for k in range(len(members)):
+            x = sum(a for (pattern, _), a in zip(counts, alpha) if pattern[k] == sketch.labels[0])
+            y = sum(c - a for (pattern, c), a in zip(counts, alpha) if pattern[k] == sketch.labels[1])
+            if not meets(spec, x, y, q_a, q - q_a):
+                ok = False
+                break
+        if ok:
+            found.add(q_a)
+    return found
+
+
+def _spec_mask(spec: SafetySpec, x: np.ndarray, y: np.ndarray, q_a: int, q_b: int) -> np.ndarray:
+    ok = np.ones(np.broadcast(x, y).shape, dtype=bool)
+
+    def above(count: np.ndarray, threshold: Fraction, size: int) -> np.ndarray:
+        value = count * threshold.denominator - threshold.numerator * size
+        return value > 0 if spec.strict else value >= 0
+
+    if spec.min_accuracy is not None:
+        ok &= above(x, spec.min_accuracy, q_a) & above(y, spec.min_accuracy, q_b)
+    if spec.min_total_accuracy is not None:
+        ok &= above(x + y, spec.min_total_accuracy, q_a + q_b)
+    return ok
+
+
+def lattice_feasible(sketch: Sketch, i: int, j: int | None, spec: SafetySpec) -> set[int]:
+    """``Q_a`` where the single (``j=None``) or pair has a lattice point meeting ``spec``."""
+    said_a = {k: sketch.marginalise([k]).counts().get((sketch.labels[0],), 0) for k in (i, j) if k is not None}
+    q = sketch.Q
+    found = set()
+    if j is not None:
+        table = sketch.marginalise([i, j]).counts()
+        a, b = sketch.labels
+        n_aa, n_ab, n_ba, n_bb = (table.get(p, 0) for p in ((a, a), (a, b), (b, a), (b, b)))
+    for q_a in range(q + 1):
+        q_b = q - q_a
+        xi = np.arange(q_a + 1)[:, None]
+        xj = np.arange(q_a + 1)[None, :] if j is not None else np.zeros((1, 1), dtype=np.int64)
+        yi = q_b - said_a[i] + xi
+        ok = (yi >= 0) & (yi <= q_b) & _spec_mask(spec, xi, yi, q_a, q_b)
+        if j is not None:
+            yj = q_b - said_a[j] + xj
+            ok = ok & (yj >= 0) & (yj <= q_b) & _spec_mask(spec, xj, yj, q_a, q_b)
+            # eqs. 25-28: z = R_{a_i a_j,a}; parts z, xi - z, xj - z, q_a - xi - xj + z in [0, cell]
+            z_lo = np.maximum(np.maximum(0, xi - n_ab), np.maximum(xj - n_ba, xi + xj - q_a))
+            z_hi = np.minimum(np.minimum(n_aa, xi), np.minimum(xj, xi + xj - q_a + n_bb))
+            ok = ok & (z_lo <= z_hi)
+        if ok.any():
+            found.add(q_a)
+    return found
+
+
+def expand(intervals) -> set[int]:
+    return {q for lo, hi in intervals for q in range(lo, hi + 1)}
+
+
+def canonical(intervals) -> bool:
+    """Disjoint, increasing, non-adjacent closed intervals."""
+    return all(lo <= hi for lo, hi in intervals) and all(
+        b[0] > a[1] + 1 for a, b in zip(intervals, intervals[1:])
+    )
+
+
+# -- strategies -----------------------------------------------------------------------------
+@st.composite
+def safety_specs(draw: st.DrawFn) -> SafetySpec:
+    strict = draw(st.booleans())
+    per_label = [None, Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fraction(3, 4)]
+    total = [None, Fraction(1, 2), Fraction(3, 5), Fraction(4, 5)]
+    if not strict:
+        per_label.append(Fraction(1))
+    return SafetySpec(draw(st.sampled_from(per_label)), draw(st.sampled_from(total)), strict)
+
+
+@st.composite
+def small_sketches(draw: st.DrawFn, max_classifiers: int = 3, max_items: int = 9) -> Sketch:
+    """Pattern counts of a binary ensemble drawn directly (degenerate members included)."""
+    n = draw(st.integers(1, max_classifiers))
+    patterns = ["".join(p) for p in itertools.product("ab", repeat=n)]
+    q = draw(st.integers(1, max_items))
+    chosen = draw(st.lists(st.sampled_from(patterns), min_size=q, max_size=q))
+    return Sketch.from_counts({p: chosen.count(p) for p in set(chosen)}, labels=["a", "b"])
+
+
+binary_tests = labelled_tests(
+    specs(min_labels=2, max_labels=2, max_classifiers=4, max_populations=2, named=None), max_items=60
+)
+
+
+# -- SafetySpec -----------------------------------------------------------------------------
+def test_safetyspec_reads_exact_thresholds():
+    assert SafetySpec("1/2") == SafetySpec(Fraction(1, 2)) == SafetySpec(" 2/4 ")
+    assert SafetySpec(np.int64(0)).min_accuracy == 0
+    assert SafetySpec(0, "3/5").min_total_accuracy == Fraction(3, 5)
+    assert SafetySpec(1, strict=False).min_accuracy == 1
+    assert SafetySpec(None, None).describe() == "no condition"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"min_accuracy": 0.5}, "not exact"),
+        ({"min_accuracy": "half"}, "cannot read"),
+        ({"min_accuracy": "-1/2"}, "out of range"),
+        ({"min_accuracy": 1}, r"0 <= threshold < 1 \(strict\)"),
+        ({"min_total_accuracy": "3/2", "strict": False}, "out of range"),
+        ({"min_accuracy": [1, 2]}, "give an int"),
+        ({"strict": "yes"}, "strict must be True or False"),
+    ],
+)
+def test_safetyspec_rejects_bad_thresholds(kwargs, message):
+    with pytest.raises(SpecError, match=message):
+        SafetySpec(**kwargs)
+
+
+@given(safety_specs(), st.integers(0, 8), st.integers(0, 8), st.data())
+def test_safetyspec_met_by_agrees_with_fractions(spec, q_a, q_b, data):
+    if q_a + q_b == 0:
+        q_b = 1
+    x, y = data.draw(st.integers(0, q_a)), data.draw(st.integers(0, q_b))
+    assert spec.met_by(x, y, q_a, q_b) == meets(spec, x, y, q_a, q_b)
+
+
+# -- agreement with the brute-force routes ---------------------------------------------------
+@given(small_sketches(), safety_specs())
+def test_logical_alarm_matches_split_enumeration(sketch, spec):
+    """Singles and pairs are exact; larger subsets are the intersection of their pairs."""
+    note(repr(sketch.counts()))
+    report = logical_alarm(sketch, spec)
+    exact: dict[tuple[str, ...], set[int]] = {}
+    for result in report.subsets:
+        members = result.classifiers
+        assert canonical(result.feasible_Qa)
+        assert result.fires == (not result.feasible_Qa)
+        found = expand(result.feasible_Qa)
+        exact[members] = split_feasible(sketch, members, spec)
+        if len(members) == 1:
+            assert len(result.feasible_Qa) <= 1  # every single condition is monotone in Q_a
+        if len(members) <= 2:
+            assert found == exact[members], members
+        else:
+            pairwise = set.intersection(*(exact[p] for p in itertools.combinations(members, 2)))
+            assert found == pairwise
+            assert exact[members] <= found  # a necessary condition: sound
+
+
+@given(small_sketches(max_classifiers=2, max_items=40), safety_specs())
+def test_feasible_qa_matches_lattice_enumeration(sketch, spec):
+    note(repr(sketch.counts()))
+    n = sketch.n_classifiers
+    for i in range(n):
+        assert expand(feasible_qa(sketch, [i], spec)) == lattice_feasible(sketch, i, None, spec)
+    if n == 2:
+        assert expand(feasible_qa(sketch, [0, 1], spec)) == lattice_feasible(sketch, 0, 1, spec)
+        assert feasible_qa(sketch, [1, 0], spec) == feasible_qa(sketch, [0, 1], spec)
+
+
+def test_feasible_qa_pair_can_be_several_intervals():
+    """Rounding ties a pair to the parity of Q_a: here only odd Q_a are feasible."""
+    sketch = Sketch.from_counts({"aa": 1, "ab": 2, "ba": 2, "bb": 1}, labels=["a", "b"])
+    intervals = feasible_qa(sketch, ["c0", "c1"])
+    assert intervals == ((1, 1), (3, 3), (5, 5))
+    assert expand(intervals) == split_feasible(sketch, ("c0", "c1"), SafetySpec())
+    assert feasible_qa(sketch, ["c0"]) == feasible_qa(sketch, ["c1"]) == ((1, 5),)
+
+
+@given(small_sketches(max_classifiers=3, max_items=12), safety_specs())
+def test_logical_alarm_same_across_blocks(sketch, spec):
+    expected = logical_alarm(sketch, spec).to_dict()
+    saved = alarm_module._BLOCK
+    try:
+        alarm_module._BLOCK = 2
+        assert logical_alarm(sketch, spec).to_dict() == expected
+    finally:
+        alarm_module._BLOCK = saved
+
+
+@given(small_sketches(max_classifiers=2, max_items=12), st.booleans())
+def test_logical_alarm_huge_thresholds_use_exact_integers(sketch, strict):
+    """Thresholds whose products overflow int64 take the Python-integer path, same answers."""
+    theta = Fraction(2**70 - 1, 2**71)  # just below 1/2
+    spec = SafetySpec(theta, theta, strict=strict)
+    report = logical_alarm(sketch, spec)
+    for result in report.subsets:
+        assert expand(result.feasible_Qa) == split_feasible(sketch, result.classifiers, spec)
+
+
+# -- soundness on labelled tests ---------------------------------------------------------------
+@given(binary_tests, safety_specs())
+def test_logical_alarm_never_fires_when_members_meet_spec(test, spec):
+    sketch = test.sketch().pooled()
+    point = evaluation_point(sketch, structure="independent")
+    q_a = sketch.label_counts()[sketch.labels[0]]
+    good = {name for k, name in enumerate(sketch.classifiers) if point_meets(point, k, spec)}
+    report = logical_alarm(sketch.unlabelled(), spec)
+    for result in report.subsets:
+        if set(result.classifiers) <= good:
+            assert not result.fires, result
+            assert q_a in expand(result.feasible_Qa), result
+    for alarm in alarm_as_alarms(report, minimal=False):
+        assert not set(alarm.classifiers) <= good
+
+
+@given(binary_tests)
+def test_axiom_segments_hold_the_true_counts(test):
+    sketch = test.sketch().pooled()
+    split = sketch.by_true_label()
+    a, b = sketch.labels
+    q_a = sketch.label_counts()[a]
+    for k, name in enumerate(sketch.classifiers):
+        correct_a = sum(c for p, c in split[a].items() if p[k] == a)
+        lo, hi = axiom_segments(sketch.unlabelled(), name)
+        assert lo[q_a] <= correct_a <= hi[q_a]
+        assert bool(np.all(lo <= hi))  # the axiom alone never empties a segment
+
+
+@given(binary_tests)
+def test_logical_alarm_without_conditions_never_excludes_a_qa(test):
+    """Any Q_a items can be the a-items: the axioms alone rule out no Q_a."""
+    sketch = test.sketch()
+    report = logical_alarm(sketch, SafetySpec(None, None))
+    assert all(r.feasible_Qa == ((0, sketch.Q),) for r in report.subsets)
+    assert not report.fires and alarm_as_alarms(report) == ()
+
+
+# -- equivariance and input handling ----------------------------------------------------------
+@given(small_sketches(max_classifiers=3, max_items=30), safety_specs())
+def test_logical_alarm_label_swap_reflects_qa(sketch, spec):
+    q = sketch.Q
+    report = logical_alarm(sketch, spec)
+    swapped = logical_alarm(sketch.with_label_order(["b", "a"]), spec)
+    for one, other in zip(report.subsets, swapped.subsets):
+        assert other.classifiers == one.classifiers and other.fires == one.fires
+        assert other.feasible_Qa == tuple((q - hi, q - lo) for lo, hi in reversed(one.feasible_Qa))
+
+
+@given(small_sketches(max_classifiers=3, max_items=30), safety_specs(), st.randoms())
+def test_logical_alarm_classifier_permutation_equivariant(sketch, spec, random):
+    order = list(sketch.classifiers)
+    random.shuffle(order)
+    report = logical_alarm(sketch, spec)
+    permuted = logical_alarm(sketch.marginalise(order), spec)
+    for result in report.subsets:
+        other = permuted.result(*result.classifiers)
+        assert (other.fires, other.feasible_Qa) == (result.fires, result.feasible_Qa)
+
+
+@given(binary_tests)
+def test_logical_alarm_ignores_answer_key_and_populations(test):
+    sketch = test.sketch()
+    expected = logical_alarm(sketch.pooled().unlabelled())
+    assert logical_alarm(sketch).to_dict() == expected.to_dict()
+
+
+def test_logical_alarm_rejects_bad_input():
+    three = Sketch.from_counts({"ab": 1, "cc": 2}, labels=["a", "b", "c"])
+    with pytest.raises(SketchError, match=r"binary classifiers \(R = 2\)"):
+        logical_alarm(three)
+    with pytest.raises(SketchError, match="needs a Sketch"):
+        logical_alarm({"aa": 3})
+    sketch = Sketch.from_counts({"aab": 2, "bba": 1}, labels=["a", "b"])
+    with pytest.raises(SpecError, match="spec must be a SafetySpec"):
+        logical_alarm(sketch, "1/2")
+    for subsets, message in [
+        ([[]], "one or more distinct"),
+        ([["c0", 0]], "one or more distinct"),
+        ([["c7"]], "c7"),
+        (["c0"], "collection of classifier"),
+        ("c0", "list of classifier collections"),
+    ]:
+        with pytest.raises(SpecError, match=message):
+            logical_alarm(sketch, subsets=subsets)
+    many = Sketch.from_counts({"a" * 13: 1}, labels=["a", "b"])
+    with pytest.raises(SpecError, match="pass subsets"):
+        logical_alarm(many)
+    assert len(logical_alarm(many, subsets=[[0, 12]]).subsets) == 1
+    with pytest.raises(SpecError, match=r"e\.g\. \['c0'\]"):
+        feasible_qa(sketch, "c0")
+
+
+def test_logical_alarm_subsets_in_requested_order():
+    sketch = Sketch.from_counts({"aab": 2, "bba": 1, "abb": 3}, labels=["a", "b"])
+    report = logical_alarm(sketch, subsets=[["c2", "c0"], [1], ("c0", "c1", "c2")])
+    assert [r.classifiers for r in report.subsets] == [("c0", "c2"), ("c1",), ("c0", "c1", "c2")]
+    default = logical_alarm(sketch)
+    assert [len(r.classifiers) for r in default.subsets] == [1, 1, 1, 2, 2, 2, 3]
+    with pytest.raises(SpecError, match="no subset"):
+        report.result("c0", "c1")
+
+
+# -- output -------------------------------------------------------------------------------------
+def test_alarmreport_to_dict_has_exact_format():
+    report = logical_alarm(datasets.load("bigbench_mistake"), SafetySpec("1/2", "3/5"))
+    data = report.to_dict()
+    assert list(data) == ["format", "Q", "spec", "subsets"]
+    assert data["format"] == ALARM_FORMAT == "evalgebra.alarm/1"
+    assert data["Q"] == 281
+    assert data["spec"] == {"min_accuracy": "1/2", "min_total_accuracy": "3/5", "strict": True}
+    for entry in data["subsets"]:
+        assert list(entry) == ["classifiers", "fires", "feasible_Qa"]
+        assert all(isinstance(v, list) and len(v) == 2 for v in entry["feasible_Qa"])
+    assert json.loads(report.to_json()) == data
+
+
+def test_alarm_as_alarms_minimal_subsets():
+    sketch = Sketch.from_counts({"abb": 6, "baa": 4}, labels=["a", "b"])  # c0 never agrees with c1, c2
+    report = logical_alarm(sketch)
+    firing = [r.classifiers for r in report.subsets if r.fires]
+    assert firing == [("c0", "c1"), ("c0", "c2"), ("c0", "c1", "c2")]
+    minimal = alarm_as_alarms(report)
+    assert [a.classifiers for a in minimal] == [("c0", "c1"), ("c0", "c2")]
+    assert all(isinstance(a, Alarm) and a.kind == "misaligned" for a in minimal)
+    assert "misaligned" in ALARM_KINDS
+    assert len(alarm_as_alarms(report, minimal=False)) == 3
+
+
+# -- seed 001, Table 2 ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def bigbench():
+    return datasets.load("bigbench_mistake")
+
+
+def test_load_bigbench_mistake_is_table2(bigbench):
+    """The bundled sketch holds seed 001 Table 2 (L372-381) and its marginals (eqs. 35-40)."""
+    assert bigbench.classifiers == GRADERS and bigbench.labels == ("a", "b")
+    split = bigbench.by_true_label()
+    for pattern, (on_a, on_b) in TABLE2.items():
+        assert split["a"].get(tuple(pattern), 0) == on_a
+        assert split["b"].get(tuple(pattern), 0) == on_b
+    assert bigbench.Q == 281 and bigbench.label_counts() == {"a": 237, "b": 44}
+    said_a = [bigbench.marginalise([k]).counts()[("a",)] for k in range(3)]
+    assert said_a == [146, 27, 234]  # eqs. 35, 37, 39; and 135, 254, 47 answered b
+    built = Sketch.from_counts(
+        labels=["a", "b"], classifiers=list(GRADERS),
+        by_true_label={t: {p: c[k] for p, c in TABLE2.items()} for k, t in enumerate("ab")},
+    )
+    assert built == bigbench
+    assert datasets.path("bigbench_mistake").read_text(encoding="utf-8") == built.to_json()
+
+
+def test_logical_alarm_table2_fires_for_one_pair_only(bigbench):
+    """Seed 001, L397: only (Mistral Large, GPT4-Turbo) triggers the alarm at every Q_a."""
+    sketch = bigbench.unlabelled()
+    report = logical_alarm(sketch)  # eq. 1: better than 50% on each label, strictly
+    pairs = [r for r in report.subsets if len(r.classifiers) == 2]
+    assert [r.classifiers for r in pairs if r.fires] == [("mistral_large", "gpt4_turbo")]
+    assert not any(r.fires for r in report.subsets if len(r.classifiers) == 1)
+    assert report.result(*GRADERS).fires
+    assert [a.classifiers for a in alarm_as_alarms(report)] == [("mistral_large", "gpt4_turbo")]
+    singles = {r.classifiers[0]: r.feasible_Qa for r in report.subsets if len(r.classifiers) == 1}
+    assert singles == {"claude_haiku": ((12, 280),), "mistral_large": ((1, 53),), "gpt4_turbo": ((188, 280),)}
+    assert report.result("claude_haiku", "mistral_large").feasible_Qa == ((12, 53),)
+    assert report.result("claude_haiku", "gpt4_turbo").feasible_Qa == ((188, 280),)
+    # the brute-force route: lattice points of every single and pair, Q_a = 0..281
+    spec = SafetySpec()
+    for i, j in [(0, None), (1, None), (2, None), (0, 1), (0, 2), (1, 2)]:
+        members = [GRADERS[i]] + ([] if j is None else [GRADERS[j]])
+        assert expand(report.result(*members).feasible_Qa) == lattice_feasible(sketch, i, j, spec)
+
+
+def test_logical_alarm_table2_verdict_matches_truth(bigbench):
+    """L397: both members of the firing pair fail the specification on one label."""
+    point = evaluation_point(bigbench, structure="independent")
+    spec = SafetySpec()
+    assert [point_meets(point, k, spec) for k in range(3)] == [True, False, False]
+    assert point.accuracy("mistral_large", "a") == Fraction(26, 237)
+    assert point.accuracy("gpt4_turbo", "b") == Fraction(21, 44)
+    assert 237 in expand(feasible_qa(bigbench, ["claude_haiku"]))
