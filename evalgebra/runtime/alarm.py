@@ -460,6 +460,7 @@ class SubsetResult:
     feasible_Qa: tuple[Interval, ...]  # noqa: N815 - the paper's name
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"classifiers": [...], "fires": bool, "feasible_Qa": [[lo, hi], ...]}``."""
         return {
             "classifiers": list(self.classifiers),
             "fires": self.fires,
