@@ -61,11 +61,13 @@ def test_load_complete_generating_set_reproduces_frequencies(acs):
 
 def test_path_json_is_canonical(acs):
     assert datasets.path("acs_employment").read_text(encoding="utf-8") == acs.to_json()
-    assert datasets.names() == ("acs_employment",)
+    assert datasets.names() == ("acs_employment", "bigbench_mistake")
+    for name in datasets.names():
+        assert datasets.path(name).read_text(encoding="utf-8") == datasets.load(name).to_json()
 
 
 def test_load_rejects_unknown_names():
-    with pytest.raises(SketchError, match=r"no bundled dataset 'mnist'; available: \['acs_employment'\]"):
+    with pytest.raises(SketchError, match=r"no bundled dataset 'mnist'; available: \['acs_employment', 'bigbench_mistake'\]"):
         datasets.load("mnist")
     with pytest.raises(SketchError, match=r"no per-item CSV for 'mnist'; available: \['acs_employment'\]"):
         datasets.items_csv("mnist")

@@ -30,7 +30,9 @@ from evalgebra.codegen.closed_forms import (
 )
 from evalgebra.codegen.printer import python_function
 from evalgebra.fileio import write_text_atomic
+from evalgebra.groebner.coordinates import moments_of
 from evalgebra.spec import EnsembleSpec
+from evalgebra.variables import VariableRegistry
 
 __all__ = ["MODULES", "GENERATED", "generate", "write", "check"]
 
@@ -96,8 +98,17 @@ def _independent_model(progress: Progress) -> tuple[str, str]:
         functions.append(python_function(
             f"frequencies_{n}", variables, [(name, expr) for name, expr in model],
             f"Pattern probabilities of {n} error-independent binary classifiers at (prev_a, acc_i_l)."))
+        spec = EnsembleSpec(n, 2)
+        registry = VariableRegistry(spec)
+        moments = moments_of(spec, [expr for _, expr in model])
+        names = [str(registry.symbol(key)) for key in moments]
+        constants.append(f"MOMENTS_{n} = {tuple(names)!r}")
+        functions.append(python_function(
+            f"moments_{n}", variables, [(name, sympy.factor(sympy.expand(e))) for name, e in zip(names, moments.values())],
+            f"Moment coordinates (m_i_b, D_T) of the same model: a cheaper exact residual check."))
     doc = ("The independent model: pattern probabilities as polynomials in the prevalence and\n"
-           "accuracies, from the generating set (seed 002, Theorem 1). Used for exact residual checks.")
+           "accuracies, from the generating set (seed 002, Theorem 1), and the same model in moment\n"
+           "coordinates (a bijection on the simplex). Used for exact residual checks.")
     return "the generating set (builder)", _module("evalgebra.builder.GeneratingSet", doc, constants, functions)
 
 

@@ -58,7 +58,7 @@ from evalgebra.generated import independent_model, three_independent
 from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation, QuadraticNumber
 from evalgebra.runtime.sketch import Sketch
 
-__all__ = ["evaluate_algebraic", "evaluate_counts", "evaluate_many", "DECODINGS"]
+__all__ = ["evaluate_algebraic", "evaluate_counts", "evaluate_many", "solve_counts", "ExactSolution", "DECODINGS"]
 
 #: Decoding rules: which of the two evaluations to report.
 DECODINGS = ("total_accuracy", "prevalence_range")
@@ -66,18 +66,214 @@ DECODINGS = ("total_accuracy", "prevalence_range")
 _STATS = three_independent.STATISTICS
 
 
-def _value(num: int, root: int, den: int, sign: int, radicand: tuple[int, int], square: int | None) -> Any:
-    """One statistic of one point, exactly (``None`` when the denominator vanishes).
+class _Exact:
+    """``(a + b sqrt(r)) / d`` with integers and no gcd per operation (fast; compare exactly)."""
 
-    ``radicand = (s, r)`` stands for ``sqrt(R) = s sqrt(r)``; ``square`` is ``sqrt(R)`` when
-    it is an integer.
+    __slots__ = ("a", "b", "d", "r")
+
+    def __init__(self, a: int, b: int, d: int, r: int) -> None:
+        self.a, self.b, self.d, self.r = a, b, d, r
+
+    def _lift(self, other: Any) -> _Exact:
+        return other if isinstance(other, _Exact) else _Exact(other, 0, 1, self.r)
+
+    def __add__(self, other: Any) -> _Exact:
+        if other.__class__ is int:
+            return _Exact(self.a + other * self.d, self.b, self.d, self.r)
+        o = self._lift(other)
+        return _Exact(self.a * o.d + o.a * self.d, self.b * o.d + o.b * self.d, self.d * o.d, self.r)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> _Exact:
+        return _Exact(-self.a, -self.b, self.d, self.r)
+
+    def __sub__(self, other: Any) -> _Exact:
+        if other.__class__ is int:
+            return _Exact(self.a - other * self.d, self.b, self.d, self.r)
+        return self + (-self._lift(other))
+
+    def __rsub__(self, other: Any) -> _Exact:
+        if other.__class__ is int:
+            return _Exact(other * self.d - self.a, -self.b, self.d, self.r)
+        return self._lift(other) + (-self)
+
+    def __mul__(self, other: Any) -> _Exact:
+        if other.__class__ is int:
+            return _Exact(self.a * other, self.b * other, self.d, self.r)
+        o = self._lift(other)
+        return _Exact(self.a * o.a + self.b * o.b * self.r, self.a * o.b + self.b * o.a, self.d * o.d, self.r)
+
+    __rmul__ = __mul__
+
+    def equals(self, num: int, den: int) -> bool:
+        """Exactly equal to the rational ``num / den``."""
+        return self.b == 0 and self.a * den == num * self.d
+
+    def sign(self) -> int:
+        """Exact sign of a real value (``r >= 0``)."""
+        return _sign(self.a, self.b, self.r) * ((self.d > 0) - (self.d < 0))
+
+
+def _sign(a: int, b: int, r: int) -> int:
+    """Exact sign of ``a + b sqrt(r)`` for integers, ``r >= 0``."""
+    sa, sb = (a > 0) - (a < 0), (b > 0) - (b < 0)
+    if sb == 0 or sa == 0 or sa == sb:
+        return sa or sb
+    diff = a * a - b * b * r
+    return sa * ((diff > 0) - (diff < 0))
+
+
+class ExactSolution:
+    r"""Both evaluations of a three-classifier sketch as integers, with every check done exactly.
+
+    Statistic ``k`` of point ``j`` is ``(num[k] + SIGNS[j] * root[k] * sqrt(radicand)) / den[k]``.
+    :meth:`value` turns one into a :class:`~fractions.Fraction` or
+    :class:`~evalgebra.runtime.evaluation.QuadraticNumber` on demand.
+
+    Attributes
+    ----------
+    counts : tuple of int
+    radicand : int
+    square : int or None
+        ``sqrt(radicand)`` when it is an integer (rational points).
+    num, root, den : tuple of int
+        Per statistic, in ``STATISTICS`` order (prevalence of the first label, then each
+        classifier's accuracy on the first and the second label).
+    blind_spots : tuple of str
+        The denominator factors that vanish.
+    kinds : frozenset of str
+        The alarm kinds raised (``complex``, ``irrational``, ``outside_unit_cube``,
+        ``empty_variety``, ``blind_spot``).
+    chosen : int or None
+        The point with the larger mean total accuracy (within ``prevalence_range`` if given).
     """
-    if den == 0:
-        return None
-    if root == 0 or square is not None:
-        return Fraction(num + sign * root * (square or 0), den)
-    s, r = radicand
-    return QuadraticNumber(Fraction(num, den), Fraction(sign * root * s, den), r)
+
+    __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen")
+
+    STATISTICS = three_independent.STATISTICS
+
+    def value(self, point: int, k: int) -> Any:
+        """Statistic ``k`` of point ``point`` exactly (``None`` when its denominator vanishes)."""
+        num, root, den = self.num[k], self.root[k], self.den[k]
+        if den == 0:
+            return None
+        sign = three_independent.SIGNS[point]
+        if root == 0 or self.square is not None:
+            return Fraction(num + sign * root * (self.square or 0), den)
+        s, r = _square_free_part(self.radicand)
+        return QuadraticNumber(Fraction(num, den), Fraction(sign * root * s, den), r)
+
+    def values(self, point: int) -> list[Any]:
+        return [self.value(point, k) for k in range(len(self.num))]
+
+
+def _exact(solution: ExactSolution, point: int) -> list[_Exact | None]:
+    sign = three_independent.SIGNS[point]
+    out: list[_Exact | None] = []
+    for num, root, den in zip(solution.num, solution.root, solution.den):
+        if den == 0:
+            out.append(None)
+        elif solution.square is not None:
+            out.append(_Exact(num + sign * root * solution.square, 0, den, 0))
+        else:
+            out.append(_Exact(num, sign * root, den, solution.radicand))
+    return out
+
+
+_MOMENT_INDEX = [three_independent.MOMENTS.index(name.replace("m_", "B_").replace("_b", "") if name.startswith("m_")
+                                                 else name.replace("D_", "E_"))
+                 for name in independent_model.MOMENTS_3]
+_MOMENT_POWER = [1 if name.startswith("m_") else name.count("_") for name in independent_model.MOMENTS_3]
+
+
+def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fraction] | None = None) -> ExactSolution:
+    r"""The exact solution of the three-classifier closed form, in integers (the fast exact path).
+
+    Parameters
+    ----------
+    counts : sequence of 8 int
+        Pattern counts ``aaa .. bbb`` (already validated).
+    prevalence_range : (Fraction, Fraction), optional
+        Decode to the point whose first-label prevalence lies in this range.
+
+    Returns
+    -------
+    ExactSolution
+
+    Examples
+    --------
+    >>> sol = solve_counts([84, 36, 51, 39, 68, 52, 77, 73])
+    >>> sol.radicand, sol.square, sorted(sol.kinds), sol.chosen
+    (1327104000000, 1152000, [], 0)
+    >>> sol.value(0, 0), sol.value(1, 0)
+    (Fraction(1, 4), Fraction(3, 4))
+    """
+    ints = tuple(counts)
+    out = three_independent.evaluate(*ints)
+    sol = ExactSolution()
+    sol.counts = ints
+    radicand = sol.radicand = out[0]
+    sol.num, sol.root, sol.den = out[1::3], out[2::3], out[3::3]
+    sol.blind_spots = tuple(f for f, v in zip(three_independent.BLIND_SPOTS, three_independent.blind_spots(*ints))
+                            if v == 0)
+    square = math.isqrt(radicand) if radicand >= 0 else None
+    sol.square = square if square is not None and square * square == radicand else None
+    kinds = set()
+    if sol.blind_spots:
+        kinds.add("blind_spot")
+    if radicand < 0:
+        kinds.add("complex")
+    elif sol.square is None:
+        kinds.add("irrational")
+    points = [_exact(sol, 0), _exact(sol, 1)]
+    observed = three_independent.moments(*ints)
+    q = sum(ints)
+    # residuals in moment coordinates (a bijection on the simplex); for irrational or complex
+    # points the second point is the Galois conjugate of the first, so one check covers both
+    checked = points if sol.square is not None else points[:1]
+    for point in checked:
+        if None in point:
+            continue
+        model = independent_model.moments_3(*point)
+        if not all(m.equals(observed[i - 1], q**power)
+                   for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)):
+            kinds.add("empty_variety")
+    chosen: int | None = None
+    if radicand >= 0:
+        for point in points:
+            # 0 <= (a + b sqrt r)/d <= 1, signs taken with d's
+            for v in point:
+                if v is None:
+                    continue
+                sd = (v.d > 0) - (v.d < 0)
+                if _sign(v.a, v.b, v.r) * sd < 0 or _sign(v.d - v.a, -v.b, v.r) * sd < 0:
+                    kinds.add("outside_unit_cube")
+                    break
+        usable = [j for j in (0, 1) if None not in points[j]]
+        if prevalence_range is not None:
+            lo, hi = prevalence_range
+            usable = [j for j in usable if (points[j][0] - _Exact(lo.numerator, 0, lo.denominator, 0)).sign() >= 0
+                      and (_Exact(hi.numerator, 0, hi.denominator, 0) - points[j][0]).sign() >= 0]
+        if len(usable) == 1:
+            chosen = usable[0]
+        elif len(usable) == 2:
+            # the points are swapped by P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}, which maps the
+            # summed total accuracy t to 3 - t: point 0 wins when 2 t - 3 > 0
+            difference = (2 * _total(points[0]) - 3).sign()
+            chosen = None if difference == 0 else (0 if difference > 0 else 1)
+    sol.kinds = frozenset(kinds)
+    sol.chosen = chosen
+    return sol
+
+
+def _total(point: list[Any]) -> Any:
+    """Sum over the classifiers of the total accuracy ``P_a P_{i,a} + P_b P_{i,b}``."""
+    p = point[0]
+    total: Any = 0
+    for i in range(3):
+        total = total + p * point[1 + 2 * i] + (1 - p) * point[2 + 2 * i]
+    return total
 
 
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
@@ -106,23 +302,6 @@ def _blind_spot_text(factor: str, names: Sequence[str]) -> str:
             "or are undefined")
 
 
-def _in_unit_cube(values: Sequence[Any]) -> bool:
-    for v in values:
-        if v is None:
-            continue
-        if isinstance(v, QuadraticNumber) and not v.is_real:
-            return False
-        if v < 0 or v > 1:
-            return False
-    return True
-
-
-def _residual_free(values: Sequence[Any], frequencies: Sequence[Fraction]) -> bool:
-    """True when the independent model at the point gives exactly the observed frequencies."""
-    model = independent_model.frequencies_3(*values)
-    return all(m == f for m, f in zip(model, frequencies))
-
-
 def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequence[str]) -> Estimate:
     prevalence_a = values[0]
     prevalence = {labels[0]: prevalence_a, labels[1]: None if prevalence_a is None else 1 - prevalence_a}
@@ -135,22 +314,14 @@ def _mean_total_accuracy(values: Sequence[Any]) -> Any:
     return sum((p * values[1 + 2 * i] + (1 - p) * values[2 + 2 * i] for i in range(3)), Fraction(0))
 
 
-def _decode(points: list[list[Any]], decoding: str, prevalence_range: tuple[Fraction, Fraction] | None) -> int | None:
-    usable = [k for k, v in enumerate(points) if None not in v
-              and all(not isinstance(x, QuadraticNumber) or x.is_real for x in v)]
-    if decoding == "prevalence_range":
-        if prevalence_range is None:
-            raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
-        lo, hi = prevalence_range
-        usable = [k for k in usable if lo <= points[k][0] <= hi]
-    if len(usable) == 1:
-        return usable[0]
-    if not usable:
-        return None
-    totals = [_mean_total_accuracy(points[k]) for k in usable]
-    if totals[0] == totals[1]:
-        return None
-    return usable[0] if totals[0] > totals[1] else usable[1]
+_DETAILS = {
+    "complex": "the discriminant is negative (R = {R}): complex evaluations",
+    "irrational": "R = {R} is not a square: the evaluations are irrational, so the classifiers were not "
+                  "sample-independent on this test",
+    "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
+    "empty_variety": "the closed-form points do not reproduce the observed moments under the independent model: "
+                     "no independent evaluation exists",
+}
 
 
 def evaluate_counts(
@@ -197,39 +368,24 @@ def evaluate_counts(
     q = sum(ints)
     if q == 0:
         raise SketchError("empty test: the counts sum to 0")
-    if prevalence_range is not None:
+    if decoding == "prevalence_range":
+        if prevalence_range is None:
+            raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
         prevalence_range = (Fraction(prevalence_range[0]), Fraction(prevalence_range[1]))
+    else:
+        prevalence_range = None
     labels, classifiers = tuple(labels), tuple(classifiers)
-    out = three_independent.evaluate(*ints)
-    radicand = out[0]
-    alarms: list[Alarm] = []
-    for factor, value in zip(three_independent.BLIND_SPOTS, three_independent.blind_spots(*ints)):
-        if value == 0:
-            alarms.append(Alarm("blind_spot", _blind_spot_text(factor, classifiers)))
-    square = math.isqrt(radicand) if radicand >= 0 else None
-    if square is not None and square * square != radicand:
-        square = None
-    split = _square_free_part(radicand)
-    points = []
-    for sign in three_independent.SIGNS:
-        points.append([_value(*out[1 + 3 * k: 4 + 3 * k], sign, split, square) for k in range(len(_STATS))])
-    if radicand < 0:
-        alarms.append(Alarm("complex", f"the discriminant is negative (R = {radicand}): complex evaluations"))
-    elif square is None:
-        alarms.append(Alarm("irrational", f"R = {radicand} is not a square: the evaluations are irrational, so the "
-                                          "classifiers were not sample-independent on this test"))
-    if radicand >= 0 and not all(_in_unit_cube(p) for p in points):
-        alarms.append(Alarm("outside_unit_cube", "an evaluation has a prevalence or accuracy outside [0, 1]"))
-    frequencies = [Fraction(c, q) for c in ints]
-    complete = [p for p in points if None not in p]
-    if complete and not all(_residual_free(p, frequencies) for p in complete):
-        alarms.append(Alarm("empty_variety", "the closed-form points do not reproduce the observed frequencies "
-                                             "under the independent model: no independent evaluation exists"))
-    chosen = _decode(points, decoding, prevalence_range)
+    sol = solve_counts(ints, prevalence_range)
+    alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
+    for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety"):
+        if kind in sol.kinds:
+            alarms.append(Alarm(kind, _DETAILS[kind].format(R=sol.radicand)))
+    points = [sol.values(0), sol.values(1)]
+    chosen = sol.chosen
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
     if chosen is not None:
         point = points[chosen]
-        for code, pattern in enumerate(itertools.product((0, 1), repeat=3)):
+        for pattern in itertools.product((0, 1), repeat=3):
             for ell in (0, 1):
                 share: Any = q * (point[0] if ell == 0 else 1 - point[0])
                 for i, r in enumerate(pattern):

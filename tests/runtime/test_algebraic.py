@@ -189,3 +189,12 @@ def test_quadratic_number_arithmetic_and_order_match_sympy(p, q, d, r, s):
         assert sympy.simplify(sympy.sympify((x / y).to_sympy_text()) - sx / sy) == 0
     assert (x < y) == bool(sx < sy)
     assert x.sign() == int(sympy.sign(sx))
+
+
+@given(counts8)
+def test_solve_counts_decoding_picks_larger_total_accuracy(counts):
+    result = evaluate_counts(counts)
+    if result.chosen is None:
+        return
+    totals = [sum(p.total_accuracy(c) for c in result.classifiers) for p in result.points]
+    assert totals[result.chosen] > totals[1 - result.chosen]
