@@ -13,6 +13,15 @@ Commands
 ``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R]
 [--populations K] [--format text|latex|json] [--expand]``
     Print the generating set.
+``evalgebra evaluate SKETCH.json [--method algebraic|majority] [--prevalence-range LO HI] [--json] [--strict]``
+    Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored):
+    every candidate evaluation exactly, the decoded one, the partition of the counts by
+    true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``.
+``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--json] [--strict]``
+    The logical alarm for every subset of the ensemble; ``--json`` prints
+    ``evalgebra.alarm/1``.
+
+With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1.
 
 Errors in the input print ``evalgebra: error: ...`` and exit with status 2.
 
@@ -34,12 +43,16 @@ from fractions import Fraction
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import EvalgebraError
+from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.runtime.distance import containing_distance
+from evalgebra.runtime.evaluate import METHODS, evaluate
+from evalgebra.runtime.evaluation import Evaluation, exact_text
 from evalgebra.runtime.point import EvaluationPoint, evaluation_point
 from evalgebra.runtime.sketch import Sketch
 from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
-__all__ = ["main", "build_parser", "format_point"]
+__all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm"]
 
 
 def _structure_arg(value: str) -> object:
@@ -95,6 +108,86 @@ def format_point(point: EvaluationPoint) -> str:
     return "\n".join(lines)
 
 
+def _exact(value: object) -> str:
+    if value is None:
+        return "undefined"
+    try:
+        number = f"{float(value):.6g}"  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = "complex"
+    text = exact_text(value) if not isinstance(value, float) else ""
+    return f"{text} ({number})" if text and text != number else number
+
+
+def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
+    """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
+    lines = [f"method {result.method}; labels {', '.join(result.labels)}; classifiers {', '.join(result.classifiers)}"]
+    for k, point in enumerate(result.points):
+        mark = " (chosen)" if k == result.chosen else ""
+        lines.append(f"point {k}{mark}:")
+        for label, value in point.prevalence.items():
+            lines.append(f"  P_{label} = {_exact(value)}")
+        for c, row in point.accuracy.items():
+            lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
+    if result.chosen is None:
+        lines.append("no point chosen (see the alarms)")
+    if result.partition:
+        lines.append("partition of the counts by true label (chosen point):")
+        for label, rows in result.partition.items():
+            cells = "  ".join(f"{''.join(p)}: {float(c):.1f}" for p, c in rows)
+            lines.append(f"  true {label}: {cells}")
+    if sketch is not None and result.point is not None and len(result.labels) == 2:
+        try:
+            distance = containing_distance(result.point, sketch).distance
+            lines.append(f"distance of the chosen point from the containing variety: {distance:.3g}")
+        except EvalgebraError:
+            pass
+    for trio in result.trios:
+        kinds = ", ".join(sorted(trio.alarm_kinds())) or "none"
+        p = trio.point
+        prevalence = "-" if p is None else _exact(p.prevalence[result.labels[0]])
+        lines.append(f"trio {', '.join(trio.classifiers)}: P_{result.labels[0]} = {prevalence}; alarms: {kinds}")
+    lines.append("alarms:" + ("" if result.alarms else " none"))
+    for alarm in result.alarms:
+        lines.append(f"  [{alarm.kind}] {alarm.detail}")
+    return "\n".join(lines)
+
+
+def format_alarm(report: AlarmReport) -> str:
+    """A readable rendering of a logical-alarm report, one line per subset."""
+    lines = [f"Q = {report.Q}; specification: {report.spec.describe()}"]
+    width = max(len(", ".join(r.classifiers)) for r in report.subsets)
+    for r in report.subsets:
+        where = " ".join(f"[{lo}, {hi}]" for lo, hi in r.feasible_Qa) or "none"
+        verdict = "FIRES" if r.fires else "quiet"
+        lines.append(f"  {', '.join(r.classifiers):<{width}}  {verdict}  feasible Q_{report.labels[0]}: {where}")
+    lines.append("the alarm fires: at least one member of a firing subset provably misses the specification"
+                 if report.fires else "the alarm does not fire")
+    return "\n".join(lines)
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    sketch = Sketch.read_json(args.sketch)
+    options: dict[str, object] = {}
+    if args.prevalence_range:
+        if args.method != "algebraic":
+            raise EvalgebraError("--prevalence-range applies to the algebraic method")
+        options = {"decoding": "prevalence_range",
+                   "prevalence_range": (Fraction(args.prevalence_range[0]), Fraction(args.prevalence_range[1]))}
+    result = evaluate(sketch, method=args.method, **options)
+    sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
+    return 1 if args.strict and result.alarms else 0
+
+
+def _cmd_alarm(args: argparse.Namespace) -> int:
+    sketch = Sketch.read_json(args.sketch)
+    spec = SafetySpec(min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
+                      min_total_accuracy=args.min_total_accuracy, strict=not args.non_strict)
+    report = logical_alarm(sketch, spec)
+    sys.stdout.write(report.to_json() + "\n" if args.json else format_alarm(report) + "\n")
+    return 1 if args.strict and report.fires else 0
+
+
 def _cmd_example(args: argparse.Namespace) -> int:
     csv_path = datasets.items_csv("acs_employment")
     sketch = Sketch.from_csv(csv_path, truth="truth")
@@ -113,6 +206,20 @@ def _cmd_example(args: argparse.Namespace) -> int:
         "\n# check: the generating set at the evaluation point reproduces every pattern "
         f"frequency exactly: {exact}"
     )
+    unlabelled = sketch.unlabelled()
+    algebraic, majority = evaluate(unlabelled, "algebraic"), evaluate(unlabelled, "majority")
+    print("\n# evaluation from the counts alone (answer key dropped): algebraic vs majority vote vs truth")
+    print(f"{'statistic':<14}{'algebraic':>12}{'majority':>12}{'truth':>12}")
+    rows = [(f"P_{sketch.labels[0]}", lambda e: e.prevalence[sketch.labels[0]], point.prevalence_of()[sketch.labels[0]])]
+    for c in sketch.classifiers:
+        for label in sketch.labels:
+            rows.append((f"{c} acc {label}", lambda e, c=c, label=label: e.accuracy[c][label], point.accuracy(c, label)))
+    for name, get, truth in rows:
+        print(f"{name:<14}{float(get(algebraic.point)):>12.4f}{float(get(majority.point)):>12.4f}{float(truth):>12.4f}")
+    print("alarms (algebraic): " + "; ".join(f"[{a.kind}] {a.detail}" for a in algebraic.alarms))
+    graders = datasets.load("bigbench_mistake")
+    print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake (seed 001, Table 2), counts alone")
+    print(format_alarm(logical_alarm(graders.unlabelled())))
     return 0 if exact else 1
 
 
@@ -182,6 +289,25 @@ def build_parser() -> argparse.ArgumentParser:
     polys.add_argument("--format", choices=["text", "latex", "json"], default="text")
     polys.add_argument("--expand", action="store_true", help="expand the products")
     polys.set_defaults(run=_cmd_polys)
+
+    ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
+    ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
+    ev.add_argument("--method", choices=METHODS, default="algebraic")
+    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"),
+                    help="decode to the point whose first-label prevalence lies in [LO, HI] (rationals)")
+    ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
+    ev.add_argument("--strict", action="store_true", help="exit with status 1 when an alarm is raised")
+    ev.set_defaults(run=_cmd_evaluate)
+
+    al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
+    al.add_argument("sketch", help="sketch JSON v1 with two labels")
+    al.add_argument("--min-accuracy", default="1/2",
+                    help="every member above this accuracy on each label (rational; 'none' to drop)")
+    al.add_argument("--min-total-accuracy", default=None, help="every member above this total accuracy")
+    al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
+    al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
+    al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires")
+    al.set_defaults(run=_cmd_alarm)
     return parser
 
 

@@ -1,0 +1,94 @@
+"""The command line: evaluate and alarm JSON formats, exit statuses, errors, the main job."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import sympy
+
+from evalgebra import datasets
+from evalgebra.cli import main
+from evalgebra.runtime.sketch import Sketch
+
+
+def _run(capsys, *argv):
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_evaluate_json_follows_the_format_and_exact_values_sympify(capsys):
+    status, out, _ = _run(capsys, "evaluate", str(datasets.path("acs_employment")), "--json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["format"] == "evalgebra.evaluation/1"
+    assert doc["method"] == "algebraic" and doc["labels"] == ["a", "b"] and doc["classifiers"] == ["c1", "c2", "c3"]
+    assert len(doc["points"]) == 2 and doc["chosen"] in (0, 1)
+    for point in doc["points"]:
+        for label, text in point["exact"]["prevalence"].items():
+            assert math.isclose(float(sympy.sympify(text)), point["prevalence"][label], rel_tol=1e-12)
+        for c, row in point["exact"]["accuracy"].items():
+            for label, text in row.items():
+                assert math.isclose(float(sympy.sympify(text)), point["accuracy"][c][label], rel_tol=1e-12)
+    assert [a["kind"] for a in doc["alarms"]] == ["irrational"]
+    assert set(doc["partition"]) == {"a", "b"}
+    total = sum(row["count"] for rows in doc["partition"].values() for row in rows)
+    assert math.isclose(total, 20000)
+    assert doc["trios"] == []
+
+
+def test_evaluate_majority_and_strict_exit(capsys, tmp_path):
+    status, out, _ = _run(capsys, "evaluate", str(datasets.path("acs_employment")), "--method", "majority", "--json")
+    assert status == 0 and json.loads(out)["method"] == "majority"
+    status, _, _ = _run(capsys, "evaluate", str(datasets.path("acs_employment")), "--strict")
+    assert status == 1  # the irrational alarm
+
+
+def test_evaluate_four_classifiers_lists_trios(capsys, tmp_path):
+    counts = {}
+    import itertools
+
+    for pattern in itertools.product("ab", repeat=4):
+        counts[pattern] = 1 + sum(ord(x) for x in pattern) % 7
+    path = tmp_path / "four.json"
+    Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
+    status, out, _ = _run(capsys, "evaluate", str(path), "--json")
+    doc = json.loads(out)
+    assert status == 0 and len(doc["trios"]) == 4 and len(doc["points"]) == 1
+
+
+def test_alarm_json_follows_the_format(capsys):
+    status, out, _ = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["format"] == "evalgebra.alarm/1" and doc["Q"] == 281
+    firing = [s["classifiers"] for s in doc["subsets"] if s["fires"] and len(s["classifiers"]) == 2]
+    assert firing == [["mistral_large", "gpt4_turbo"]]
+    for s in doc["subsets"]:
+        assert all(lo <= hi for lo, hi in s["feasible_Qa"])
+    status, _, _ = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--strict")
+    assert status == 1
+
+
+def test_alarm_thresholds_change_the_verdict(capsys):
+    status, out, _ = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--min-accuracy", "none",
+                          "--min-total-accuracy", "1/10", "--json")
+    assert status == 0
+    assert not any(s["fires"] for s in json.loads(out)["subsets"])
+
+
+def test_cli_bad_input_exits_2(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    status, _, err = _run(capsys, "evaluate", str(bad))
+    assert status == 2 and err.startswith("evalgebra: error:")
+    status, _, err = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--min-accuracy", "half")
+    assert status == 2 and "evalgebra: error:" in err
+
+
+def test_example_runs_the_main_job(capsys):
+    status, out, _ = _run(capsys, "example")
+    assert status == 0
+    assert "reproduces every pattern frequency exactly: True" in out
+    assert "mistral_large, gpt4_turbo" in out and "FIRES" in out
