@@ -25,7 +25,9 @@ a sequence of labels  to the tied label listed first (labels not listed come aft
 ===================== =====================================================================
 
 The words ``"split"`` and ``"drop"`` always name the rules; to prefer a label that is
-literally called ``"split"``, pass ``["split"]``.
+literally called ``"split"``, pass ``["split"]``. ``"split"`` and ``"drop"`` treat every
+label alike; a preference that does not list every label falls back on the sketch's
+label order, so give a complete order when that order means nothing.
 
 The method never alarms on its own: whatever the sketch, majority voting returns integer
 ratios in ``[0, 1]``, *seemingly correct* estimates, even when its assumptions (error
