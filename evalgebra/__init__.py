@@ -15,6 +15,9 @@ Fraction(1, 10)
 >>> frequencies = gs.observed_values(sk)
 >>> all(r == 0 for r in gs.residuals(pt.free_values(), frequencies))
 True
+>>> result = ev.evaluate(sk.unlabelled())                 # from the counts alone
+>>> round(float(result.point.prevalence["a"]), 4), sorted(result.alarm_kinds())
+(0.0887, ['irrational'])
 """
 
 from evalgebra import datasets
@@ -26,7 +29,14 @@ from evalgebra.errors import (
     SketchError,
     SpecError,
 )
+from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.runtime.algebraic import evaluate_algebraic, evaluate_many
+from evalgebra.runtime.distance import containing_distance
+from evalgebra.runtime.evaluate import evaluate
+from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.runtime.majority import majority_vote
 from evalgebra.runtime.point import EvaluationPoint, evaluation_point
+from evalgebra.runtime.stream import StreamEvaluator
 from evalgebra.runtime.simulate import (
     LabelledTest,
     expected_sketch,
@@ -53,6 +63,19 @@ __all__ = [
     "expected_sketch",
     "labelled_test",
     "smallest_test_size",
+    "evaluate",
+    "evaluate_algebraic",
+    "evaluate_many",
+    "majority_vote",
+    "Evaluation",
+    "Estimate",
+    "Alarm",
+    "QuadraticNumber",
+    "logical_alarm",
+    "SafetySpec",
+    "AlarmReport",
+    "containing_distance",
+    "StreamEvaluator",
     "datasets",
     "EvalgebraError",
     "SpecError",

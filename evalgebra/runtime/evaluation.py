@@ -310,9 +310,10 @@ class Estimate:
             "accuracy": {c: {k: _number(v) for k, v in row.items()} for c, row in self.accuracy.items()},
         }
         if self.is_exact:
+            text = lambda v: None if v is None else exact_text(v)  # noqa: E731 - undefined stays null
             out["exact"] = {
-                "prevalence": {k: exact_text(v) for k, v in self.prevalence.items()},
-                "accuracy": {c: {k: exact_text(v) for k, v in row.items()} for c, row in self.accuracy.items()},
+                "prevalence": {k: text(v) for k, v in self.prevalence.items()},
+                "accuracy": {c: {k: text(v) for k, v in row.items()} for c, row in self.accuracy.items()},
             }
         return out
 

@@ -103,6 +103,9 @@ def test_evaluate_counts_blind_spot_constant_classifier():
     result = evaluate_counts(counts)
     assert "blind_spot" in result.alarm_kinds()
     assert result.chosen is None
+    doc = result.to_dict()  # undefined statistics are null, never an error
+    assert doc["points"][0]["prevalence"]["a"] is None
+    assert doc["points"][0]["exact"]["accuracy"]["c1"] == {"a": "1", "b": "0"}
 
 
 def test_evaluate_counts_rejects_bad_input():
