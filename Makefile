@@ -29,3 +29,16 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+# Peer comparison (ntqr, crowd-kit DawidSkene): the peers go in their own venv, pinned,
+# never in evalgebra's dependencies.
+PEERS_VENV := benchmarks/.peers-venv
+.PHONY: bench-peers
+$(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
+	$(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install --quiet -r benchmarks/peers/requirements-peers.txt
+	touch $(PEERS_VENV)/.installed
+
+bench-peers: setup $(PEERS_VENV)/.installed
+	$(BIN)/python benchmarks/bench_peers.py
