@@ -106,3 +106,59 @@ def moments(n_aaa, n_aab, n_aba, n_abb, n_baa, n_bab, n_bba, n_bbb):
     E_1_2 = -B_1*B_2 + B_1_2*Q
     E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
     return (B_0, B_1, B_2, B_0_1, B_0_2, B_1_2, B_0_1_2, E_0_1, E_0_2, E_1_2, E_0_1_2)
+
+
+def solve(n_aaa, n_aab, n_aba, n_abb, n_baa, n_bab, n_bba, n_bbb):
+    r'''evaluate, blind_spots and moments in one pass (one shared prelude).'''
+    Q = n_aaa + n_aab + n_aba + n_abb + n_baa + n_bab + n_bba + n_bbb
+    B_0 = n_baa + n_bab + n_bba + n_bbb
+    B_1 = n_aba + n_abb + n_bba + n_bbb
+    B_2 = n_aab + n_abb + n_bab + n_bbb
+    B_0_1 = n_bba + n_bbb
+    B_0_2 = n_bab + n_bbb
+    B_1_2 = n_abb + n_bbb
+    B_0_1_2 = n_bbb
+    E_0_1 = -B_0*B_1 + B_0_1*Q
+    E_0_2 = -B_0*B_2 + B_0_2*Q
+    E_1_2 = -B_1*B_2 + B_1_2*Q
+    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
+    t0 = E_0_1_2**2
+    t1 = E_0_1*E_0_2*E_1_2
+    t2 = t0 + 4*t1
+    t3 = 2*E_1_2
+    t4 = B_0*t3 + E_0_1_2
+    t5 = Q*t3
+    t6 = 2*E_0_2
+    t7 = B_1*t6 + E_0_1_2
+    t8 = Q*t6
+    t9 = 2*E_0_1
+    t10 = B_2*t9 + E_0_1_2
+    t11 = Q*t9
+    R = t2
+    prev_a_num = t2
+    prev_a_root = E_0_1_2
+    prev_a_den = 2*t0 + 8*t1
+    acc_0_a_num = 2*E_1_2*Q - t4
+    acc_0_a_root = 1
+    acc_0_a_den = t5
+    acc_0_b_num = t4
+    acc_0_b_root = 1
+    acc_0_b_den = t5
+    acc_1_a_num = 2*E_0_2*Q - t7
+    acc_1_a_root = 1
+    acc_1_a_den = t8
+    acc_1_b_num = t7
+    acc_1_b_root = 1
+    acc_1_b_den = t8
+    acc_2_a_num = 2*E_0_1*Q - t10
+    acc_2_a_root = 1
+    acc_2_a_den = t11
+    acc_2_b_num = t10
+    acc_2_b_root = 1
+    acc_2_b_den = t11
+    factor_0 = E_0_1
+    factor_1 = E_0_2
+    factor_2 = E_1_2
+    factor_3 = Q
+    factor_4 = t2
+    return (R, prev_a_num, prev_a_root, prev_a_den, acc_0_a_num, acc_0_a_root, acc_0_a_den, acc_0_b_num, acc_0_b_root, acc_0_b_den, acc_1_a_num, acc_1_a_root, acc_1_a_den, acc_1_b_num, acc_1_b_root, acc_1_b_den, acc_2_a_num, acc_2_a_root, acc_2_a_den, acc_2_b_num, acc_2_b_root, acc_2_b_den, factor_0, factor_1, factor_2, factor_3, factor_4, B_0, B_1, B_2, B_0_1, B_0_2, B_1_2, B_0_1_2, E_0_1, E_0_2, E_1_2, E_0_1_2)

@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import flint
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
@@ -81,6 +82,8 @@ class _Exact:
         if other.__class__ is int:
             return _Exact(self.a + other * self.d, self.b, self.d, self.r)
         o = self._lift(other)
+        if o.d == self.d:
+            return _Exact(self.a + o.a, self.b + o.b, self.d, self.r)
         return _Exact(self.a * o.d + o.a * self.d, self.b * o.d + o.b * self.d, self.d * o.d, self.r)
 
     __radd__ = __add__
@@ -210,13 +213,14 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
     (Fraction(1, 4), Fraction(3, 4))
     """
     ints = tuple(counts)
-    out = three_independent.evaluate(*ints)
+    out = three_independent.solve(*ints)
+    n_out, n_factors = 1 + 3 * len(_STATS), len(three_independent.BLIND_SPOTS)
     sol = ExactSolution()
     sol.counts = ints
     radicand = sol.radicand = out[0]
-    sol.num, sol.root, sol.den = out[1::3], out[2::3], out[3::3]
-    sol.blind_spots = tuple(f for f, v in zip(three_independent.BLIND_SPOTS, three_independent.blind_spots(*ints))
-                            if v == 0)
+    sol.num, sol.root, sol.den = out[1:n_out:3], out[2:n_out:3], out[3:n_out:3]
+    sol.blind_spots = tuple(f for f, v in zip(three_independent.BLIND_SPOTS, out[n_out:n_out + n_factors]) if v == 0)
+    observed = out[n_out + n_factors:]
     square = math.isqrt(radicand) if radicand >= 0 else None
     sol.square = square if square is not None and square * square == radicand else None
     kinds = set()
@@ -226,45 +230,67 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
         kinds.add("complex")
     elif sol.square is None:
         kinds.add("irrational")
-    points = [_exact(sol, 0), _exact(sol, 1)]
-    observed = three_independent.moments(*ints)
     q = sum(ints)
-    # residuals in moment coordinates (a bijection on the simplex); for irrational or complex
-    # points the second point is the Galois conjugate of the first, so one check covers both
-    checked = points if sol.square is not None else points[:1]
-    for point in checked:
-        if None in point:
-            continue
-        model = independent_model.moments_3(*point)
-        if not all(m.equals(observed[i - 1], q**power)
-                   for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)):
+    if sol.square is not None:  # rational points: python-flint's fmpq, five times faster
+        root = sol.square
+        points: list[list[Any]] = [
+            [None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)]
+            for sign in three_independent.SIGNS]
+        equal = _fmpq_equal
+    else:
+        points = [_exact(sol, 0), _exact(sol, 1)]
+        equal = _exact_equal
+    # residuals in moment coordinates (a bijection on the simplex). One point suffices: the
+    # second is the first with the true labels swapped (P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}),
+    # under which the model's pattern probabilities are unchanged (and for irrational points it
+    # is also the Galois conjugate of the first)
+    first = points[0]
+    if None not in first:
+        model = independent_model.moments_3(*first)
+        if not all(equal(m, observed[i - 1], q**power) for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)):
             kinds.add("empty_variety")
     chosen: int | None = None
     if radicand >= 0:
-        for point in points:
-            # 0 <= (a + b sqrt r)/d <= 1, signs taken with d's
-            for v in point:
-                if v is None:
-                    continue
-                sd = (v.d > 0) - (v.d < 0)
-                if _sign(v.a, v.b, v.r) * sd < 0 or _sign(v.d - v.a, -v.b, v.r) * sd < 0:
-                    kinds.add("outside_unit_cube")
-                    break
+        # The points are swapped by P_a <-> 1 - P_a, P_{i,a} <-> 1 - P_{i,b}, so the unit cube
+        # holds both or neither: one point is checked (the tests check both exactly)
+        if not all(v is None or _in_unit_interval(v) for v in first):
+            kinds.add("outside_unit_cube")
         usable = [j for j in (0, 1) if None not in points[j]]
         if prevalence_range is not None:
             lo, hi = prevalence_range
-            usable = [j for j in usable if (points[j][0] - _Exact(lo.numerator, 0, lo.denominator, 0)).sign() >= 0
-                      and (_Exact(hi.numerator, 0, hi.denominator, 0) - points[j][0]).sign() >= 0]
+            usable = [j for j in usable if _sign_of(points[j][0] - flint.fmpq(lo.numerator, lo.denominator)) >= 0
+                      and _sign_of(flint.fmpq(hi.numerator, hi.denominator) - points[j][0]) >= 0]
         if len(usable) == 1:
             chosen = usable[0]
         elif len(usable) == 2:
-            # the points are swapped by P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}, which maps the
-            # summed total accuracy t to 3 - t: point 0 wins when 2 t - 3 > 0
-            difference = (2 * _total(points[0]) - 3).sign()
+            # the label swap maps the summed total accuracy t to 3 - t: point 0 wins when 2 t > 3
+            difference = _sign_of(2 * _total(points[0]) - 3)
             chosen = None if difference == 0 else (0 if difference > 0 else 1)
     sol.kinds = frozenset(kinds)
     sol.chosen = chosen
     return sol
+
+
+def _fmpq_equal(value: Any, num: int, den: int) -> bool:
+    return bool(value == flint.fmpq(num, den))
+
+
+def _exact_equal(value: Any, num: int, den: int) -> bool:
+    return bool(value.equals(num, den))
+
+
+def _sign_of(value: Any) -> int:
+    """Exact sign of an ``fmpq`` or an :class:`_Exact`."""
+    if isinstance(value, _Exact):
+        return value.sign()
+    return (value > 0) - (value < 0)
+
+
+def _in_unit_interval(value: Any) -> bool:
+    if isinstance(value, _Exact):
+        sd = (value.d > 0) - (value.d < 0)
+        return _sign(value.a, value.b, value.r) * sd >= 0 and _sign(value.d - value.a, -value.b, value.r) * sd >= 0
+    return bool(0 <= value <= 1)
 
 
 def _total(point: list[Any]) -> Any:
