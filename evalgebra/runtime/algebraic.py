@@ -152,7 +152,7 @@ class ExactSolution:
         The point with the larger mean total accuracy (within ``prevalence_range`` if given).
     """
 
-    __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen")
+    __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen", "fast")
 
     STATISTICS = three_independent.STATISTICS
 
@@ -268,7 +268,16 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
             chosen = None if difference == 0 else (0 if difference > 0 else 1)
     sol.kinds = frozenset(kinds)
     sol.chosen = chosen
+    sol.fast = points  # fmpq (rational) or _Exact values, for further exact arithmetic
     return sol
+
+
+def _converter(sol: ExactSolution) -> Any:
+    """From the fast representation to ``Fraction`` / :class:`QuadraticNumber`."""
+    if sol.square is not None:
+        return lambda v: Fraction(int(v.p), int(v.q))
+    s, r = _square_free_part(sol.radicand)
+    return lambda v: QuadraticNumber(Fraction(v.a, v.d), Fraction(v.b * s, v.d), r)
 
 
 def _fmpq_equal(value: Any, num: int, den: int) -> bool:
@@ -410,14 +419,16 @@ def evaluate_counts(
     chosen = sol.chosen
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
     if chosen is not None:
-        point = points[chosen]
+        # Q P_ell prod_i P(d_i | ell) in the fast exact representation, converted once per cell
+        point = sol.fast[chosen]
+        convert = _converter(sol)
         for pattern in itertools.product((0, 1), repeat=3):
             for ell in (0, 1):
-                share: Any = q * (point[0] if ell == 0 else 1 - point[0])
+                share: Any = (point[0] if ell == 0 else 1 - point[0]) * q
                 for i, r in enumerate(pattern):
                     acc = point[1 + 2 * i + ell]
                     share = share * (acc if r == ell else 1 - acc)
-                partition[labels[ell]].append((tuple(labels[r] for r in pattern), share))
+                partition[labels[ell]].append((tuple(labels[r] for r in pattern), convert(share)))
     estimates = tuple(_estimate(p, labels, classifiers) for p in points)
     return Evaluation("algebraic", labels, classifiers, estimates, chosen, partition, tuple(alarms))
 

@@ -66,9 +66,9 @@ class QuadraticNumber:
     __slots__ = ("p", "q", "d")
 
     def __init__(self, p: Any, q: Any = 0, d: Any = 0) -> None:
-        self.p = Fraction(p)
-        self.q = Fraction(q)
-        self.d = Fraction(d)
+        self.p = p if p.__class__ is Fraction else Fraction(p)
+        self.q = q if q.__class__ is Fraction else Fraction(q)
+        self.d = d if d.__class__ is Fraction else Fraction(d)
 
     # -- construction ---------------------------------------------------------------
     def _lift(self, other: Any) -> QuadraticNumber | None:
