@@ -22,6 +22,7 @@ run: setup
 	$(BIN)/evalgebra example
 
 test: setup
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 bench: setup

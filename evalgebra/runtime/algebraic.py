@@ -154,6 +154,17 @@ class ExactSolution:
 
     __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen", "fast")
 
+    counts: tuple[int, ...]
+    radicand: int
+    square: int | None
+    num: tuple[int, ...]
+    root: tuple[int, ...]
+    den: tuple[int, ...]
+    blind_spots: tuple[str, ...]
+    kinds: frozenset[str]
+    chosen: int | None
+    fast: list[list[Any]]
+
     STATISTICS = three_independent.STATISTICS
 
     def value(self, point: int, k: int) -> Any:
@@ -537,10 +548,10 @@ def evaluate_algebraic(
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
     if sketch.n_classifiers == 3:
         return evaluate_counts(pooled.count_vector().tolist(), labels, classifiers, decoding, prevalence_range)
-    trios = []
-    for trio in itertools.combinations(range(sketch.n_classifiers), 3):
-        marginal = pooled.marginalise(list(trio))
-        trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in trio),
+    trios: list[Evaluation] = []
+    for members in itertools.combinations(range(sketch.n_classifiers), 3):
+        marginal = pooled.marginalise(list(members))
+        trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in members),
                                      decoding, prevalence_range))
     combined, differ, spread = _combine(trios, labels, classifiers)
     alarms = []
@@ -596,15 +607,17 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
         finite = np.isfinite(stats).all(axis=(1, 2))
         outside = finite & ((stats < 0) | (stats > 1)).any(axis=(1, 2))
         p = stats[:, :, 0]
-        totals = sum(p * stats[:, :, 1 + 2 * i] + (1 - p) * stats[:, :, 2 + 2 * i] for i in range(3))
+        totals = np.zeros_like(p)
+        for i in range(3):
+            totals += p * stats[:, :, 1 + 2 * i] + (1 - p) * stats[:, :, 2 + 2 * i]
         chosen = np.where(~finite, -1, np.where(totals[:, 0] > totals[:, 1], 0,
                                                 np.where(totals[:, 1] > totals[:, 0], 1, -1)))
     return {
         "prevalence": p,
         "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
         "radicand": radicand,
-        "complex": radicand < 0,
+        "complex": np.asarray(radicand < 0),
         "blind_spot": blind,
-        "outside_unit_cube": outside,
+        "outside_unit_cube": np.asarray(outside),
         "chosen": chosen,
     }

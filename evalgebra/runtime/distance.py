@@ -166,7 +166,7 @@ def containing_distance(estimate: Estimate, sketch: Sketch) -> ContainingDistanc
     # d/dt g = 2 (t - t_hat) + sum (2 h h' w - h^2 w') / w^2: clear w^2
     critical = 2 * (t - t_hat) * weight * weight + sum(numerator_terms, Polynomial([0.0]))
     roots = critical.roots()
-    candidates = [float(r.real) for r in roots if abs(r.imag) <= 1e-9 * max(1.0, abs(r))] or [t_hat]
+    candidates = [float(r.real) for r in roots if abs(r.imag) <= 1e-9 * max(1.0, float(abs(r)))] or [t_hat]
 
     def squared(at: float) -> float:
         return (at - t_hat) ** 2 + sum(h(at) ** 2 / (a(at) ** 2 + b(at) ** 2) for a, b, h in lines)

@@ -140,14 +140,14 @@ class EvaluationPoint:
         if len(self.response) != spec.n_classifiers:
             raise PointError(f"need response rows for {spec.n_classifiers} classifiers")
         for i, rows in enumerate(self.response):
-            for ell, row in enumerate(rows):
-                if row is None:
+            for ell, response_row in enumerate(rows):
+                if response_row is None:
                     continue
-                if len(row) != r_count or sum(row) != 1 or min(row) < 0:
+                if len(response_row) != r_count or sum(response_row) != 1 or min(response_row) < 0:
                     raise PointError(
                         f"response row of classifier {spec.classifiers[i]!r}, true label "
                         f"{spec.labels[ell]!r} must be {r_count} non-negative rationals "
-                        f"summing to 1, got {[str(v) for v in row]}"
+                        f"summing to 1, got {[str(v) for v in response_row]}"
                     )
         if set(self.correlation) != set(spec.structure):
             raise PointError("correlations must be given for exactly the subsets of the structure")
@@ -218,7 +218,7 @@ class EvaluationPoint:
                 raise PointError(f"no prevalences for population {pop!r}")
             given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in per_pop[pop].items()}  # type: ignore[union-attr]
             if len(given) == r_count - 1 and r_count - 1 not in given:
-                given[r_count - 1] = 1 - sum(given.values())
+                given[r_count - 1] = Fraction(1) - sum(given.values(), Fraction(0))
             if len(given) != r_count:
                 raise PointError(f"give all prevalences, or all but the last label's, for {pop!r}")
             prevalence_rows.append([given[ell] for ell in range(r_count)])
@@ -253,7 +253,7 @@ class EvaluationPoint:
                 }
                 missing = [r for r in range(r_count) if r not in given]
                 if len(missing) == 1:
-                    given[missing[0]] = 1 - sum(given.values())
+                    given[missing[0]] = Fraction(1) - sum(given.values(), Fraction(0))
                 elif missing:
                     raise PointError(
                         f"row of classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}: "
@@ -264,12 +264,12 @@ class EvaluationPoint:
         tables: dict[tuple[int, ...], list[Table]] = {
             t: [{} for _ in range(r_count)] for t in spec.structure
         }
-        for subset, per_label in (correlation or {}).items():
+        for subset, per_truth in (correlation or {}).items():
             key = tuple(sorted(spec.classifier_index(c) for c in subset))
             if key not in tables:
                 raise PointError(f"subset {subset} is not in the structure {spec.structure}")
             order = [spec.classifier_index(c) for c in subset]
-            for t, value in per_label.items():
+            for t, value in per_truth.items():
                 ell = spec.label_index(t)
                 if isinstance(value, Mapping):
                     for responses, v in value.items():
@@ -372,7 +372,7 @@ class EvaluationPoint:
         for i, row in enumerate(rows):
             shape = [1] * n
             shape[i] = r_count
-            total = total * np.array(list(row), dtype=object).reshape(shape)
+            total = total * np.array(list(row or ()), dtype=object).reshape(shape)  # type: ignore[type-var]
         for subset, tables in self.correlation.items():
             table = tables[ell]
             if table is None:
@@ -512,7 +512,7 @@ class EvaluationPoint:
             return (None,) * self.spec.n_labels
         total = sum(self.sizes)
         return tuple(
-            sum(Fraction(q) * row[ell] for q, row in zip(self.sizes, self.prevalence)) / total
+            sum((Fraction(q) * row[ell] for q, row in zip(self.sizes, self.prevalence)), Fraction(0)) / total  # type: ignore[operator]
             for ell in range(self.spec.n_labels)
         )
 
@@ -582,10 +582,10 @@ def evaluation_point(
         parts = [evaluation_point(sketch, structure, p) for p in spec.populations]
         # rows and correlations are shared; a population without items of a label
         # leaves them undefined there and does not contradict the others
-        response = [[_shared([part.response[i][ell] for part in parts], spec, f"response rows of "
+        shared_response = [[_shared([part.response[i][ell] for part in parts], spec, f"response rows of "
                              f"{spec.classifiers[i]!r} on {spec.labels[ell]!r}")
                      for ell in range(spec.n_labels)] for i in range(spec.n_classifiers)]
-        correlation = {
+        shared_correlation = {
             t: [_shared([part.correlation[t][ell] for part in parts], spec, f"correlations of {t} on "
                         f"{spec.labels[ell]!r}") for ell in range(spec.n_labels)]
             for t in spec.structure
@@ -593,8 +593,8 @@ def evaluation_point(
         return EvaluationPoint(
             spec,
             [part.prevalence[0] for part in parts],
-            response,
-            correlation,
+            shared_response,
+            shared_correlation,
             [part.Q or 0 for part in parts],
         )
     pop, truth, code, count = sketch.table()

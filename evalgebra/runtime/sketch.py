@@ -283,7 +283,7 @@ class Sketch:
 
     # -- algebra of sketches -------------------------------------------------------------
     def _rebuild(self, **changes: Any) -> Sketch:
-        args = {
+        args: dict[str, Any] = {
             "classifiers": self.classifiers,
             "labels": self.labels,
             "populations": self.populations,

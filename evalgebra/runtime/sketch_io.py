@@ -490,8 +490,8 @@ def from_counts(
         cells = [(UNLABELLED, code, v) for code, v in total.items()]
     if not cells or sum(v for _, _, v in cells) == 0:
         raise SketchError("empty test: every count is zero")
-    truth, code, count = (np.array(col, dtype=np.int64) for col in zip(*cells))
-    return Sketch(spec.classifiers, spec.labels, np.zeros_like(code), truth, code, count, [population])
+    truth_col, code_col, count_col = (np.array(col, dtype=np.int64) for col in zip(*cells))
+    return Sketch(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, [population])
 
 
 def _decode_one(code: int, spec: EnsembleSpec) -> tuple[str, ...]:
