@@ -76,17 +76,11 @@ def _three_independent(progress: Progress) -> tuple[str, str]:
     ]
     prelude = list(form.prelude)
     functions = [
-        python_function("evaluate", form.counts, outputs_of(form),
-                        "Radicand R, then (num, root, den) of prev_a and of every accuracy.", prelude),
-        python_function("blind_spots", form.counts, [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)],
-                        "The value of every BLIND_SPOTS factor (a zero leaves the closed form undefined).",
-                        prelude),
-        python_function("moments", form.counts, [(name, sympy.Symbol(name)) for name, _ in form.prelude[1:]],
-                        "The MOMENTS after Q: the b-counts B_T and the scaled central moments E_T.", prelude),
         python_function("solve", form.counts,
                         list(outputs_of(form)) + [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)]
                         + [(name, sympy.Symbol(name)) for name, _ in form.prelude[1:]],
-                        "evaluate, blind_spots and moments in one pass (one shared prelude).", prelude),
+                        "Radicand R; (num, root, den) of prev_a and of every accuracy; the value of every\n"
+                        "    BLIND_SPOTS factor (a zero leaves the closed form undefined); the MOMENTS after Q.", prelude),
     ]
     return "d02_three_independent (lex Gröbner bases in moment coordinates)", _module(
         "derivations/d02_three_independent.py", doc, constants, functions)

@@ -592,7 +592,7 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
     if table.ndim != 2 or table.shape[1] != 8:
         raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = three_independent.evaluate(*table.T)
+        out = three_independent.solve(*table.T)
         radicand = np.asarray(out[0], dtype=np.float64)
         root = np.sqrt(np.where(radicand >= 0, radicand, np.nan))
         stats = np.empty((len(table), 2, len(_STATS)))
@@ -600,7 +600,7 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
             num, rt, den = (np.broadcast_to(np.asarray(x, dtype=np.float64), radicand.shape) for x in out[1 + 3 * k: 4 + 3 * k])
             for s, sign in enumerate(three_independent.SIGNS):
                 stats[:, s, k] = (num + sign * rt * root) / den
-        factors = three_independent.blind_spots(*table.T)
+        factors = out[1 + 3 * len(_STATS): 1 + 3 * len(_STATS) + len(three_independent.BLIND_SPOTS)]
         blind = np.zeros(len(table), dtype=bool)
         for f in factors:
             blind |= np.asarray(f) == 0

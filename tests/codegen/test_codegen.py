@@ -75,7 +75,7 @@ def test_generated_evaluator_equals_symbolic_derivation(form, counts):
     registry = VariableRegistry(SPEC3)
     moments = {str(registry.symbol(k)): v for k, v in moments_of(SPEC3, [Fraction(c, q) for c in counts]).items()}
     subs = {sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator) for k, v in moments.items()}
-    out = generated.evaluate(*counts)
+    out = generated.solve(*counts)
     radicand = out[0]
     for k, name in enumerate(generated.STATISTICS):
         num, root, den = out[1 + 3 * k: 4 + 3 * k]
@@ -90,11 +90,11 @@ def test_generated_evaluator_equals_symbolic_derivation(form, counts):
 
 @given(counts8)
 def test_generated_evaluator_same_on_int_fraction_fmpq_float_numpy(counts):
-    exact = generated.evaluate(*counts)
-    as_fraction = generated.evaluate(*[Fraction(c) for c in counts])
-    as_fmpq = generated.evaluate(*[flint.fmpq(c) for c in counts])
-    as_float = generated.evaluate(*[float(c) for c in counts])
-    as_array = generated.evaluate(*[np.array([c, c], dtype=np.float64) for c in counts])
+    exact = generated.solve(*counts)
+    as_fraction = generated.solve(*[Fraction(c) for c in counts])
+    as_fmpq = generated.solve(*[flint.fmpq(c) for c in counts])
+    as_float = generated.solve(*[float(c) for c in counts])
+    as_array = generated.solve(*[np.array([c, c], dtype=np.float64) for c in counts])
     assert all(isinstance(x, int) for x in exact)
     assert list(as_fraction) == list(exact)
     assert [int(x) for x in as_fmpq] == list(exact)
