@@ -8,7 +8,7 @@ writes its source from a derivation (:mod:`evalgebra.codegen.closed_forms`).
 Examples
 --------
 >>> sorted(MODULES)
-['containing_variety', 'independent_model', 'three_independent']
+['containing_variety', 'hui_walter', 'independent_model', 'three_independent']
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from evalgebra.codegen.closed_forms import (
     outputs_of,
     three_independent,
 )
+from evalgebra.codegen import hui_walter as hw
 from evalgebra.codegen.printer import python_function
 from evalgebra.fileio import write_text_atomic
 from evalgebra.groebner.coordinates import moments_of
@@ -123,10 +124,47 @@ def _containing_variety(progress: Progress) -> tuple[str, str]:
         "derivations/d03_containing_varieties.py", doc, [], [function])
 
 
+def _hui_walter(progress: Progress) -> tuple[str, str]:
+    form = hw.hui_walter(progress)
+    names = [name for name, _ in form.statistics]
+    variables, model = hw.hui_walter_model()
+    doc = (
+        "Closed-form Hui-Walter evaluator: two binary tests, two populations (seed 004, eqs 2-3).\n\n"
+        "From the cross-tab counts ``n_s0_aa .. n_s1_bb`` (population, then the two tests'\n"
+        "answers), every statistic of the two evaluations is ``(num + SIGNS[k] * root * sqrt(R))\n"
+        "/ den`` for point ``k``, with integer ``num, root, den`` and radicand ``R`` (square\n"
+        "factors taken out; ``R = (Q_s0 Q_s1)^4 F^2`` with the seed's discriminant ``F``). Nothing\n"
+        "is divided, so the functions are exact on ``int`` and run on floats and NumPy arrays.\n"
+        "Where a factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
+        "Prelude names, per population ``s``: ``Q_s`` its size, ``B_s_i`` items test ``i``\n"
+        "called b, ``E_s_0_1 = Q_s^2 D_s_0_1`` the scaled covariance of the tests.\n\n"
+        "References: seed 004 (Hui-Walter paradigm); derivation d06; evalgebra.codegen.hui_walter."
+    )
+    constants = [
+        "SIGNS = (1, -1)",
+        f"STATISTICS = {tuple(names)!r}",
+        f"BLIND_SPOTS = {tuple(str(f) for f in form.blind_spots)!r}",
+        f"COUNTS = {tuple(str(c) for c in form.counts)!r}",
+        f"MOMENTS = {tuple(name for name, _ in form.prelude)!r}",
+        f"PATTERNS = {tuple(name for name, _ in model)!r}",
+    ]
+    functions = [
+        python_function("evaluate", form.counts, hw.outputs_of(form),
+                        "Radicand R, (num, root, den) of every statistic, then every BLIND_SPOTS factor.",
+                        list(form.prelude)),
+        python_function("model", variables, model,
+                        "Pattern probabilities of both populations (PATTERNS order) at a point (STATISTICS "
+                        "order): the multi-population generating set."),
+    ]
+    return "d06_hui_walter (lex Gröbner bases in moment coordinates)", _module(
+        "evalgebra/codegen/hui_walter.py (derivation d06)", doc, constants, functions)
+
+
 MODULES: dict[str, Callable[[Progress], tuple[str, str]]] = {
     "three_independent": _three_independent,
     "independent_model": _independent_model,
     "containing_variety": _containing_variety,
+    "hui_walter": _hui_walter,
 }
 
 
