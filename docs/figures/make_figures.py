@@ -1,0 +1,43 @@
+"""Regenerate the README figures: ``python docs/figures/make_figures.py``.
+
+* ``alarm_trace.png``: the logical alarm on the BIG-Bench-Mistake graders (seed 001,
+  Figure 4), :func:`evalgebra.plots.alarm.plot_alarm_trace`;
+* ``evaluation_space.png``: a pair's possible evaluations at one assumed ``Q_a``, per label
+  (seed 001, Figure 2: ``Q = 100``, ``R_{a_1} = 60``, ``R_{a_2} = 20``, ``Q_a = 60``),
+  :func:`evalgebra.plots.evaluation_space.plot_pair_evaluations`.
+
+The PNGs carry no software version or date, so a rerun with the same matplotlib gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from evalgebra import datasets  # noqa: E402
+from evalgebra.plots.alarm import plot_alarm_trace  # noqa: E402
+from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
+from evalgebra.runtime.sketch import Sketch  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    out = Path(argv[0]) if argv else HERE
+    out.mkdir(parents=True, exist_ok=True)
+    save = {"dpi": 110, "metadata": {"Software": None}}
+    plot_alarm_trace(datasets.load("bigbench_mistake")).savefig(out / "alarm_trace.png", **save)
+    pair = Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
+    plot_pair_evaluations(pair, 60).savefig(out / "evaluation_space.png", **save)
+    for name in ("alarm_trace.png", "evaluation_space.png"):
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
