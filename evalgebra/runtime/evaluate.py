@@ -5,6 +5,7 @@ method     what it does
 ========== ==============================================================================
 algebraic  the error-independent closed form (N = 3, R = 2; every trio for N > 3), exact
 majority   impute the answer key by majority vote (any N, R), exact
+hui_walter two binary tests on two or more populations, the closed form of seed 004, exact
 ========== ==============================================================================
 
 Examples
@@ -12,7 +13,7 @@ Examples
 >>> from evalgebra import datasets
 >>> from evalgebra.runtime.evaluate import evaluate, METHODS
 >>> METHODS
-('algebraic', 'majority')
+('algebraic', 'majority', 'hui_walter')
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from evalgebra.runtime.sketch import Sketch
 
 __all__ = ["METHODS", "evaluate"]
 
-METHODS = ("algebraic", "majority")
+METHODS = ("algebraic", "majority", "hui_walter")
 
 
 def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evaluation:
@@ -34,8 +35,9 @@ def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evalu
     Parameters
     ----------
     sketch : Sketch
-        Labelled or not; labels are ignored (pooled over populations).
-    method : {"algebraic", "majority"}
+        Labelled or not; true labels are ignored. Populations are pooled, except by
+        ``hui_walter``, which needs them.
+    method : {"algebraic", "majority", "hui_walter"}
     **options
         Passed to the method's function.
 
@@ -51,4 +53,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evalu
         from evalgebra.runtime.majority import majority_vote
 
         return majority_vote(sketch, **options)
+    if method == "hui_walter":
+        from evalgebra.runtime.hui_walter import evaluate_hui_walter
+
+        return evaluate_hui_walter(sketch, **options)
     raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
