@@ -31,7 +31,9 @@ from evalgebra.errors import (
 )
 from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
 from evalgebra.runtime.algebraic import evaluate_algebraic, evaluate_many
+from evalgebra.runtime.consistency import consistency
 from evalgebra.runtime.distance import containing_distance
+from evalgebra.runtime.hui_walter import OnlineHuiWalter, evaluate_hui_walter, gibbs_hui_walter
 from evalgebra.runtime.evaluate import evaluate
 from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation, QuadraticNumber
 from evalgebra.runtime.majority import majority_vote
@@ -76,6 +78,10 @@ __all__ = [
     "AlarmReport",
     "containing_distance",
     "StreamEvaluator",
+    "evaluate_hui_walter",
+    "gibbs_hui_walter",
+    "OnlineHuiWalter",
+    "consistency",
     "datasets",
     "EvalgebraError",
     "SpecError",

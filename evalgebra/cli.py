@@ -127,6 +127,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         lines.append(f"point {k}{mark}:")
         for label, value in point.prevalence.items():
             lines.append(f"  P_{label} = {_exact(value)}")
+        for population, row in (getattr(point, "by_population", None) or {}).items():
+            lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
         for c, row in point.accuracy.items():
             lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
     if result.chosen is None:

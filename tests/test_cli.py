@@ -92,3 +92,15 @@ def test_example_runs_the_main_job(capsys):
     assert status == 0
     assert "reproduces every pattern frequency exactly: True" in out
     assert "mistral_large, gpt4_turbo" in out and "FIRES" in out
+
+
+def test_evaluate_hui_walter_prints_each_population(capsys, tmp_path):
+    first = Sketch.from_counts({"aa": 41, "ab": 49, "ba": 19, "bb": 91}, labels=["a", "b"], population="s0")
+    second = Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"], population="s1")
+    path = tmp_path / "two_populations.json"
+    first.merge(second).write_json(path)
+    status, out, _ = _run(capsys, "evaluate", str(path), "--method", "hui_walter")
+    assert status == 0
+    assert "in s1: P_a = 1/4" in out and "alarms: none" in out
+    status, out, _ = _run(capsys, "evaluate", str(path), "--method", "hui_walter", "--json")
+    assert json.loads(out)["method"] == "hui_walter"
