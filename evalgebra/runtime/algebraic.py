@@ -580,7 +580,14 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
         classifier i on label a/b at each point; ``radicand`` (k,); ``complex``,
         ``blind_spot``, ``outside_unit_cube`` (k,) booleans; ``chosen`` (k,) the point with
         the larger mean total accuracy (-1 when none). Irrationality needs exact arithmetic:
-        use :func:`evaluate_counts`.
+        use :func:`solve_counts` or :func:`evaluate_counts`.
+
+    Notes
+    -----
+    Floating point decides the flags: ``blind_spot`` tests the generated denominator factors
+    for exact zeros, which float64 represents exactly only while they stay below ``2**53``
+    (the pair moments up to ``Q`` near ``10**7``, the radicand, of degree 6 in the counts,
+    only for small ``Q``). Near a blind spot, and to decide irrationality, use the exact path.
 
     Examples
     --------
