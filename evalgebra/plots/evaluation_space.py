@@ -83,7 +83,7 @@ def _names(sketch: Sketch, classifiers: Sequence[str | int] | None) -> list[str]
 def _above(count: np.ndarray, threshold: Fraction, size: int, strict: bool) -> np.ndarray:
     """``count > threshold * size`` elementwise, exactly (``>=`` when not strict)."""
     value = count * threshold.denominator - threshold.numerator * size
-    return value > 0 if strict else value >= 0
+    return np.asarray(value > 0 if strict else value >= 0, dtype=bool)
 
 
 @dataclass(frozen=True)
@@ -210,13 +210,13 @@ def pair_evaluations(
                 & (x[:, 0] - x[:, 1] <= n_ab) & (x[:, 1] - x[:, 0] <= n_ba))
         x = x[keep]
     y = q_b - r_a + x
-    meets_a = np.ones(len(x), dtype=bool)
-    meets_b = np.ones(len(x), dtype=bool)
+    meets_a: np.ndarray = np.ones(len(x), dtype=bool)
+    meets_b: np.ndarray = np.ones(len(x), dtype=bool)
     if spec.min_accuracy is not None:
-        meets_a = _above(x, spec.min_accuracy, q_a, spec.strict).all(axis=1)
-        meets_b = _above(y, spec.min_accuracy, q_b, spec.strict).all(axis=1)
+        meets_a = np.asarray(_above(x, spec.min_accuracy, q_a, spec.strict).all(axis=1))
+        meets_b = np.asarray(_above(y, spec.min_accuracy, q_b, spec.strict).all(axis=1))
     if spec.min_total_accuracy is not None:
-        whole = _above(x + y, spec.min_total_accuracy, total, spec.strict).all(axis=1)
+        whole = np.asarray(_above(x + y, spec.min_total_accuracy, total, spec.strict).all(axis=1))
         meets_a, meets_b = meets_a & whole, meets_b & whole
     return PairEvaluations((names[0], names[1]), total, q_a, x, y, meets_a, meets_b,
                            (bounds[0], bounds[1]), (n_aa, n_ab, n_ba, n_bb), bool(cuts), spec)
