@@ -14,12 +14,23 @@ Two brute-force routes, written here independently of the module's corner formul
 
 The specification is checked here with fractions: a label without items fails a strict
 per-label threshold and meets a non-strict one (the module's documented convention).
+
+The module has two routes to the same intervals: residue classes of ``Q_a`` (the default,
+work independent of ``Q``) and the per-``Q_a`` scan (the reference, and the route for
+thresholds with large denominators). Both are checked against the brute-force routes;
+the residue route is checked against the scan on random sketches and specifications
+(``Q`` up to ~10^5, thresholds with denominators up to 40, Python-integer arithmetic
+forced or not, classes solved in chunks of every size), and at ``Q`` of 10^9 to 2^61, where
+no scan of ``0..Q`` is possible, against the scan on windows around every interval end
+and at random ``Q_a``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import random as random_module
 from fractions import Fraction
 
 import numpy as np
@@ -167,6 +178,35 @@ def canonical(intervals) -> bool:
     )
 
 
+@contextlib.contextmanager
+def patched(**values):
+    """Set module constants of ``evalgebra.runtime.alarm`` for the block, then restore them."""
+    saved = {name: getattr(alarm_module, name) for name in values}
+    try:
+        for name, value in values.items():
+            setattr(alarm_module, name, value)
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(alarm_module, name, value)
+
+
+def by_route(route, sketch: Sketch, spec: SafetySpec, subsets=None):
+    """Intervals of every subset by one private route (``_solve_residues`` or ``_scan``)."""
+    observed = alarm_module._observe(sketch)
+    return route(observed, spec, alarm_module._subset_indices(sketch, subsets))
+
+
+def residues(sketch: Sketch, spec: SafetySpec, subsets=None):
+    """The residue-class route, whatever ``L`` and ``Q`` (``logical_alarm`` may scan)."""
+    return by_route(alarm_module._solve_residues, sketch, spec, subsets)
+
+
+def scan(sketch: Sketch, spec: SafetySpec, subsets=None):
+    """The per-``Q_a`` scan (the reference route)."""
+    return by_route(alarm_module._scan, sketch, spec, subsets)
+
+
 # -- strategies -----------------------------------------------------------------------------
 @st.composite
 def safety_specs(draw: st.DrawFn) -> SafetySpec:
@@ -186,6 +226,34 @@ def small_sketches(draw: st.DrawFn, max_classifiers: int = 3, max_items: int = 9
     q = draw(st.integers(1, max_items))
     chosen = draw(st.lists(st.sampled_from(patterns), min_size=q, max_size=q))
     return Sketch.from_counts({p: chosen.count(p) for p in set(chosen)}, labels=["a", "b"])
+
+
+@st.composite
+def thresholds(draw: st.DrawFn, strict: bool) -> Fraction | None:
+    """None, or ``p/q`` with ``q`` up to 40: 0, 1 (not strict) and near-1 included."""
+    if draw(st.booleans()):
+        return None
+    q = draw(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 10, 12, 13, 40]))
+    p = draw(st.integers(0, q - 1 if strict else q))
+    return Fraction(p, q)
+
+
+@st.composite
+def rational_specs(draw: st.DrawFn) -> SafetySpec:
+    """Per-label and total thresholds of various denominators, strict or not."""
+    strict = draw(st.booleans())
+    return SafetySpec(draw(thresholds(strict)), draw(thresholds(strict)), strict)
+
+
+@st.composite
+def count_sketches(draw: st.DrawFn, max_classifiers: int = 4) -> Sketch:
+    """Pattern counts drawn directly, sparse or dense, from a few items to ~10^5."""
+    n = draw(st.integers(1, max_classifiers))
+    largest = draw(st.sampled_from([2, 5, 40, 3000, 6000]))
+    counts = draw(st.lists(st.integers(0, largest) | st.just(0), min_size=2**n, max_size=2**n))
+    counts[0] += sum(counts) == 0
+    patterns = ["".join(p) for p in itertools.product("ab", repeat=n)]
+    return Sketch.from_counts({p: c for p, c in zip(patterns, counts) if c}, labels=["a", "b"])
 
 
 binary_tests = labelled_tests(
@@ -248,6 +316,8 @@ def test_logical_alarm_matches_split_enumeration(sketch, spec):
             pairwise = set.intersection(*(exact[p] for p in itertools.combinations(members, 2)))
             assert found == pairwise
             assert exact[members] <= found  # a necessary condition: sound
+    intervals = [list(r.feasible_Qa) for r in report.subsets]
+    assert residues(sketch, spec) == scan(sketch, spec) == intervals  # both routes, any L and Q
 
 
 @given(small_sketches(max_classifiers=2, max_items=40), safety_specs())
@@ -259,6 +329,7 @@ def test_feasible_qa_matches_lattice_enumeration(sketch, spec):
     if n == 2:
         assert expand(feasible_qa(sketch, [0, 1], spec)) == lattice_feasible(sketch, 0, 1, spec)
         assert feasible_qa(sketch, [1, 0], spec) == feasible_qa(sketch, [0, 1], spec)
+    assert residues(sketch, spec) == [list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets]
 
 
 def test_feasible_qa_pair_can_be_several_intervals():
@@ -272,13 +343,11 @@ def test_feasible_qa_pair_can_be_several_intervals():
 
 @given(small_sketches(max_classifiers=3, max_items=12), safety_specs())
 def test_logical_alarm_same_across_blocks(sketch, spec):
-    expected = logical_alarm(sketch, spec).to_dict()
-    saved = alarm_module._BLOCK
-    try:
-        alarm_module._BLOCK = 2
-        assert logical_alarm(sketch, spec).to_dict() == expected
-    finally:
-        alarm_module._BLOCK = saved
+    expected = [list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets]
+    with patched(_BLOCK=2):
+        assert scan(sketch, spec) == expected
+    with patched(_RESIDUES=1):
+        assert residues(sketch, spec) == expected
 
 
 @given(small_sketches(max_classifiers=2, max_items=12), st.booleans())
@@ -289,6 +358,97 @@ def test_logical_alarm_huge_thresholds_use_exact_integers(sketch, strict):
     report = logical_alarm(sketch, spec)
     for result in report.subsets:
         assert expand(result.feasible_Qa) == split_feasible(sketch, result.classifiers, spec)
+
+
+# -- residue classes against the scan -----------------------------------------------------------
+@budget(1.5)
+@given(count_sketches(), rational_specs(), st.sampled_from([1, 2, 3, 1 << 14]), st.booleans())
+def test_residue_classes_match_the_scan(sketch, spec, chunk, python_ints):
+    """Same intervals, isolated points included, on every subset (any chunk, any arithmetic)."""
+    note(repr(sketch.counts()))
+    expected = scan(sketch, spec)
+    with patched(_RESIDUES=chunk, _INT64_SAFE=0 if python_ints else alarm_module._INT64_SAFE):
+        assert residues(sketch, spec) == expected
+    assert [list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets] == expected
+    assert all(canonical(found) for found in expected)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        SafetySpec(0), SafetySpec(0, strict=False), SafetySpec(1, strict=False), SafetySpec(1, 1, strict=False),
+        SafetySpec(None, 0), SafetySpec(None, 0, strict=False), SafetySpec(None, 1, strict=False),
+        SafetySpec("12/13", "39/40"), SafetySpec("1/13", "1/40", strict=False), SafetySpec(None, None),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("counts", [{"aa": 7}, {"bb": 7}, {"ab": 5}, {"ab": 3, "ba": 4}, {"aa": 2, "bb": 5},
+                                    {"aa": 1, "ab": 2, "ba": 2, "bb": 3}])
+def test_residue_classes_extreme_thresholds(spec, counts):
+    """Thresholds 0 and 1, labels with no items (Q_a = 0 or Q): both routes, and by splitting."""
+    sketch = Sketch.from_counts(counts, labels=["a", "b"])
+    found = residues(sketch, spec)
+    assert found == scan(sketch, spec)
+    for result, intervals in zip(logical_alarm(sketch, spec).subsets, found):
+        assert list(result.feasible_Qa) == intervals
+        assert expand(intervals) == split_feasible(sketch, result.classifiers, spec)
+        if spec.strict and spec.min_accuracy is not None:  # 0 > 0 is false on an empty label
+            assert not {0, sketch.Q} & expand(intervals)
+
+
+def test_residue_classes_parity_at_scale():
+    """Seed 001's rounding at Q = 4002: the pair is feasible at odd Q_a only, point by point."""
+    m = 1000
+    sketch = Sketch.from_counts({"aa": 1, "ab": 2 * m, "ba": 2 * m, "bb": 1}, labels=["a", "b"])
+    assert feasible_qa(sketch, ["c0"]) == ((1, 4 * m + 1),)
+    pair = feasible_qa(sketch, ["c0", "c1"])
+    assert pair == tuple((q, q) for q in range(1, 4 * m + 2, 2))
+    assert residues(sketch, SafetySpec()) == scan(sketch, SafetySpec())
+
+
+def test_residue_period():
+    period = alarm_module._period
+    assert period(SafetySpec(None, None)) == 1 and period(SafetySpec(None, "3/5")) == 2
+    assert period(SafetySpec("2/3")) == 3 and period(SafetySpec("2/3", "3/5")) == 6
+    assert period(SafetySpec("3/4", "1/7")) == 4 and period(SafetySpec(1, strict=False)) == 1
+
+
+def window_scan(sketch: Sketch, spec: SafetySpec, subset: tuple[int, ...], start: int, stop: int) -> set[int]:
+    """The scan's feasible ``Q_a`` in ``start..stop-1`` only."""
+    observed = alarm_module._observe(sketch)
+    mask = alarm_module._masks(observed, spec, [subset], start, stop)[0]
+    return {start + int(k) for k in np.flatnonzero(mask)}
+
+
+@budget(0.5)
+@given(
+    st.integers(1, 4), st.sampled_from([10**9, 10**9 + 7, 2**52 + 3, 2**61 - 1]),
+    st.integers(0, 2**32 - 1), rational_specs(),
+)
+def test_residue_classes_at_huge_q(n, q, seed, spec):
+    """Q up to 2^61 (exact Python integers past 2^60): the scan agrees on windows around every
+    interval end (two periods each side) and at random Q_a; label swap reflects Q_a."""
+    rng = np.random.default_rng(seed)
+    patterns = ["".join(p) for p in itertools.product("ab", repeat=n)]
+    counts = rng.multinomial(q, rng.dirichlet(np.ones(len(patterns))))
+    sketch = Sketch.from_counts({p: int(c) for p, c in zip(patterns, counts) if c}, labels=["a", "b"])
+    assert sketch.Q == q
+    report = logical_alarm(sketch, spec)
+    period = alarm_module._period(spec)
+    draw = random_module.Random(seed)
+    for result, subset in zip(report.subsets, alarm_module._subset_indices(sketch, None)):
+        intervals = result.feasible_Qa
+        assert canonical(intervals) and all(0 <= lo and hi <= q for lo, hi in intervals)
+        assert len(intervals) <= 2 * period  # generic counts: no rounding pattern over the whole range
+        ends = {0, q, *(draw.randint(0, q) for _ in range(8))}
+        ends |= {end for interval in intervals for end in interval}
+        for end in ends:
+            start, stop = max(0, end - 2 * period - 2), min(q + 1, end + 2 * period + 3)
+            inside = {v for lo, hi in intervals for v in range(max(lo, start), min(hi, stop - 1) + 1)}
+            assert window_scan(sketch, spec, subset, start, stop) == inside, (result.classifiers, end)
+    swapped = logical_alarm(sketch.with_label_order(["b", "a"]), spec)
+    for one, other in zip(report.subsets, swapped.subsets):
+        assert other.feasible_Qa == tuple((q - hi, q - lo) for lo, hi in reversed(one.feasible_Qa))
 
 
 # -- soundness on labelled tests ---------------------------------------------------------------
