@@ -6,6 +6,13 @@
   (seed 001, Figure 2: ``Q = 100``, ``R_{a_1} = 60``, ``R_{a_2} = 20``, ``Q_a = 60``),
   :func:`evalgebra.plots.evaluation_space.plot_pair_evaluations`.
 
+* ``partition_acs.png``: the ACS employment test partitioned by true label, truth against the
+  algebraic evaluator and majority voting (seed 002, Table 1),
+  :func:`evalgebra.plots.evaluation.plot_partition`;
+* ``consistency.png``: seed 003's metrics over every pair of eight simulated runs (items of
+  random difficulty: a run errs on an item with that item's probability),
+  :func:`evalgebra.plots.consistency.plot_consistency`.
+
 The PNGs carry no software version or date, so a rerun with the same matplotlib gives the
 same bytes.
 """
@@ -16,12 +23,16 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 
 from evalgebra import datasets  # noqa: E402
 from evalgebra.plots.alarm import plot_alarm_trace  # noqa: E402
+from evalgebra.plots.consistency import plot_consistency  # noqa: E402
+from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
+from evalgebra.runtime.evaluate import evaluate  # noqa: E402
 from evalgebra.runtime.sketch import Sketch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -34,7 +45,15 @@ def main(argv: list[str] | None = None) -> int:
     plot_alarm_trace(datasets.load("bigbench_mistake")).savefig(out / "alarm_trace.png", **save)
     pair = Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
     plot_pair_evaluations(pair, 60).savefig(out / "evaluation_space.png", **save)
-    for name in ("alarm_trace.png", "evaluation_space.png"):
+    acs = datasets.load("acs_employment")
+    results = {m: evaluate(acs.unlabelled(), m) for m in ("algebraic", "majority")}
+    plot_partition(acs, results).savefig(out / "partition_acs.png", **save)
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 2, size=400)
+    difficulty = rng.beta(0.6, 3.0, size=400)  # most items easy, a few hard
+    runs = np.where(rng.random((8, 400)) < difficulty, 1 - truth, truth)
+    plot_consistency(runs, truth).savefig(out / "consistency.png", **save)
+    for name in ("alarm_trace.png", "evaluation_space.png", "partition_acs.png", "consistency.png"):
         print(out / name)
     return 0
 
