@@ -1,0 +1,924 @@
+r"""Searching a pool of classifiers for nearly error-independent trios (seed 000, sections 4-5).
+
+From the per-item decisions of a pool of binary classifiers on unlabelled data, every trio
+is a candidate evaluation ensemble for the algebraic evaluator
+(:func:`~evalgebra.runtime.algebraic.evaluate_counts`). The search
+
+1. builds a **compatibility graph** (networkx): one node per classifier, an edge for every
+   pair that may sit in one ensemble. Pairs the caller excludes (e.g. classifiers that share
+   input features) get no edge, and neither do pairs whose sample covariance
+   ``D_ij = f_{ij,bb} - f_i f_j`` is exactly 0: such a pair is a blind spot of the closed form
+   (it leaves the third member's accuracies undefined), so it is pruned before any trio is
+   formed. Constant classifiers have ``D_ij = 0`` with everyone and end up isolated;
+2. enumerates the trios as the **triangles** of that graph (its 3-cliques), and evaluates
+   each one exactly (or, for very large pools, vectorised in floating point);
+3. **rejects** the trios whose evaluation raises a failure-mode alarm (by default
+   ``blind_spot``, ``complex``, ``outside_unit_cube``, ``empty_variety``: the practical
+   failure modes of seed 000, section 4; ``irrational`` is recorded but does not reject,
+   since on real data the discriminant is almost never a rational square);
+4. **ranks** the survivors by a score, lowest first.
+
+The ranking criterion
+---------------------
+Seed 000 (section 5, Figure 3) ranks a trio by the distance of its independent estimate from
+the containing variety of its own sketch. That distance is **identically zero**: the
+containing variety of binary classifiers is cut out by one polynomial per classifier,
+``P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})``, which says only that the estimate
+reproduces the classifier's observed frequency of answering ``a``; the algebraic estimate of
+a trio reproduces all eight pattern frequencies, so it lies on the variety exactly (Notes of
+:mod:`evalgebra.runtime.distance`). The ``"own_distance"`` criterion computes it: round-off
+(below ``1e-15``), unrelated to the true error. A trio's own sketch cannot tell a nearly
+independent trio from a correlated one whose evaluation happens to be seemingly correct.
+
+What can tell them apart is **another sketch**. The true values of a trio's statistics are
+shared by every larger ensemble holding it: if a trio ``T`` and a *partner* ``m`` (compatible
+with all three members: ``T + {m}`` is a 4-clique of the compatibility graph) were
+independent, the four trios of ``T + {m}`` would evaluate the statistics they share
+identically. Each other trio's two points are aligned to ``T``'s decoded point (the nearer
+on their shared statistics), and two scores are offered, each the **median over partners**
+(one partner correlated with one member should not condemn a good trio):
+
+``"disagreement"`` (default)
+    the largest absolute difference, over the shared statistics (prevalence, accuracies of
+    the two shared members), between ``T``'s point and an aligned point of the three other
+    trios of ``T + {m}``.
+``"extended_distance"``
+    the paper's measure moved to where it is informative: the Euclidean distance of the
+    combined estimate of ``T + {m}`` (the mean of the four aligned points per statistic, as
+    :func:`~evalgebra.runtime.algebraic.evaluate_algebraic` combines trios) from the
+    containing variety *of the 4-classifier sketch* (as
+    :func:`~evalgebra.runtime.distance.containing_distance`, vectorised).
+
+Why disagreement is the default. For a fixed prevalence the containing variety is affine in
+the accuracies, so the mean of points that share a prevalence lies on it however much their
+accuracies differ: the extended distance only sees the trios' disagreement on the
+prevalence (to first order, weighted by the members' ``P_{i,a} + P_{i,b} - 1``); the
+disagreement on the accuracies, which correlated members cause as well, is invisible to it.
+Experiment e01
+(``experiments/e01_nearly_independent.py``, ``experiments/results/``) bears this out: over
+five pools each of two-norm, breast-cancer and digits classifiers trained on disjoint
+features, the mean Spearman correlation between score and true error of the survivors is
+0.54, 0.34 and 0.11 for the disagreement against 0.33, 0.17 and -0.08 for the extended
+distance. Neither is a strong predictor: the best-ranked trios are only modestly better than
+a random survivor (median error 0.012 against 0.016 on two-norm, 0.114 against 0.133 on
+breast cancer) and far from the best survivor in hindsight.
+
+Examples
+--------
+Five classifiers that make independent errors on 512 items (their decisions simulated
+exactly from a rational point), and a sixth that copies the first one's decisions. Every
+trio survives the failure modes (even those holding the copy and its original), but the
+trios holding both disagree with their neighbours and are ranked last:
+
+>>> import numpy as np
+>>> from evalgebra.runtime.point import EvaluationPoint
+>>> from evalgebra.runtime.simulate import labelled_test
+>>> from evalgebra.spec import EnsembleSpec
+>>> point = EvaluationPoint.from_values(EnsembleSpec(5, 2), {"a": "1/4"}, accuracy={
+...     0: {"a": "3/4", "b": "1/2"}, 1: {"a": "3/4", "b": "3/4"}, 2: {"a": "1/2", "b": "3/4"},
+...     3: {"a": 1, "b": "3/4"}, 4: {"a": "3/4", "b": 1}})
+>>> decisions = labelled_test(point, 512).decisions
+>>> pool = np.hstack([decisions, decisions[:, :1]])  # c5 answers exactly as c0 does
+>>> result = search_trios(pool, labels=["a", "b"])
+>>> len(result), len(result.survivors())
+(20, 20)
+>>> best = result.best(1)[0]
+>>> best.classifiers, best.estimate.prevalence["a"], round(best.score, 12)
+(('c0', 'c1', 'c2'), Fraction(1, 4), 0.0)
+>>> [(r.classifiers, r.score) for r in result.survivors()[-2:]]
+[(('c0', 'c3', 'c5'), 0.5), (('c0', 'c4', 'c5'), 0.5)]
+
+Notes
+-----
+Code names and the math: ``counts`` of a trio are ``n_{r_i r_j r_k}`` in the pattern order
+``aaa .. bbb`` (computed from the pool's first, second and third moments ``sum_q x_{q,i}``,
+``sum_q x_{q,i} x_{q,j}``, ``sum_q x_{q,i} x_{q,j} x_{q,k}`` with ``x = 1`` for the second
+label, by inclusion-exclusion, exactly); the edge attribute ``covariance`` is
+``Q^2 D_ij = Q n_{ij,bb} - n_i n_j`` (an integer, so the blind-spot test is exact);
+``score`` is the criterion's value for the trio's decoded point (``Evaluation.chosen``).
+
+References
+----------
+.. [1] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: section 4
+       (failure modes, Figure 2), section 5 (containing variety, Figure 3), supplement
+       section 9 (the evaluations of the least-distance ensembles).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.generated import containing_variety
+from evalgebra.runtime.algebraic import evaluate_counts, evaluate_many, solve_counts
+from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation
+from evalgebra.runtime.patterns import decode
+from evalgebra.runtime.sketch import Sketch
+
+__all__ = [
+    "REJECT",
+    "CRITERIA",
+    "TrioResult",
+    "TrioSearch",
+    "FailureProfile",
+    "compatibility_graph",
+    "trio_counts",
+    "search_trios",
+    "subsample",
+    "failure_profile",
+]
+
+#: Alarm kinds that reject a trio by default: the practical failure modes of seed 000, section 4.
+REJECT = ("blind_spot", "complex", "outside_unit_cube", "empty_variety")
+
+#: Ranking criteria (lower is better); see the module docstring.
+CRITERIA = ("disagreement", "extended_distance", "own_distance")
+
+#: Above this many candidate trios, ``exact=None`` evaluates in floating point.
+_EXACT_LIMIT = 20_000
+#: Items x trios per block of the triple-moment computation.
+_BLOCK = 1 << 22
+
+
+# -- the pool ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Pool:
+    """The pooled, unlabelled moments of a pool sketch: bits of each distinct pattern and weights."""
+
+    classifiers: tuple[str, ...]
+    labels: tuple[str, ...]
+    bits: np.ndarray  # distinct patterns x classifiers, 1 = second label
+    weights: np.ndarray  # count of each distinct pattern
+    q: int
+    singles: np.ndarray  # int64: items on which classifier i answered the second label
+    pairs: np.ndarray  # int64: items on which both answered it
+
+    @property
+    def n(self) -> int:
+        return len(self.classifiers)
+
+
+def _as_sketch(pool: Any, labels: Sequence[str] | None, classifiers: Sequence[str] | None) -> Sketch:
+    if isinstance(pool, Sketch):
+        if labels is not None or classifiers is not None:
+            raise SpecError("labels and classifiers name the columns of decisions; a Sketch has its own names")
+        return pool
+    return Sketch.from_decisions(pool, labels=labels, classifiers=classifiers)
+
+
+def _pool(sketch: Sketch) -> _Pool:
+    if sketch.n_labels != 2:
+        raise SpecError(f"the trio search is for binary classifiers (R = 2); this pool has R = {sketch.n_labels}")
+    if sketch.n_classifiers < 3:
+        raise SpecError(f"a trio search needs at least 3 classifiers; this pool has {sketch.n_classifiers}")
+    _, _, code, count = sketch.table()
+    codes, inverse = np.unique(code, return_inverse=True)
+    weights = np.bincount(inverse, weights=count).astype(np.int64)
+    bits = decode(codes, sketch.n_classifiers, 2).astype(np.float64)
+    w = weights.astype(np.float64)
+    singles = np.rint(w @ bits).astype(np.int64)
+    if sketch.Q >= 2**53:
+        raise SketchError(f"a test of {sketch.Q} items is too large for exact float64 moments (at most 2**53 - 1)")
+    pairs = np.rint(bits.T @ (bits * w[:, None])).astype(np.int64)  # exact: integer sums below 2**53
+    return _Pool(tuple(sketch.classifiers), tuple(sketch.labels), bits, weights, int(weights.sum()), singles, pairs)
+
+
+def _exclusions(exclude: Any, names: Sequence[str]) -> set[frozenset[int]]:
+    if exclude is None:
+        return set()
+    pairs = exclude.edges() if isinstance(exclude, nx.Graph) else exclude
+    index = {name: k for k, name in enumerate(names)}
+    out = set()
+    for pair in pairs:
+        try:
+            u, v = pair
+        except (TypeError, ValueError):
+            raise SpecError(f"exclude holds pairs of classifiers (names or indices), got {pair!r}") from None
+        ends = []
+        for end in (u, v):
+            if isinstance(end, (int, np.integer)) and not isinstance(end, bool) and 0 <= end < len(names):
+                ends.append(int(end))
+            elif end in index:
+                ends.append(index[end])
+            else:
+                raise SpecError(f"exclude names an unknown classifier {end!r}; the pool has {list(names)}")
+        if ends[0] != ends[1]:
+            out.add(frozenset(ends))
+    return out
+
+
+def compatibility_graph(pool: Any, exclude: Any = None, *, labels: Sequence[str] | None = None,
+                        classifiers: Sequence[str] | None = None) -> nx.Graph:
+    r"""The graph whose triangles are the candidate trios of a pool.
+
+    Parameters
+    ----------
+    pool : Sketch or array-like
+        The pool's sketch, or its ``items x classifiers`` decisions (label names or indices).
+    exclude : iterable of pairs or networkx.Graph, optional
+        Pairs of classifiers (names or indices) that may not share an ensemble, e.g. those
+        trained on overlapping features; a graph excludes its edges.
+    labels, classifiers : sequence of str, optional
+        Passed to :meth:`Sketch.from_decisions` when ``pool`` is an array.
+
+    Returns
+    -------
+    networkx.Graph
+        Nodes are the classifier names (attribute ``index``); every pair not excluded is an
+        edge whose attribute ``covariance`` is ``Q^2 D_ij`` (an exact integer) and
+        ``blind_spot`` is ``D_ij == 0``. The search keeps only the edges that are not blind
+        spots; :func:`search_trios` documents why.
+
+    Examples
+    --------
+    >>> g = compatibility_graph([[0, 0, 1], [1, 1, 1], [0, 1, 0], [1, 1, 0]], exclude=[("c0", "c2")])
+    >>> sorted(g.edges(data="covariance"))
+    [('c0', 'c1', 2), ('c1', 'c2', -2)]
+    """
+    return _graph(_pool(_as_sketch(pool, labels, classifiers)), exclude)
+
+
+def _graph(pool: _Pool, exclude: Any) -> nx.Graph:
+    excluded = _exclusions(exclude, pool.classifiers)
+    graph = nx.Graph()
+    graph.add_nodes_from((name, {"index": k}) for k, name in enumerate(pool.classifiers))
+    for i, j in itertools.combinations(range(pool.n), 2):
+        if frozenset((i, j)) in excluded:
+            continue
+        covariance = pool.q * int(pool.pairs[i, j]) - int(pool.singles[i]) * int(pool.singles[j])
+        graph.add_edge(pool.classifiers[i], pool.classifiers[j], covariance=covariance, blind_spot=covariance == 0)
+    return graph
+
+
+def _cliques(graph: nx.Graph, size: int) -> np.ndarray:
+    """All cliques of ``size >= 2`` nodes, as sorted rows of node indices, in lexicographic order.
+
+    The graph's edges are extended, one node at a time, by the common neighbours of a
+    clique's members that follow its last member, read from the graph's adjacency matrix:
+    vectorised, so the 4-cliques of a dense pool of 60 classifiers take milliseconds where a
+    clique enumeration in Python takes seconds.
+    """
+    order = sorted(graph.nodes, key=lambda node: graph.nodes[node]["index"])
+    adjacency = nx.to_numpy_array(graph, nodelist=order, dtype=bool, weight=None)
+    n = len(order)
+    rows, cols = np.nonzero(np.triu(adjacency, 1))
+    cliques = np.stack([rows, cols], axis=1).astype(np.int64)
+    after = np.arange(n)
+    while cliques.shape[1] < size and len(cliques):
+        grown = []
+        step = max(1, (1 << 22) // max(1, n))
+        for start in range(0, len(cliques), step):
+            block = cliques[start:start + step]
+            common = adjacency[block[:, 0]]
+            for c in range(1, block.shape[1]):
+                common = common & adjacency[block[:, c]]
+            common &= after[None, :] > block[:, -1:]
+            rows, cols = np.nonzero(common)
+            grown.append(np.concatenate([block[rows], cols[:, None]], axis=1))
+        cliques = np.concatenate(grown) if grown else np.zeros((0, cliques.shape[1] + 1), dtype=np.int64)
+    if cliques.shape[1] != size:
+        return np.zeros((0, size), dtype=np.int64)
+    return cliques[np.lexsort(cliques.T[::-1])] if len(cliques) else cliques
+
+
+def _counts(pool: _Pool, trios: np.ndarray) -> np.ndarray:
+    """The 8 pattern counts (``aaa .. bbb``) of each trio, exactly, from the pool's moments."""
+    out = np.zeros((len(trios), 8), dtype=np.int64)
+    if not len(trios):
+        return out
+    triple = np.empty(len(trios), dtype=np.int64)
+    w = pool.weights.astype(np.float64)
+    step = max(1, _BLOCK // max(1, len(w)))
+    for start in range(0, len(trios), step):
+        block = trios[start:start + step]
+        product = pool.bits[:, block[:, 0]] * pool.bits[:, block[:, 1]] * pool.bits[:, block[:, 2]]
+        triple[start:start + step] = np.rint(w @ product).astype(np.int64)
+    i, j, k = trios.T
+    moments = {(): np.full(len(trios), pool.q, dtype=np.int64), (0,): pool.singles[i], (1,): pool.singles[j],
+               (2,): pool.singles[k], (0, 1): pool.pairs[i, j], (0, 2): pool.pairs[i, k],
+               (1, 2): pool.pairs[j, k], (0, 1, 2): triple}
+    # count(r) = sum over items of prod_c (x_c if r_c else 1 - x_c): expand the (1 - x_c)
+    for p, pattern in enumerate(itertools.product((0, 1), repeat=3)):
+        ones = tuple(c for c in range(3) if pattern[c])
+        zeros = [c for c in range(3) if not pattern[c]]
+        for size in range(len(zeros) + 1):
+            for extra in itertools.combinations(zeros, size):
+                out[:, p] += (-1) ** size * moments[tuple(sorted(ones + extra))]
+    return out
+
+
+def trio_counts(pool: Any, trios: Iterable[Sequence[str | int]], *, labels: Sequence[str] | None = None,
+                classifiers: Sequence[str] | None = None) -> np.ndarray:
+    r"""The 8 pattern counts of each trio of a pool, exactly, without marginalising the sketch.
+
+    Parameters
+    ----------
+    pool : Sketch or array-like
+        As in :func:`compatibility_graph`.
+    trios : iterable of 3 classifiers (names or indices)
+
+    Returns
+    -------
+    ndarray of int64, shape (k, 8)
+        Pattern order ``aaa, aab, ..., bbb`` with the trio's members in the given order.
+
+    Examples
+    --------
+    >>> trio_counts([[0, 0, 1, 1], [1, 1, 1, 0], [0, 1, 0, 0]], [(0, 1, 2), ("c3", "c0", "c1")]).tolist()
+    [[0, 1, 1, 0, 0, 0, 0, 1], [0, 1, 0, 1, 1, 0, 0, 0]]
+    """
+    data = _pool(_as_sketch(pool, labels, classifiers))
+    index = {name: k for k, name in enumerate(data.classifiers)}
+    rows = []
+    for trio in trios:
+        row = [index[c] if c in index else c for c in trio]
+        if len(row) != 3 or len(set(row)) != 3 or not all(isinstance(c, (int, np.integer)) and 0 <= c < data.n
+                                                           for c in row):
+            raise SpecError(f"a trio is 3 distinct classifiers of the pool (names or indices), got {trio!r}")
+        rows.append([int(c) for c in row])
+    return _counts(data, np.array(rows, dtype=np.int64).reshape(-1, 3))
+
+
+# -- results ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TrioResult:
+    r"""One candidate trio of a search.
+
+    Attributes
+    ----------
+    classifiers : tuple of 3 str
+        Names, in pool order.
+    indices : tuple of 3 int
+        Positions in the pool.
+    counts : tuple of 8 int
+        The trio's pattern counts, ``aaa .. bbb``.
+    labels : tuple of 2 str
+    alarms : frozenset of str
+        Every alarm kind its evaluation raises (those of ``evaluation``).
+    failures : tuple of str
+        The rejecting alarm kinds, sorted; empty for a survivor.
+    score : float
+        The ranking score (lower is better); ``nan`` when rejected, unscored, or without a
+        partner to compare with.
+    n_partners : int
+        How many partners entered the score.
+    rank : int or None
+        0 for the best survivor; ``None`` for rejected trios.
+    exact : bool
+        Whether ``evaluation`` is exact (:func:`evaluate_counts`) or floating point
+        (:func:`evaluate_many`, which checks neither ``irrational`` nor ``empty_variety``).
+    """
+
+    classifiers: tuple[str, str, str]
+    indices: tuple[int, int, int]
+    counts: tuple[int, ...]
+    labels: tuple[str, ...]
+    alarms: frozenset[str]
+    failures: tuple[str, ...]
+    score: float = float("nan")
+    n_partners: int = 0
+    rank: int | None = None
+    exact: bool = True
+
+    @property
+    def rejected(self) -> bool:
+        return bool(self.failures)
+
+    @cached_property
+    def evaluation(self) -> Evaluation:
+        """The trio's algebraic evaluation (computed on first use)."""
+        if self.exact:
+            return evaluate_counts(list(self.counts), self.labels, self.classifiers)
+        with np.errstate(all="ignore"):
+            return _float_evaluation(evaluate_many([self.counts]), 0, self.labels, self.classifiers)
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """The decoded evaluation, or ``None`` when none was chosen."""
+        return self.evaluation.point
+
+
+@dataclass(frozen=True)
+class TrioSearch:
+    r"""The ranked result of :func:`search_trios`.
+
+    Attributes
+    ----------
+    classifiers, labels : tuple of str
+    Q : int
+        Test size.
+    graph : networkx.Graph
+        The compatibility graph, blind-spot pairs removed (edge attribute ``covariance``).
+    results : tuple of TrioResult
+        Survivors by increasing score (unscored ones last), then rejected trios; ties and
+        rejected trios in pool order.
+    criterion : str or None
+    reject : tuple of str
+    exact : bool
+        Whether evaluations are exact (``irrational`` and ``empty_variety`` are only checked
+        when they are).
+    """
+
+    classifiers: tuple[str, ...]
+    labels: tuple[str, ...]
+    Q: int  # noqa: N815 - the paper's name for the test size
+    graph: nx.Graph
+    results: tuple[TrioResult, ...]
+    criterion: str | None
+    reject: tuple[str, ...]
+    exact: bool
+    _by_indices: dict[tuple[int, ...], TrioResult] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_indices.update((r.indices, r) for r in self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __iter__(self) -> Iterator[TrioResult]:
+        return iter(self.results)
+
+    def __getitem__(self, trio: Sequence[str | int]) -> TrioResult:
+        """The result of one trio, by names or indices in any order."""
+        names = {name: k for k, name in enumerate(self.classifiers)}
+        positions = [names.get(c, c) if isinstance(c, str) else int(c) for c in trio]
+        key = tuple(sorted(p for p in positions if isinstance(p, int)))
+        if len(key) != len(positions) or key not in self._by_indices:
+            raise KeyError(f"{tuple(trio)!r} is not a candidate trio of this search")
+        return self._by_indices[key]
+
+    def survivors(self) -> list[TrioResult]:
+        """Trios without a rejecting alarm, best first."""
+        return [r for r in self.results if not r.rejected]
+
+    def rejected(self) -> list[TrioResult]:
+        """Trios with a rejecting alarm, in pool order."""
+        return [r for r in self.results if r.rejected]
+
+    def best(self, k: int = 1) -> list[TrioResult]:
+        """The ``k`` best-ranked survivors (fewer when fewer survive)."""
+        return self.survivors()[:k]
+
+    def failure_counts(self) -> dict[str, int]:
+        """How many candidate trios raised each alarm kind (a trio may raise several)."""
+        counter: Counter[str] = Counter()
+        for r in self.results:
+            counter.update(r.alarms)
+        return dict(sorted(counter.items()))
+
+    def failure_rates(self) -> dict[str, float]:
+        """Fraction of candidate trios raising each alarm kind, plus ``rejected``."""
+        n = max(1, len(self.results))
+        out = {kind: count / n for kind, count in self.failure_counts().items()}
+        out["rejected"] = len(self.rejected()) / n
+        return out
+
+
+# -- evaluation of the trios -----------------------------------------------------------------
+def _float_evaluation(out: dict[str, np.ndarray], t: int, labels: tuple[str, ...],
+                      names: tuple[str, ...]) -> Evaluation:
+    """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_many`."""
+    kinds = [k for k in ("blind_spot", "complex", "outside_unit_cube") if out[k][t]]
+    points = []
+    for s in range(2):
+        value = lambda x: float(x) if np.isfinite(x) else None  # noqa: E731
+        p = value(out["prevalence"][t, s])
+        acc = out["accuracy"][t, s]
+        points.append(Estimate({labels[0]: p, labels[1]: None if p is None else 1 - p},
+                               {c: {labels[0]: value(acc[i, 0]), labels[1]: value(acc[i, 1])}
+                                for i, c in enumerate(names)}))
+    chosen = int(out["chosen"][t])
+    alarms = tuple(Alarm(k, "floating-point check (vectorised search)") for k in kinds)
+    return Evaluation("algebraic", labels, names, tuple(points), None if chosen < 0 else chosen, {}, alarms)
+
+
+def _points(out: dict[str, np.ndarray]) -> np.ndarray:
+    """``(k, 2, 7)``: prevalence, then each member's accuracy on a and b, for both points."""
+    k = len(out["prevalence"])
+    return np.concatenate([out["prevalence"][:, :, None], out["accuracy"].reshape(k, 2, 6)], axis=2)
+
+
+# -- scores ------------------------------------------------------------------------------------
+def _distance_many(prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.ndarray, freq_b: np.ndarray) -> np.ndarray:
+    r"""Vectorised :func:`~evalgebra.runtime.distance.containing_distance`.
+
+    Rows are estimates of ensembles of equal size ``n``: ``prevalence`` (k,), ``acc_a``,
+    ``acc_b``, ``freq_b`` (k, n). The generated line coefficients are affine in the
+    prevalence, so each residual ``h_i(t)`` is affine in ``t`` and ``w(t) = alpha^2 + beta^2``
+    (the same for every classifier) quadratic; the minimum of
+    ``g(t) = (t - t_hat)^2 + sum_i h_i(t)^2 / w(t)`` is at a real root of the quintic
+    ``g'(t) w(t)^2``, found from batched companion matrices.
+    """
+    k = len(prevalence)
+    a0, b0, _ = containing_variety.line(0.0, 0.0)
+    a1, b1, _ = containing_variety.line(1.0, 0.0)
+    _, _, g0 = containing_variety.line(0.0, freq_b)
+    _, _, g1 = containing_variety.line(1.0, freq_b)
+    # h_i(t) = c0 + c1 t, w(t) = w0 + w1 t + w2 t^2 (coefficient arrays, low order first)
+    c0 = a0 * acc_a + b0 * acc_b + g0
+    c1 = (a1 - a0) * acc_a + (b1 - b0) * acc_b + (g1 - g0)
+    da, db = a1 - a0, b1 - b0
+    w = np.array([a0 * a0 + b0 * b0, 2 * (a0 * da + b0 * db), da * da + db * db])
+    P = np.polynomial.polynomial  # noqa: N806
+    w2 = P.polymul(w, w)
+    wd = P.polyder(w)
+    crit = np.zeros((k, 6))
+    t_hat = prevalence
+    # 2 (t - t_hat) w^2
+    crit[:, :5] += 2 * np.outer(-t_hat, w2)
+    crit[:, 1:6] += 2 * w2[None, :]
+    # sum_i 2 h h' w - h^2 w'
+    hh = np.stack([c0 * c0, 2 * c0 * c1, c1 * c1], axis=2)  # h^2: (k, n, 3)
+    hd = np.stack([c0 * c1, c1 * c1], axis=2)  # h h': (k, n, 2)
+    term = 2 * (hd[..., 0:1] * w[None, None, :]).sum(axis=1)  # constant part of h h' times w
+    crit[:, 0:3] += term
+    crit[:, 1:4] += 2 * (hd[..., 1:2] * w[None, None, :]).sum(axis=1)
+    for power in range(3):
+        crit[:, power:power + 2] -= hh[..., power].sum(axis=1)[:, None] * wd[None, :]
+    lead = crit[:, 5:6]
+    companion = np.zeros((k, 5, 5))
+    companion[:, 1:, :-1] = np.eye(4)
+    companion[:, :, -1] = -crit[:, :5] / lead
+    finite = np.isfinite(companion).all(axis=(1, 2))
+    roots = np.full((k, 5), np.nan, dtype=complex)
+    if finite.any():
+        roots[finite] = np.linalg.eigvals(companion[finite])
+    real = np.abs(roots.imag) <= 1e-9 * np.maximum(1.0, np.abs(roots))
+    t = np.where(real, roots.real, np.nan)
+    t = np.concatenate([t, t_hat[:, None]], axis=1)
+    wt = w[0] + w[1] * t + w[2] * t * t
+    h = c0[:, None, :] + c1[:, None, :] * t[:, :, None]
+    g = (t - t_hat[:, None]) ** 2 + (h * h).sum(axis=2) / wt
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(np.maximum(np.nanmin(np.where(np.isnan(g), np.inf, g), axis=1), 0.0))
+
+
+def _scores(pool: _Pool, trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survive: np.ndarray,
+            criterion: str, graph: nx.Graph, partners: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The score and number of partners of every trio (nan / 0 where not scored)."""
+    n_tri = len(trios)
+    score = np.full(n_tri, np.nan)
+    used = np.zeros(n_tri, dtype=np.int64)
+    live = survive & (chosen >= 0)
+    if not live.any():
+        return score, used
+    freq_b = pool.singles / pool.q
+    rows = np.flatnonzero(live)
+    ref = points[rows, chosen[rows]]  # (r, 7)
+    if criterion == "own_distance":
+        members = trios[rows]
+        score[rows] = _distance_many(ref[:, 0], ref[:, 1::2], ref[:, 2::2], freq_b[members])
+        used[rows] = 0
+        return score, used
+    quads = _cliques(graph, 4)
+    if not len(quads):
+        return score, used
+    n = pool.n
+    key = (trios[:, 0] * n + trios[:, 1]) * n + trios[:, 2]
+    order = np.argsort(key)
+
+    def lookup(rows3: np.ndarray) -> np.ndarray:
+        k = (rows3[:, 0] * n + rows3[:, 1]) * n + rows3[:, 2]
+        return order[np.searchsorted(key, k, sorter=order)]
+
+    # every (trio, partner) pair: the trio is a quad minus one member, the partner that member
+    combos_t, combos_m, combos_q = [], [], []
+    for drop in range(4):
+        keep = [c for c in range(4) if c != drop]
+        combos_t.append(lookup(quads[:, keep]))
+        combos_m.append(quads[:, drop])
+        combos_q.append(np.arange(len(quads)))
+    t_idx = np.concatenate(combos_t)
+    m_idx = np.concatenate(combos_m)
+    q_idx = np.concatenate(combos_q)
+    mask = live[t_idx]
+    t_idx, m_idx, q_idx = t_idx[mask], m_idx[mask], q_idx[mask]
+    if partners is not None:  # the first ``partners`` partners of each trio, in pool order
+        sort = np.lexsort((m_idx, t_idx))
+        t_idx, m_idx, q_idx = t_idx[sort], m_idx[sort], q_idx[sort]
+        start = np.searchsorted(t_idx, t_idx, side="left")
+        keep_rows = (np.arange(len(t_idx)) - start) < partners
+        t_idx, m_idx, q_idx = t_idx[keep_rows], m_idx[keep_rows], q_idx[keep_rows]
+    if not len(t_idx):
+        return score, used
+
+    def values(t_part: np.ndarray, m_part: np.ndarray, q_part: np.ndarray) -> np.ndarray:
+        """The criterion for each (trio, partner) pair of a block; nan where no other trio is usable."""
+        members = trios[t_part]  # (c, 3)
+        reference = points[t_part, chosen[t_part]]  # (c, 7)
+        quad = quads[q_part]  # (c, 4)
+        prevalence_sum = reference[:, 0].copy()
+        prevalence_n = np.ones(len(t_part))
+        acc_sum = np.stack([reference[:, 1::2], reference[:, 2::2]], axis=2)  # (c, 3, 2) members of T
+        acc_n = np.ones((len(t_part), 3))
+        partner_sum = np.zeros((len(t_part), 2))
+        partner_n = np.zeros(len(t_part))
+        worst = np.full(len(t_part), np.nan)
+        arange = np.arange(len(t_part))
+        for drop in range(3):  # the other trios drop one member of T
+            other = np.stack([quad[arange, c] for c in range(4)], axis=1)
+            other = np.where(other == members[:, drop:drop + 1], -1, other)
+            other = np.sort(other, axis=1)[:, 1:]  # the quad without T's member ``drop``, sorted
+            u = lookup(other)
+            cand = points[u]  # (c, 2, 7)
+            usable = np.isfinite(cand).all(axis=(1, 2))
+            # slot of each member of u inside T (-1 for the partner)
+            slot = np.full((len(t_part), 3), -1)
+            for s in range(3):
+                for r in range(3):
+                    slot[:, s] = np.where(other[:, s] == members[:, r], r, slot[:, s])
+            gaps = np.abs(cand[:, :, 0] - reference[:, None, 0])
+            diffs = [np.abs(cand[:, :, 0] - reference[:, None, 0])]
+            for s in range(3):
+                shared = slot[:, s] >= 0
+                r = np.maximum(slot[:, s], 0)
+                for side in range(2):
+                    gap = np.abs(cand[:, :, 1 + 2 * s + side] - reference[arange, 1 + 2 * r + side][:, None])
+                    gap = np.where(shared[:, None], gap, 0.0)
+                    gaps = gaps + gap
+                    diffs.append(gap)
+            near = np.where(gaps[:, 1] < gaps[:, 0], 1, 0)
+            aligned = cand[arange, near]  # (c, 7)
+            spread = np.max(np.stack([d[arange, near] for d in diffs], axis=1), axis=1)
+            worst = np.where(usable, np.fmax(worst, spread), worst)
+            prevalence_sum += np.where(usable, aligned[:, 0], 0.0)
+            prevalence_n += usable
+            for s in range(3):
+                shared = (slot[:, s] >= 0) & usable
+                r = np.maximum(slot[:, s], 0)
+                pair = np.stack([aligned[:, 1 + 2 * s], aligned[:, 2 + 2 * s]], axis=1)
+                acc_sum[arange, r] += np.where(shared[:, None], pair, 0.0)
+                acc_n[arange, r] += shared
+                is_partner = (slot[:, s] < 0) & usable
+                partner_sum += np.where(is_partner[:, None], pair, 0.0)
+                partner_n += is_partner
+        valid = partner_n > 0
+        if criterion == "disagreement":
+            value = worst
+        else:
+            partner_mean = partner_sum / np.maximum(partner_n, 1)[:, None]
+            combined_a = np.concatenate([acc_sum[:, :, 0] / acc_n, partner_mean[:, :1]], axis=1)
+            combined_b = np.concatenate([acc_sum[:, :, 1] / acc_n, partner_mean[:, 1:]], axis=1)
+            who = np.concatenate([members, m_part[:, None]], axis=1)
+            value = np.full(len(t_part), np.nan)
+            if valid.any():
+                value[valid] = _distance_many((prevalence_sum / prevalence_n)[valid], combined_a[valid],
+                                              combined_b[valid], freq_b[who[valid]])
+        return np.where(valid, value, np.nan)
+
+    step = 1 << 18  # pairs per block: bounded memory for large pools
+    value = np.concatenate([values(t_idx[k:k + step], m_idx[k:k + step], q_idx[k:k + step])
+                            for k in range(0, len(t_idx), step)])
+    valid = ~np.isnan(value)
+    t_idx, value = t_idx[valid], value[valid]
+    if not len(t_idx):
+        return score, used
+    sort = np.lexsort((value, t_idx))
+    t_idx, value = t_idx[sort], value[sort]
+    # the median of each trio's run of sorted values
+    starts = np.flatnonzero(np.concatenate([[True], t_idx[1:] != t_idx[:-1]]))
+    sizes = np.diff(np.concatenate([starts, [len(t_idx)]]))
+    trio = t_idx[starts]
+    score[trio] = (value[starts + (sizes - 1) // 2] + value[starts + sizes // 2]) / 2
+    used[trio] = sizes
+    return score, used
+
+
+# -- the search ----------------------------------------------------------------------------------
+def search_trios(
+    pool: Any,
+    *,
+    labels: Sequence[str] | None = None,
+    classifiers: Sequence[str] | None = None,
+    exclude: Any = None,
+    reject: Sequence[str] = REJECT,
+    criterion: str | None = "disagreement",
+    partners: int | None = None,
+    exact: bool | None = None,
+) -> TrioSearch:
+    r"""Enumerate, reject and rank the trios of a pool of binary classifiers.
+
+    Parameters
+    ----------
+    pool : Sketch or array-like
+        The pool's sketch (truth and populations are ignored: the search uses the pooled,
+        unlabelled counts), or its ``items x classifiers`` decisions.
+    labels, classifiers : sequence of str, optional
+        Passed to :meth:`Sketch.from_decisions` when ``pool`` is an array.
+    exclude : iterable of pairs or networkx.Graph, optional
+        Pairs that may not share a trio (see :func:`compatibility_graph`).
+    reject : sequence of str
+        Alarm kinds that reject a trio (default :data:`REJECT`; add ``"irrational"`` to
+        reject every trio that provably was not sample-independent).
+    criterion : {"disagreement", "extended_distance", "own_distance"} or None
+        How survivors are ranked (module docstring: why ``"disagreement"`` is the default);
+        ``None`` skips ranking.
+    partners : int, optional
+        Use at most this many partners per trio (the first in pool order).
+    exact : bool, optional
+        Check every trio's failure modes exactly (:func:`solve_counts`) or vectorised in
+        floating point (:func:`evaluate_many`: no ``irrational`` or ``empty_variety``
+        checks). Default: exact up to 20,000 candidate trios. Scores are always computed
+        in floating point, from :func:`evaluate_many`.
+
+    Returns
+    -------
+    TrioSearch
+        Every candidate trio (a triangle of the compatibility graph before blind-spot
+        pruning): survivors ranked, then the rejected ones.
+
+    Raises
+    ------
+    SpecError
+        Not binary, fewer than 3 classifiers, an unknown criterion or alarm kind, a bad
+        exclusion.
+    SketchError
+        Decisions that make no valid sketch.
+    """
+    from evalgebra.runtime.evaluation import ALARM_KINDS
+
+    if criterion is not None and criterion not in CRITERIA:
+        raise SpecError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)} (or None)")
+    unknown = [k for k in reject if k not in ALARM_KINDS]
+    if unknown:
+        raise SpecError(f"unknown alarm kind(s) {unknown} in reject; known: {sorted(ALARM_KINDS)}")
+    if partners is not None and partners < 1:
+        raise SpecError(f"partners must be a positive number or None, got {partners!r}")
+    sketch = _as_sketch(pool, labels, classifiers)
+    data = _pool(sketch)
+    full = _graph(data, exclude)
+    graph = nx.Graph()
+    graph.add_nodes_from(full.nodes(data=True))
+    graph.add_edges_from((u, v, {"covariance": d["covariance"]}) for u, v, d in full.edges(data=True)
+                         if not d["blind_spot"])
+    trios = _cliques(full, 3)  # every candidate; those with a D_ij = 0 pair are blind spots
+    if exact is None:
+        exact = len(trios) <= _EXACT_LIMIT
+    counts = _counts(data, trios)
+    with np.errstate(all="ignore"):
+        many = evaluate_many(counts)
+    if exact:
+        solutions = [solve_counts(row) for row in counts.tolist()]
+        kinds = [sol.kinds for sol in solutions]
+        chosen = np.array([-1 if sol.chosen is None else sol.chosen for sol in solutions], dtype=np.int64)
+    else:
+        flags = [many[k] for k in ("blind_spot", "complex", "outside_unit_cube")]
+        kinds = [frozenset(k for k, f in zip(("blind_spot", "complex", "outside_unit_cube"), flags) if f[t])
+                 for t in range(len(trios))]
+        chosen = np.asarray(many["chosen"], dtype=np.int64)
+    reject_set = set(reject)
+    failures = [tuple(sorted(k & reject_set)) for k in kinds]
+    survive = np.array([not f for f in failures], dtype=bool)
+    score = np.full(len(trios), np.nan)
+    used = np.zeros(len(trios), dtype=np.int64)
+    if criterion is not None and len(trios):
+        with np.errstate(all="ignore"):
+            score, used = _scores(data, trios, _points(many), chosen, survive, criterion, graph, partners)
+    live = np.flatnonzero(survive)
+    unscored = np.isnan(score[live])
+    # lexsort sorts by its last key first: unscored last, then by score, then in pool order
+    order = list(live[np.lexsort((live, np.where(unscored, 0.0, score[live]), unscored))])
+    order += list(np.flatnonzero(~survive))
+    names = data.classifiers
+    results = []
+    for position, t in enumerate(order):
+        row = trios[t]
+        results.append(TrioResult(
+            tuple(names[c] for c in row), tuple(int(c) for c in row),  # type: ignore[arg-type]
+            tuple(int(c) for c in counts[t]), data.labels, frozenset(kinds[t]), failures[t],
+            float(score[t]) if survive[t] else float("nan"), int(used[t]),
+            position if survive[t] else None, bool(exact)))
+    return TrioSearch(names, data.labels, data.q, graph, tuple(results), criterion, tuple(reject), bool(exact))
+
+
+# -- failure rates against test size ---------------------------------------------------------------
+def subsample(sketch: Sketch, size: int, rng: np.random.Generator | int | None = None) -> Sketch:
+    r"""A test of ``size`` items drawn without replacement from the items a sketch counts.
+
+    The draw is multivariate hypergeometric over the sketch's cells, so truth and
+    populations are kept: the result is the sketch of a random subset of the same items.
+
+    Parameters
+    ----------
+    sketch : Sketch
+    size : int
+        ``1 <= size <= sketch.Q``.
+    rng : numpy.random.Generator or int, optional
+
+    Examples
+    --------
+    >>> sk = Sketch.from_decisions([["a", "b"], ["b", "b"], ["a", "a"], ["a", "b"]])
+    >>> small = subsample(sk, 3, rng=0)
+    >>> small.Q, sum(small.counts().values()), set(small.counts()) <= set(sk.counts())
+    (3, 3, True)
+    """
+    if not isinstance(size, (int, np.integer)) or not 1 <= size <= sketch.Q:
+        raise SketchError(f"a subsample holds 1 to Q = {sketch.Q} items, got {size!r}")
+    generator = np.random.default_rng(rng)
+    pop, truth, code, count = sketch.table()
+    drawn = generator.multivariate_hypergeometric(count, int(size))
+    keep = drawn > 0
+    return Sketch(sketch.classifiers, sketch.labels, pop[keep], truth[keep], code[keep], drawn[keep],
+                  sketch.populations)
+
+
+@dataclass(frozen=True)
+class FailureProfile:
+    r"""Failure rates of a pool's candidate trios against test size (seed 000, Figure 2).
+
+    Attributes
+    ----------
+    sizes : tuple of int
+        Test sizes.
+    repeats : int
+        Random tests drawn per size.
+    n_candidates : int
+        Candidate trios (triangles of the compatibility graph before blind-spot pruning).
+    rates : dict of str to tuple of float
+        Per alarm kind, per size: the fraction of (trio, test) draws raising it; ``rejected``
+        is the fraction rejected for any reason in ``reject``.
+    always_rejected : tuple of float
+        Per size, the fraction of candidate trios rejected on every one of the tests.
+    """
+
+    sizes: tuple[int, ...]
+    repeats: int
+    n_candidates: int
+    rates: dict[str, tuple[float, ...]]
+    always_rejected: tuple[float, ...]
+
+    @property
+    def seemingly_correct(self) -> tuple[float, ...]:
+        """Per size, the fraction of draws that survive (``1 - rates["rejected"]``)."""
+        return tuple(1.0 - r for r in self.rates["rejected"])
+
+
+def failure_profile(
+    pool: Sketch,
+    sizes: Sequence[int],
+    repeats: int = 10,
+    rng: np.random.Generator | int | None = None,
+    *,
+    exclude: Any = None,
+    reject: Sequence[str] = REJECT,
+    exact: bool | None = None,
+) -> FailureProfile:
+    r"""How often the pool's candidate trios fail, against the size of the test.
+
+    For every size, ``repeats`` tests are drawn from the pool's items (:func:`subsample`) and
+    every candidate trio is evaluated on each (:func:`search_trios` without ranking).
+
+    Parameters
+    ----------
+    pool : Sketch
+        The pool's decisions on the items tests are drawn from.
+    sizes : sequence of int
+        Test sizes, each at most ``pool.Q``.
+    repeats : int
+    rng : numpy.random.Generator or int, optional
+    exclude, reject, exact
+        As in :func:`search_trios`.
+
+    Returns
+    -------
+    FailureProfile
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.integers(0, 2, 600)
+    >>> decisions = np.where(rng.random((600, 4)) < 0.8, truth[:, None], 1 - truth[:, None])
+    >>> profile = failure_profile(Sketch.from_decisions(decisions), [30, 600], repeats=4, rng=1)
+    >>> profile.n_candidates, profile.rates["rejected"][1] <= profile.rates["rejected"][0]
+    (4, True)
+    """
+    if repeats < 1:
+        raise SpecError(f"repeats must be at least 1, got {repeats!r}")
+    generator = np.random.default_rng(rng)
+    kinds: Counter[str] = Counter()
+    rows: list[Counter[str]] = []
+    always: list[float] = []
+    n_candidates = len(_cliques(_graph(_pool(pool), exclude), 3))
+    for size in sizes:
+        per_size: Counter[str] = Counter()
+        failed: Counter[tuple[int, ...]] = Counter()
+        for _ in range(repeats):
+            search = search_trios(subsample(pool, size, generator), exclude=exclude, reject=reject,
+                                  criterion=None, exact=exact)
+            per_size.update(search.failure_counts())
+            per_size["rejected"] += len(search.rejected())
+            failed.update(r.indices for r in search.rejected())
+        kinds.update(per_size.keys())
+        rows.append(per_size)
+        always.append(sum(1 for v in failed.values() if v == repeats) / max(1, n_candidates))
+    total = max(1, n_candidates) * repeats
+    rates = {kind: tuple(row[kind] / total for row in rows) for kind in sorted(set(kinds) | {"rejected"})}
+    return FailureProfile(tuple(int(s) for s in sizes), int(repeats), n_candidates, rates, tuple(always))
