@@ -163,7 +163,7 @@ class ExactSolution:
     blind_spots: tuple[str, ...]
     kinds: frozenset[str]
     chosen: int | None
-    fast: list[list[Any]]
+    fast: list[list[Any] | None]
 
     STATISTICS = three_independent.STATISTICS
 
@@ -242,45 +242,63 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
     elif sol.square is None:
         kinds.add("irrational")
     q = sum(ints)
-    if sol.square is not None:  # rational points: python-flint's fmpq, five times faster
-        root = sol.square
-        points: list[list[Any]] = [
-            [None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)]
-            for sign in three_independent.SIGNS]
-        equal = _fmpq_equal
-    else:
-        points = [_exact(sol, 0), _exact(sol, 1)]
-        equal = _exact_equal
+    first = _fast_point(sol, 0)
     # residuals in moment coordinates (a bijection on the simplex). One point suffices: the
     # second is the first with the true labels swapped (P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}),
     # under which the model's pattern probabilities are unchanged (and for irrational points it
     # is also the Galois conjugate of the first)
-    first = points[0]
-    if None not in first:
+    defined = None not in first
+    if defined:
         model = independent_model.moments_3(*first)
-        if not all(equal(m, observed[i - 1], q**power) for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)):
+        if sol.square is not None:  # rational: python-flint fmpq, compared by cross-multiplying
+            powers = (1, q, q * q, q * q * q)
+            same = all(m.p * powers[power] == observed[i - 1] * m.q
+                       for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
+        else:
+            same = all(m.equals(observed[i - 1], q**power) for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
+        if not same:
             kinds.add("empty_variety")
     chosen: int | None = None
+    second: list[Any] | None = None
     if radicand >= 0:
         # The points are swapped by P_a <-> 1 - P_a, P_{i,a} <-> 1 - P_{i,b}, so the unit cube
-        # holds both or neither: one point is checked (the tests check both exactly)
-        if not all(v is None or _in_unit_interval(v) for v in first):
+        # holds both or neither, and both are defined or neither: one point is checked (the
+        # tests check both exactly)
+        if sol.square is not None:  # numerators against denominators, in integers
+            root = three_independent.SIGNS[0] * sol.square  # point 0
+            inside = all(d == 0 or (0 <= n + r * root <= d if d > 0 else d <= n + r * root <= 0)
+                         for n, r, d in zip(sol.num, sol.root, sol.den))
+        else:
+            inside = all(v is None or _in_unit_interval(v) for v in first)
+        if not inside:
             kinds.add("outside_unit_cube")
-        usable = [j for j in (0, 1) if None not in points[j]]
-        if prevalence_range is not None:
-            lo, hi = prevalence_range
-            usable = [j for j in usable if _sign_of(points[j][0] - flint.fmpq(lo.numerator, lo.denominator)) >= 0
-                      and _sign_of(flint.fmpq(hi.numerator, hi.denominator) - points[j][0]) >= 0]
-        if len(usable) == 1:
-            chosen = usable[0]
-        elif len(usable) == 2:
+        if defined and prevalence_range is not None:
+            second = _fast_point(sol, 1)
+            lo, hi = flint.fmpq(prevalence_range[0].numerator, prevalence_range[0].denominator), \
+                flint.fmpq(prevalence_range[1].numerator, prevalence_range[1].denominator)
+            usable = [j for j, point in enumerate((first, second))
+                      if _sign_of(point[0] - lo) >= 0 and _sign_of(hi - point[0]) >= 0]
+            if len(usable) == 1:
+                chosen = usable[0]
+        if defined and chosen is None and (prevalence_range is None or len(usable) == 2):
             # the label swap maps the summed total accuracy t to 3 - t: point 0 wins when 2 t > 3
-            difference = _sign_of(2 * _total(points[0]) - 3)
+            difference = _sign_of(2 * _total(first) - 3)
             chosen = None if difference == 0 else (0 if difference > 0 else 1)
     sol.kinds = frozenset(kinds)
     sol.chosen = chosen
-    sol.fast = points  # fmpq (rational) or _Exact values, for further exact arithmetic
+    sol.fast = [first, second]  # fmpq (rational) or _Exact values; the second made on demand
     return sol
+
+
+def _fast_point(sol: ExactSolution, j: int) -> list[Any]:
+    """Point ``j`` in the fast exact representation: fmpq when rational, else :class:`_Exact`."""
+    known = getattr(sol, "fast", None)
+    if known is not None and known[j] is not None:
+        return known[j]
+    if sol.square is None:
+        return _exact(sol, j)
+    sign, root = three_independent.SIGNS[j], sol.square
+    return [None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)]
 
 
 def _converter(sol: ExactSolution) -> Any:
@@ -289,14 +307,6 @@ def _converter(sol: ExactSolution) -> Any:
         return lambda v: Fraction(int(v.p), int(v.q))
     s, r = _square_free_part(sol.radicand)
     return lambda v: QuadraticNumber(Fraction(v.a, v.d), Fraction(v.b * s, v.d), r)
-
-
-def _fmpq_equal(value: Any, num: int, den: int) -> bool:
-    return bool(value == flint.fmpq(num, den))
-
-
-def _exact_equal(value: Any, num: int, den: int) -> bool:
-    return bool(value.equals(num, den))
 
 
 def _sign_of(value: Any) -> int:
@@ -431,7 +441,7 @@ def evaluate_counts(
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
     if chosen is not None:
         # Q P_ell prod_i P(d_i | ell) in the fast exact representation, converted once per cell
-        point = sol.fast[chosen]
+        point = _fast_point(sol, chosen)
         convert = _converter(sol)
         for pattern in itertools.product((0, 1), repeat=3):
             for ell in (0, 1):
