@@ -16,52 +16,18 @@ is a candidate evaluation ensemble for the algebraic evaluator
    ``blind_spot``, ``complex``, ``outside_unit_cube``, ``empty_variety``: the practical
    failure modes of seed 000, section 4; ``irrational`` is recorded but does not reject,
    since on real data the discriminant is almost never a rational square);
-4. **ranks** the survivors by a score, lowest first.
+4. **ranks** the survivors by a score, lowest first (:mod:`evalgebra.runtime.search_rank`).
 
 The ranking criterion
 ---------------------
-Seed 000 (section 5, Figure 3) ranks a trio by the distance of its independent estimate from
-the containing variety of its own sketch. That distance is **identically zero**: the
-containing variety of binary classifiers is cut out by one polynomial per classifier,
-``P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})``, which says only that the estimate
-reproduces the classifier's observed frequency of answering ``a``; the algebraic estimate of
-a trio reproduces all eight pattern frequencies, so it lies on the variety exactly (Notes of
-:mod:`evalgebra.runtime.distance`). The ``"own_distance"`` criterion computes it: round-off
-(below ``1e-15``), unrelated to the true error. A trio's own sketch cannot tell a nearly
-independent trio from a correlated one whose evaluation happens to be seemingly correct.
-
-What can tell them apart is **another sketch**. The true values of a trio's statistics are
-shared by every larger ensemble holding it: if a trio ``T`` and a *partner* ``m`` (compatible
-with all three members: ``T + {m}`` is a 4-clique of the compatibility graph) were
-independent, the four trios of ``T + {m}`` would evaluate the statistics they share
-identically. Each other trio's two points are aligned to ``T``'s decoded point (the nearer
-on their shared statistics), and two scores are offered, each the **median over partners**
-(one partner correlated with one member should not condemn a good trio):
-
-``"disagreement"`` (default)
-    the largest absolute difference, over the shared statistics (prevalence, accuracies of
-    the two shared members), between ``T``'s point and an aligned point of the three other
-    trios of ``T + {m}``.
-``"extended_distance"``
-    the paper's measure moved to where it is informative: the Euclidean distance of the
-    combined estimate of ``T + {m}`` (the mean of the four aligned points per statistic, as
-    :func:`~evalgebra.runtime.algebraic.evaluate_algebraic` combines trios) from the
-    containing variety *of the 4-classifier sketch* (as
-    :func:`~evalgebra.runtime.distance.containing_distance`, vectorised).
-
-Why disagreement is the default. For a fixed prevalence the containing variety is affine in
-the accuracies, so the mean of points that share a prevalence lies on it however much their
-accuracies differ: the extended distance only sees the trios' disagreement on the
-prevalence (to first order, weighted by the members' ``P_{i,a} + P_{i,b} - 1``); the
-disagreement on the accuracies, which correlated members cause as well, is invisible to it.
-Experiment e01
-(``experiments/e01_nearly_independent.py``, ``experiments/results/``) bears this out: over
-five pools each of two-norm, breast-cancer and digits classifiers trained on disjoint
-features, the mean Spearman correlation between score and true error of the survivors is
-0.54, 0.34 and 0.11 for the disagreement against 0.33, 0.17 and -0.08 for the extended
-distance. Neither is a strong predictor: the best-ranked trios are only modestly better than
-a random survivor (median error 0.012 against 0.016 on two-norm, 0.114 against 0.133 on
-breast cancer) and far from the best survivor in hindsight.
+A trio's own sketch cannot tell a nearly independent trio from a correlated one whose
+evaluation is seemingly correct: its estimate lies on its own containing variety exactly, so
+the distance seed 000 (section 5, Figure 3) ranks by is zero up to round-off
+(``"own_distance"``). Another sketch can: the survivors are ranked by how much a trio
+disagrees with the other trios of each 4-clique holding it (``"disagreement"``, the default)
+or by the distance of their combined estimate from the 4-classifier containing variety
+(``"extended_distance"``). :mod:`evalgebra.runtime.search_rank` computes both, and says why
+disagreement is the default (experiment e01).
 
 Examples
 --------
@@ -95,7 +61,8 @@ Code names and the math: ``counts`` of a trio are ``n_{r_i r_j r_k}`` in the pat
 ``sum_q x_{q,i} x_{q,j}``, ``sum_q x_{q,i} x_{q,j} x_{q,k}`` with ``x = 1`` for the second
 label, by inclusion-exclusion, exactly); the edge attribute ``covariance`` is
 ``Q^2 D_ij = Q n_{ij,bb} - n_i n_j`` (an integer, so the blind-spot test is exact);
-``score`` is the criterion's value for the trio's decoded point (``Evaluation.chosen``).
+``score`` is the criterion's value for the trio's decoded point (``Evaluation.chosen``), from
+:func:`~evalgebra.runtime.search_rank.trio_scores` (its Notes map the partners' arrays).
 
 References
 ----------
@@ -117,10 +84,12 @@ import networkx as nx
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.generated import containing_variety
 from evalgebra.runtime.algebraic import evaluate_counts, evaluate_many, solve_counts
 from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation
 from evalgebra.runtime.patterns import decode
+from evalgebra.runtime.search_rank import CRITERIA, trio_scores
+from evalgebra.runtime.search_rank import containing_distances as _distance_many  # noqa: F401 - importable here
+from evalgebra.runtime.search_rank import trio_points as _points
 from evalgebra.runtime.sketch import Sketch
 
 __all__ = [
@@ -138,9 +107,6 @@ __all__ = [
 
 #: Alarm kinds that reject a trio by default: the practical failure modes of seed 000, section 4.
 REJECT = ("blind_spot", "complex", "outside_unit_cube", "empty_variety")
-
-#: Ranking criteria (lower is better); see the module docstring.
-CRITERIA = ("disagreement", "extended_distance", "own_distance")
 
 #: Above this many candidate trios, ``exact=None`` evaluates in floating point.
 _EXACT_LIMIT = 20_000
@@ -500,196 +466,13 @@ def _float_evaluation(out: dict[str, np.ndarray], t: int, labels: tuple[str, ...
     return Evaluation("algebraic", labels, names, tuple(points), None if chosen < 0 else chosen, {}, alarms)
 
 
-def _points(out: dict[str, np.ndarray]) -> np.ndarray:
-    """``(k, 2, 7)``: prevalence, then each member's accuracy on a and b, for both points."""
-    k = len(out["prevalence"])
-    return np.concatenate([out["prevalence"][:, :, None], out["accuracy"].reshape(k, 2, 6)], axis=2)
-
-
-# -- scores ------------------------------------------------------------------------------------
-def _distance_many(prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.ndarray, freq_b: np.ndarray) -> np.ndarray:
-    r"""Vectorised :func:`~evalgebra.runtime.distance.containing_distance`.
-
-    Rows are estimates of ensembles of equal size ``n``: ``prevalence`` (k,), ``acc_a``,
-    ``acc_b``, ``freq_b`` (k, n). The generated line coefficients are affine in the
-    prevalence, so each residual ``h_i(t)`` is affine in ``t`` and ``w(t) = alpha^2 + beta^2``
-    (the same for every classifier) quadratic; the minimum of
-    ``g(t) = (t - t_hat)^2 + sum_i h_i(t)^2 / w(t)`` is at a real root of the quintic
-    ``g'(t) w(t)^2``, found from batched companion matrices.
-    """
-    k = len(prevalence)
-    a0, b0, _ = containing_variety.line(0.0, 0.0)
-    a1, b1, _ = containing_variety.line(1.0, 0.0)
-    _, _, g0 = containing_variety.line(0.0, freq_b)
-    _, _, g1 = containing_variety.line(1.0, freq_b)
-    # h_i(t) = c0 + c1 t, w(t) = w0 + w1 t + w2 t^2 (coefficient arrays, low order first)
-    c0 = a0 * acc_a + b0 * acc_b + g0
-    c1 = (a1 - a0) * acc_a + (b1 - b0) * acc_b + (g1 - g0)
-    da, db = a1 - a0, b1 - b0
-    w = np.array([a0 * a0 + b0 * b0, 2 * (a0 * da + b0 * db), da * da + db * db])
-    P = np.polynomial.polynomial  # noqa: N806
-    w2 = P.polymul(w, w)
-    wd = P.polyder(w)
-    crit = np.zeros((k, 6))
-    t_hat = prevalence
-    # 2 (t - t_hat) w^2
-    crit[:, :5] += 2 * np.outer(-t_hat, w2)
-    crit[:, 1:6] += 2 * w2[None, :]
-    # sum_i 2 h h' w - h^2 w'
-    hh = np.stack([c0 * c0, 2 * c0 * c1, c1 * c1], axis=2)  # h^2: (k, n, 3)
-    hd = np.stack([c0 * c1, c1 * c1], axis=2)  # h h': (k, n, 2)
-    term = 2 * (hd[..., 0:1] * w[None, None, :]).sum(axis=1)  # constant part of h h' times w
-    crit[:, 0:3] += term
-    crit[:, 1:4] += 2 * (hd[..., 1:2] * w[None, None, :]).sum(axis=1)
-    for power in range(3):
-        crit[:, power:power + 2] -= hh[..., power].sum(axis=1)[:, None] * wd[None, :]
-    lead = crit[:, 5:6]
-    companion = np.zeros((k, 5, 5))
-    companion[:, 1:, :-1] = np.eye(4)
-    companion[:, :, -1] = -crit[:, :5] / lead
-    finite = np.isfinite(companion).all(axis=(1, 2))
-    roots = np.full((k, 5), np.nan, dtype=complex)
-    if finite.any():
-        roots[finite] = np.linalg.eigvals(companion[finite])
-    real = np.abs(roots.imag) <= 1e-9 * np.maximum(1.0, np.abs(roots))
-    t = np.where(real, roots.real, np.nan)
-    t = np.concatenate([t, t_hat[:, None]], axis=1)
-    wt = w[0] + w[1] * t + w[2] * t * t
-    h = c0[:, None, :] + c1[:, None, :] * t[:, :, None]
-    g = (t - t_hat[:, None]) ** 2 + (h * h).sum(axis=2) / wt
-    with np.errstate(invalid="ignore"):
-        return np.sqrt(np.maximum(np.nanmin(np.where(np.isnan(g), np.inf, g), axis=1), 0.0))
-
-
+# -- scores (computed in evalgebra.runtime.search_rank) -----------------------------------------
 def _scores(pool: _Pool, trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survive: np.ndarray,
             criterion: str, graph: nx.Graph, partners: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """The score and number of partners of every trio (nan / 0 where not scored)."""
-    n_tri = len(trios)
-    score = np.full(n_tri, np.nan)
-    used = np.zeros(n_tri, dtype=np.int64)
-    live = survive & (chosen >= 0)
-    if not live.any():
-        return score, used
-    freq_b = pool.singles / pool.q
-    rows = np.flatnonzero(live)
-    ref = points[rows, chosen[rows]]  # (r, 7)
-    if criterion == "own_distance":
-        members = trios[rows]
-        score[rows] = _distance_many(ref[:, 0], ref[:, 1::2], ref[:, 2::2], freq_b[members])
-        used[rows] = 0
-        return score, used
-    quads = _cliques(graph, 4)
-    if not len(quads):
-        return score, used
-    n = pool.n
-    key = (trios[:, 0] * n + trios[:, 1]) * n + trios[:, 2]
-    order = np.argsort(key)
-
-    def lookup(rows3: np.ndarray) -> np.ndarray:
-        k = (rows3[:, 0] * n + rows3[:, 1]) * n + rows3[:, 2]
-        return order[np.searchsorted(key, k, sorter=order)]
-
-    # every (trio, partner) pair: the trio is a quad minus one member, the partner that member
-    combos_t, combos_m, combos_q = [], [], []
-    for drop in range(4):
-        keep = [c for c in range(4) if c != drop]
-        combos_t.append(lookup(quads[:, keep]))
-        combos_m.append(quads[:, drop])
-        combos_q.append(np.arange(len(quads)))
-    t_idx = np.concatenate(combos_t)
-    m_idx = np.concatenate(combos_m)
-    q_idx = np.concatenate(combos_q)
-    mask = live[t_idx]
-    t_idx, m_idx, q_idx = t_idx[mask], m_idx[mask], q_idx[mask]
-    if partners is not None:  # the first ``partners`` partners of each trio, in pool order
-        sort = np.lexsort((m_idx, t_idx))
-        t_idx, m_idx, q_idx = t_idx[sort], m_idx[sort], q_idx[sort]
-        start = np.searchsorted(t_idx, t_idx, side="left")
-        keep_rows = (np.arange(len(t_idx)) - start) < partners
-        t_idx, m_idx, q_idx = t_idx[keep_rows], m_idx[keep_rows], q_idx[keep_rows]
-    if not len(t_idx):
-        return score, used
-
-    def values(t_part: np.ndarray, m_part: np.ndarray, q_part: np.ndarray) -> np.ndarray:
-        """The criterion for each (trio, partner) pair of a block; nan where no other trio is usable."""
-        members = trios[t_part]  # (c, 3)
-        reference = points[t_part, chosen[t_part]]  # (c, 7)
-        quad = quads[q_part]  # (c, 4)
-        prevalence_sum = reference[:, 0].copy()
-        prevalence_n = np.ones(len(t_part))
-        acc_sum = np.stack([reference[:, 1::2], reference[:, 2::2]], axis=2)  # (c, 3, 2) members of T
-        acc_n = np.ones((len(t_part), 3))
-        partner_sum = np.zeros((len(t_part), 2))
-        partner_n = np.zeros(len(t_part))
-        worst = np.full(len(t_part), np.nan)
-        arange = np.arange(len(t_part))
-        for drop in range(3):  # the other trios drop one member of T
-            other = np.stack([quad[arange, c] for c in range(4)], axis=1)
-            other = np.where(other == members[:, drop:drop + 1], -1, other)
-            other = np.sort(other, axis=1)[:, 1:]  # the quad without T's member ``drop``, sorted
-            u = lookup(other)
-            cand = points[u]  # (c, 2, 7)
-            usable = np.isfinite(cand).all(axis=(1, 2))
-            # slot of each member of u inside T (-1 for the partner)
-            slot = np.full((len(t_part), 3), -1)
-            for s in range(3):
-                for r in range(3):
-                    slot[:, s] = np.where(other[:, s] == members[:, r], r, slot[:, s])
-            gaps = np.abs(cand[:, :, 0] - reference[:, None, 0])
-            diffs = [np.abs(cand[:, :, 0] - reference[:, None, 0])]
-            for s in range(3):
-                shared = slot[:, s] >= 0
-                r = np.maximum(slot[:, s], 0)
-                for side in range(2):
-                    gap = np.abs(cand[:, :, 1 + 2 * s + side] - reference[arange, 1 + 2 * r + side][:, None])
-                    gap = np.where(shared[:, None], gap, 0.0)
-                    gaps = gaps + gap
-                    diffs.append(gap)
-            near = np.where(gaps[:, 1] < gaps[:, 0], 1, 0)
-            aligned = cand[arange, near]  # (c, 7)
-            spread = np.max(np.stack([d[arange, near] for d in diffs], axis=1), axis=1)
-            worst = np.where(usable, np.fmax(worst, spread), worst)
-            prevalence_sum += np.where(usable, aligned[:, 0], 0.0)
-            prevalence_n += usable
-            for s in range(3):
-                shared = (slot[:, s] >= 0) & usable
-                r = np.maximum(slot[:, s], 0)
-                pair = np.stack([aligned[:, 1 + 2 * s], aligned[:, 2 + 2 * s]], axis=1)
-                acc_sum[arange, r] += np.where(shared[:, None], pair, 0.0)
-                acc_n[arange, r] += shared
-                is_partner = (slot[:, s] < 0) & usable
-                partner_sum += np.where(is_partner[:, None], pair, 0.0)
-                partner_n += is_partner
-        valid = partner_n > 0
-        if criterion == "disagreement":
-            value = worst
-        else:
-            partner_mean = partner_sum / np.maximum(partner_n, 1)[:, None]
-            combined_a = np.concatenate([acc_sum[:, :, 0] / acc_n, partner_mean[:, :1]], axis=1)
-            combined_b = np.concatenate([acc_sum[:, :, 1] / acc_n, partner_mean[:, 1:]], axis=1)
-            who = np.concatenate([members, m_part[:, None]], axis=1)
-            value = np.full(len(t_part), np.nan)
-            if valid.any():
-                value[valid] = _distance_many((prevalence_sum / prevalence_n)[valid], combined_a[valid],
-                                              combined_b[valid], freq_b[who[valid]])
-        return np.where(valid, value, np.nan)
-
-    step = 1 << 18  # pairs per block: bounded memory for large pools
-    value = np.concatenate([values(t_idx[k:k + step], m_idx[k:k + step], q_idx[k:k + step])
-                            for k in range(0, len(t_idx), step)])
-    valid = ~np.isnan(value)
-    t_idx, value = t_idx[valid], value[valid]
-    if not len(t_idx):
-        return score, used
-    sort = np.lexsort((value, t_idx))
-    t_idx, value = t_idx[sort], value[sort]
-    # the median of each trio's run of sorted values
-    starts = np.flatnonzero(np.concatenate([[True], t_idx[1:] != t_idx[:-1]]))
-    sizes = np.diff(np.concatenate([starts, [len(t_idx)]]))
-    trio = t_idx[starts]
-    score[trio] = (value[starts + (sizes - 1) // 2] + value[starts + sizes // 2]) / 2
-    used[trio] = sizes
-    return score, used
+    """:func:`~evalgebra.runtime.search_rank.trio_scores` of a pool: partners from the 4-cliques of ``graph``."""
+    needs_quads = criterion != "own_distance" and (survive & (chosen >= 0)).any()
+    quads = _cliques(graph, 4) if needs_quads else np.zeros((0, 4), dtype=np.int64)
+    return trio_scores(trios, points, chosen, survive, criterion, pool.singles / pool.q, quads, partners)
 
 
 # -- the search ----------------------------------------------------------------------------------
@@ -719,7 +502,8 @@ def search_trios(
         Alarm kinds that reject a trio (default :data:`REJECT`; add ``"irrational"`` to
         reject every trio that provably was not sample-independent).
     criterion : {"disagreement", "extended_distance", "own_distance"} or None
-        How survivors are ranked (module docstring: why ``"disagreement"`` is the default);
+        How survivors are ranked (:mod:`evalgebra.runtime.search_rank`: why
+        ``"disagreement"`` is the default);
         ``None`` skips ranking.
     partners : int, optional
         Use at most this many partners per trio (the first in pool order).
