@@ -372,7 +372,7 @@ def _mean_total_accuracy(values: Sequence[Any]) -> Any:
 
 _DETAILS = {
     "complex": "the discriminant is negative (R = {R}): complex evaluations",
-    "irrational": "R = {R} is not a square: the evaluations are irrational, so the classifiers were not "
+    "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
                   "sample-independent on this test",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
     "empty_variety": "the closed-form points do not reproduce the observed moments under the independent model: "
@@ -435,7 +435,7 @@ def evaluate_counts(
     alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
     for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety"):
         if kind in sol.kinds:
-            alarms.append(Alarm(kind, _DETAILS[kind].format(R=sol.radicand)))
+            alarms.append(Alarm(kind, _DETAILS[kind].format(R=sol.radicand, r=_square_free_part(sol.radicand)[1])))
     points = [sol.values(0), sol.values(1)]
     chosen = sol.chosen
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
