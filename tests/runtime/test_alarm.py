@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 from evalgebra import datasets
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.runtime import alarm as alarm_module
+from evalgebra.runtime import alarm_intervals
 from evalgebra.runtime.alarm import (
     ALARM_FORMAT,
     SafetySpec,
@@ -180,15 +181,15 @@ def canonical(intervals) -> bool:
 
 @contextlib.contextmanager
 def patched(**values):
-    """Set module constants of ``evalgebra.runtime.alarm`` for the block, then restore them."""
-    saved = {name: getattr(alarm_module, name) for name in values}
+    """Set the solvers' tuning constants (in ``alarm_intervals``) for the block, then restore them."""
+    saved = {name: getattr(alarm_intervals, name) for name in values}
     try:
         for name, value in values.items():
-            setattr(alarm_module, name, value)
+            setattr(alarm_intervals, name, value)
         yield
     finally:
         for name, value in saved.items():
-            setattr(alarm_module, name, value)
+            setattr(alarm_intervals, name, value)
 
 
 def by_route(route, sketch: Sketch, spec: SafetySpec, subsets=None):
@@ -367,7 +368,7 @@ def test_residue_classes_match_the_scan(sketch, spec, chunk, python_ints):
     """Same intervals, isolated points included, on every subset (any chunk, any arithmetic)."""
     note(repr(sketch.counts()))
     expected = scan(sketch, spec)
-    with patched(_RESIDUES=chunk, _INT64_SAFE=0 if python_ints else alarm_module._INT64_SAFE):
+    with patched(_RESIDUES=chunk, _INT64_SAFE=0 if python_ints else alarm_intervals._INT64_SAFE):
         assert residues(sketch, spec) == expected
     assert [list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets] == expected
     assert all(canonical(found) for found in expected)
