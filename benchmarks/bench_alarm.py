@@ -30,8 +30,8 @@ as ``logical_alarm`` on the test it runs on:
   pair's by-label cells (``O(Q^2)``), at ``--lattice-items`` items; the ratio is at that
   size (``logical_alarm`` timed there too), not scaled.
 
-``logical_alarm`` solves the conditions on residue classes of ``Q_a`` (the module's
-Notes), so its time does not grow with ``Q``; the scan is the route it replaced.
+``logical_alarm`` solves the conditions on residue classes of ``Q_a`` (the Notes of
+:mod:`evalgebra.runtime.alarm_intervals`), so its time does not grow with ``Q``; the scan is the route it replaced.
 
 Usage::
 

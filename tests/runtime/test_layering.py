@@ -9,7 +9,8 @@ import pytest
 
 RUNTIME = Path(__file__).resolve().parents[2] / "evalgebra" / "runtime"
 FORBIDDEN = ("evalgebra.groebner", "evalgebra.codegen", "evalgebra.builder", "sympy")
-HOT_PATH = ("algebraic", "alarm", "majority", "distance", "stream", "evaluate", "evaluation")
+HOT_PATH = ("algebraic", "alarm", "alarm_intervals", "majority", "distance", "stream", "evaluate", "evaluation",
+            "hui_walter", "consistency", "search", "search_rank")
 
 
 def _imports(path: Path) -> set[str]:
