@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -54,6 +53,8 @@ import numpy as np
 from evalgebra import Sketch
 from evalgebra.runtime import alarm
 from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 TARGET_SECONDS = 1.0
 TARGET_ITEMS = 1_000_000
@@ -66,23 +67,6 @@ SPECS = {
     "total": SafetySpec(None, "3/5"),
     "both": SafetySpec("1/2", "3/5"),
 }
-
-
-def _check(condition: bool, message: str) -> None:
-    """An assertion that ``python -O`` keeps."""
-    if not condition:
-        raise AssertionError(message)
-
-
-def best_time(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best wall time of ``repeat`` calls and the last result."""
-    best = float("inf")
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def make_sketch(rng: np.random.Generator, n_items: int, n_classifiers: int) -> Sketch:

@@ -100,6 +100,8 @@ from evalgebra.runtime.point import EvaluationPoint
 from evalgebra.runtime.simulate import expected_sketch
 from evalgebra.runtime.stream import StreamEvaluator
 from evalgebra.spec import EnsembleSpec
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 TARGET_MANY_RATE = 1e6  # sketches/s, evaluate_many
 TARGET_MANY_SKETCHES = 1_000_000
@@ -125,23 +127,6 @@ PATTERNS = np.array(list(itertools.product((0, 1), repeat=3)), dtype=np.int64)
 ACCURACY = ((0.9, 0.85), (0.8, 0.75), (0.75, 0.8), (0.65, 0.7), (0.95, 0.6))
 PREVALENCE_A = 0.3
 LABELS = ("a", "b")
-
-
-def _check(condition: bool, message: str) -> None:
-    """An assertion that ``python -O`` keeps."""
-    if not condition:
-        raise AssertionError(message)
-
-
-def best_time(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best wall time of ``repeat`` calls and the last result."""
-    best = float("inf")
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def _load() -> str:

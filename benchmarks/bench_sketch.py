@@ -39,9 +39,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,26 +48,11 @@ import pandas as pd
 
 from evalgebra import Sketch
 from evalgebra.spec import default_label_names
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 TARGET_SECONDS = 1.0
 TARGET_ITEMS = 10_000_000
-
-
-def _check(condition: bool, message: str) -> None:
-    """An assertion that ``python -O`` keeps."""
-    if not condition:
-        raise AssertionError(message)
-
-
-def best_time(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best wall time of ``repeat`` calls and the last result."""
-    best = float("inf")
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def make_decisions(
