@@ -235,6 +235,11 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
     square = math.isqrt(radicand) if radicand >= 0 else None
     sol.square = square if square is not None and square * square == radicand else None
     kinds = set()
+    if _empty(observed, radicand):
+        sol.num = sol.root = (0,) * len(_STATS)
+        sol.den = (0,) * len(_STATS)  # no point: every statistic undefined
+        sol.kinds, sol.chosen, sol.fast = frozenset({"empty_variety"}), None, [None, None]
+        return sol
     if sol.blind_spots:
         kinds.add("blind_spot")
     if radicand < 0:
@@ -284,10 +289,33 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
             # the label swap maps the summed total accuracy t to 3 - t: point 0 wins when 2 t > 3
             difference = _sign_of(2 * _total(first) - 3)
             chosen = None if difference == 0 else (0 if difference > 0 else 1)
+        if defined and chosen is None:
+            kinds.add("undecided")
     sol.kinds = frozenset(kinds)
     sol.chosen = chosen
     sol.fast = [first, second]  # fmpq (rational) or _Exact values; the second made on demand
     return sol
+
+
+_PAIR_INDEX = tuple(three_independent.MOMENTS.index(name) - 1 for name in ("E_0_1", "E_0_2", "E_1_2"))
+_TRIPLE_INDEX = three_independent.MOMENTS.index("E_0_1_2") - 1
+
+
+def _empty(observed: Sequence[int], radicand: int) -> bool:
+    r"""True when no independent evaluation, real or complex, explains the moments.
+
+    The generated model moments factor as ``D_ij = P_a P_b J_i J_j`` and
+    ``D_012 = P_a P_b (P_a - P_b) J_0 J_1 J_2`` (``J_i = P_{i,a} + P_{i,b} - 1``), so
+    ``R = Q^6 (P_a P_b J_0 J_1 J_2)^2``. Hence: one vanishing pair moment forces a second
+    one (a vanishing ``J_i`` or ``P_a P_b`` kills two at least); two or three vanishing pair
+    moments force ``D_012 = 0``; and ``R = 0`` forces a vanishing pair moment. Any other
+    pattern of zeros has an empty variety (the tests confirm it with Gröbner bases); the
+    remaining zero patterns leave a variety of positive dimension (a blind spot).
+    """
+    zeros = sum(1 for k in _PAIR_INDEX if observed[k] == 0)
+    if zeros == 0:
+        return radicand == 0
+    return zeros == 1 or observed[_TRIPLE_INDEX] != 0
 
 
 def _fast_point(sol: ExactSolution, j: int) -> list[Any]:
@@ -375,8 +403,10 @@ _DETAILS = {
     "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
                   "sample-independent on this test",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
-    "empty_variety": "the closed-form points do not reproduce the observed moments under the independent model: "
-                     "no independent evaluation exists",
+    "empty_variety": "no independent evaluation, real or complex, reproduces the observed moments (a pattern of "
+                     "vanishing covariances the independent model cannot produce, or a failed exact residual)",
+    "undecided": "the decoding rule chooses neither evaluation (an exact tie in total accuracy, or no point in the "
+                 "prevalence range)",
 }
 
 
@@ -433,7 +463,7 @@ def evaluate_counts(
     labels, classifiers = tuple(labels), tuple(classifiers)
     sol = solve_counts(ints, prevalence_range)
     alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
-    for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety"):
+    for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety", "undecided"):
         if kind in sol.kinds:
             alarms.append(Alarm(kind, _DETAILS[kind].format(R=sol.radicand, r=_square_free_part(sol.radicand)[1])))
     points = [sol.values(0), sol.values(1)]
@@ -459,35 +489,56 @@ def _usable(trio: Evaluation) -> bool:
                for p in trio.points)
 
 
-def _aligned(trios: list[Evaluation], labels: tuple[str, ...]) -> list[int | None]:
+def _aligned(trios: list[Evaluation], labels: tuple[str, ...],
+             prevalence_range: tuple[Fraction, Fraction] | None = None) -> list[int | None]:
     """One point index per trio, all on the same side of the ``P_a <-> P_b`` symmetry.
 
-    Each trio's pair of points is oriented by the one closest to a reference trio's first
-    point on the statistics they share (prevalence and the accuracies of common members);
-    the side is then the one with the larger mean total accuracy summed over the trios.
+    The trios are visited breadth first from the first usable one, each oriented against an
+    already oriented trio it shares a classifier with, by the distance between their shared
+    statistics (the swap sends ``P_{i,a}`` to ``1 - P_{i,b}``, so a shared member tells the
+    sides apart unless it is a blind spot itself). The side is then the decoding rule's,
+    summed over the trios: the one whose prevalences fall in ``prevalence_range`` more
+    often, else the one with the larger total accuracy.
     """
     usable = [k for k, t in enumerate(trios) if _usable(t)]
     picks: list[int | None] = [None] * len(trios)
     if not usable:
         return picks
-    reference = trios[usable[0]]
 
-    def shared(point: Estimate, classifiers: Sequence[str]) -> dict[tuple[str, str], float]:
-        out = {("", ""): float(point.prevalence[labels[0]])}
-        for c in classifiers:
-            if c in reference.classifiers:
-                out.update({(c, label): float(point.accuracy[c][label]) for label in labels})
-        return out
+    def gap(point: Estimate, other: Estimate, common: set[str]) -> float:
+        total = abs(float(point.prevalence[labels[0]]) - float(other.prevalence[labels[0]]))
+        for c in common:
+            total += sum(abs(float(point.accuracy[c][label]) - float(other.accuracy[c][label])) for label in labels)
+        return total
 
-    ref = shared(reference.points[0], reference.classifiers)
+    for root in usable:  # a new component, if the trios are not all connected
+        if picks[root] is not None:
+            continue
+        picks[root] = 0
+        queue = [root]
+        while queue:
+            k = queue.pop(0)
+            reference = trios[k].points[picks[k]]  # type: ignore[index]
+            for m in usable:
+                if picks[m] is not None:
+                    continue
+                common = set(trios[k].classifiers) & set(trios[m].classifiers)
+                if not common:
+                    continue
+                gaps = [gap(p, reference, common) for p in trios[m].points]
+                picks[m] = 0 if gaps[0] <= gaps[1] else 1
+                queue.append(m)
     score = 0.0
     for k in usable:
-        trio = trios[k]
-        gaps = [sum(abs(v - ref[key]) for key, v in shared(p, trio.classifiers).items()) for p in trio.points]
-        near = 0 if gaps[0] <= gaps[1] else 1
-        picks[k] = near
-        totals = [float(_mean_total_accuracy(_flat(p, labels, trio.classifiers))) for p in trio.points]
-        score += totals[near] - totals[1 - near]
+        trio, near = trios[k], picks[k]
+        assert near is not None
+        if prevalence_range is not None:
+            lo, hi = prevalence_range
+            inside = [lo <= p.prevalence[labels[0]] <= hi for p in trio.points]
+            score += int(inside[near]) - int(inside[1 - near])
+        else:
+            totals = [float(_mean_total_accuracy(_flat(p, labels, trio.classifiers))) for p in trio.points]
+            score += totals[near] - totals[1 - near]
     if score < 0:
         picks = [None if p is None else 1 - p for p in picks]
     return picks
@@ -500,12 +551,12 @@ def _flat(point: Estimate, labels: Sequence[str], classifiers: Sequence[str]) ->
     return out
 
 
-def _combine(trios: list[Evaluation], labels: tuple[str, ...],
-             classifiers: tuple[str, ...]) -> tuple[Estimate, list[str], float]:
+def _combine(trios: list[Evaluation], labels: tuple[str, ...], classifiers: tuple[str, ...],
+             prevalence_range: tuple[Fraction, Fraction] | None = None) -> tuple[Estimate, list[str], float]:
     """Mean of the trios' aligned points per statistic, the statistics on which they differ,
     and the largest spread (max - min) of one statistic across trios."""
     values: dict[tuple[str, ...], list[Any]] = {}
-    for trio, pick in zip(trios, _aligned(trios, labels)):
+    for trio, pick in zip(trios, _aligned(trios, labels, prevalence_range)):
         if pick is None:
             continue
         point = trio.points[pick]
@@ -563,7 +614,10 @@ def evaluate_algebraic(
         marginal = pooled.marginalise(list(members))
         trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in members),
                                      decoding, prevalence_range))
-    combined, differ, spread = _combine(trios, labels, classifiers)
+    bounds = None
+    if decoding == "prevalence_range" and prevalence_range is not None:
+        bounds = (Fraction(prevalence_range[0]), Fraction(prevalence_range[1]))
+    combined, differ, spread = _combine(trios, labels, classifiers, bounds)
     alarms = []
     for trio in trios:
         for alarm in trio.alarms:

@@ -52,6 +52,7 @@ ALARM_KINDS: dict[str, str] = {
     "blind_spot": "a degenerate sketch (a constant classifier or an uncorrelated pair) leaves the "
     "closed form undefined",
     "trio_disagreement": "the trios of a larger ensemble give different evaluations",
+    "undecided": "the decoding rule chooses neither evaluation (a tie, or none in the prevalence range)",
     "misaligned": "no evaluation lets every member meet the safety specification",
 }
 
