@@ -224,6 +224,8 @@ def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fracti
     (Fraction(1, 4), Fraction(3, 4))
     """
     ints = tuple(counts)
+    if len(ints) != 8 or any(c < 0 for c in ints):
+        raise SketchError(f"need 8 non-negative integer pattern counts, got {list(ints)!r}")
     out = three_independent.solve(*ints)
     n_out, n_factors = 1 + 3 * len(_STATS), len(three_independent.BLIND_SPOTS)
     sol = ExactSolution()
@@ -410,6 +412,38 @@ _DETAILS = {
 }
 
 
+def _counts(counts: Sequence[Any]) -> list[int]:
+    """Validated pattern counts: 8 non-negative integers, not all zero."""
+    try:
+        values = list(counts)
+        ints = [int(c) for c in values]
+        exact = all(c == x for c, x in zip(ints, values))
+    except (TypeError, ValueError, OverflowError):
+        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}") from None
+    if len(ints) != 8 or not exact or any(c < 0 for c in ints):
+        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}")
+    if sum(ints) == 0:
+        raise SketchError("empty test: the counts sum to 0")
+    return ints
+
+
+def _prevalence_range(bounds: Any) -> tuple[Fraction, Fraction]:
+    """``(low, high)`` as rationals with ``0 <= low <= high <= 1``."""
+    if bounds is None:
+        raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
+    try:
+        low, high = bounds
+        if isinstance(low, float) or isinstance(high, float):
+            raise TypeError("floats are not exact")
+        low, high = Fraction(low), Fraction(high)
+    except (TypeError, ValueError, ZeroDivisionError) as exc:
+        raise SpecError(f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
+                        f"got {bounds!r} ({exc})") from None
+    if not 0 <= low <= high <= 1:
+        raise SpecError(f"prevalence_range must satisfy 0 <= low <= high <= 1, got ({low}, {high})")
+    return low, high
+
+
 def evaluate_counts(
     counts: Sequence[int],
     labels: Sequence[str] = ("a", "b"),
@@ -448,19 +482,17 @@ def evaluate_counts(
     """
     if decoding not in DECODINGS:
         raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
-    ints = [int(c) for c in counts]
-    if len(ints) != 8 or any(c < 0 for c in ints) or any(c != x for c, x in zip(ints, counts)):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {list(counts)!r}")
+    ints = _counts(counts)
     q = sum(ints)
-    if q == 0:
-        raise SketchError("empty test: the counts sum to 0")
+    if prevalence_range is not None and decoding == "total_accuracy":
+        decoding = "prevalence_range"  # a range given is a range meant
     if decoding == "prevalence_range":
-        if prevalence_range is None:
-            raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
-        prevalence_range = (Fraction(prevalence_range[0]), Fraction(prevalence_range[1]))
-    else:
-        prevalence_range = None
+        prevalence_range = _prevalence_range(prevalence_range)
     labels, classifiers = tuple(labels), tuple(classifiers)
+    if len(labels) != 2 or len(set(labels)) != 2:
+        raise SpecError(f"need two distinct label names, got {list(labels)!r}")
+    if len(classifiers) != 3 or len(set(classifiers)) != 3:
+        raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
     sol = solve_counts(ints, prevalence_range)
     alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
     for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety", "undecided"):
@@ -615,8 +647,8 @@ def evaluate_algebraic(
         trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in members),
                                      decoding, prevalence_range))
     bounds = None
-    if decoding == "prevalence_range" and prevalence_range is not None:
-        bounds = (Fraction(prevalence_range[0]), Fraction(prevalence_range[1]))
+    if decoding == "prevalence_range" or prevalence_range is not None:
+        bounds = _prevalence_range(prevalence_range)
     combined, differ, spread = _combine(trios, labels, classifiers, bounds)
     alarms = []
     for trio in trios:
@@ -627,6 +659,12 @@ def evaluate_algebraic(
                                                  f"(largest spread {spread:.3g}): " + "; ".join(differ[:6])
                                                  + ("; ..." if len(differ) > 6 else "")))
     return Evaluation("algebraic", labels, classifiers, (combined,), 0, {}, tuple(alarms), tuple(trios))
+
+
+#: Floating-point slack of :func:`evaluate_many`: values within it of 0 or 1 count as inside the
+#: unit interval, and total accuracies within it of a tie as tied (exact ties and boundary
+#: values are common on small tests; the exact path decides them exactly).
+_TOLERANCE = 1e-12
 
 
 def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
@@ -662,6 +700,8 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
     table = np.asarray(counts, dtype=np.float64)
     if table.ndim != 2 or table.shape[1] != 8:
         raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
+    if table.size and (not np.isfinite(table).all() or table.min() < 0):
+        raise SketchError("counts must be finite and non-negative")
     size = len(table)
     columns = np.ascontiguousarray(table.T)  # one contiguous row per pattern: faster column arithmetic
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -683,12 +723,13 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
         # neither, and the summed total accuracy t becomes 3 - t
         first = stats[:, 0, :]
         finite = np.isfinite(first).all(axis=1)
-        outside = finite & ((first < 0) | (first > 1)).any(axis=1)
+        outside = finite & ((first < -_TOLERANCE) | (first > 1 + _TOLERANCE)).any(axis=1)
         p = stats[:, :, 0]
         total = np.zeros(size)
         for i in range(3):
             total += first[:, 0] * first[:, 1 + 2 * i] + (1 - first[:, 0]) * first[:, 2 + 2 * i]
-        chosen = np.where(~finite, -1, np.where(2 * total > 3, 0, np.where(2 * total < 3, 1, -1)))
+        chosen = np.where(~finite, -1, np.where(2 * total > 3 + _TOLERANCE, 0,
+                                                np.where(2 * total < 3 - _TOLERANCE, 1, -1)))
     return {
         "prevalence": p,
         "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),

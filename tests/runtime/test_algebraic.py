@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from evalgebra import datasets
@@ -143,6 +143,8 @@ def test_evaluate_counts_failure_modes_are_consistent(counts):
 
 
 @given(counts8)
+@example([4, 8, 3, 3, 8, 6, 6, 3])  # an accuracy of exactly 1: inside the cube
+@example([4, 9, 7, 0, 8, 0, 7, 7])  # an exact tie in total accuracy
 def test_evaluate_many_matches_exact(counts):
     exact = evaluate_counts(counts)
     many = evaluate_many([counts, counts])
