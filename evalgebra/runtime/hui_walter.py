@@ -61,6 +61,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -134,11 +135,28 @@ def _estimate(theta: Sequence[Any], accuracy: Sequence[Any], sizes: Sequence[int
     pooled: Any = None
     items = sum(int(q) for q in sizes)
     if items and all(t is not None for t in theta):
-        total: Any = sum((q * t for q, t in zip(sizes, theta)), Fraction(0))
-        pooled = total / items
+        pooled = _pooled(theta, sizes, items)
     prevalence = {first: pooled, second: None if pooled is None else 1 - pooled}
     rows = {c: {first: accuracy[2 * i], second: accuracy[2 * i + 1]} for i, c in enumerate(classifiers)}
     return HuiWalterEstimate(prevalence, rows, by_population)
+
+
+def _pooled(theta: Sequence[Any], sizes: Sequence[int], items: int) -> Any:
+    """``sum_s Q_s theta_s / Q``: exact when the terms share a field (or are rational), else a float.
+
+    With three or more populations the prevalences can come from different pairs of
+    populations, hence from different quadratic fields (or be float means); their exact sum
+    does not exist, so the pooled prevalence is then a float (None if a term is complex).
+    """
+    try:
+        total: Any = sum((q * t for q, t in zip(sizes, theta)), Fraction(0))
+        return total / items
+    except (ValueError, TypeError):
+        pass
+    floats = [_float(t) for t in theta]
+    if any(f is None for f in floats):
+        return None
+    return sum(q * f for q, f in zip(sizes, floats) if f is not None) / items
 
 
 # -- exact helpers ----------------------------------------------------------------------------
@@ -323,6 +341,11 @@ def evaluate_cross_tabs(
     if radicand >= 0 and None not in first:
         side = _side(first, sizes, decoding)
         chosen = None if side == 0 else (0 if side > 0 else 1)
+        if chosen is None:
+            rule = ("the tests' Youden indices sum to 0" if decoding == "youden"
+                    else "the mean accuracy over all items and tests is exactly 1/2")
+            alarms.append(Alarm("undecided", f"decoding {decoding!r} chooses neither evaluation: {rule} on both "
+                                             "(the label swap maps one onto the other)"))
     estimates = tuple(_estimate(p[:2], p[2:], sizes, labels, classifiers, populations) for p in points)
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
     if chosen is not None:
@@ -362,6 +385,12 @@ def _validate(sketch: Sketch, min_classifiers: int, max_classifiers: int | None,
                         f"{list(sketch.populations)}: give each item's population (e.g. a clustering of the items)")
 
 
+def _named_pair(pair: Evaluation, p: str, q: str) -> Evaluation:
+    """The evaluation of the pair of populations ``p, q`` with its alarms naming the pair."""
+    return dataclasses.replace(pair, alarms=tuple(dataclasses.replace(a, detail=f"populations {p}, {q}: {a.detail}")
+                                                  for a in pair.alarms))
+
+
 def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     r"""Evaluate two binary classifiers on two or more populations with the exact closed form.
 
@@ -386,7 +415,7 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     tabs = {pop: [int(c) for c in sketch.count_vector(pop)] for pop in populations}
     if len(populations) == 2:
         return evaluate_cross_tabs([tabs[p] for p in populations], labels, classifiers, populations, decoding)
-    pairs = [evaluate_cross_tabs([tabs[p], tabs[q]], labels, classifiers, (p, q), decoding)
+    pairs = [_named_pair(evaluate_cross_tabs([tabs[p], tabs[q]], labels, classifiers, (p, q), decoding), p, q)
              for p, q in itertools.combinations(populations, 2)]
     values: dict[tuple[str, ...], list[Any]] = {}
     for pair in pairs:
@@ -411,8 +440,7 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     accuracy = [combine(("accuracy", c, label)) for c in classifiers for label in labels]
     sizes = [sketch.size(pop) for pop in populations]
     combined = _estimate(theta, accuracy, sizes, labels, classifiers, populations)
-    alarms = [Alarm(a.kind, f"populations {p}, {q}: {a.detail}")
-              for (p, q), pair in zip(itertools.combinations(populations, 2), pairs) for a in pair.alarms]
+    alarms = [a for pair in pairs for a in pair.alarms]
     differ = [" ".join(k) for k, xs in values.items() if not all(_same(x, xs[0]) for x in xs[1:])]
     if differ:
         alarms.append(Alarm("empty_variety", "the pairs of populations give different evaluations, so no evaluation "
