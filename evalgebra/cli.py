@@ -133,8 +133,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
             lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
-    if result.partition:
-        lines.append("partition of the counts by true label (chosen point):")
+    if result.partition and result.chosen is not None:
+        lines.append("partition of the counts by true label (chosen point):")  # only when a point is chosen
         for label, rows in result.partition.items():
             cells = "  ".join(f"{''.join(p)}: {float(c):.1f}" for p, c in rows)
             lines.append(f"  true {label}: {cells}")
@@ -174,8 +174,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.prevalence_range:
         if args.method != "algebraic":
             raise EvalgebraError("--prevalence-range applies to the algebraic method")
-        options = {"decoding": "prevalence_range",
-                   "prevalence_range": (Fraction(args.prevalence_range[0]), Fraction(args.prevalence_range[1]))}
+        options = {"decoding": "prevalence_range", "prevalence_range": tuple(args.prevalence_range)}
     result = evaluate(sketch, method=args.method, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     return 1 if args.strict and result.alarms else 0
@@ -256,6 +255,28 @@ def _cmd_polys(args: argparse.Namespace) -> int:
     return 0
 
 
+def _short(exc: BaseException, limit: int = 2000) -> str:
+    """The message of an error, cut to ``limit`` characters (huge numbers stay readable)."""
+    try:
+        text = str(exc)
+    except ValueError:  # e.g. an integer too long to print
+        text = type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def _rational(value: str) -> Fraction:
+    """A command-line rational: ``1/2``, ``0.25`` or ``3`` (exact)."""
+    if len(value) > 200:
+        raise argparse.ArgumentTypeError(f"{value[:40]}...: too long for a rational")
+    try:
+        result = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a rational number (e.g. 1/2, 0.25)") from None
+    if max(abs(result.numerator), result.denominator).bit_length() > 3000:
+        raise argparse.ArgumentTypeError(f"{value!r}: numerator or denominator too large")
+    return result
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``evalgebra`` command."""
     parser = argparse.ArgumentParser(
@@ -295,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
     ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
     ev.add_argument("--method", choices=METHODS, default="algebraic")
-    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"),
+    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=_rational,
                     help="decode to the point whose first-label prevalence lies in [LO, HI] (rationals)")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
     ev.add_argument("--strict", action="store_true", help="exit with status 1 when an alarm is raised")
@@ -303,9 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
     al.add_argument("sketch", help="sketch JSON v1 with two labels")
-    al.add_argument("--min-accuracy", default="1/2",
+    al.add_argument("--min-accuracy", default="1/2", type=lambda v: v if v == "none" else _rational(v),
                     help="every member above this accuracy on each label (rational; 'none' to drop)")
-    al.add_argument("--min-total-accuracy", default=None, help="every member above this total accuracy")
+    al.add_argument("--min-total-accuracy", default=None, type=_rational,
+                    help="every member above this total accuracy (rational)")
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
     al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires")
@@ -320,7 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except EvalgebraError as exc:
-        print(f"evalgebra: error: {exc}", file=sys.stderr)
+        print(f"evalgebra: error: {_short(exc)}", file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError, RecursionError) as exc:
+        # unreadable or unwritable files and malformed input are the user's to fix: no traceback
+        print(f"evalgebra: error: {type(exc).__name__}: {_short(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

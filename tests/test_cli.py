@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
 import sympy
 
 from evalgebra import datasets
@@ -83,8 +84,9 @@ def test_cli_bad_input_exits_2(capsys, tmp_path):
     bad.write_text("{}", encoding="utf-8")
     status, _, err = _run(capsys, "evaluate", str(bad))
     assert status == 2 and err.startswith("evalgebra: error:")
-    status, _, err = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--min-accuracy", "half")
-    assert status == 2 and "evalgebra: error:" in err
+    with pytest.raises(SystemExit) as stop:  # argparse rejects the value: usage and status 2
+        main(["alarm", str(datasets.path("bigbench_mistake")), "--min-accuracy", "half"])
+    assert stop.value.code == 2 and "not a rational number" in capsys.readouterr().err
 
 
 def test_example_runs_the_main_job(capsys):
@@ -104,3 +106,25 @@ def test_evaluate_hui_walter_prints_each_population(capsys, tmp_path):
     assert "in s1: P_a = 1/4" in out and "alarms: none" in out
     status, out, _ = _run(capsys, "evaluate", str(path), "--method", "hui_walter", "--json")
     assert json.loads(out)["method"] == "hui_walter"
+
+
+def test_cli_user_errors_exit_2_without_traceback(capsys, tmp_path):
+    acs, graders = str(datasets.path("acs_employment")), str(datasets.path("bigbench_mistake"))
+    for argv in (["sketch", str(tmp_path / "missing.csv")],
+                 ["evaluate", acs, "--prevalence-range", "1", "0"],
+                 ["alarm", graders, "--min-accuracy", "1e1000000"]):
+        try:
+            status, _, err = _run(capsys, *argv)
+        except SystemExit as exc:  # argparse rejects the value itself
+            status, err = exc.code, capsys.readouterr().err
+        assert status == 2, argv
+        assert "Traceback" not in err
+
+
+def test_sketch_rejects_counts_beyond_64_bits(capsys, tmp_path):
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps({"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1"],
+                                "counts": [{"decisions": ["a"], "count": 2**63 - 1}, {"decisions": ["b"], "count": 1}]}),
+                    encoding="utf-8")
+    status, _, err = _run(capsys, "evaluate", str(path), "--method", "majority")
+    assert status == 2 and "2^62" in err

@@ -113,6 +113,31 @@ def _dense_sum(key: np.ndarray, count: Any | None, cells: int) -> np.ndarray:
     return out
 
 
+#: Counts (and their total) stay below this, so every sum fits a signed 64-bit integer.
+COUNT_LIMIT = 2**62
+
+
+def _checked_counts(count: Any) -> np.ndarray:
+    """Counts as ``int64``, non-negative, with a total below :data:`COUNT_LIMIT`."""
+    raw = np.asarray(count)
+    if raw.size == 0:
+        return raw.astype(np.int64)
+    if raw.dtype.kind not in "iu":
+        values = [int(c) for c in raw.ravel()]  # Python ints: no silent wrap-around
+        if any(v < 0 for v in values):
+            raise SketchError("counts must be non-negative")
+        total = sum(values)
+    else:
+        if int(raw.min()) < 0:
+            raise SketchError("counts must be non-negative")
+        high = int(raw.max())
+        total = high * raw.size if high * raw.size < COUNT_LIMIT else sum(int(c) for c in raw.ravel())
+    if total >= COUNT_LIMIT:
+        raise SketchError(f"counts must total below 2^62 (got {total}): larger tests do not fit the "
+                          "64-bit arithmetic of sketches")
+    return raw.astype(np.int64)
+
+
 class Sketch:
     r"""Exact pattern counts of ``N`` classifiers over ``R`` labels, by population and truth.
 
@@ -148,9 +173,7 @@ class Sketch:
         self.populations = spec.populations
         n_codes = self.n_patterns
         if count is not None:
-            count = np.asarray(count, dtype=np.int64)
-            if count.size and int(count.min()) < 0:
-                raise SketchError("counts must be non-negative")
+            count = _checked_counts(count)
         # ranges are checked before aggregate packs (pop, truth, code) into one key
         for name, column, low, high in (
             ("population index", pop, 0, len(self.populations)),

@@ -490,7 +490,8 @@ def from_counts(
         cells = [(UNLABELLED, code, v) for code, v in total.items()]
     if not cells or sum(v for _, _, v in cells) == 0:
         raise SketchError("empty test: every count is zero")
-    truth_col, code_col, count_col = (np.array(col, dtype=np.int64) for col in zip(*cells))
+    truth_col, code_col, count_col = (np.array(col, dtype=np.int64 if k < 2 else object)
+                                      for k, col in enumerate(zip(*cells)))  # counts checked by Sketch
     return Sketch(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, [population])
 
 
