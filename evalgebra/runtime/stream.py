@@ -74,10 +74,23 @@ def _names_list(value: Any, key: str, where: str) -> list[str]:
     return value
 
 
-def _count(value: Any, key: str, where: str) -> int:
+def _count(value: Any, key: str, where: str, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise SketchError(f"{where}: {key!r} must be a non-negative integer, got {value!r}")
+    if value >= limit:
+        raise SketchError(f"{where}: {key!r} must be below 2^{limit.bit_length() - 1}, got {value}: "
+                          "counts are 64-bit integers")
     return value
+
+
+def _expected_names(value: Sequence[str] | None, key: str) -> list[str] | None:
+    """The names a caller of :meth:`StreamEvaluator.resume` expects; a bare string is refused."""
+    if value is None:
+        return None
+    names = None if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) else list(value)
+    if names is None or not all(isinstance(v, str) for v in names):
+        raise SpecError(f"{key} must be a sequence of names (a list of strings), got {value!r}")
+    return names
 
 
 class StreamEvaluator:
@@ -344,9 +357,15 @@ class StreamEvaluator:
         ------
         SketchError
             The file is missing, not a stream checkpoint, inconsistent (its item count
-            differs from its sketch's) or written for other classifiers, labels or
-            populations.
+            differs from its sketch's, a count is 2^63 or more, ``sketch`` is not the embedded
+            sketch document) or written for other classifiers, labels or populations.
+        SpecError
+            ``classifiers``, ``labels`` or ``populations`` is not a sequence of names (a bare
+            string is refused, not split into characters).
         """
+        expected = {"classifiers": _expected_names(classifiers, "classifiers"),
+                    "labels": _expected_names(labels, "labels"),
+                    "populations": _expected_names(populations, "populations")}
         where = f"checkpoint {str(path)!r}"
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -365,12 +384,11 @@ class StreamEvaluator:
         if not isinstance(settings, dict) or set(settings) != _SETTING_KEYS:
             raise SketchError(f"{where}: settings must have exactly the keys {sorted(_SETTING_KEYS)}")
         saved = {key: _names_list(settings[key], key, where) for key in sorted(_SETTING_KEYS)}
-        expected = {"classifiers": classifiers, "labels": labels, "populations": populations}
         for key, want in expected.items():
-            if want is not None and list(want) != saved[key]:
-                raise SketchError(f"{where} was written for {key} {saved[key]}, expected {list(want)}")
-        items = _count(data["items"], "items", where)
-        batches = _count(data["batches"], "batches", where)
+            if want is not None and want != saved[key]:
+                raise SketchError(f"{where} was written for {key} {saved[key]}, expected {want}")
+        items = _count(data["items"], "items", where, _MAX_ITEMS)
+        batches = _count(data["batches"], "batches", where, 2**63)
         try:
             stream = cls(saved["classifiers"], saved["labels"], populations=saved["populations"])
         except SpecError as exc:
@@ -380,9 +398,13 @@ class StreamEvaluator:
                 raise SketchError(f"{where} says {items} items but holds no sketch")
             stream._batches = batches
             return stream
+        if not isinstance(data["sketch"], dict):
+            # the sketch is embedded as a JSON object; a string would be read as a file path
+            raise SketchError(f"{where}: 'sketch' must be the embedded sketch document (a JSON object) or null, "
+                              f"got {type(data['sketch']).__name__}")
         try:
             sketch = Sketch.read_json(data["sketch"])
-        except SketchError as exc:
+        except (SketchError, SpecError, OverflowError, TypeError, ValueError) as exc:
             raise SketchError(f"{where}: its sketch is invalid: {exc}") from None
         if (list(sketch.classifiers), list(sketch.labels), list(sketch.populations)) != (
             saved["classifiers"], saved["labels"], saved["populations"]

@@ -203,6 +203,48 @@ def test_stream_resume_refuses_mismatched_checkpoints():
             StreamEvaluator.resume(Path(folder) / "absent.json")
 
 
+def test_stream_resume_refuses_malformed_sketches_and_counts():
+    # regressions: a string sketch was read as a file path, a list raised TypeError, a count
+    # of 2^63 or more could overflow the 64-bit state
+    stream = StreamEvaluator(["p", "q"], ["yes", "no"])
+    stream.ingest([["yes", "no"], ["no", "no"]])
+    with tempfile.TemporaryDirectory() as folder:
+        path = _checkpointed(folder, stream)
+        document = json.loads(path.read_text())
+        other = Path(folder) / "other.json"
+        other.write_text(stream.sketch.to_json())
+        for change, message in [
+            (lambda d: d.update(sketch=str(other)), "embedded sketch document"),
+            (lambda d: d.update(sketch="other.json"), "embedded sketch document"),
+            (lambda d: d.update(sketch=[1, 2]), "embedded sketch document"),
+            (lambda d: d.update(sketch=7), "embedded sketch document"),
+            (lambda d: d.update(items=2**63), "below 2"),
+            (lambda d: d.update(items=2**64 + 2), "below 2"),
+            (lambda d: d.update(batches=2**63), "below 2"),
+            (lambda d: d["sketch"]["counts"][0].update(count=2**63), "its sketch is invalid"),
+            (lambda d: d["sketch"]["counts"][0].update(count=[1]), "its sketch is invalid"),
+        ]:
+            broken = json.loads(json.dumps(document))
+            change(broken)
+            path.write_text(json.dumps(broken))
+            with pytest.raises(SketchError, match=message):
+                StreamEvaluator.resume(path)
+
+
+def test_stream_resume_refuses_a_bare_string_of_expected_names():
+    # regression: classifiers="pq" was taken as ["p", "q"]
+    stream = StreamEvaluator(["p", "q"], ["y", "n"])
+    stream.ingest([["y", "n"]])
+    with tempfile.TemporaryDirectory() as folder:
+        path = _checkpointed(folder, stream)
+        for options in ({"classifiers": "pq"}, {"labels": "yn"}, {"populations": "all"},
+                        {"classifiers": 2}, {"labels": ["y", 1]}):
+            with pytest.raises(SpecError, match="sequence of names"):
+                StreamEvaluator.resume(path, **options)
+        assert StreamEvaluator.resume(path, classifiers=("p", "q"), labels=["y", "n"],
+                                      populations=["all"]).items == 1
+
+
 @pytest.mark.parametrize("fail_in", ["replace", "fsync", "write"])
 def test_stream_checkpoint_crash_leaves_the_old_checkpoint_intact(monkeypatch, fail_in):
     stream = StreamEvaluator(3, 2)
