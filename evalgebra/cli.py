@@ -8,7 +8,7 @@ Commands
     the sketch exactly.
 ``evalgebra sketch ITEMS.csv [--truth COLUMN] [--population COLUMN] [-o OUT.json]``
     Count an items CSV (header row, one column per classifier) into sketch JSON v1.
-``evalgebra point SKETCH.json [--structure S] [--json]``
+``evalgebra point SKETCH.json [--structure S] [--population P] [--json]``
     The exact evaluation point of a labelled sketch.
 ``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R]
 [--populations K] [--format text|latex|json] [--expand]``
@@ -17,7 +17,7 @@ Commands
     Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored):
     every candidate evaluation exactly, the decoded one, the partition of the counts by
     true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``.
-``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--json] [--strict]``
+``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--json] [--strict]``
     The logical alarm for every subset of the ensemble; ``--json`` prints
     ``evalgebra.alarm/1``.
 
@@ -184,7 +184,10 @@ def _cmd_alarm(args: argparse.Namespace) -> int:
     sketch = Sketch.read_json(args.sketch)
     spec = SafetySpec(min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
                       min_total_accuracy=args.min_total_accuracy, strict=not args.non_strict)
-    report = logical_alarm(sketch, spec)
+    subsets = None
+    if args.subsets:
+        subsets = [[m.strip() for m in part.split(",") if m.strip()] for part in args.subsets.split(";")]
+    report = logical_alarm(sketch, spec, subsets=subsets)
     sys.stdout.write(report.to_json() + "\n" if args.json else format_alarm(report) + "\n")
     return 1 if args.strict and report.fires else 0
 
@@ -236,7 +239,7 @@ def _cmd_sketch(args: argparse.Namespace) -> int:
 
 def _cmd_point(args: argparse.Namespace) -> int:
     sketch = Sketch.read_json(args.sketch)
-    point = evaluation_point(sketch, structure=_structure_arg(args.structure))
+    point = evaluation_point(sketch, structure=_structure_arg(args.structure), population=args.population)
     sys.stdout.write(point.to_json() if args.json else format_point(point) + "\n")
     return 0
 
@@ -299,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     point.add_argument("sketch", help="sketch JSON v1 with by_true_label counts")
     point.add_argument("--structure", default="complete",
                        help="independent, complete (default) or subsets like 0-1,1-2")
+    point.add_argument("--population", default=None,
+                       help="one population's point (default: all populations, rows shared)")
     point.add_argument("--json", action="store_true", help="print evalgebra.point/1 JSON")
     point.set_defaults(run=_cmd_point)
 
@@ -329,6 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     al.add_argument("--min-total-accuracy", default=None, type=_rational,
                     help="every member above this total accuracy (rational)")
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
+    al.add_argument("--subsets", default=None, metavar="c1,c2;c1,c2,c3",
+                    help="the subsets to check (default: all; needed beyond 12 classifiers)")
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
     al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires")
     al.set_defaults(run=_cmd_alarm)

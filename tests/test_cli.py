@@ -128,3 +128,17 @@ def test_sketch_rejects_counts_beyond_64_bits(capsys, tmp_path):
                     encoding="utf-8")
     status, _, err = _run(capsys, "evaluate", str(path), "--method", "majority")
     assert status == 2 and "2^62" in err
+
+
+def test_alarm_subsets_option_and_sketch_reads_a_bom(capsys, tmp_path):
+    status, out, _ = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--json",
+                          "--subsets", "mistral_large,gpt4_turbo;claude_haiku")
+    doc = json.loads(out)
+    assert status == 0 and [s["classifiers"] for s in doc["subsets"]] == [["mistral_large", "gpt4_turbo"],
+                                                                           ["claude_haiku"]]
+    csv = tmp_path / "items.csv"
+    csv.write_bytes("\ufeffc1,c2,truth\na,b,a\nb,b,b\n".encode("utf-8"))
+    out_path = tmp_path / "out.json"
+    status, _, _ = _run(capsys, "sketch", str(csv), "--truth", "truth", "-o", str(out_path))
+    assert status == 0 and Sketch.read_json(out_path).classifiers == ("c1", "c2")
+    assert out_path.stat().st_mode & 0o044  # readable by others as with a plain open()

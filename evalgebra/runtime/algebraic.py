@@ -380,8 +380,8 @@ def _square_free_part(radicand: int) -> tuple[int, int]:
 def _blind_spot_text(factor: str, names: Sequence[str]) -> str:
     if factor.startswith("E_") and factor.count("_") == 2:
         i, j = (int(k) for k in factor[2:].split("_"))
-        return (f"{names[i]} and {names[j]} have zero sample covariance (D_{i}_{j} = 0: a constant "
-                "classifier or an uncorrelated pair); their third partner's accuracies are undefined")
+        return (f"{names[i]} and {names[j]} have zero sample covariance (a constant classifier or an "
+                "uncorrelated pair); the third member's accuracies are undefined")
     if factor == "Q":
         return "the test is empty"
     return (f"the prevalence quadratic degenerates ({factor} = 0): the two evaluations coincide "

@@ -612,7 +612,7 @@ def read_items_csv(
     2
     """
     if isinstance(path, (str, os.PathLike)):
-        with open(path, newline="", encoding="utf-8") as handle:
+        with open(path, newline="", encoding="utf-8-sig") as handle:  # a leading BOM is not a name
             return read_items_csv(handle, truth=truth, population=population, labels=labels)
     reader = csv.reader(path)
     try:
