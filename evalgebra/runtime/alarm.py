@@ -390,12 +390,20 @@ class AlarmReport:
         raise SpecError(f"no subset {sorted(wanted)} in this report")
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``evalgebra.alarm/1`` document as a dictionary."""
+        """The ``evalgebra.alarm/1`` document as a dictionary.
+
+        Keys: ``format``, ``Q``, ``spec``, ``subsets`` (per subset ``classifiers``, ``fires``,
+        ``feasible_Qa``), then ``labels`` (``feasible_Qa`` counts items of true label
+        ``labels[0]``), ``classifiers`` (the sketch's) and ``fires`` (any subset fires).
+        """
         return {
             "format": ALARM_FORMAT,
             "Q": self.Q,
             "spec": self.spec.to_dict(),
             "subsets": [result.to_dict() for result in self.subsets],
+            "labels": list(self.labels),
+            "classifiers": list(self.classifiers),
+            "fires": self.fires,
         }
 
     def to_json(self) -> str:

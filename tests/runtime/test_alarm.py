@@ -559,7 +559,12 @@ def test_logical_alarm_subsets_in_requested_order():
 def test_alarmreport_to_dict_has_exact_format():
     report = logical_alarm(datasets.load("bigbench_mistake"), SafetySpec("1/2", "3/5"))
     data = report.to_dict()
-    assert list(data) == ["format", "Q", "spec", "subsets"]
+    # the original keys unchanged and first; then which label Q_a counts, the classifiers and
+    # the overall verdict (regression: the document did not say which label Q_a counts)
+    assert list(data) == ["format", "Q", "spec", "subsets", "labels", "classifiers", "fires"]
+    assert data["labels"] == ["a", "b"]
+    assert data["classifiers"] == list(report.classifiers) == list(datasets.load("bigbench_mistake").classifiers)
+    assert data["fires"] is report.fires is any(entry["fires"] for entry in data["subsets"])
     assert data["format"] == ALARM_FORMAT == "evalgebra.alarm/1"
     assert data["Q"] == 281
     assert data["spec"] == {"min_accuracy": "1/2", "min_total_accuracy": "3/5", "strict": True}
@@ -567,6 +572,16 @@ def test_alarmreport_to_dict_has_exact_format():
         assert list(entry) == ["classifiers", "fires", "feasible_Qa"]
         assert all(isinstance(v, list) and len(v) == 2 for v in entry["feasible_Qa"])
     assert json.loads(report.to_json()) == data
+
+
+def test_alarmreport_to_dict_names_the_counted_label_and_overall_verdict():
+    sketch = Sketch.from_counts({("yes", "no", "no"): 6, ("no", "yes", "yes"): 4}, labels=["yes", "no"],
+                                classifiers=["x", "y", "z"])
+    data = json.loads(logical_alarm(sketch).to_json())
+    assert data["labels"] == ["yes", "no"] and data["classifiers"] == ["x", "y", "z"]
+    assert data["fires"] is True
+    quiet = json.loads(logical_alarm(Sketch.from_counts({"aaa": 6, "bbb": 4}, labels=["a", "b"])).to_json())
+    assert quiet["fires"] is False and not any(entry["fires"] for entry in quiet["subsets"])
 
 
 def test_alarm_as_alarms_minimal_subsets():
