@@ -148,7 +148,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         kinds = ", ".join(sorted(trio.alarm_kinds())) or "none"
         p = trio.point
         prevalence = "-" if p is None else _exact(p.prevalence[result.labels[0]])
-        populations = list(getattr(p, "by_population", None) or {}) if p is not None else []
+        first = p if p is not None else (trio.points[0] if trio.points else None)
+        populations = list(getattr(first, "by_population", None) or {})
         head = f"populations {', '.join(populations)}" if populations else f"trio {', '.join(trio.classifiers)}"
         lines.append(f"{head}: P_{result.labels[0]} = {prevalence}; alarms: {kinds}")
     lines.append("alarms:" + ("" if result.alarms else " none"))
