@@ -274,7 +274,7 @@ def closed_form_floats(counts: Sequence[int]) -> tuple[float, list[list[float]],
     ``P_{i,b} = B_i/Q + (E_012 + s sqrt R) / (2 Q E_jk)``,
     ``P_{i,a} = 1 - B_i/Q - (E_012 - s sqrt R) / (2 Q E_jk)`` (``{j, k}`` the partners of
     ``i``; seed 002, Theorem 2, in the moments of derivation d02). Undefined statistics
-    (``R = 0``, ``E_jk = 0``) and complex points (``R < 0``) are ``nan``.
+    (``R = 0``, ``E_jk = 0``), empty varieties and complex points (``R < 0``) are ``nan``.
 
     Returns
     -------
@@ -286,7 +286,11 @@ def closed_form_floats(counts: Sequence[int]) -> tuple[float, list[list[float]],
     radicand = e012 * e012 + 4.0 * e[0] * e[1] * e[2]
     blind = radicand == 0 or q == 0 or 0 in e
     nan = math.nan
-    if radicand < 0:
+    zeros = sum(1 for v in e if v == 0)
+    # the independent model cannot vanish on one covariance alone, nor on two or three with
+    # E_012 != 0, nor give R = 0 with none: no point at all (the empty variety)
+    empty = (zeros == 0 and radicand == 0) or zeros == 1 or (zeros >= 2 and e012 != 0)
+    if radicand < 0 or empty:
         return radicand, [[nan] * 7, [nan] * 7], blind, False, -1
     root = math.sqrt(radicand)
     points = []

@@ -680,7 +680,8 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
     dict of ndarray
         ``prevalence`` (k, 2): P_a of both points; ``accuracy`` (k, 2, 3, 2): accuracy of
         classifier i on label a/b at each point; ``radicand`` (k,); ``complex``,
-        ``blind_spot``, ``outside_unit_cube`` (k,) booleans; ``chosen`` (k,) the point with
+        ``blind_spot``, ``empty_variety`` (its points are NaN), ``outside_unit_cube`` (k,)
+        booleans; ``chosen`` (k,) the point with
         the larger mean total accuracy (-1 when none). Irrationality needs exact arithmetic:
         use :func:`solve_counts` or :func:`evaluate_counts`.
 
@@ -715,10 +716,17 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
             base, delta = num * inverse, (rt * inverse) * root
             stats[:, 0, k] = base + delta  # SIGNS = (1, -1)
             stats[:, 1, k] = base - delta
-        factors = out[1 + 3 * len(_STATS): 1 + 3 * len(_STATS) + len(three_independent.BLIND_SPOTS)]
+        n_factors = len(three_independent.BLIND_SPOTS)
+        factors = out[1 + 3 * len(_STATS): 1 + 3 * len(_STATS) + n_factors]
         blind = np.zeros(size, dtype=bool)
         for f in factors:
             blind |= np.asarray(f) == 0
+        # the impossible zero patterns of the covariances (see _empty): no point at all
+        observed = out[1 + 3 * len(_STATS) + n_factors:]
+        zeros = sum((np.broadcast_to(np.asarray(observed[k]), (size,)) == 0).astype(int) for k in _PAIR_INDEX)
+        triple = np.broadcast_to(np.asarray(observed[_TRIPLE_INDEX]), (size,))
+        empty = ((zeros == 0) & (radicand == 0)) | (zeros == 1) | ((zeros >= 2) & (triple != 0))
+        stats[empty] = np.nan
         # the label swap maps point 0 to point 1: finiteness and the unit cube hold for both or
         # neither, and the summed total accuracy t becomes 3 - t
         first = stats[:, 0, :]
@@ -736,6 +744,7 @@ def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
         "radicand": np.array(radicand),
         "complex": np.asarray(radicand < 0),
         "blind_spot": blind,
+        "empty_variety": np.asarray(empty),
         "outside_unit_cube": np.asarray(outside),
         "chosen": chosen,
     }

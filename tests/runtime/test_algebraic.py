@@ -145,11 +145,13 @@ def test_evaluate_counts_failure_modes_are_consistent(counts):
 @given(counts8)
 @example([4, 8, 3, 3, 8, 6, 6, 3])  # an accuracy of exactly 1: inside the cube
 @example([4, 9, 7, 0, 8, 0, 7, 7])  # an exact tie in total accuracy
+@example([275, 325, 255, 245, 125, 275, 145, 355])  # one vanishing covariance: empty
 def test_evaluate_many_matches_exact(counts):
     exact = evaluate_counts(counts)
     many = evaluate_many([counts, counts])
     assert many["complex"][0] == ("complex" in exact.alarm_kinds())
     assert many["blind_spot"][0] == ("blind_spot" in exact.alarm_kinds())
+    assert many["empty_variety"][0] == ("empty_variety" in exact.alarm_kinds())
     if exact.alarm_kinds() & {"complex", "blind_spot"}:
         return
     assert many["outside_unit_cube"][0] == ("outside_unit_cube" in exact.alarm_kinds())
