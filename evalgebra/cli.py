@@ -55,14 +55,34 @@ from evalgebra.spec import EnsembleSpec
 __all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm"]
 
 
-def _structure_arg(value: str) -> object:
-    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names)."""
+def _structure_arg(value: str, names: Sequence[str] = ()) -> object:
+    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names).
+
+    Members are separated by ``-``; a classifier whose name contains ``-`` (``gpt-4o``) or is
+    all digits is recognised by its full name first, so ``gpt-4o-claude-3`` splits into
+    ``gpt-4o`` and ``claude-3`` when those are the names.
+    """
     if value in ("independent", "complete"):
         return value
+    known = set(names)
     subsets = []
     for part in value.split(","):
-        members = [m.strip() for m in part.split("-") if m.strip()]
-        subsets.append([int(m) if m.isdigit() else m for m in members])
+        tokens = [t.strip() for t in part.split("-")]
+        members: list[object] = []
+        i = 0
+        while i < len(tokens):
+            for j in range(len(tokens), i, -1):  # the longest run of tokens that is a name
+                candidate = "-".join(tokens[i:j])
+                if candidate in known:
+                    members.append(candidate)
+                    i = j
+                    break
+            else:
+                token = tokens[i]
+                if token:
+                    members.append(int(token) if token.isdigit() else token)
+                i += 1
+        subsets.append(members)
     return subsets
 
 
@@ -242,7 +262,8 @@ def _cmd_sketch(args: argparse.Namespace) -> int:
 
 def _cmd_point(args: argparse.Namespace) -> int:
     sketch = Sketch.read_json(args.sketch)
-    point = evaluation_point(sketch, structure=_structure_arg(args.structure), population=args.population)
+    point = evaluation_point(sketch, structure=_structure_arg(args.structure, sketch.classifiers),
+                             population=args.population)
     sys.stdout.write(point.to_json() if args.json else format_point(point) + "\n")
     return 0
 

@@ -142,3 +142,11 @@ def test_alarm_subsets_option_and_sketch_reads_a_bom(capsys, tmp_path):
     status, _, _ = _run(capsys, "sketch", str(csv), "--truth", "truth", "-o", str(out_path))
     assert status == 0 and Sketch.read_json(out_path).classifiers == ("c1", "c2")
     assert out_path.stat().st_mode & 0o044  # readable by others as with a plain open()
+
+
+def test_structure_argument_reads_names_with_dashes_and_digits():
+    from evalgebra.cli import _structure_arg
+
+    assert _structure_arg("gpt-4o-claude-3", ["gpt-4o", "claude-3"]) == [["gpt-4o", "claude-3"]]
+    assert _structure_arg("10-20", ["10", "20"]) == [["10", "20"]]
+    assert _structure_arg("0-1,1-2") == [[0, 1], [1, 2]]
