@@ -1,4 +1,4 @@
-r"""Benchmark: the logical alarm (``evalgebra.runtime.alarm.logical_alarm``).
+r"""Benchmark: the logical alarm (``evalgebra.alarm.logical.logical_alarm``).
 
 The issue's targets: ``N = 5`` classifiers, all 31 subsets, under 1 s at ``Q = 10^6``
 items on the reference machine (2 cores), and well under 1 s at ``Q = 10^7`` (the alarm
@@ -31,7 +31,7 @@ as ``logical_alarm`` on the test it runs on:
   size (``logical_alarm`` timed there too), not scaled.
 
 ``logical_alarm`` solves the conditions on residue classes of ``Q_a`` (the Notes of
-:mod:`evalgebra.runtime.alarm_intervals`), so its time does not grow with ``Q``; the scan is the route it replaced.
+:mod:`evalgebra.alarm.intervals`), so its time does not grow with ``Q``; the scan is the route it replaced.
 
 Usage::
 
@@ -51,8 +51,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra import Sketch
-from evalgebra.runtime import alarm
-from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.alarm import logical as alarm
+from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
 from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
 from _timing import check as _check  # noqa: E402
 

@@ -16,7 +16,7 @@ Data (numpy, from ``--seed``; built outside the timing)
 -------------------------------------------------------
 Trio sketches (targets 1 and 2) are *expected* sketches: the exact counts of a labelled
 test of ``Q`` items whose sample statistics are a chosen rational point, as
-:func:`evalgebra.runtime.simulate.expected_sketch` makes them, computed here for all ``k``
+:func:`evalgebra.data.simulate.expected_sketch` makes them, computed here for all ``k``
 at once in integers. Per sketch a denominator ``d`` in {8, 10, 12, 16, 20}, accuracies
 ``x_i/d`` (label a) and ``y_i/d`` (label b) with ``0.55 d <= x_i, y_i <= d - 1``, and
 ``Q = (k_a + k_b) d^3`` log-uniform in about ``[10^3, 10^5]`` with ``Q_a = k_a d^3``. The mix:
@@ -93,12 +93,12 @@ import pandas as pd
 import sympy
 
 from evalgebra import Sketch
-from evalgebra.runtime.alarm import logical_alarm
-from evalgebra.runtime.algebraic import evaluate_algebraic, evaluate_counts, evaluate_many, solve_counts
-from evalgebra.runtime.evaluation import QuadraticNumber
-from evalgebra.runtime.point import EvaluationPoint
-from evalgebra.runtime.simulate import expected_sketch
-from evalgebra.runtime.stream import StreamEvaluator
+from evalgebra.alarm.logical import logical_alarm
+from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_counts, evaluate_many, solve_counts
+from evalgebra.evaluators.result import QuadraticNumber
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.evaluators.stream import StreamEvaluator
 from evalgebra.spec import EnsembleSpec
 from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
 from _timing import check as _check  # noqa: E402

@@ -11,7 +11,7 @@ Seed 004's static experiment, rebuilt offline with scikit-learn's bundled copy o
    on size and concavity features, an RBF support-vector classifier on texture, smoothness
    and symmetry features (chosen so that the tests' errors share little information).
 4. On the test items, with the answer key dropped: the exact closed form
-   (:func:`~evalgebra.runtime.hui_walter.evaluate_hui_walter`), the Gibbs sampler with
+   (:func:`~evalgebra.evaluators.hui_walter.evaluate_hui_walter`), the Gibbs sampler with
    Beta(1, 1) priors on the count sketch (posterior means, 95% equal-tailed intervals) and
    the online variant (the cross-tab updated every ``--batch`` items in a random order).
    Truth: each population's share of malignant tumours and each classifier's accuracy on
@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from evalgebra.runtime.evaluation import Evaluation  # noqa: E402
-from evalgebra.runtime.hui_walter import (  # noqa: E402
+from evalgebra.evaluators.result import Evaluation  # noqa: E402
+from evalgebra.evaluators.hui_walter import (  # noqa: E402
     GibbsResult,
     HuiWalterEstimate,
     OnlineHuiWalter,
@@ -58,8 +58,8 @@ from evalgebra.runtime.hui_walter import (  # noqa: E402
     gibbs_hui_walter,
     hui_walter_truth,
 )
-from evalgebra.runtime.point import evaluation_point  # noqa: E402
-from evalgebra.runtime.sketch import Sketch  # noqa: E402
+from evalgebra.data.point import evaluation_point  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 
 LABELS = ("malignant", "benign")           # scikit-learn's target: 0 = malignant, 1 = benign
 CLASSIFIERS = ("rf", "svc")

@@ -132,11 +132,11 @@ def load_ours() -> dict[str, Any]:
     """The evalgebra functions compared, or a reason each is missing."""
     found: dict[str, Any] = {}
     for name, module, attribute in (
-        ("evaluate_algebraic", "evalgebra.runtime.algebraic", "evaluate_algebraic"),
-        ("evaluate_many", "evalgebra.runtime.algebraic", "evaluate_many"),
-        ("evaluate_counts", "evalgebra.runtime.algebraic", "evaluate_counts"),
-        ("solve_counts", "evalgebra.runtime.algebraic", "solve_counts"),
-        ("logical_alarm", "evalgebra.runtime.alarm", "logical_alarm"),
+        ("evaluate_algebraic", "evalgebra.evaluators.algebraic", "evaluate_algebraic"),
+        ("evaluate_many", "evalgebra.evaluators.algebraic", "evaluate_many"),
+        ("evaluate_counts", "evalgebra.evaluators.algebraic", "evaluate_counts"),
+        ("solve_counts", "evalgebra.evaluators.algebraic", "solve_counts"),
+        ("logical_alarm", "evalgebra.alarm.logical", "logical_alarm"),
     ):
         try:
             found[name] = getattr(importlib.import_module(module), attribute)
@@ -349,7 +349,7 @@ def alarm_spec() -> Any:
     as met, evalgebra's strict threshold as not met (``0 > 0``), so ntqr may list
     ``Q_a = 0`` or ``Q_a = Q`` as admissible where evalgebra does not.
     """
-    from evalgebra.runtime.alarm import SafetySpec
+    from evalgebra.alarm.logical import SafetySpec
 
     return SafetySpec(Fraction(1, 2))
 

@@ -36,8 +36,8 @@ from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner
 from evalgebra.groebner.ideal import Ideal  # noqa: E402
 from evalgebra.groebner.polys import PolyRing, normal_form  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.runtime.point import EvaluationPoint  # noqa: E402
-from evalgebra.runtime.simulate import expected_sketch  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import VariableRegistry  # noqa: E402
 

@@ -3,7 +3,7 @@ r"""d05: more labels and more classifiers: independent N = 3, R = 3 and N = 4, R
 (a) N = 3 classifiers, R = 3 labels, independent: 20 unknowns (2 prevalences, 18 response
 rates) against 26 independent pattern frequencies. With symbolic observations the system
 is beyond flint's naive Buchberger, so the observations are *numeric*: the exact sketch
-(:func:`~evalgebra.runtime.simulate.expected_sketch`) of a random rational evaluation
+(:func:`~evalgebra.data.simulate.expected_sketch`) of a random rational evaluation
 point (``--seed``). The degree-reverse-lexicographic basis comes from an external engine
 (Singular or msolve, whichever is installed first in that order; the report names it),
 in raw coordinates (for the first point also in moment coordinates: the same basis, but
@@ -52,9 +52,9 @@ from evalgebra.groebner.solving import (  # noqa: E402
     standard_monomials,
     univariate_eliminants,
 )
-from evalgebra.runtime.point import EvaluationPoint  # noqa: E402
-from evalgebra.runtime.simulate import expected_sketch  # noqa: E402
-from evalgebra.runtime.sketch import Sketch  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import VariableRegistry  # noqa: E402
 

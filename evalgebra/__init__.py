@@ -29,23 +29,23 @@ from evalgebra.errors import (
     SketchError,
     SpecError,
 )
-from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
-from evalgebra.runtime.algebraic import evaluate_algebraic, evaluate_many
-from evalgebra.runtime.consistency import consistency
-from evalgebra.runtime.distance import containing_distance
-from evalgebra.runtime.hui_walter import OnlineHuiWalter, evaluate_hui_walter, gibbs_hui_walter
-from evalgebra.runtime.evaluate import evaluate
-from evalgebra.runtime.evaluation import Alarm, Estimate, Evaluation, QuadraticNumber
-from evalgebra.runtime.majority import majority_vote
-from evalgebra.runtime.point import EvaluationPoint, evaluation_point
-from evalgebra.runtime.stream import StreamEvaluator
-from evalgebra.runtime.simulate import (
+from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_many
+from evalgebra.consistency.metrics import consistency
+from evalgebra.evaluators.distance import containing_distance
+from evalgebra.evaluators.hui_walter import OnlineHuiWalter, evaluate_hui_walter, gibbs_hui_walter
+from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.evaluators.majority import majority_vote
+from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.evaluators.stream import StreamEvaluator
+from evalgebra.data.simulate import (
     LabelledTest,
     expected_sketch,
     labelled_test,
     smallest_test_size,
 )
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableKey, VariableRegistry
 

@@ -43,12 +43,12 @@ from fractions import Fraction
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import EvalgebraError
-from evalgebra.runtime.alarm import AlarmReport, SafetySpec, logical_alarm
-from evalgebra.runtime.distance import containing_distance
-from evalgebra.runtime.evaluate import METHODS, evaluate
-from evalgebra.runtime.evaluation import Evaluation, exact_text
-from evalgebra.runtime.point import EvaluationPoint, evaluation_point
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.evaluators.distance import containing_distance
+from evalgebra.evaluators.dispatch import METHODS, evaluate
+from evalgebra.evaluators.result import Evaluation, exact_text
+from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.sketch import Sketch
 from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 

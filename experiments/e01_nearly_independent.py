@@ -4,7 +4,7 @@ A pool of logistic-regression classifiers is trained on disjoint feature subsets
 data (scikit-learn's breast-cancer and digits datasets, and Breiman's synthetic two-norm
 problem generated here), each on its own 1/3 of a small training set. On the held-out
 items, every trio of classifiers that share no feature is a candidate evaluation ensemble:
-:func:`evalgebra.runtime.search.search_trios` rejects it by the algebraic failure modes and
+:func:`evalgebra.search.trios.search_trios` rejects it by the algebraic failure modes and
 ranks the survivors. The experiment reports
 
 1. failure rates against test size (seed 000, Figure 2): the fraction of candidate trios
@@ -42,12 +42,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalgebra.fileio import write_text_atomic  # noqa: E402
-from evalgebra.runtime.point import evaluation_point  # noqa: E402
-from evalgebra.runtime.distance import containing_residuals  # noqa: E402
-from evalgebra.runtime.evaluation import Estimate  # noqa: E402
-from evalgebra.runtime.point import EvaluationPoint  # noqa: E402
-from evalgebra.runtime.search import CRITERIA, FailureProfile, TrioResult, failure_profile, search_trios  # noqa: E402
-from evalgebra.runtime.sketch import Sketch  # noqa: E402
+from evalgebra.data.point import evaluation_point  # noqa: E402
+from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
+from evalgebra.evaluators.result import Estimate  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.search.trios import CRITERIA, FailureProfile, TrioResult, failure_profile, search_trios  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 
 NAME = "e01_nearly_independent"
 LABELS = ("a", "b")

@@ -10,7 +10,7 @@ import sympy
 
 from evalgebra import datasets
 from evalgebra.cli import main
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.data.sketch import Sketch
 
 
 def _run(capsys, *argv):

@@ -9,8 +9,8 @@ import pytest
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import SketchError
-from evalgebra.runtime.point import evaluation_point
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.data.point import evaluation_point
+from evalgebra.data.sketch import Sketch
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.errors import SpecError
-from evalgebra.runtime.point import evaluation_point
+from evalgebra.data.point import evaluation_point
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, specs
 from evalgebra.variables import (

@@ -32,8 +32,8 @@ from evalgebra.plots.alarm import plot_alarm_trace  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
-from evalgebra.runtime.evaluate import evaluate  # noqa: E402
-from evalgebra.runtime.sketch import Sketch  # noqa: E402
+from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 

@@ -58,7 +58,7 @@ from importlib import resources
 from pathlib import Path
 
 from evalgebra.errors import SketchError
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.data.sketch import Sketch
 
 __all__ = ["names", "load", "path", "items_csv"]
 

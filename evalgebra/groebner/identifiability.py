@@ -333,8 +333,8 @@ def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
     >>> pt.prevalence[0][0], pt.correlation_value((0, 1), "a", ("a", "a")) != 0
     (Fraction(3, 13), True)
     """
-    from evalgebra.runtime.point import EvaluationPoint  # runtime objects only describe points here
-    from evalgebra.runtime.simulate import smallest_test_size
+    from evalgebra.data.point import EvaluationPoint  # runtime objects only describe points here
+    from evalgebra.data.simulate import smallest_test_size
 
     _check_binary(spec)
     n = spec.n_classifiers
@@ -452,7 +452,7 @@ def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dic
 
     Examples
     --------
-    >>> from evalgebra.runtime.simulate import expected_sketch
+    >>> from evalgebra.data.simulate import expected_sketch
     >>> spec = EnsembleSpec(3, 2, [(0, 1)])
     >>> ideal, names, back = youden_ideal(spec, expected_sketch(random_point(spec)))
     >>> ideal.ring.names, names, len(ideal)
@@ -690,7 +690,7 @@ def identifiability(
     Notes
     -----
     The observations are the exact expected sketch of :func:`random_point`, realised by
-    a labelled test (:func:`~evalgebra.runtime.simulate.expected_sketch`). When the full
+    a labelled test (:func:`~evalgebra.data.simulate.expected_sketch`). When the full
     elimination times out on a positive-dimensional case, the Gröbner dimension is
     computed on a slice by ``dimension`` random hyperplanes in ``(J, prev_a)``: a generic
     slice of a variety of dimension ``e`` has dimension ``e - dimension``.
@@ -701,7 +701,7 @@ def identifiability(
     >>> row.dimension, row.groebner_dimension, row.degree, row.status
     (4, 4, 4, 'ok')
     """
-    from evalgebra.runtime.simulate import expected_sketch
+    from evalgebra.data.simulate import expected_sketch
 
     _check_binary(spec)
     n = spec.n_classifiers

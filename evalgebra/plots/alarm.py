@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.runtime.alarm import AlarmReport, SafetySpec, axiom_segments, logical_alarm
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.alarm.logical import AlarmReport, SafetySpec, axiom_segments, logical_alarm
+from evalgebra.data.sketch import Sketch
 
 __all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_alarm_rates"]
 
@@ -92,7 +92,7 @@ def plot_alarm_trace(
     Parameters
     ----------
     source : Sketch or AlarmReport
-        A sketch is run through :func:`~evalgebra.runtime.alarm.logical_alarm` with
+        A sketch is run through :func:`~evalgebra.alarm.logical.logical_alarm` with
         ``spec`` and ``subsets``; a report is drawn as it is.
     spec : SafetySpec, optional
         Default ``SafetySpec()``. Only with a sketch.
@@ -159,7 +159,7 @@ def plot_accuracy_bands(
     r"""Each classifier's possible accuracy on each label at every assumed ``Q_a``.
 
     At ``Q_a`` the single-classifier axiom leaves ``lo <= R_{a_i,a} <= hi``
-    (:func:`~evalgebra.runtime.alarm.axiom_segments`), so the accuracy on ``a`` lies in
+    (:func:`~evalgebra.alarm.logical.axiom_segments`), so the accuracy on ``a`` lies in
     ``[lo / Q_a, hi / Q_a]`` and, with ``R_{b_i,b} = Q_b - R_{a_i} + R_{a_i,a}``, the
     accuracy on ``b`` in ``[(Q_b - R_{a_i} + lo) / Q_b, (Q_b - R_{a_i} + hi) / Q_b]``. Left
     panel label ``a``, right panel label ``b``; one band per classifier, the

@@ -2,7 +2,7 @@ r"""Pictures of samplewise consistency (seed 003): the distribution of each metr
 
 :func:`plot_consistency` draws, for each metric, the values on every pair of runs (the seed's
 reproducibility distribution ``{m_ij}``) as a box with the points over it, and marks the mean
-(what :func:`~evalgebra.runtime.consistency.consistency` returns).
+(what :func:`~evalgebra.consistency.metrics.consistency` returns).
 
 matplotlib is imported inside the plotting function only.
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.runtime.consistency import ERROR_METRICS, PREDICTION_METRICS, consistency_values
+from evalgebra.consistency.metrics import ERROR_METRICS, PREDICTION_METRICS, consistency_values
 
 __all__ = ["plot_consistency"]
 

@@ -10,7 +10,7 @@ is built directly (no pyplot state).
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.runtime.evaluate import evaluate
+>>> from evalgebra.evaluators.dispatch import evaluate
 >>> sketch = datasets.load("acs_employment")
 >>> results = {m: evaluate(sketch.unlabelled(), m) for m in ("algebraic", "majority")}
 >>> fig = plot_partition(sketch, results)
@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SpecError
-from evalgebra.runtime.evaluation import Evaluation
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.evaluators.result import Evaluation
+from evalgebra.data.sketch import Sketch
 
 __all__ = ["plot_partition"]
 

@@ -12,7 +12,7 @@ cut by the tetrahedron to a polygon: :func:`plot_axiom_planes` (Figure 1).
 At one assumed ``Q_a`` a pair's evaluations live in two squares, one per label: label
 ``a`` in ``(R_{a_i,a}, R_{a_j,a})``, label ``b`` in ``(R_{b_i,b}, R_{b_j,b})``. The two
 single-classifier axioms cut each square to a rectangle, and the pair relation cuts its
-corners (the octagon of :mod:`evalgebra.runtime.alarm`). Colouring each remaining point
+corners (the octagon of :mod:`evalgebra.alarm.logical`). Colouring each remaining point
 by whether both members meet a safety specification on that label gives Figure 2:
 :func:`pair_evaluations` computes the points, :func:`plot_pair_evaluations` draws them.
 
@@ -26,7 +26,7 @@ The hypothetical pair of seed 001's Figure 2 (``Q = 100``, ``R_{a_1} = 60``,
 ``R_{a_2} = 20``) at ``Q_a = 60``: no evaluation meets "better than 1/2" on label ``a``,
 some do on label ``b``.
 
->>> from evalgebra.runtime.sketch import Sketch
+>>> from evalgebra.data.sketch import Sketch
 >>> toy = Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
 >>> pts = pair_evaluations(toy, 60, cuts=False)
 >>> pts.rectangle, len(pts.x), int(pts.meets_a.sum()), int(pts.meets_b.sum())
@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.runtime.alarm import SafetySpec, axiom_segments
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.alarm.logical import SafetySpec, axiom_segments
+from evalgebra.data.sketch import Sketch
 
 __all__ = ["PairEvaluations", "pair_evaluations", "plot_axiom_planes", "plot_pair_evaluations"]
 
@@ -164,7 +164,7 @@ def pair_evaluations(
         Default ``SafetySpec()`` (better than 1/2 on each label, strictly).
     cuts : bool
         Apply the pair relation (seed 001, eqs. 25-33: every corner cut of
-        :mod:`evalgebra.runtime.alarm`); ``False`` keeps the rectangle of the two
+        :mod:`evalgebra.alarm.logical`); ``False`` keeps the rectangle of the two
         single-classifier axioms, as seed 001's Figure 2 draws it.
 
     Returns
@@ -177,7 +177,7 @@ def pair_evaluations(
     pair relation leaves only ``R_{a_i,a} + R_{a_j,a} = Q_a``, and they cannot both be right
     on more than half of either label:
 
-    >>> from evalgebra.runtime.sketch import Sketch
+    >>> from evalgebra.data.sketch import Sketch
     >>> never = Sketch.from_counts({"ab": 6, "ba": 4}, labels=["a", "b"])
     >>> pts = pair_evaluations(never, 5)
     >>> pts.x.tolist(), bool(pts.meets_a.any()), bool(pts.meets_b.any())

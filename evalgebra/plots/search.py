@@ -1,4 +1,4 @@
-r"""Plots for the search for nearly independent trios (:mod:`evalgebra.runtime.search`).
+r"""Plots for the search for nearly independent trios (:mod:`evalgebra.search.trios`).
 
 Each function draws on a matplotlib ``Axes`` (when ``ax`` is None, on a new
 :class:`matplotlib.figure.Figure`, built without pyplot state: ``ax.figure``) and returns it,
@@ -38,8 +38,8 @@ from evalgebra.errors import SpecError
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from evalgebra.runtime.evaluation import Estimate
-    from evalgebra.runtime.search import FailureProfile
+    from evalgebra.evaluators.result import Estimate
+    from evalgebra.search.trios import FailureProfile
 
 __all__ = [
     "KIND_STYLES",
@@ -140,7 +140,7 @@ def plot_failure_profile(
     Parameters
     ----------
     profile : FailureProfile
-        From :func:`evalgebra.runtime.search.failure_profile`.
+        From :func:`evalgebra.search.trios.failure_profile`.
     ax : matplotlib Axes, optional
     kinds : sequence of str
         Alarm kinds to draw (kinds the profile never saw are drawn at 0), ``rejected`` (any
@@ -154,7 +154,7 @@ def plot_failure_profile(
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> from evalgebra.runtime.search import FailureProfile
+    >>> from evalgebra.search.trios import FailureProfile
     >>> profile = FailureProfile((100, 1000), 5, 20, {"complex": (0.3, 0.1), "rejected": (0.5, 0.2)}, (0.1, 0.05))
     >>> ax = plot_failure_profile(profile, ax=Figure().subplots())
     >>> [line.get_label() for line in ax.get_lines()][:2]
@@ -282,15 +282,15 @@ def plot_estimate_vs_truth(
     Parameters
     ----------
     estimate : Estimate
-        E.g. a search result's :attr:`~evalgebra.runtime.search.TrioResult.estimate`.
+        E.g. a search result's :attr:`~evalgebra.search.trios.TrioResult.estimate`.
     truth : EvaluationPoint or Estimate
-        The true values (e.g. :func:`evalgebra.runtime.point.evaluation_point` of the
+        The true values (e.g. :func:`evalgebra.data.point.evaluation_point` of the
         labelled sketch); must name the estimate's classifiers and labels.
 
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> from evalgebra.runtime.evaluation import Estimate
+    >>> from evalgebra.evaluators.result import Estimate
     >>> guess = Estimate({"a": 0.3, "b": 0.7}, {"c1": {"a": 0.8, "b": 0.9}})
     >>> truth = Estimate({"a": 0.25, "b": 0.75}, {"c1": {"a": 0.85, "b": 0.9}})
     >>> ax = plot_estimate_vs_truth(guess, truth, ax=Figure().subplots())

@@ -9,8 +9,8 @@ strategy                 draws
 =======================  ==============================================================
 ``structures(n)``        ``"independent"``, ``"complete"`` or a random list of subsets
 ``specs()``              an :class:`~evalgebra.spec.EnsembleSpec`
-``labelled_tests()``     a :class:`~evalgebra.runtime.simulate.LabelledTest` (per item)
-``rational_points()``    a realisable :class:`~evalgebra.runtime.point.EvaluationPoint`
+``labelled_tests()``     a :class:`~evalgebra.data.simulate.LabelledTest` (per item)
+``rational_points()``    a realisable :class:`~evalgebra.data.point.EvaluationPoint`
                          with small denominators, independent or correlated
 =======================  ==============================================================
 
@@ -38,8 +38,8 @@ import numpy as np
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from evalgebra.runtime.point import EvaluationPoint
-from evalgebra.runtime.simulate import LabelledTest
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import LabelledTest
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import free_responses
 

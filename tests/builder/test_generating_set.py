@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from evalgebra.builder import GeneratingSet, generating_set
 from evalgebra.errors import SpecError
-from evalgebra.runtime.point import evaluation_point
-from evalgebra.runtime.sketch import Sketch
+from evalgebra.data.point import evaluation_point
+from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, rational_points, specs
 

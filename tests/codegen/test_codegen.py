@@ -22,7 +22,7 @@ from evalgebra.codegen.modules import GENERATED, generate
 from evalgebra.generated import containing_variety, independent_model
 from evalgebra.generated import three_independent as generated
 from evalgebra.groebner.coordinates import moments_of
-from evalgebra.runtime.point import evaluation_point
+from evalgebra.data.point import evaluation_point
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import labelled_tests, rational_points
 from evalgebra.variables import VariableRegistry

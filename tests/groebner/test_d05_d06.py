@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 
 from evalgebra.groebner.backends import available_backends
-from evalgebra.runtime.simulate import expected_sketch
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 

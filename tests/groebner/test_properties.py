@@ -11,8 +11,8 @@ from hypothesis import assume, given
 from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import frequencies_of, moments_of, sketch_moments
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal
-from evalgebra.runtime.point import evaluation_point
-from evalgebra.runtime.simulate import expected_sketch
+from evalgebra.data.point import evaluation_point
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import labelled_tests, rational_points, specs
 

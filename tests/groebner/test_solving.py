@@ -21,8 +21,8 @@ from evalgebra.groebner.solving import (
     univariate_eliminant,
     univariate_eliminants,
 )
-from evalgebra.runtime.point import EvaluationPoint
-from evalgebra.runtime.simulate import expected_sketch
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 

@@ -22,8 +22,8 @@ from evalgebra.plots.evaluation_space import (  # noqa: E402
     plot_axiom_planes,
     plot_pair_evaluations,
 )
-from evalgebra.runtime.alarm import SafetySpec, feasible_qa, logical_alarm  # noqa: E402
-from evalgebra.runtime.sketch import Sketch  # noqa: E402
+from evalgebra.alarm.logical import SafetySpec, feasible_qa, logical_alarm  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 
 GREEN = matplotlib.colors.to_rgba("#2ca02c")
 RED = matplotlib.colors.to_rgba("#d62728")
@@ -246,7 +246,7 @@ def test_plots_import_matplotlib_only_when_drawing():
     code = (
         "import sys, evalgebra, evalgebra.plots, evalgebra.plots.alarm, evalgebra.plots.evaluation_space\n"
         "from evalgebra.plots.evaluation_space import pair_evaluations\n"
-        "from evalgebra.runtime.sketch import Sketch\n"
+        "from evalgebra.data.sketch import Sketch\n"
         "pair_evaluations(Sketch.from_counts({'aa': 2, 'bb': 1}, labels=['a', 'b']), 1)\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported eagerly'\n"
     )

@@ -12,8 +12,8 @@ from evalgebra import datasets  # noqa: E402
 from evalgebra.errors import SpecError  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
-from evalgebra.runtime.consistency import consistency  # noqa: E402
-from evalgebra.runtime.evaluate import evaluate  # noqa: E402
+from evalgebra.consistency.metrics import consistency  # noqa: E402
+from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 
 
 def test_plot_partition_bars_are_the_partition():

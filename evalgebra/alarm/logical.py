@@ -1,0 +1,602 @@
+r"""The logical alarm: can every member of an ensemble meet a safety specification?
+
+From an unlabelled sketch of ``N`` binary classifiers alone, the alarm asks, for every
+subset of the ensemble, whether *some* number ``Q_a`` of true-``a`` items in ``0..Q``
+admits an evaluation, consistent with the observed counts, in which every member of the
+subset meets a :class:`SafetySpec` (every classifier better than 1/2 on each label, say,
+or total accuracy above a threshold). When none does, the alarm **fires**: at least one
+member of the subset provably fails the specification, whatever the answer key. The
+alarm is sound (it never fires when every member meets the specification) but not
+complete: members that fail in the same way do not trigger it (seed 001, section 3.2).
+
+For each subset the report gives the values of ``Q_a`` at which the specification can
+still be met, as closed integer intervals ``((lo, hi), ...)``. The first label of the
+sketch plays the seed's label ``a``: ``Q_a`` counts items whose true label is
+``sketch.labels[0]``. Sketches with several populations are pooled, and a labelled
+sketch is used as if unlabelled (its answer key is ignored).
+
+Examples
+--------
+Seed 001, Table 2: three LLMs grading PaLM2 (``a`` = "incorrect", ``b`` = "correct"):
+
+>>> from evalgebra import datasets
+>>> report = logical_alarm(datasets.load("bigbench_mistake"))
+>>> [r.classifiers for r in report.subsets if r.fires]
+[('mistral_large', 'gpt4_turbo'), ('claude_haiku', 'mistral_large', 'gpt4_turbo')]
+>>> report.result("claude_haiku").feasible_Qa, report.result("gpt4_turbo").feasible_Qa
+(((12, 280),), ((188, 280),))
+>>> report.result("claude_haiku", "gpt4_turbo").feasible_Qa
+((188, 280),)
+>>> [a.classifiers for a in alarm_as_alarms(report)]
+[('mistral_large', 'gpt4_turbo')]
+
+The counts of seed 001's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on 20,
+both on 20; the figure shows ``Q_a = 60``, where no evaluation meets the specification):
+
+>>> from evalgebra.data.sketch import Sketch
+>>> toy = Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
+>>> report = logical_alarm(toy, SafetySpec("1/2"), subsets=[["c0", "c1"]])
+>>> report.fires, report.subsets[0].feasible_Qa
+(False, ((21, 39),))
+
+Notes
+-----
+Names used below and in the code of :mod:`evalgebra.alarm.intervals`, and the
+math (seed 001 writes R-space with these symbols; ``MATH.md`` section 4):
+
+==================  =====================================================================
+code                math
+==================  =====================================================================
+``q_a``, ``q_b``    ``Q_a`` (assumed), ``Q_b = Q - Q_a``
+``r_a[i]``          ``R_{a_i}``: items classifier ``i`` answered ``a`` (observed)
+``x_i``             ``R_{a_i,a}``: true-``a`` items ``i`` answered ``a`` (unknown)
+``y_i``             ``R_{b_i,b} = Q_b - R_{a_i} + x_i`` (the axiom, seed eq. 7)
+``n_aa`` ...        ``R_{a_i a_j}``, ``R_{a_i b_j}``, ``R_{b_i a_j}``, ``R_{b_i b_j}``:
+                    the pair's observed 2 x 2 table
+``z``               ``R_{a_i a_j, a}``: true-``a`` items both answered ``a`` (unknown)
+``lo``, ``hi``      the segment of ``x_i`` left at ``q_a`` (``lo > hi``: empty)
+==================  =====================================================================
+
+*Single classifier* (seed 001, eqs. 3-4 and 7-9; the ``N = 1`` axiom of ``MATH.md``).
+At an assumed ``Q_a`` the axiom fixes ``y_i = Q_b - R_{a_i} + x_i``, so the evaluations
+of classifier ``i`` form the lattice segment ``max(0, Q_a - R_{b_i}) <= x_i <=
+min(Q_a, R_{a_i})`` (``0 <= y_i <= Q_b`` and ``0 <= x_i <= Q_a``). It is never empty.
+
+*Specification* (seed 001, eqs. 1-2), with denominators cleared so that it stays integer:
+with ``strict=True`` (the seed's "> 50%")
+
+* ``x_i > theta Q_a``, i.e. ``x_i >= floor(theta Q_a) + 1``;
+* ``y_i > theta Q_b``, i.e. ``x_i >= floor(theta Q_b) + 1 - Q_b + R_{a_i}``;
+* ``x_i + y_i > tau Q`` (``P_a P_{a_i,a} + P_b P_{b_i,b} = (x_i + y_i)/Q``), i.e.
+  ``x_i >= ceil((floor(tau Q) + 1 - Q_b + R_{a_i}) / 2)``;
+
+with ``strict=False`` ``ceil(.)`` replaces ``floor(.) + 1``. The specification only raises
+the lower end of the segment: ``lo_i = max(axiom, spec bounds)``, ``hi_i = min(Q_a,
+R_{a_i})``. In this form a strict per-label threshold cannot be met on a label that no
+item has (``0 > 0`` is false), so ``Q_a = 0`` and ``Q_a = Q`` are never feasible with a
+strict ``min_accuracy``; a non-strict one is met there vacuously. Every condition
+``lo_i <= hi_i`` is monotone in ``Q_a``, so a single classifier's feasible set is one
+interval.
+
+*Pair* (seed 001, A.2.2-A.2.3, eqs. 25-33). Eqs. 25-28 split each cell of the pair's
+observed table into its true-``a`` and true-``b`` parts (eq. 28 corrected: it prints the
+product ``R_{a_i,a} R_{a_j,a}`` where ``- R_{a_i,a} - R_{a_j,a}`` belongs); the pair
+relation (eqs. 31-33) fixes ``z + R_{b_i b_j,b} = Q_b - (R_{a_i} + R_{a_j}) + R_{a_i a_j}
++ x_i + x_j``. Each part counts items, so it lies between 0 and its cell::
+
+    0 <= z <= n_aa,   0 <= x_i - z <= n_ab,   0 <= x_j - z <= n_ba,
+    0 <= Q_a - x_i - x_j + z <= n_bb.
+
+Eliminating ``z`` (Fourier-Motzkin; every coefficient of ``z`` is +-1, so the
+elimination is exact over the integers) leaves the two segments and four cuts, one per
+corner of the pair's rectangle::
+
+    (C1)  x_i + x_j >= Q_a - n_bb      (the seed's cut: R_{a_i a_j,a} + R_{b_i b_j,b} >= 0)
+    (C2)  x_i + x_j <= Q_a + n_aa      (R_{a_i a_j,a} <= R_{a_i a_j})
+    (C3)  x_i - x_j <= n_ab            (i right and j wrong on a-items <= R_{a_i b_j})
+    (C4)  x_j - x_i <= n_ba
+
+In label-``b`` coordinates the same cuts read ``Q_b - n_aa <= y_i + y_j <= Q_b + n_bb``,
+``y_i - y_j <= n_ba``, ``y_j - y_i <= n_ab``. Every integer point of this octagon extends
+to an integer ``z``, hence to a labelled test with the pair's observed counts: for one
+pair the constraints are *exact*, not merely necessary.
+
+*Pair with specification.* The box ``[lo_i, hi_i] x [lo_j, hi_j]`` (segments tightened by
+the specification) holds an integer point of the octagon iff::
+
+    lo_i <= hi_i,  lo_j <= hi_j,  lo_i + lo_j <= Q_a + n_aa,  hi_i + hi_j >= Q_a - n_bb,
+    lo_i - hi_j <= n_ab,  lo_j - hi_i <= n_ba,
+
+i.e. iff each corner of the box lies on the inner side of the cut facing it. (Eliminate
+``x_j``, then ``x_i``. The only non-unit conditions met on the way, ``2 x_i <= Q_a +
+R_{a_i}`` and ``2 x_i >= Q_a - R_{b_i}``, follow from the single segment, so every bound
+stays integral and the elimination stays exact.)
+
+*Rounding.* A pair's feasible set need not be one interval: rounding couples to the parity
+of ``Q_a``. With ``theta = 1/2``, both members need ``x >= floor(Q_a/2) + 1``, and C2 then
+asks ``2 floor(Q_a/2) + 2 <= Q_a + n_aa``, which for ``n_aa = 1`` holds at odd ``Q_a`` only.
+
+*Subsets.* A subset passes at ``Q_a`` when every member's segment meets the
+specification and every pair of members passes at ``Q_a``, each pair separately; the
+alarm fires when no ``Q_a`` passes. This is what the alarm checks: the single-classifier
+axiom and the pair relation, nothing of order three or more. It is sound: at the true
+``Q_a`` the true counts satisfy every one of these constraints, so when all members meet
+the specification the true ``Q_a`` passes. It is exact for singletons and pairs (given
+the pair's own counts) and only necessary for three or more members: no common
+``(x_1, ..., x_k)`` satisfying all pair cuts at once is sought (an integer problem with two
+variables per inequality), and the higher-order relations of the complete generating set
+are not used.
+
+*Solving for every* ``Q_a``. :mod:`evalgebra.alarm.intervals` solves these
+conditions for all ``Q_a`` in ``0..Q`` at once. Along a residue class ``Q_a = L k + s``
+(``L`` the denominator of ``theta``, or 1, made even by a total threshold) every bound above is
+linear in ``k``, so each subset passes on one interval of ``k`` per class, found by integer
+division in work independent of ``Q``; when ``L`` is large against ``Q`` the conditions are
+evaluated at every ``Q_a`` instead (the scan, also the tests' reference). Either way the
+report's intervals are the maximal runs of passing ``Q_a``, isolated points included, and
+no ``x`` is enumerated.
+
+Seed 001 names only cut C1; C2-C4 follow from the same eqs. 25-28. Its appendix promises
+an example of the corner cut for Table 2 but gives none, and its Figure 4 traces use the
+single-classifier axiom alone. On Table 2 the cuts change nothing: only the pair
+(Mistral Large, GPT4-Turbo) fires, as the seed states, and the other pairs' feasible sets
+are the intersections of their members' ones. Its main-text pair axiom (eq. 6)
+prints ``- Q_a`` where eq. 32 has ``- Q_b``; this module follows eq. 32.
+
+References
+----------
+.. [1] "A logical alarm for misaligned binary classifiers", seed 001: section 3 (the
+   alarm), eqs. 1-2 (specifications), 7-9 (segments), appendix A.2 (eqs. 25-33, the
+   pair relation and its corner cut), A.3 (Table 2, BIG-Bench-Mistake).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.alarm.intervals import (
+    Interval,
+    Observed,
+    feasible_intervals,
+    residue_period,
+    scan,
+    segments,
+    solve_residues,
+    subset_masks,
+)
+from evalgebra.evaluators.result import Alarm
+from evalgebra.data.patterns import decode
+from evalgebra.data.sketch import Sketch
+
+__all__ = [
+    "ALARM_FORMAT",
+    "SafetySpec",
+    "SubsetResult",
+    "AlarmReport",
+    "logical_alarm",
+    "feasible_qa",
+    "axiom_segments",
+    "alarm_as_alarms",
+]
+
+ALARM_FORMAT = "evalgebra.alarm/1"
+
+#: Largest ensemble for which ``subsets=None`` lists every subset.
+_MAX_ALL_SUBSETS = 12
+
+# The solvers' names from before they moved to alarm_intervals, still used by
+# tests/alarm/test_logical.py and benchmarks/bench_alarm.py. (Their tuning constants,
+# _BLOCK, _RESIDUES and _INT64_SAFE, are read there: patch them in alarm_intervals.)
+_masks = subset_masks
+_period = residue_period
+_scan = scan
+_solve_residues = solve_residues
+
+
+# -- the specification ------------------------------------------------------------------
+def _threshold(value: Any, what: str, strict: bool) -> Fraction | None:
+    """A rational threshold in ``[0, 1)`` (``[0, 1]`` when not strict), or None."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, float)):
+        raise SpecError(f"{what}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string")
+    if isinstance(value, str):
+        try:
+            number = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise SpecError(f"{what}: cannot read {value!r} as a rational such as '1/2'") from None
+    elif isinstance(value, (int, Fraction, np.integer)):
+        number = Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
+    else:
+        raise SpecError(f"{what}: give an int, a Fraction or a 'p/q' string, got {type(value).__name__}")
+    if number < 0 or number > 1 or (strict and number == 1):
+        accepted = "0 <= threshold < 1 (strict)" if strict else "0 <= threshold <= 1"
+        raise SpecError(f"{what}: {number} is out of range; accepted: {accepted}")
+    return number
+
+
+@dataclass(frozen=True)
+class SafetySpec:
+    r"""What every member of an ensemble must meet: rational accuracy thresholds.
+
+    Parameters
+    ----------
+    min_accuracy : Fraction, int, str or None
+        Threshold ``theta`` on the accuracy on *each* label (seed 001, eq. 1):
+        ``R_{a_i,a} > theta Q_a`` and ``R_{b_i,b} > theta Q_b``. Default 1/2. ``None``:
+        no per-label condition.
+    min_total_accuracy : Fraction, int, str or None
+        Threshold ``tau`` on the total accuracy (seed 001, eq. 2):
+        ``R_{a_i,a} + R_{b_i,b} > tau Q``. Default ``None`` (no condition).
+    strict : bool
+        ``>`` (the seed's "better than 50%", default) or ``>=``. Conditions are read with
+        denominators cleared, so on a label no item has a strict per-label threshold is
+        never met (``0 > 0``) and a non-strict one always is (``0 >= 0``).
+
+    Thresholds are exact: ints, :class:`~fractions.Fraction` or ``"p/q"`` strings in
+    ``[0, 1)`` (``[0, 1]`` when not strict); floats are rejected.
+
+    Examples
+    --------
+    >>> SafetySpec()
+    SafetySpec(min_accuracy=Fraction(1, 2), min_total_accuracy=None, strict=True)
+    >>> SafetySpec("2/3", min_total_accuracy="3/4").to_dict()
+    {'min_accuracy': '2/3', 'min_total_accuracy': '3/4', 'strict': True}
+    >>> SafetySpec().met_by(correct_a=3, correct_b=2, q_a=5, q_b=3)
+    True
+    >>> SafetySpec(0.5)
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: min_accuracy: 0.5 is not exact; give an int, a Fraction or a 'p/q' string
+    """
+
+    min_accuracy: Fraction | None = Fraction(1, 2)
+    min_total_accuracy: Fraction | None = None
+    strict: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.strict, bool):
+            raise SpecError(f"strict must be True or False, got {self.strict!r}")
+        object.__setattr__(self, "min_accuracy", _threshold(self.min_accuracy, "min_accuracy", self.strict))
+        object.__setattr__(
+            self, "min_total_accuracy", _threshold(self.min_total_accuracy, "min_total_accuracy", self.strict)
+        )
+
+    def _exceeds(self, count: int, threshold: Fraction, size: int) -> bool:
+        value = count * threshold.denominator - threshold.numerator * size
+        return value > 0 if self.strict else value >= 0
+
+    def met_by(self, correct_a: int, correct_b: int, q_a: int, q_b: int) -> bool:
+        r"""Whether a classifier with these R-space counts meets the specification.
+
+        ``correct_a = R_{a_i,a}`` of ``q_a`` true-``a`` items, ``correct_b = R_{b_i,b}``
+        of ``q_b`` true-``b`` items.
+        """
+        if self.min_accuracy is not None and not (
+            self._exceeds(correct_a, self.min_accuracy, q_a) and self._exceeds(correct_b, self.min_accuracy, q_b)
+        ):
+            return False
+        if self.min_total_accuracy is not None:
+            return self._exceeds(correct_a + correct_b, self.min_total_accuracy, q_a + q_b)
+        return True
+
+    def describe(self) -> str:
+        """The specification in words, e.g. ``"accuracy > 1/2 on each label"``."""
+        sign = ">" if self.strict else ">="
+        parts = []
+        if self.min_accuracy is not None:
+            parts.append(f"accuracy {sign} {self.min_accuracy} on each label")
+        if self.min_total_accuracy is not None:
+            parts.append(f"total accuracy {sign} {self.min_total_accuracy}")
+        return " and ".join(parts) or "no condition"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Thresholds as exact ``"p/q"`` strings (``None`` when absent)."""
+        return {
+            "min_accuracy": None if self.min_accuracy is None else str(self.min_accuracy),
+            "min_total_accuracy": None if self.min_total_accuracy is None else str(self.min_total_accuracy),
+            "strict": self.strict,
+        }
+
+
+# -- observed counts --------------------------------------------------------------------
+def _observe(sketch: Sketch) -> Observed:
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
+    if sketch.n_labels != 2:
+        raise SketchError(
+            f"the logical alarm is for binary classifiers (R = 2); this sketch has "
+            f"{sketch.n_labels} labels {list(sketch.labels)}"
+        )
+    _, _, code, count = sketch.table()  # populations pooled, answer key ignored
+    n = sketch.n_classifiers
+    said_a = decode(code, n, 2) == 0
+    r_a = tuple(int(count[said_a[:, i]].sum()) for i in range(n))
+    both_a = {
+        (i, j): int(count[said_a[:, i] & said_a[:, j]].sum()) for i, j in itertools.combinations(range(n), 2)
+    }
+    return Observed(tuple(sketch.classifiers), int(count.sum()), r_a, both_a)
+
+
+# -- results ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SubsetResult:
+    r"""The alarm's verdict on one subset of the ensemble.
+
+    Attributes
+    ----------
+    classifiers : tuple of str
+        The members, in the sketch's order.
+    fires : bool
+        True when no ``Q_a`` in ``0..Q`` lets every member meet the specification.
+    feasible_Qa : tuple of (int, int)
+        The ``Q_a`` values where it can, as disjoint, increasing closed intervals.
+    """
+
+    classifiers: tuple[str, ...]
+    fires: bool
+    feasible_Qa: tuple[Interval, ...]  # noqa: N815 - the paper's name
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"classifiers": [...], "fires": bool, "feasible_Qa": [[lo, hi], ...]}``."""
+        return {
+            "classifiers": list(self.classifiers),
+            "fires": self.fires,
+            "feasible_Qa": [[lo, hi] for lo, hi in self.feasible_Qa],
+        }
+
+
+@dataclass(frozen=True)
+class AlarmReport:
+    r"""The logical alarm on every requested subset of an ensemble.
+
+    Attributes
+    ----------
+    Q : int
+        Items in the test.
+    spec : SafetySpec
+    subsets : tuple of SubsetResult
+        In the order requested (default: singletons, pairs, ..., the whole ensemble).
+    classifiers, labels : tuple of str
+        The sketch's classifiers and labels; ``Q_a`` counts items of true label
+        ``labels[0]``.
+    """
+
+    Q: int  # noqa: N815 - the paper's name
+    spec: SafetySpec
+    subsets: tuple[SubsetResult, ...]
+    classifiers: tuple[str, ...] = field(default=())
+    labels: tuple[str, ...] = field(default=("a", "b"))
+
+    @property
+    def fires(self) -> bool:
+        """True when the alarm fires on any subset."""
+        return any(result.fires for result in self.subsets)
+
+    def result(self, *classifiers: str) -> SubsetResult:
+        """The verdict on the subset with these members (any order)."""
+        wanted = set(classifiers)
+        for result in self.subsets:
+            if set(result.classifiers) == wanted and len(result.classifiers) == len(classifiers):
+                return result
+        raise SpecError(f"no subset {sorted(wanted)} in this report")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``evalgebra.alarm/1`` document as a dictionary.
+
+        Keys: ``format``, ``Q``, ``spec``, ``subsets`` (per subset ``classifiers``, ``fires``,
+        ``feasible_Qa``), then ``labels`` (``feasible_Qa`` counts items of true label
+        ``labels[0]``), ``classifiers`` (the sketch's) and ``fires`` (any subset fires).
+        """
+        return {
+            "format": ALARM_FORMAT,
+            "Q": self.Q,
+            "spec": self.spec.to_dict(),
+            "subsets": [result.to_dict() for result in self.subsets],
+            "labels": list(self.labels),
+            "classifiers": list(self.classifiers),
+            "fires": self.fires,
+        }
+
+    def to_json(self) -> str:
+        """``evalgebra.alarm/1`` JSON text."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- the public functions -----------------------------------------------------------------
+def _subset_indices(sketch: Sketch, subsets: Iterable[Iterable[str | int]] | None) -> list[tuple[int, ...]]:
+    n = sketch.n_classifiers
+    if subsets is None:
+        if n > _MAX_ALL_SUBSETS:
+            raise SpecError(
+                f"{n} classifiers have {2**n - 1} subsets; pass subsets=[...] to choose some "
+                f"(all subsets are the default up to {_MAX_ALL_SUBSETS} classifiers)"
+            )
+        return [c for size in range(1, n + 1) for c in itertools.combinations(range(n), size)]
+    if isinstance(subsets, (str, bytes)) or not isinstance(subsets, Iterable):
+        raise SpecError(f"subsets must be a list of classifier collections, got {subsets!r}")
+    spec = sketch.spec()
+    result = []
+    for subset in subsets:
+        if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
+            raise SpecError(f"each subset must be a collection of classifier names or indices, got {subset!r}")
+        indices = [spec.classifier_index(c) for c in subset]
+        if not indices or len(set(indices)) != len(indices):
+            raise SpecError(f"each subset needs one or more distinct classifiers, got {list(subset)!r}")
+        result.append(tuple(sorted(indices)))
+    return result
+
+
+def _check_spec(spec: Any) -> SafetySpec:
+    if not isinstance(spec, SafetySpec):
+        raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
+    return spec
+
+
+def logical_alarm(
+    sketch: Sketch,
+    spec: SafetySpec | None = None,
+    subsets: Iterable[Iterable[str | int]] | None = None,
+) -> AlarmReport:
+    r"""Run the logical alarm of seed 001 on every subset of an ensemble.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        ``R = 2`` labels; populations are pooled and an answer key, if any, is ignored.
+    spec : SafetySpec, optional
+        Default ``SafetySpec()``: better than 1/2 on each label, strictly.
+    subsets : iterable of collections of classifier names or indices, optional
+        Default: every non-empty subset, singletons first, then pairs, ... (up to 12
+        classifiers; beyond, choose the subsets).
+
+    Returns
+    -------
+    AlarmReport
+
+    Raises
+    ------
+    SketchError
+        Not a sketch, or not two labels.
+    SpecError
+        A bad ``spec`` or ``subsets``.
+
+    Examples
+    --------
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sk = Sketch.from_counts({"aa": 5, "ab": 1, "ba": 1, "bb": 3}, labels=["a", "b"])
+    >>> report = logical_alarm(sk)
+    >>> report.fires, [r.feasible_Qa for r in report.subsets]
+    (False, [((3, 9),), ((3, 9),), ((3, 9),)])
+    >>> report.to_dict()["subsets"][2]
+    {'classifiers': ['c0', 'c1'], 'fires': False, 'feasible_Qa': [[3, 9]]}
+    >>> report.to_dict()["spec"]
+    {'min_accuracy': '1/2', 'min_total_accuracy': None, 'strict': True}
+
+    Two classifiers that never agree cannot both be right on more than half of the
+    items of a label (cut C2 with ``n_aa = 0``):
+
+    >>> never = Sketch.from_counts({"ab": 6, "ba": 4}, labels=["a", "b"])
+    >>> [(r.classifiers, r.fires) for r in logical_alarm(never).subsets]
+    [(('c0',), False), (('c1',), False), (('c0', 'c1'), True)]
+    """
+    observed = _observe(sketch)
+    spec = _check_spec(SafetySpec() if spec is None else spec)
+    indices = _subset_indices(sketch, subsets)
+    found = feasible_intervals(observed, spec, indices)
+    names = observed.classifiers
+    results = tuple(
+        SubsetResult(tuple(names[i] for i in subset), not intervals, tuple(intervals))
+        for subset, intervals in zip(indices, found)
+    )
+    return AlarmReport(observed.Q, spec, results, names, tuple(sketch.labels))
+
+
+def feasible_qa(
+    sketch: Sketch, classifiers: Iterable[str | int], spec: SafetySpec | None = None
+) -> tuple[Interval, ...]:
+    r"""The ``Q_a`` values at which every member of one subset can meet ``spec``.
+
+    The per-``Q_a`` data of seed 001's Figure 4 traces, as intervals: for a single
+    classifier, a pair or a larger subset (checked pair by pair, as in
+    :func:`logical_alarm`).
+
+    Examples
+    --------
+    >>> from evalgebra import datasets
+    >>> sk = datasets.load("bigbench_mistake")
+    >>> feasible_qa(sk, ["mistral_large"]), feasible_qa(sk, ["claude_haiku", "mistral_large"])
+    (((1, 53),), ((12, 53),))
+
+    A pair's set can be several intervals (rounding meets the parity of ``Q_a``):
+
+    >>> from evalgebra.data.sketch import Sketch
+    >>> odd = Sketch.from_counts({"aa": 1, "ab": 2, "ba": 2, "bb": 1}, labels=["a", "b"])
+    >>> feasible_qa(odd, ["c0"]), feasible_qa(odd, ["c0", "c1"])
+    (((1, 5),), ((1, 1), (3, 3), (5, 5)))
+    """
+    observed = _observe(sketch)
+    spec = _check_spec(SafetySpec() if spec is None else spec)
+    if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, Iterable):
+        raise SpecError(f"classifiers must be a collection of names or indices, e.g. [{classifiers!r}]")
+    (subset,) = _subset_indices(sketch, [list(classifiers)])
+    return tuple(feasible_intervals(observed, spec, [subset])[0])
+
+
+def axiom_segments(
+    sketch: Sketch, classifier: str | int, spec: SafetySpec | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""For every ``Q_a`` in ``0..Q``, the segment ``lo <= R_{a_i,a} <= hi`` left to a classifier.
+
+    Without ``spec``: the single-classifier axiom's segment (seed 001, eqs. 7-9); with
+    it, the part of the segment where the classifier meets the specification. Entry
+    ``k`` is for ``Q_a = k``; ``lo > hi`` marks an empty segment. ``R_{b_i,b} = Q - Q_a -
+    R_{a_i} + R_{a_i,a}`` along it. The data of seed 001's Figure 1 and Figure 4.
+
+    Returns
+    -------
+    lo, hi : numpy.ndarray
+        Integer arrays of length ``Q + 1`` (``int64``, or ``object`` for huge numbers).
+
+    Examples
+    --------
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sk = Sketch.from_counts({"a": 3, "b": 1}, labels=["a", "b"])
+    >>> lo, hi = axiom_segments(sk, "c0")
+    >>> lo.tolist(), hi.tolist()
+    ([0, 0, 1, 2, 3], [0, 1, 2, 3, 3])
+    >>> lo, hi = axiom_segments(sk, "c0", SafetySpec())
+    >>> (lo <= hi).tolist()
+    [False, False, False, True, False]
+    """
+    observed = _observe(sketch)
+    if spec is not None:
+        spec = _check_spec(spec)
+    i = sketch.spec().classifier_index(classifier)
+    return segments(observed, spec, i)
+
+
+def alarm_as_alarms(report: AlarmReport, minimal: bool = True) -> tuple[Alarm, ...]:
+    r"""The firing subsets of a report as ``misaligned`` :class:`~evalgebra.evaluators.result.Alarm` s.
+
+    Parameters
+    ----------
+    report : AlarmReport
+    minimal : bool
+        Keep only firing subsets none of whose proper subsets in the report fires (a
+        superset of a firing subset always fires too). ``False``: every firing subset.
+
+    Examples
+    --------
+    >>> from evalgebra import datasets
+    >>> (alarm,) = alarm_as_alarms(logical_alarm(datasets.load("bigbench_mistake")))
+    >>> alarm.kind, alarm.classifiers
+    ('misaligned', ('mistral_large', 'gpt4_turbo'))
+    >>> print(alarm.detail)
+    no Q_a in 0..281 lets every member meet the specification (accuracy > 1/2 on each label): at least one of mistral_large, gpt4_turbo fails it
+    """
+    firing = [r for r in report.subsets if r.fires]
+    if minimal:
+        firing = [
+            r for r in firing
+            if not any(set(o.classifiers) < set(r.classifiers) for o in firing)
+        ]
+    return tuple(
+        Alarm(
+            kind="misaligned",
+            detail=(
+                f"no Q_a in 0..{report.Q} lets every member meet the specification "
+                f"({report.spec.describe()}): at least one of {', '.join(r.classifiers)} fails it"
+            ),
+            classifiers=r.classifiers,
+        )
+        for r in firing
+    )

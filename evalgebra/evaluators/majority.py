@@ -1,0 +1,348 @@
+r"""The majority-voting evaluator: impute the answer key by plurality vote, then count.
+
+Every item's true label is imputed as the label most of the ensemble gave it (the
+plurality; for ``R = 2`` and odd ``N`` the majority). Prevalences and accuracies are then
+read off the imputed key exactly, as integer ratios, for any ``N >= 1`` classifiers and
+``R >= 2`` labels:
+
+* prevalence of ``ell`` = fraction of the items imputed ``ell``;
+* accuracy of classifier ``i`` on ``ell`` = fraction of the items imputed ``ell`` that
+  ``i`` labelled ``ell``.
+
+Ties (two or more labels with the most votes) are resolved by a rule, ``ties``:
+
+===================== =====================================================================
+``ties``              a tied pattern's count goes
+===================== =====================================================================
+``"split"`` (default) to every tied label in equal shares (exact fractions: a three-way
+                      tie on 5 items gives 5/3 to each)
+``"drop"``            nowhere: tied items are left out of the imputed key, so prevalences
+                      and accuracies are over the items with a clear plurality only
+a label name          to that label when it is among the tied ones, else to the first tied
+                      label in the sketch's label order
+a sequence of labels  to the tied label listed first (labels not listed come after the
+                      listed ones, in the sketch's label order)
+===================== =====================================================================
+
+The words ``"split"`` and ``"drop"`` always name the rules; to prefer a label that is
+literally called ``"split"``, pass ``["split"]``. ``"split"`` and ``"drop"`` treat every
+label alike; a preference that does not list every label falls back on the sketch's
+label order, so give a complete order when that order means nothing.
+
+The method never alarms on its own: whatever the sketch, majority voting returns integer
+ratios in ``[0, 1]``, *seemingly correct* estimates, even when its assumptions (error
+independent members, each better than chance on every label) fail badly (seed 002, S1-S8
+and the discussion of eq. 5; seed 000, section 2, eqs. 5-7). The only alarm is
+``blind_spot``: a label that no item is imputed has undefined accuracies (``None``), and
+with ``ties="drop"`` a test whose items all tie leaves everything undefined.
+
+Examples
+--------
+>>> from evalgebra.data.sketch import Sketch
+>>> sk = Sketch.from_counts({"aaa": 6, "aab": 2, "abb": 1, "bbb": 3}, labels=["a", "b"])
+>>> ev = majority_vote(sk)
+>>> ev.point.prevalence
+{'a': Fraction(2, 3), 'b': Fraction(1, 3)}
+>>> ev.point.accuracy["c2"]
+{'a': Fraction(3, 4), 'b': Fraction(1, 1)}
+>>> ev.partition["b"]
+[(('a', 'a', 'a'), Fraction(0, 1)), (('a', 'a', 'b'), Fraction(0, 1)), (('a', 'b', 'b'), Fraction(1, 1)), (('b', 'b', 'b'), Fraction(3, 1))]
+>>> ev.alarms
+()
+
+Notes
+-----
+Code names and the math (``MATH.md``, section 4; seed 002, S1-S8):
+
+=========================== ===================================================
+code                        math
+=========================== ===================================================
+``prevalence[ell]``         ``P_ell^(MV)``: imputed ``ell`` items over the imputed total
+``accuracy[i][ell]``        ``P_{i,ell}^(MV)``
+``partition[ell]``          the imputed answer key: each pattern's count assigned to ``ell``
+=========================== ===================================================
+
+For ``N = 3``, ``R = 2`` this is seed 002's closed form,
+``P_a^(MV) = f_aaa + f_aab + f_aba + f_baa`` (S1) and, for the first classifier,
+``P_{1,a}^(MV) = (f_aaa + f_aab + f_aba) / P_a^(MV)`` (S3), and so on to S8. Seed 000
+prints the same statistic as ``1 - f_baa / (f_aaa + f_aab + f_aba + f_aba)`` (its eq. 6),
+with ``f_aba`` where ``f_baa`` belongs in the denominator; the tests check S1-S8, which
+are right.
+
+References
+----------
+.. [1] "Algebraic Evaluation Theorems", seed 002, Materials and Methods, eqs. S1-S8, and
+   Table 1 (the "MV" columns).
+.. [2] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
+   classification", seed 000, section 2, eqs. 5-7.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Union
+
+import numpy as np
+
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.data.patterns import check_size, decode
+from evalgebra.data.sketch import DENSE_LIMIT, Sketch
+
+__all__ = ["TIE_RULES", "majority_vote", "majority_vote_counts", "vote_weights"]
+
+#: The named tie rules; a label name or a sequence of labels is also accepted.
+TIE_RULES = ("split", "drop")
+
+Ties = Union[str, Sequence[str]]
+
+_INT64_SAFE = 2**62
+
+
+def _priority(ties: Any, labels: Sequence[Any]) -> np.ndarray:
+    """Rank of every label (0 = preferred) for a label-preference tie rule."""
+    listed = [ties] if isinstance(ties, (str, int, np.integer)) else list(ties)
+    unknown = [t for t in listed if t not in labels]
+    if unknown or len(set(listed)) != len(listed):
+        raise SpecError(
+            f"ties: {listed!r} must be 'split', 'drop', a label or distinct labels among "
+            f"{list(labels)}" + (f"; unknown {unknown}" if unknown else "; repeated labels")
+        )
+    order = listed + [lab for lab in labels if lab not in listed]
+    rank = np.empty(len(labels), dtype=np.int64)
+    for position, lab in enumerate(order):
+        rank[list(labels).index(lab)] = position
+    return rank
+
+
+def _rule(ties: Any, labels: Sequence[Any]) -> tuple[str, np.ndarray | None]:
+    """``("split" | "drop" | "prefer", rank or None)`` from a ``ties`` argument."""
+    if isinstance(ties, str) and ties in TIE_RULES:
+        return ties, None
+    if isinstance(ties, (bytes, bool)) or ties is None:
+        raise SpecError(f"ties: {ties!r} must be 'split', 'drop', a label or a sequence of labels")
+    try:
+        return "prefer", _priority(ties, labels)
+    except TypeError:
+        raise SpecError(
+            f"ties: {ties!r} must be 'split', 'drop', a label or a sequence of labels"
+        ) from None
+
+
+def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tuple[np.ndarray, int]:
+    r"""Integer shares of each pattern imputed to each label, and their common denominator.
+
+    Parameters
+    ----------
+    digits : numpy.ndarray
+        ``patterns x N`` label indices (one row per decision pattern).
+    n_labels : int
+        ``R``.
+    ties : {"split", "drop"}, int or sequence of int
+        The tie rule, with labels given by index (see the module docstring).
+
+    Returns
+    -------
+    weights : numpy.ndarray
+        ``patterns x R`` non-negative ``int64``: pattern ``p`` gives ``weights[p, ell] / scale``
+        of its count to label ``ell``. Each row sums to ``scale`` (or 0 for a tie dropped).
+    scale : int
+        The common denominator: the lcm of the tie sizes met with ``"split"``, else 1.
+
+    Examples
+    --------
+    >>> w, scale = vote_weights(np.array([[0, 0, 1], [0, 1, 2]]), 3)
+    >>> w.tolist(), scale
+    ([[3, 0, 0], [1, 1, 1]], 3)
+    >>> vote_weights(np.array([[0, 1]]), 2, ties=[1])[0].tolist()
+    [[0, 1]]
+    """
+    digits = np.asarray(digits, dtype=np.int64)
+    n_patterns = digits.shape[0]
+    tally = np.zeros((n_patterns, n_labels), dtype=np.int64)
+    for ell in range(n_labels):
+        tally[:, ell] = (digits == ell).sum(axis=1)
+    top = tally.max(axis=1, initial=0)
+    tied = (tally == top[:, None]) & (top[:, None] > 0)
+    n_tied = tied.sum(axis=1)
+    rule, rank = _rule(ties, list(range(n_labels)))
+    if rule == "split":
+        sizes = {int(k) for k in np.unique(n_tied) if k > 0}
+        scale = math.lcm(*sizes) if sizes else 1
+        share = np.where(n_tied > 0, scale // np.maximum(n_tied, 1), 0)
+        return tied.astype(np.int64) * share[:, None], scale
+    if rule == "drop":
+        return (tied & (n_tied == 1)[:, None]).astype(np.int64), 1
+    assert rank is not None
+    masked = np.where(tied, rank[None, :], n_labels)
+    winner = masked.argmin(axis=1)
+    weights = np.zeros((n_patterns, n_labels), dtype=np.int64)
+    weights[np.arange(n_patterns), winner] = 1
+    return weights, 1
+
+
+def _exact(values: np.ndarray) -> list[int]:
+    return [int(v) for v in values.ravel()]
+
+
+def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
+    r"""Evaluate an ensemble by imputing every item's label by plurality vote.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        Any ``N >= 1``, ``R >= 2``. A labelled sketch's answer key is ignored; several
+        populations are pooled.
+    ties : {"split", "drop"}, str or sequence of str
+        How items whose vote is tied are imputed (module docstring): shared equally among
+        the tied labels (default), left out, or given to a preferred label.
+
+    Returns
+    -------
+    Evaluation
+        ``method="majority"``, one exact :class:`Estimate` (``chosen=0``), the imputed key
+        as ``partition`` (every observed pattern under every label, in canonical pattern
+        order, with the :class:`~fractions.Fraction` of its count imputed to that label)
+        and a ``blind_spot`` alarm for each label no item is imputed (its accuracies are
+        ``None``). No other alarm is ever raised: majority voting cannot tell when it is
+        wrong (seed 002; seed 000, section 2).
+
+    Raises
+    ------
+    SketchError
+        ``sketch`` is not a :class:`Sketch`.
+    SpecError
+        ``ties`` is not a rule or names unknown labels.
+
+    Examples
+    --------
+    Two classifiers that disagree tie; the default splits the tied items:
+
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sk = Sketch.from_counts({"aa": 2, "ab": 3, "bb": 1}, labels=["a", "b"])
+    >>> majority_vote(sk).point.prevalence
+    {'a': Fraction(7, 12), 'b': Fraction(5, 12)}
+    >>> majority_vote(sk, ties="drop").point.prevalence
+    {'a': Fraction(2, 3), 'b': Fraction(1, 3)}
+    >>> ev = majority_vote(sk, ties="b")
+    >>> ev.point.prevalence, ev.point.accuracy["c0"]
+    ({'a': Fraction(1, 3), 'b': Fraction(2, 3)}, {'a': Fraction(1, 1), 'b': Fraction(1, 4)})
+
+    A label nobody's vote carries is a blind spot:
+
+    >>> ev = majority_vote(Sketch.from_counts({"aab": 4}, labels=["a", "b", "c"]))
+    >>> ev.point.accuracy["c2"], [a.kind for a in ev.alarms]
+    ({'a': Fraction(0, 1), 'b': None, 'c': None}, ['blind_spot', 'blind_spot'])
+    """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"majority_vote needs a Sketch, got {type(sketch).__name__}")
+    labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
+    n_labels = len(labels)
+    rule, rank = _rule(ties, labels)
+    # label indices, never names, from here on (a label may be called "split")
+    index_ties: Any = rule if rank is None else [int(k) for k in np.argsort(rank)]
+    counts = sketch.counts()
+    patterns = list(counts)
+    digits = np.array([[labels.index(lab) for lab in p] for p in patterns], dtype=np.int64)
+    weights, scale = vote_weights(digits, n_labels, index_ties)
+    number = np.array([counts[p] for p in patterns], dtype=np.int64)
+    if sketch.Q * scale >= _INT64_SAFE:
+        number, weights = number.astype(object), weights.astype(object)
+    shares = number[:, None] * weights  # patterns x R, in units of 1/scale
+    imputed = _exact(shares.sum(axis=0))
+    agreed = [
+        _exact((shares * (digits[:, i][:, None] == np.arange(n_labels)[None, :])).sum(axis=0))
+        for i in range(len(classifiers))
+    ]
+    total = sum(imputed)
+    prevalence = {lab: (Fraction(imputed[ell], total) if total else None) for ell, lab in enumerate(labels)}
+    accuracy = {
+        name: {lab: (Fraction(agreed[i][ell], imputed[ell]) if imputed[ell] else None) for ell, lab in enumerate(labels)}
+        for i, name in enumerate(classifiers)
+    }
+    alarms = []
+    if total == 0:
+        alarms.append(Alarm("blind_spot", f"every one of the {sketch.Q} items is a tie and ties='drop' leaves "
+                                          "them all out: no prevalence or accuracy is defined"))
+    else:
+        for ell, lab in enumerate(labels):
+            if not imputed[ell]:
+                alarms.append(Alarm("blind_spot", f"majority voting imputes no item the label {lab!r}: the "
+                                                  f"accuracies on {lab!r} are undefined (None)"))
+    rows = shares.tolist()
+    partition = {
+        lab: [(pattern, Fraction(int(row[ell]), scale)) for pattern, row in zip(patterns, rows)]
+        for ell, lab in enumerate(labels)
+    }
+    estimate = Estimate(prevalence=prevalence, accuracy=accuracy)
+    return Evaluation("majority", labels, classifiers, (estimate,), 0, partition, tuple(alarms))
+
+
+def majority_vote_counts(
+    counts: Any, n_classifiers: int, n_labels: int, ties: Any = "split"
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Majority-vote evaluations of many sketches at once, in floating point.
+
+    Parameters
+    ----------
+    counts : array-like of int
+        ``sketches x R^N`` (or one ``R^N`` vector): dense pattern counts in canonical
+        order, as :meth:`Sketch.count_vector` gives them.
+    n_classifiers, n_labels : int
+        ``N`` and ``R``.
+    ties : {"split", "drop"}, int or sequence of int
+        As for :func:`majority_vote`, with labels given by index.
+
+    Returns
+    -------
+    prevalence : numpy.ndarray
+        ``sketches x R`` (``R`` for one vector).
+    accuracy : numpy.ndarray
+        ``sketches x N x R``; NaN where no item is imputed the label (and everywhere for a
+        sketch whose items were all dropped as ties).
+
+    Notes
+    -----
+    Counts are combined as integer multiples of the tie shares in float64, exact while
+    ``Q`` times the tie denominator stays below ``2^53``; only the final divisions round.
+    For exact results use :func:`majority_vote`.
+
+    Examples
+    --------
+    >>> prev, acc = majority_vote_counts([[6, 2, 0, 1, 0, 0, 0, 3]], 3, 2)
+    >>> prev.tolist(), acc[0, 2].tolist()
+    ([[0.6666666666666666, 0.3333333333333333]], [0.75, 1.0])
+    """
+    check_size(n_classifiers, n_labels)
+    n_patterns = n_labels**n_classifiers
+    if n_patterns > DENSE_LIMIT:
+        raise SketchError(f"{n_patterns} patterns are too many for dense count vectors; use majority_vote")
+    matrix = np.asarray(counts)
+    single = matrix.ndim == 1
+    matrix = np.atleast_2d(matrix)
+    if matrix.ndim != 2 or matrix.shape[1] != n_patterns:
+        raise SketchError(
+            f"counts must have shape (sketches, {n_patterns}) for {n_classifiers} classifiers and "
+            f"{n_labels} labels, got {np.asarray(counts).shape}"
+        )
+    if matrix.dtype.kind not in "iu" or (matrix.size and int(matrix.min()) < 0):
+        raise SketchError("counts must be non-negative integers")
+    digits = decode(np.arange(n_patterns), n_classifiers, n_labels)
+    weights, scale = vote_weights(digits, n_labels, ties)
+    # columns: R imputed shares, then N*R shares where classifier i agrees with the key
+    agree = digits[:, :, None] == np.arange(n_labels)[None, None, :]
+    design = np.concatenate(
+        [weights, (weights[:, None, :] * agree).reshape(n_patterns, n_classifiers * n_labels)], axis=1
+    ).astype(np.float64)
+    sums = matrix.astype(np.float64) @ design
+    imputed = sums[:, :n_labels]
+    agreed = sums[:, n_labels:].reshape(-1, n_classifiers, n_labels)
+    total = imputed.sum(axis=1, keepdims=True)
+    prevalence = np.divide(imputed, total, out=np.full_like(imputed, np.nan), where=total > 0)
+    denominator = np.broadcast_to(imputed[:, None, :], agreed.shape)
+    accuracy = np.divide(agreed, denominator, out=np.full_like(agreed, np.nan), where=denominator > 0)
+    if single:
+        return prevalence[0], accuracy[0]
+    return prevalence, accuracy
