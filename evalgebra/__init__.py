@@ -33,7 +33,8 @@ from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
 from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_many
 from evalgebra.consistency.metrics import consistency
 from evalgebra.evaluators.distance import containing_distance
-from evalgebra.evaluators.hui_walter import OnlineHuiWalter, evaluate_hui_walter, gibbs_hui_walter
+from evalgebra.evaluators.hui_walter import evaluate_hui_walter
+from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
 from evalgebra.evaluators.majority import majority_vote

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -15,11 +14,8 @@ from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.result import QuadraticNumber
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,
-    OnlineHuiWalter,
     evaluate_cross_tabs,
     evaluate_hui_walter,
-    gibbs_hui_walter,
-    hui_walter_truth,
 )
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
@@ -173,154 +169,6 @@ def test_evaluate_hui_walter_rejects_what_it_cannot_evaluate():
         evaluate_hui_walter(three.marginalise([0, 1]), decoding="largest")
     with pytest.raises(SketchError):
         evaluate_cross_tabs([[1, 2, 3], [1, 2, 3, 4]])
-
-
-# -- the Gibbs sampler --------------------------------------------------------------------------------
-TRUTH = EvaluationPoint.from_values(NAMED, {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
-                                    accuracy={"rf": {"malignant": "4/5", "benign": "9/10"},
-                                              "svc": {"malignant": "7/10", "benign": "17/20"}})
-
-
-@pytest.fixture(scope="module")
-def big_sketch():
-    return expected_sketch(TRUTH, {"north": 2000, "south": 4000})
-
-
-@pytest.fixture(scope="module")
-def posterior(big_sketch):
-    return gibbs_hui_walter(big_sketch.unlabelled(), iterations=3000, burn_in=500, chains=4, seed=7)
-
-
-def test_gibbs_posterior_covers_truth(posterior, big_sketch):
-    truth = hui_walter_truth(big_sketch)
-    assert all(posterior.covers(truth).values())
-    for key, (mean, low, high) in posterior.summary().items():
-        assert low < mean < high and abs(mean - float(truth[key])) < 0.03, key
-    assert np.all(posterior.rhat < 1.05)
-    assert posterior.draws.shape == (4, 3000, 6) and posterior.switched.shape == (4,)
-
-
-def test_gibbs_is_reproducible_from_its_seed(big_sketch):
-    one = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=3)
-    two = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=3)
-    three = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=4)
-    assert np.array_equal(one.draws, two.draws) and not np.array_equal(one.draws, three.draws)
-
-
-def test_gibbs_label_switching_rule_maps_the_mirror_mode_back(posterior, big_sketch):
-    truth = hui_walter_truth(big_sketch)
-    mirror = dict(zip(posterior.parameters, _mirror(tuple(float(truth[k]) for k in posterior.parameters), 2)))
-    started = gibbs_hui_walter(big_sketch, iterations=1500, burn_in=0, chains=2, seed=7, initial=mirror)
-    assert np.all(started.switched > 0.99)            # the chains stay in the mirror mode ...
-    assert all(started.covers(truth).values())        # ... and the rule maps every draw back
-    youden = (started.draws[..., 2::2] + started.draws[..., 3::2] - 1).sum(axis=-1)
-    assert np.all(youden >= 0)
-    # the rule does not depend on the label names: relabelled, the same evaluation
-    relabelled = gibbs_hui_walter(big_sketch.with_label_order(["benign", "malignant"]), iterations=1500,
-                                  burn_in=300, seed=7)
-    for key, (mean, _, _) in relabelled.summary().items():
-        if key[0] == "prevalence":
-            assert abs(1 - mean - posterior.summary()[key][0]) < 0.02
-        else:
-            assert abs(mean - posterior.summary()[key][0]) < 0.02
-
-
-def test_gibbs_total_accuracy_rule_covers_truth(big_sketch):
-    result = gibbs_hui_walter(big_sketch, iterations=1000, burn_in=300, seed=5, decoding="total_accuracy")
-    assert all(result.covers(hui_walter_truth(big_sketch)).values())
-    assert result.settings["decoding"] == "total_accuracy"
-
-
-def test_gibbs_three_tests_one_population():
-    point = EvaluationPoint.from_values(EnsembleSpec(3, 2), {"a": "3/10"},
-                                        accuracy={0: {"a": "4/5", "b": "9/10"}, 1: {"a": "7/10", "b": "4/5"},
-                                                  2: {"a": "9/10", "b": "7/10"}})
-    sketch = expected_sketch(point, 5000)
-    result = gibbs_hui_walter(sketch, iterations=1500, burn_in=300, seed=0)
-    assert all(result.covers(hui_walter_truth(sketch)).values())
-
-
-def test_gibbs_results_as_an_evaluation(posterior):
-    evaluation = posterior.evaluation()
-    assert evaluation.method == "hui_walter_gibbs" and evaluation.chosen == 0
-    assert abs(evaluation.point.by_population["south"]["malignant"] - 0.1) < 0.02
-    assert "R-hat" in posterior.to_text().splitlines()[0]
-    json.loads(evaluation.to_json())
-
-
-def test_gibbs_rejects_bad_settings(big_sketch):
-    with pytest.raises(SpecError, match="prevalence_prior"):
-        gibbs_hui_walter(big_sketch, prevalence_prior=(0, 1))
-    with pytest.raises(SpecError, match="accuracy_prior"):
-        gibbs_hui_walter(big_sketch, accuracy_prior={"malignant": (1, 1)})
-    with pytest.raises(SpecError, match="level"):
-        gibbs_hui_walter(big_sketch, level=1.5)
-    with pytest.raises(SpecError, match="iterations"):
-        gibbs_hui_walter(big_sketch, iterations=1)
-
-
-# -- the online variant ---------------------------------------------------------------------------------
-@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 60), min_size=1, max_size=8))
-def test_online_cross_tab_equals_batch_cross_tab(seed, sizes):
-    rng = np.random.default_rng(seed)
-    items = sum(sizes)
-    decisions = rng.integers(0, 2, size=(items, 2))
-    population = rng.integers(0, 2, size=items)
-    online = OnlineHuiWalter(populations=("s0", "s1"))
-    start = 0
-    for size in sizes:
-        online.update(decisions[start:start + size], population[start:start + size])
-        start += size
-    assert len(online.history) == online.stream.batches == sum(1 for s in sizes if s)
-    if items == 0:
-        assert online.cross_tab().sum() == 0
-        return
-    batch = Sketch.from_decisions(decisions, labels=["a", "b"], classifiers=["c0", "c1"],
-                                  population=population, populations=["s0", "s1"])
-    assert online.cross_tab().tolist() == [batch.count_vector(p).tolist() for p in ("s0", "s1")]
-    assert online.sketch == batch
-    final = evaluate_hui_walter(batch)
-    assert online.history[-1].alarms == tuple(sorted(final.alarm_kinds()))
-
-
-# -- end to end, on data made here ----------------------------------------------------------------------
-def test_hui_walter_end_to_end_on_simulated_items():
-    """Per-item data drawn here: two populations, two conditionally independent tests.
-
-    The items are streamed in batches (online closed form), the final cross-tab evaluated
-    exactly and sampled by Gibbs; both are compared with the truth of the labelled items.
-    """
-    rng = np.random.default_rng(2024)
-    theta, sensitivity, specificity = (0.65, 0.15), (0.85, 0.7), (0.9, 0.8)
-    population = np.repeat([0, 1], [1500, 2500])
-    rng.shuffle(population)
-    truth = np.where(rng.random(population.size) < np.take(theta, population), 0, 1)   # 0 = positive
-    right = np.column_stack([rng.random(truth.size) < np.where(truth == 0, se, sp)
-                             for se, sp in zip(sensitivity, specificity)])
-    decisions = np.where(right, truth[:, None], 1 - truth[:, None])
-    labelled = Sketch.from_decisions(decisions, labels=["pos", "neg"], classifiers=["t1", "t2"], truth=truth,
-                                     population=population, populations=["p1", "p2"])
-    exact_truth = hui_walter_truth(labelled)
-
-    online = OnlineHuiWalter(["t1", "t2"], ["pos", "neg"], ["p1", "p2"])
-    for start in range(0, truth.size, 400):
-        result = online.update(decisions[start:start + 400], population[start:start + 400])
-    assert online.sketch == labelled.unlabelled()
-    trace = online.trace()
-    assert trace[("items",)].tolist() == list(range(400, 4001, 400))
-    assert "irrational" in result.alarm_kinds()         # sampled data are not exactly independent
-    closed = result.point
-    assert abs(float(closed.by_population["p1"]["pos"]) - float(exact_truth[("prevalence", "p1")])) < 0.05
-    for c in ("t1", "t2"):
-        for label in ("pos", "neg"):
-            assert abs(float(closed.accuracy[c][label]) - float(exact_truth[("accuracy", c, label)])) < 0.05
-    assert trace[("accuracy", "t1", "pos")][-1] == pytest.approx(float(closed.accuracy["t1"]["pos"]))
-
-    posterior = online.posterior(iterations=2000, burn_in=500, seed=11)
-    for key, (mean, low, high) in posterior.summary().items():
-        sd = posterior.sd[posterior.parameters.index(key)]
-        assert abs(mean - float(exact_truth[key])) < 3 * sd, key
-    assert sum(posterior.covers(exact_truth).values()) >= 5
 
 
 def _populations_sketch(tabs: dict[str, list[int]]) -> Sketch:
