@@ -59,6 +59,22 @@ def test_evaluate_four_classifiers_lists_trios(capsys, tmp_path):
     assert status == 0 and len(doc["trios"]) == 4 and len(doc["points"]) == 1
 
 
+def test_evaluate_prevalence_range_four_classifiers_chooses_nothing_outside(capsys, tmp_path):
+    """Regression: with four classifiers an out-of-range point was marked chosen."""
+    path = tmp_path / "four.json"
+    Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["chosen"] is None
+    assert "undecided" in [a["kind"] for a in doc["alarms"] if "classifiers" not in a]
+    assert sorted(p["exact"]["prevalence"]["a"] for p in doc["points"]) == ["1/8", "7/8"]
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "2/3", "1", "--json")
+    doc = json.loads(out)
+    assert doc["chosen"] == 0 and doc["points"][0]["exact"]["prevalence"]["a"] == "7/8"
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4")
+    assert "no point chosen" in out and "(chosen)" not in out
+
+
 def test_alarm_json_follows_the_format(capsys):
     status, out, _ = _run(capsys, "alarm", str(datasets.path("bigbench_mistake")), "--json")
     assert status == 0

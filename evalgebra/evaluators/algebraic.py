@@ -27,7 +27,9 @@ Failure modes are alarms (:class:`~evalgebra.evaluators.result.Alarm`), never ex
 
 For ``N > 3`` every trio is evaluated on its marginal sketch; the trios' evaluations of the
 same statistic must agree for a sample-independent ensemble (a ``trio_disagreement`` alarm
-when they do not), and their mean is the combined estimate.
+when they do not). Their mean, aligned on one side of the label swap, and its mirror are
+decoded by the three-classifier rule: a point outside the prevalence range is never chosen
+(``undecided`` instead).
 
 Examples
 --------
@@ -395,11 +397,6 @@ def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequenc
     return Estimate(prevalence, accuracy)
 
 
-def _mean_total_accuracy(values: Sequence[Any]) -> Any:
-    p = values[0]
-    return sum((p * values[1 + 2 * i] + (1 - p) * values[2 + 2 * i] for i in range(3)), Fraction(0))
-
-
 _DETAILS = {
     "complex": "the discriminant is negative (R = {R}): complex evaluations",
     "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
@@ -521,16 +518,14 @@ def _usable(trio: Evaluation) -> bool:
                for p in trio.points)
 
 
-def _aligned(trios: list[Evaluation], labels: tuple[str, ...],
-             prevalence_range: tuple[Fraction, Fraction] | None = None) -> list[int | None]:
+def _aligned(trios: list[Evaluation], labels: tuple[str, ...]) -> list[int | None]:
     """One point index per trio, all on the same side of the ``P_a <-> P_b`` symmetry.
 
     The trios are visited breadth first from the first usable one, each oriented against an
     already oriented trio it shares a classifier with, by the distance between their shared
     statistics (the swap sends ``P_{i,a}`` to ``1 - P_{i,b}``, so a shared member tells the
-    sides apart unless it is a blind spot itself). The side is then the decoding rule's,
-    summed over the trios: the one whose prevalences fall in ``prevalence_range`` more
-    often, else the one with the larger total accuracy.
+    sides apart unless it is a blind spot itself). Which side is reported is decided later,
+    on the combined point (:func:`_decode`).
     """
     usable = [k for k, t in enumerate(trios) if _usable(t)]
     picks: list[int | None] = [None] * len(trios)
@@ -560,35 +555,15 @@ def _aligned(trios: list[Evaluation], labels: tuple[str, ...],
                 gaps = [gap(p, reference, common) for p in trios[m].points]
                 picks[m] = 0 if gaps[0] <= gaps[1] else 1
                 queue.append(m)
-    score = 0.0
-    for k in usable:
-        trio, near = trios[k], picks[k]
-        assert near is not None
-        if prevalence_range is not None:
-            lo, hi = prevalence_range
-            inside = [lo <= p.prevalence[labels[0]] <= hi for p in trio.points]
-            score += int(inside[near]) - int(inside[1 - near])
-        else:
-            totals = [float(_mean_total_accuracy(_flat(p, labels, trio.classifiers))) for p in trio.points]
-            score += totals[near] - totals[1 - near]
-    if score < 0:
-        picks = [None if p is None else 1 - p for p in picks]
     return picks
 
 
-def _flat(point: Estimate, labels: Sequence[str], classifiers: Sequence[str]) -> list[Any]:
-    out = [point.prevalence[labels[0]]]
-    for c in classifiers:
-        out += [point.accuracy[c][labels[0]], point.accuracy[c][labels[1]]]
-    return out
-
-
-def _combine(trios: list[Evaluation], labels: tuple[str, ...], classifiers: tuple[str, ...],
-             prevalence_range: tuple[Fraction, Fraction] | None = None) -> tuple[Estimate, list[str], float]:
+def _combine(trios: list[Evaluation], labels: tuple[str, ...],
+             classifiers: tuple[str, ...]) -> tuple[Estimate, list[str], float]:
     """Mean of the trios' aligned points per statistic, the statistics on which they differ,
     and the largest spread (max - min) of one statistic across trios."""
     values: dict[tuple[str, ...], list[Any]] = {}
-    for trio, pick in zip(trios, _aligned(trios, labels, prevalence_range)):
+    for trio, pick in zip(trios, _aligned(trios, labels)):
         if pick is None:
             continue
         point = trio.points[pick]
@@ -613,6 +588,44 @@ def _combine(trios: list[Evaluation], labels: tuple[str, ...], classifiers: tupl
     return Estimate(prevalence, accuracy), differ, spread
 
 
+def _mirror(point: Estimate, labels: tuple[str, ...]) -> Estimate:
+    """The other evaluation of the label swap: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``.
+
+    The swap is affine, so the mirror of the trios' mean is the mean of their mirrors.
+    """
+    a, b = labels
+    flip = lambda v: None if v is None else 1 - v  # noqa: E731 - undefined stays undefined
+    prevalence = {a: point.prevalence[b], b: point.prevalence[a]}
+    accuracy = {c: {a: flip(row[b]), b: flip(row[a])} for c, row in point.accuracy.items()}
+    return Estimate(prevalence, accuracy)
+
+
+def _decode(point: Estimate, labels: tuple[str, ...],
+            prevalence_range: tuple[Fraction, Fraction] | None) -> int | None:
+    """The three-classifier decoding rule on a point and its mirror: 0 (the point), 1 (the
+    mirror) or ``None`` (undecided).
+
+    With a prevalence range, the one of the two whose prevalence of the first label lies in it;
+    when both do, or without a range, the one with the larger summed total accuracy over the
+    classifiers whose accuracies are defined (the mirror sends each total ``t_i`` to
+    ``1 - t_i``); a tie, or no point in the range, decides nothing.
+    """
+    p = point.prevalence[labels[0]]
+    if p is None:
+        return None
+    if prevalence_range is not None:
+        lo, hi = prevalence_range
+        inside = [lo <= p <= hi, lo <= 1 - p <= hi]
+        if inside == [False, False]:
+            return None
+        if inside != [True, True]:
+            return inside.index(True)
+    defined = [c for c, row in point.accuracy.items() if None not in row.values()]
+    total = sum((point.total_accuracy(c) for c in defined), Fraction(0))
+    difference = 2 * total - len(defined)  # the mirror's summed total is len(defined) - total
+    return None if difference == 0 else (0 if difference > 0 else 1)
+
+
 def evaluate_algebraic(
     sketch: Sketch,
     decoding: str = "total_accuracy",
@@ -630,8 +643,12 @@ def evaluate_algebraic(
     Returns
     -------
     Evaluation
-        For ``N = 3`` the two points; for ``N > 3`` one combined estimate (exact when every
-        trio's point is rational) with every trio's evaluation in ``trios``.
+        For ``N = 3`` the two points. For ``N > 3`` every trio's evaluation in ``trios`` and
+        the combined estimate, exact when every trio's point is rational: the mean of the
+        trios' points, all aligned on one side of the label swap, decoded with its mirror by
+        the three-classifier rule (within ``prevalence_range`` if given, else by the larger
+        total accuracy). One point (chosen) when the rule decides; else both, none chosen,
+        and an ``undecided`` alarm.
     """
     if sketch.n_labels != 2:
         raise SpecError(f"the algebraic evaluator is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
@@ -649,7 +666,8 @@ def evaluate_algebraic(
     bounds = None
     if decoding == "prevalence_range" or prevalence_range is not None:
         bounds = _prevalence_range(prevalence_range)
-    combined, differ, spread = _combine(trios, labels, classifiers, bounds)
+    combined, differ, spread = _combine(trios, labels, classifiers)
+    side = _decode(combined, labels, bounds)
     alarms = []
     for trio in trios:
         for alarm in trio.alarms:
@@ -658,7 +676,13 @@ def evaluate_algebraic(
         alarms.append(Alarm("trio_disagreement", f"the trios' evaluations differ on {len(differ)} statistic(s) "
                                                  f"(largest spread {spread:.3g}): " + "; ".join(differ[:6])
                                                  + ("; ..." if len(differ) > 6 else "")))
-    return Evaluation("algebraic", labels, classifiers, (combined,), 0, {}, tuple(alarms), tuple(trios))
+    if side is None:
+        if combined.prevalence[labels[0]] is not None:
+            alarms.append(Alarm("undecided", _DETAILS["undecided"]))
+        points = (combined, _mirror(combined, labels))
+        return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms), tuple(trios))
+    chosen = combined if side == 0 else _mirror(combined, labels)
+    return Evaluation("algebraic", labels, classifiers, (chosen,), 0, {}, tuple(alarms), tuple(trios))
 
 
 #: Floating-point slack of :func:`evaluate_many`: values within it of 0 or 1 count as inside the

@@ -265,3 +265,96 @@ def test_evaluate_algebraic_prevalence_range_decides_for_larger_ensembles():
     by_range = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("0", "1/2"))
     assert by_range.point.prevalence["a"] == Fraction(1, 4)
     assert evaluate_algebraic(sketch).point.prevalence["a"] == Fraction(3, 4)  # total accuracy picks the mirror
+
+
+def _four_classifier_reproducer():
+    return Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"])
+
+
+def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
+    """Regression: four classifiers, the only usable trio has P_a = 7/8 or 1/8, neither in [1/4, 3/4]."""
+    sketch = _four_classifier_reproducer()
+    result = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("1/4", "3/4"))
+    assert result.chosen is None and result.point is None
+    assert "undecided" in result.alarm_kinds()
+    assert any(a.kind == "undecided" and not a.classifiers for a in result.alarms)  # the ensemble's own
+    assert sorted(p.prevalence["a"] for p in result.points) == [Fraction(1, 8), Fraction(7, 8)]
+    # the one usable trio decides the same way on its own
+    trio = [t for t in result.trios if t.points[0].prevalence["a"] is not None]
+    assert len(trio) == 1 and trio[0].chosen is None
+    inside = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("2/3", "1"))
+    assert inside.chosen == 0 and inside.point.prevalence["a"] == Fraction(7, 8)
+
+
+def _three_classifier_rule(point, mirror, labels, prevalence_range):
+    """The decoding rule of three classifiers, written out: 0 (point), 1 (mirror) or None."""
+    p = point.prevalence[labels[0]]
+    if p is None:
+        return None
+    if prevalence_range is not None:
+        lo, hi = (Fraction(x) for x in prevalence_range)
+        inside = [lo <= p <= hi, lo <= mirror.prevalence[labels[0]] <= hi]
+        if inside.count(True) == 1:
+            return inside.index(True)
+        if not any(inside):
+            return None
+    defined = [c for c in point.accuracy if None not in point.accuracy[c].values()]
+    totals = [sum((e.total_accuracy(c) for c in defined), Fraction(0)) for e in (point, mirror)]
+    return None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+
+
+def _mirror_of(point, labels):
+    a, b = labels
+    flip = lambda v: None if v is None else 1 - v  # noqa: E731
+    return type(point)({a: point.prevalence[b], b: point.prevalence[a]},
+                       {c: {a: flip(r[b]), b: flip(r[a])} for c, r in point.accuracy.items()})
+
+
+@st.composite
+def larger_sketches(draw):
+    n = draw(st.sampled_from([4, 5]))
+    patterns = ["".join(p) for p in itertools.product("ab", repeat=n)]
+    counts = draw(st.lists(st.integers(0, 6), min_size=len(patterns), max_size=len(patterns)))
+    assume(sum(counts) > 0)
+    return Sketch.from_counts({p: c for p, c in zip(patterns, counts) if c}, labels=["a", "b"])
+
+
+ranges = st.tuples(st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, max_denominator=12)).map(sorted)
+
+
+@given(larger_sketches(), st.one_of(st.none(), ranges))
+@example(_four_classifier_reproducer(), [Fraction(1, 4), Fraction(3, 4)])
+@example(_four_classifier_reproducer(), [Fraction(2, 3), Fraction(1)])
+def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule(sketch, bounds):
+    options = {} if bounds is None else {"decoding": "prevalence_range", "prevalence_range": tuple(bounds)}
+    result = evaluate_algebraic(sketch, **options)
+    labels = result.labels
+    if result.chosen is not None:
+        assert len(result.points) == 1
+        p = result.point.prevalence["a"]
+        if bounds is not None:
+            assert bounds[0] <= p <= bounds[1], (p, bounds)  # never a point outside the range
+        assert _three_classifier_rule(result.point, _mirror_of(result.point, labels), labels, bounds) == 0
+    else:
+        first, second = result.points
+        assert _mirror_of(first, labels) == second
+        assert _three_classifier_rule(first, second, labels, bounds) is None
+        assert ("undecided" in {a.kind for a in result.alarms if not a.classifiers}) == (
+            first.prevalence["a"] is not None)
+
+
+@given(rational_points(EnsembleSpec(4, 2), use_accuracy=True), st.booleans(),
+       st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, max_denominator=12))
+def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirrored, below, above):
+    """On a sample-independent test every trio has the ensemble's prevalence: a range that
+    separates the two evaluations decides the ensemble and every trio alike."""
+    assume(_generic(point, 4))
+    p = point.prevalence_of()["a"]
+    assume(p != Fraction(1, 2))
+    target, half_gap = (1 - p if mirrored else p), abs(2 * p - 1) / 2
+    bounds = (max(Fraction(0), target - half_gap * below * Fraction(99, 100)),
+              min(Fraction(1), target + half_gap * above * Fraction(99, 100)))
+    sketch = expected_sketch(point).unlabelled()
+    result = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=bounds)
+    assert result.point.prevalence["a"] == target
+    assert all(t.point.prevalence["a"] == target for t in result.trios)
