@@ -52,7 +52,9 @@ import numpy as np
 
 from evalgebra import Sketch
 from evalgebra.alarm import logical as alarm
-from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.alarm.logical import logical_alarm
+from evalgebra.alarm.report import AlarmReport
+from evalgebra.alarm.safety import SafetySpec
 from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
 from _timing import check as _check  # noqa: E402
 

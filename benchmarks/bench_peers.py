@@ -349,7 +349,7 @@ def alarm_spec() -> Any:
     as met, evalgebra's strict threshold as not met (``0 > 0``), so ntqr may list
     ``Q_a = 0`` or ``Q_a = Q`` as admissible where evalgebra does not.
     """
-    from evalgebra.alarm.logical import SafetySpec
+    from evalgebra.alarm.safety import SafetySpec
 
     return SafetySpec(Fraction(1, 2))
 

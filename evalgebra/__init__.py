@@ -29,7 +29,9 @@ from evalgebra.errors import (
     SketchError,
     SpecError,
 )
-from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.alarm.logical import logical_alarm
+from evalgebra.alarm.report import AlarmReport
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_many
 from evalgebra.consistency.metrics import consistency
 from evalgebra.evaluators.distance import containing_distance

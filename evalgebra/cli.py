@@ -43,7 +43,9 @@ from fractions import Fraction
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import EvalgebraError
-from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.alarm.logical import logical_alarm
+from evalgebra.alarm.report import AlarmReport
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.result import Evaluation, exact_text

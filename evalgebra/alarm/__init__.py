@@ -1,10 +1,18 @@
 r"""The logical alarm: which members of an ensemble provably fail a safety specification,
 from the counts alone.
 
-``logical`` holds the specification, the report and :func:`logical_alarm`; ``intervals``
-the exact feasible sets of the number of items of label ``a``.
+============= =========================================================================
+module        what it holds
+============= =========================================================================
+``safety``    :class:`SafetySpec`: the exact accuracy thresholds every member must meet
+``logical``   :func:`logical_alarm` and its helpers (per-subset feasible ``Q_a``)
+``report``    :class:`AlarmReport` and :class:`SubsetResult`: the verdicts, JSON, display
+``intervals`` the exact feasible sets of the number of items of label ``a``
+============= =========================================================================
 """
 
-from evalgebra.alarm.logical import AlarmReport, SafetySpec, logical_alarm
+from evalgebra.alarm.logical import logical_alarm
+from evalgebra.alarm.report import AlarmReport, SubsetResult
+from evalgebra.alarm.safety import SafetySpec
 
-__all__ = ["AlarmReport", "SafetySpec", "logical_alarm"]
+__all__ = ["AlarmReport", "SafetySpec", "SubsetResult", "logical_alarm"]

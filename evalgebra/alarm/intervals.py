@@ -3,7 +3,7 @@ r"""Feasible ``Q_a`` of the logical alarm, as intervals: the two solvers and the
 The computation behind :func:`evalgebra.alarm.logical.logical_alarm`. Its input is what
 the alarm observes of a pooled, unlabelled binary sketch (an :class:`Observed`: ``Q``,
 every classifier's ``R_{a_i}`` and every pair's ``R_{a_i a_j}``) and a specification (a
-:class:`~evalgebra.alarm.logical.SafetySpec`, read through :class:`Thresholds`). Its
+:class:`~evalgebra.alarm.safety.SafetySpec`, read through :class:`Thresholds`). Its
 output, for every requested subset of classifiers, is the set of ``Q_a`` in ``0..Q`` at
 which every member's segment meets the specification and every pair of members passes
 its corner test, as disjoint, increasing closed intervals. The conditions, and why they
@@ -26,7 +26,7 @@ Examples
 The counts of seed 001's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on
 20, both on 20), each classifier better than 1/2 on each label:
 
->>> from evalgebra.alarm.logical import SafetySpec
+>>> from evalgebra.alarm.safety import SafetySpec
 >>> figure2 = Observed(("c0", "c1"), Q=100, r_a=(60, 20), both_a={(0, 1): 20})
 >>> feasible_intervals(figure2, SafetySpec("1/2"), [(0,), (1,), (0, 1)])
 [[(21, 99)], [(1, 39)], [(21, 39)]]
@@ -154,7 +154,7 @@ Interval = tuple[int, int]
 
 
 class Thresholds(Protocol):
-    """What the solvers read of a specification: a :class:`~evalgebra.alarm.logical.SafetySpec`.
+    """What the solvers read of a specification: a :class:`~evalgebra.alarm.safety.SafetySpec`.
 
     Thresholds are exact and validated: :class:`~fractions.Fraction` in ``[0, 1]`` or
     ``None`` (no condition).
@@ -293,7 +293,7 @@ def segments(observed: Observed, spec: Thresholds | None, i: int) -> tuple[np.nd
 
     Examples
     --------
-    >>> from evalgebra.alarm.logical import SafetySpec
+    >>> from evalgebra.alarm.safety import SafetySpec
     >>> odd = Observed(("c0", "c1"), Q=6, r_a=(3, 3), both_a={(0, 1): 1})
     >>> [part.tolist() for part in segments(odd, None, 0)]
     [[0, 0, 0, 0, 1, 2, 3], [0, 1, 2, 3, 3, 3, 3]]
@@ -314,7 +314,7 @@ def subset_masks(
 
     Examples
     --------
-    >>> from evalgebra.alarm.logical import SafetySpec
+    >>> from evalgebra.alarm.safety import SafetySpec
     >>> odd = Observed(("c0", "c1"), Q=6, r_a=(3, 3), both_a={(0, 1): 1})
     >>> [mask.tolist() for mask in subset_masks(odd, SafetySpec(), [(0,), (0, 1)], 2, 6)]
     [[True, True, True, True], [False, True, False, True]]
@@ -374,7 +374,7 @@ def residue_period(spec: Thresholds) -> int:
 
     Examples
     --------
-    >>> from evalgebra.alarm.logical import SafetySpec
+    >>> from evalgebra.alarm.safety import SafetySpec
     >>> residue_period(SafetySpec("2/3")), residue_period(SafetySpec("2/3", "3/5"))
     (3, 6)
     >>> residue_period(SafetySpec(None, None)), residue_period(SafetySpec(None, "3/5"))
@@ -502,7 +502,7 @@ def solve_residues(
     At ``Q`` of 10^15, where no scan of ``0..Q`` is possible (``c0`` answered ``a`` on 60% of
     the items, ``c1`` on 20%, both on 20%, as in seed 001's Figure 2):
 
-    >>> from evalgebra.alarm.logical import SafetySpec
+    >>> from evalgebra.alarm.safety import SafetySpec
     >>> q = 10**15
     >>> huge = Observed(("c0", "c1"), Q=q, r_a=(6 * q // 10, 2 * q // 10), both_a={(0, 1): 2 * q // 10})
     >>> solve_residues(huge, SafetySpec("1/2"), [(0, 1)])
@@ -570,7 +570,7 @@ def feasible_intervals(
 
     Examples
     --------
-    >>> from evalgebra.alarm.logical import SafetySpec
+    >>> from evalgebra.alarm.safety import SafetySpec
     >>> never = Observed(("c0", "c1"), Q=10, r_a=(6, 4), both_a={(0, 1): 0})
     >>> feasible_intervals(never, SafetySpec(), [(0,), (1,), (0, 1)])
     [[(3, 9)], [(1, 7)], []]

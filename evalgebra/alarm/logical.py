@@ -153,10 +153,7 @@ References
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -172,22 +169,18 @@ from evalgebra.alarm.intervals import (
     solve_residues,
     subset_masks,
 )
+from evalgebra.alarm.report import AlarmReport, SubsetResult
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.result import Alarm
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 
 __all__ = [
-    "ALARM_FORMAT",
-    "SafetySpec",
-    "SubsetResult",
-    "AlarmReport",
     "logical_alarm",
     "feasible_qa",
     "axiom_segments",
     "alarm_as_alarms",
 ]
-
-ALARM_FORMAT = "evalgebra.alarm/1"
 
 #: Largest ensemble for which ``subsets=None`` lists every subset.
 _MAX_ALL_SUBSETS = 12
@@ -199,112 +192,6 @@ _masks = subset_masks
 _period = residue_period
 _scan = scan
 _solve_residues = solve_residues
-
-
-# -- the specification ------------------------------------------------------------------
-def _threshold(value: Any, what: str, strict: bool) -> Fraction | None:
-    """A rational threshold in ``[0, 1)`` (``[0, 1]`` when not strict), or None."""
-    if value is None:
-        return None
-    if isinstance(value, (bool, float)):
-        raise SpecError(f"{what}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string")
-    if isinstance(value, str):
-        try:
-            number = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise SpecError(f"{what}: cannot read {value!r} as a rational such as '1/2'") from None
-    elif isinstance(value, (int, Fraction, np.integer)):
-        number = Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
-    else:
-        raise SpecError(f"{what}: give an int, a Fraction or a 'p/q' string, got {type(value).__name__}")
-    if number < 0 or number > 1 or (strict and number == 1):
-        accepted = "0 <= threshold < 1 (strict)" if strict else "0 <= threshold <= 1"
-        raise SpecError(f"{what}: {number} is out of range; accepted: {accepted}")
-    return number
-
-
-@dataclass(frozen=True)
-class SafetySpec:
-    r"""What every member of an ensemble must meet: rational accuracy thresholds.
-
-    Parameters
-    ----------
-    min_accuracy : Fraction, int, str or None
-        Threshold ``theta`` on the accuracy on *each* label (seed 001, eq. 1):
-        ``R_{a_i,a} > theta Q_a`` and ``R_{b_i,b} > theta Q_b``. Default 1/2. ``None``:
-        no per-label condition.
-    min_total_accuracy : Fraction, int, str or None
-        Threshold ``tau`` on the total accuracy (seed 001, eq. 2):
-        ``R_{a_i,a} + R_{b_i,b} > tau Q``. Default ``None`` (no condition).
-    strict : bool
-        ``>`` (the seed's "better than 50%", default) or ``>=``. Conditions are read with
-        denominators cleared, so on a label no item has a strict per-label threshold is
-        never met (``0 > 0``) and a non-strict one always is (``0 >= 0``).
-
-    Thresholds are exact: ints, :class:`~fractions.Fraction` or ``"p/q"`` strings in
-    ``[0, 1)`` (``[0, 1]`` when not strict); floats are rejected.
-
-    Examples
-    --------
-    >>> SafetySpec()
-    SafetySpec(min_accuracy=Fraction(1, 2), min_total_accuracy=None, strict=True)
-    >>> SafetySpec("2/3", min_total_accuracy="3/4").to_dict()
-    {'min_accuracy': '2/3', 'min_total_accuracy': '3/4', 'strict': True}
-    >>> SafetySpec().met_by(correct_a=3, correct_b=2, q_a=5, q_b=3)
-    True
-    >>> SafetySpec(0.5)
-    Traceback (most recent call last):
-    ...
-    evalgebra.errors.SpecError: min_accuracy: 0.5 is not exact; give an int, a Fraction or a 'p/q' string
-    """
-
-    min_accuracy: Fraction | None = Fraction(1, 2)
-    min_total_accuracy: Fraction | None = None
-    strict: bool = True
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.strict, bool):
-            raise SpecError(f"strict must be True or False, got {self.strict!r}")
-        object.__setattr__(self, "min_accuracy", _threshold(self.min_accuracy, "min_accuracy", self.strict))
-        object.__setattr__(
-            self, "min_total_accuracy", _threshold(self.min_total_accuracy, "min_total_accuracy", self.strict)
-        )
-
-    def _exceeds(self, count: int, threshold: Fraction, size: int) -> bool:
-        value = count * threshold.denominator - threshold.numerator * size
-        return value > 0 if self.strict else value >= 0
-
-    def met_by(self, correct_a: int, correct_b: int, q_a: int, q_b: int) -> bool:
-        r"""Whether a classifier with these R-space counts meets the specification.
-
-        ``correct_a = R_{a_i,a}`` of ``q_a`` true-``a`` items, ``correct_b = R_{b_i,b}``
-        of ``q_b`` true-``b`` items.
-        """
-        if self.min_accuracy is not None and not (
-            self._exceeds(correct_a, self.min_accuracy, q_a) and self._exceeds(correct_b, self.min_accuracy, q_b)
-        ):
-            return False
-        if self.min_total_accuracy is not None:
-            return self._exceeds(correct_a + correct_b, self.min_total_accuracy, q_a + q_b)
-        return True
-
-    def describe(self) -> str:
-        """The specification in words, e.g. ``"accuracy > 1/2 on each label"``."""
-        sign = ">" if self.strict else ">="
-        parts = []
-        if self.min_accuracy is not None:
-            parts.append(f"accuracy {sign} {self.min_accuracy} on each label")
-        if self.min_total_accuracy is not None:
-            parts.append(f"total accuracy {sign} {self.min_total_accuracy}")
-        return " and ".join(parts) or "no condition"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Thresholds as exact ``"p/q"`` strings (``None`` when absent)."""
-        return {
-            "min_accuracy": None if self.min_accuracy is None else str(self.min_accuracy),
-            "min_total_accuracy": None if self.min_total_accuracy is None else str(self.min_total_accuracy),
-            "strict": self.strict,
-        }
 
 
 # -- observed counts --------------------------------------------------------------------
@@ -324,91 +211,6 @@ def _observe(sketch: Sketch) -> Observed:
         (i, j): int(count[said_a[:, i] & said_a[:, j]].sum()) for i, j in itertools.combinations(range(n), 2)
     }
     return Observed(tuple(sketch.classifiers), int(count.sum()), r_a, both_a)
-
-
-# -- results ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SubsetResult:
-    r"""The alarm's verdict on one subset of the ensemble.
-
-    Attributes
-    ----------
-    classifiers : tuple of str
-        The members, in the sketch's order.
-    fires : bool
-        True when no ``Q_a`` in ``0..Q`` lets every member meet the specification.
-    feasible_Qa : tuple of (int, int)
-        The ``Q_a`` values where it can, as disjoint, increasing closed intervals.
-    """
-
-    classifiers: tuple[str, ...]
-    fires: bool
-    feasible_Qa: tuple[Interval, ...]  # noqa: N815 - the paper's name
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"classifiers": [...], "fires": bool, "feasible_Qa": [[lo, hi], ...]}``."""
-        return {
-            "classifiers": list(self.classifiers),
-            "fires": self.fires,
-            "feasible_Qa": [[lo, hi] for lo, hi in self.feasible_Qa],
-        }
-
-
-@dataclass(frozen=True)
-class AlarmReport:
-    r"""The logical alarm on every requested subset of an ensemble.
-
-    Attributes
-    ----------
-    Q : int
-        Items in the test.
-    spec : SafetySpec
-    subsets : tuple of SubsetResult
-        In the order requested (default: singletons, pairs, ..., the whole ensemble).
-    classifiers, labels : tuple of str
-        The sketch's classifiers and labels; ``Q_a`` counts items of true label
-        ``labels[0]``.
-    """
-
-    Q: int  # noqa: N815 - the paper's name
-    spec: SafetySpec
-    subsets: tuple[SubsetResult, ...]
-    classifiers: tuple[str, ...] = field(default=())
-    labels: tuple[str, ...] = field(default=("a", "b"))
-
-    @property
-    def fires(self) -> bool:
-        """True when the alarm fires on any subset."""
-        return any(result.fires for result in self.subsets)
-
-    def result(self, *classifiers: str) -> SubsetResult:
-        """The verdict on the subset with these members (any order)."""
-        wanted = set(classifiers)
-        for result in self.subsets:
-            if set(result.classifiers) == wanted and len(result.classifiers) == len(classifiers):
-                return result
-        raise SpecError(f"no subset {sorted(wanted)} in this report")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``evalgebra.alarm/1`` document as a dictionary.
-
-        Keys: ``format``, ``Q``, ``spec``, ``subsets`` (per subset ``classifiers``, ``fires``,
-        ``feasible_Qa``), then ``labels`` (``feasible_Qa`` counts items of true label
-        ``labels[0]``), ``classifiers`` (the sketch's) and ``fires`` (any subset fires).
-        """
-        return {
-            "format": ALARM_FORMAT,
-            "Q": self.Q,
-            "spec": self.spec.to_dict(),
-            "subsets": [result.to_dict() for result in self.subsets],
-            "labels": list(self.labels),
-            "classifiers": list(self.classifiers),
-            "fires": self.fires,
-        }
-
-    def to_json(self) -> str:
-        """``evalgebra.alarm/1`` JSON text."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
 # -- the public functions -----------------------------------------------------------------

@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.alarm.logical import AlarmReport, SafetySpec, axiom_segments, logical_alarm
+from evalgebra.alarm.logical import axiom_segments, logical_alarm
+from evalgebra.alarm.report import AlarmReport
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_alarm_rates"]

@@ -49,7 +49,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.alarm.logical import SafetySpec, axiom_segments
+from evalgebra.alarm.logical import axiom_segments
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["PairEvaluations", "pair_evaluations", "plot_axiom_planes", "plot_pair_evaluations"]

@@ -42,14 +42,8 @@ from evalgebra import datasets
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm import logical as alarm_module
 from evalgebra.alarm import intervals as alarm_intervals
-from evalgebra.alarm.logical import (
-    ALARM_FORMAT,
-    SafetySpec,
-    alarm_as_alarms,
-    axiom_segments,
-    feasible_qa,
-    logical_alarm,
-)
+from evalgebra.alarm.logical import alarm_as_alarms, axiom_segments, feasible_qa, logical_alarm
+from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.result import ALARM_KINDS, Alarm
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
@@ -556,34 +550,6 @@ def test_logical_alarm_subsets_in_requested_order():
 
 
 # -- output -------------------------------------------------------------------------------------
-def test_alarmreport_to_dict_has_exact_format():
-    report = logical_alarm(datasets.load("bigbench_mistake"), SafetySpec("1/2", "3/5"))
-    data = report.to_dict()
-    # the original keys unchanged and first; then which label Q_a counts, the classifiers and
-    # the overall verdict (regression: the document did not say which label Q_a counts)
-    assert list(data) == ["format", "Q", "spec", "subsets", "labels", "classifiers", "fires"]
-    assert data["labels"] == ["a", "b"]
-    assert data["classifiers"] == list(report.classifiers) == list(datasets.load("bigbench_mistake").classifiers)
-    assert data["fires"] is report.fires is any(entry["fires"] for entry in data["subsets"])
-    assert data["format"] == ALARM_FORMAT == "evalgebra.alarm/1"
-    assert data["Q"] == 281
-    assert data["spec"] == {"min_accuracy": "1/2", "min_total_accuracy": "3/5", "strict": True}
-    for entry in data["subsets"]:
-        assert list(entry) == ["classifiers", "fires", "feasible_Qa"]
-        assert all(isinstance(v, list) and len(v) == 2 for v in entry["feasible_Qa"])
-    assert json.loads(report.to_json()) == data
-
-
-def test_alarmreport_to_dict_names_the_counted_label_and_overall_verdict():
-    sketch = Sketch.from_counts({("yes", "no", "no"): 6, ("no", "yes", "yes"): 4}, labels=["yes", "no"],
-                                classifiers=["x", "y", "z"])
-    data = json.loads(logical_alarm(sketch).to_json())
-    assert data["labels"] == ["yes", "no"] and data["classifiers"] == ["x", "y", "z"]
-    assert data["fires"] is True
-    quiet = json.loads(logical_alarm(Sketch.from_counts({"aaa": 6, "bbb": 4}, labels=["a", "b"])).to_json())
-    assert quiet["fires"] is False and not any(entry["fires"] for entry in quiet["subsets"])
-
-
 def test_alarm_as_alarms_minimal_subsets():
     sketch = Sketch.from_counts({"abb": 6, "baa": 4}, labels=["a", "b"])  # c0 never agrees with c1, c2
     report = logical_alarm(sketch)

@@ -22,7 +22,8 @@ from evalgebra.plots.evaluation_space import (  # noqa: E402
     plot_axiom_planes,
     plot_pair_evaluations,
 )
-from evalgebra.alarm.logical import SafetySpec, feasible_qa, logical_alarm  # noqa: E402
+from evalgebra.alarm.logical import feasible_qa, logical_alarm  # noqa: E402
+from evalgebra.alarm.safety import SafetySpec  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
 
 GREEN = matplotlib.colors.to_rgba("#2ca02c")
