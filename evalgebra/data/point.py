@@ -7,7 +7,8 @@ An :class:`EvaluationPoint` holds, exactly as :class:`fractions.Fraction`:
 - ``response[i][ell][r]``: ``P_{i,r|ell}``, the fraction of ``ell``-items that
   classifier ``i`` answered ``r`` (a confusion-matrix row per true label);
 - ``correlation[T][ell][r_T]``: the error correlation ``G^ell_T(r_T)`` for each subset
-  ``T`` of the structure (``MATH.md`` section 1), every response tuple.
+  ``T`` of the structure (``E[prod_{i in T} (x_i - p_i)]`` over the ``ell``-items, with
+  ``x_i = 1[ans_i = r_i]`` and ``p_i = P_{i,r_i|ell}``), every response tuple.
 
 Rows and correlations of a label no item has are undefined and stored as ``None``.
 
@@ -28,8 +29,9 @@ Fraction(0, 1)
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000 (sample statistics, Theorem 3 correlation terms).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on
+   unlabeled data - binary classification" (sample statistics; the correlation terms
+   of its Theorem 3).
 """
 
 from __future__ import annotations
@@ -42,37 +44,19 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import PointError, SketchError
 from evalgebra.data.patterns import recode
+from evalgebra.data.point_values import Table, as_fraction, point_rows
+from evalgebra.data.show import point_frame, point_html, point_summary, short_names
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import PointError, SketchError
 from evalgebra.spec import EnsembleSpec
-from evalgebra.variables import VariableKey, VariableRegistry, correlation_expansion, free_responses
+from evalgebra.variables import VariableKey, VariableRegistry
 
 __all__ = ["EvaluationPoint", "evaluation_point", "POINT_FORMAT", "as_fraction"]
 
 POINT_FORMAT = "evalgebra.point/1"
 
 Row = tuple[Fraction, ...]
-Table = dict[tuple[int, ...], Fraction]
-
-
-def as_fraction(value: Any, where: str) -> Fraction:
-    """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string."""
-    if isinstance(value, bool) or isinstance(value, float):
-        raise PointError(
-            f"{where}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string"
-        )
-    if isinstance(value, (int, Fraction, np.integer)):
-        return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
-    if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise PointError(f"{where}: cannot read {value!r} as a rational") from None
-    numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
-    if numerator is not None and denominator is not None:
-        return Fraction(int(numerator), int(denominator))
-    raise PointError(f"{where}: cannot read {value!r} as an exact rational")
 
 
 def _centre(tensor: np.ndarray, rows: Sequence[Sequence[Any]]) -> np.ndarray:
@@ -104,6 +88,16 @@ class EvaluationPoint:
         ``correlation[T][ell]`` a mapping ``r_T -> value`` (label indices) or ``None``.
     sizes : sequence of int, optional
         Items per population when the point comes from a test.
+
+    Examples
+    --------
+    >>> spec = EnsembleSpec(["x", "y"], ["a", "b"], structure="independent")
+    >>> pt = EvaluationPoint(spec, [[Fraction(1, 4), Fraction(3, 4)]],
+    ...                      [[[1, 0], [Fraction(1, 3), Fraction(2, 3)]], [[Fraction(1, 2)] * 2] * 2], {})
+    >>> pt
+    EvaluationPoint(Q=None, classifiers=['x', 'y'], labels=['a', 'b'], 0 correlated subsets)
+    >>> pt.accuracy("x", "b"), pt.prevalence_of()
+    (Fraction(2, 3), {'a': Fraction(1, 4), 'b': Fraction(3, 4)})
     """
 
     def __init__(
@@ -206,82 +200,7 @@ class EvaluationPoint:
         >>> pt.correlation_value((0, 1), "a", ("b", "a"))
         Fraction(-1, 16)
         """
-        r_count = spec.n_labels
-        prevalence_rows = []
-        per_pop = (
-            prevalence
-            if spec.n_populations > 1 or (prevalence and all(isinstance(v, Mapping) for v in prevalence.values()))
-            else {spec.populations[0]: prevalence}
-        )
-        for pop in spec.populations:
-            if pop not in per_pop:
-                raise PointError(f"no prevalences for population {pop!r}")
-            given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in per_pop[pop].items()}  # type: ignore[union-attr]
-            if len(given) == r_count - 1 and r_count - 1 not in given:
-                given[r_count - 1] = Fraction(1) - sum(given.values(), Fraction(0))
-            if len(given) != r_count:
-                raise PointError(f"give all prevalences, or all but the last label's, for {pop!r}")
-            prevalence_rows.append([given[ell] for ell in range(r_count)])
-        rows: list[list[list[Fraction]]] = []
-        if (response is None) == (accuracy is None):
-            raise PointError("give exactly one of response= or accuracy=")
-        if accuracy is not None:
-            if r_count != 2:
-                raise PointError("accuracy= describes rows only for two labels; use response=")
-            response = {
-                c: {
-                    t: {t: v}
-                    for t, v in per_label.items()
-                }
-                for c, per_label in accuracy.items()
-            }
-        assert response is not None
-        indexed = {spec.classifier_index(c): v for c, v in response.items()}
-        for i in range(spec.n_classifiers):
-            if i not in indexed:
-                raise PointError(f"no response rows for classifier {spec.classifiers[i]!r}")
-            per_label = {spec.label_index(t): row for t, row in indexed[i].items()}
-            classifier_rows = []
-            for ell in range(r_count):
-                if ell not in per_label:
-                    raise PointError(
-                        f"no row for classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}"
-                    )
-                given = {
-                    spec.label_index(r): as_fraction(v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}")
-                    for r, v in per_label[ell].items()
-                }
-                missing = [r for r in range(r_count) if r not in given]
-                if len(missing) == 1:
-                    given[missing[0]] = Fraction(1) - sum(given.values(), Fraction(0))
-                elif missing:
-                    raise PointError(
-                        f"row of classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}: "
-                        "give every response, or all but one"
-                    )
-                classifier_rows.append([given[r] for r in range(r_count)])
-            rows.append(classifier_rows)
-        tables: dict[tuple[int, ...], list[Table]] = {
-            t: [{} for _ in range(r_count)] for t in spec.structure
-        }
-        for subset, per_truth in (correlation or {}).items():
-            key = tuple(sorted(spec.classifier_index(c) for c in subset))
-            if key not in tables:
-                raise PointError(f"subset {subset} is not in the structure {spec.structure}")
-            order = [spec.classifier_index(c) for c in subset]
-            for t, value in per_truth.items():
-                ell = spec.label_index(t)
-                if isinstance(value, Mapping):
-                    for responses, v in value.items():
-                        named = dict(zip(order, responses))
-                        idx = tuple(spec.label_index(named[i]) for i in key)
-                        tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")
-                else:
-                    if r_count != 2:
-                        raise PointError("a single correlation value needs two labels; map responses to values")
-                    tables[key][ell][(ell,) * len(key)] = as_fraction(value, f"correlation {subset}")
-        completed = {t: [_complete(table, ell, len(t), r_count) for ell, table in enumerate(per)] for t, per in tables.items()}
-        return cls(spec, prevalence_rows, rows, completed)
+        return cls(spec, *point_rows(spec, prevalence, response, accuracy, correlation))
 
     # -- accessors ------------------------------------------------------------------------
     def prevalence_of(self, population: str | int = 0) -> dict[str, Fraction]:
@@ -458,10 +377,42 @@ class EvaluationPoint:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def summary(self) -> str:
+        """Plain text for the terminal: prevalences, accuracies (response rows for ``R > 2``), correlations.
+
+        Examples
+        --------
+        >>> sk = Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 3, "bb": 1},
+        ...                                                         "b": {"bb": 2, "ab": 1, "ba": 1}})
+        >>> print(evaluation_point(sk).summary())
+        EvaluationPoint: 2 classifiers, 2 labels, Q=8
+          prevalence:
+            population    a    b  items
+            all         1/2  1/2      8
+          accuracy:
+            classifier  accuracy on a  accuracy on b
+            c0                    3/4            3/4
+            c1                    3/4            3/4
+          error correlations at all-correct responses (1 subset, 2 of 2 tables nonzero, largest |G| = 3/16 for {c0, c1} on a):
+            classifiers  G on a  G on b
+            c0, c1         3/16   -1/16
+        """
+        return point_summary(self)
+
+    def _repr_html_(self) -> str:
+        return point_html(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame of the response rates: ``classifier, true_label, response, rate``.
+
+        Raises ImportError when pandas is not installed.
+        """
+        return point_frame(self)
+
     def __repr__(self) -> str:
         return (
-            f"EvaluationPoint(Q={self.Q}, classifiers={list(self.spec.classifiers)}, "
-            f"labels={list(self.spec.labels)}, {len(self.correlation)} correlated subsets)"
+            f"EvaluationPoint(Q={self.Q}, classifiers={short_names(self.spec.classifiers)}, "
+            f"labels={short_names(self.spec.labels)}, {len(self.correlation)} correlated subsets)"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -521,24 +472,6 @@ class EvaluationPoint:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _complete(table: Table, ell: int, size: int, r_count: int) -> Table:
-    """Fill every response tuple of ``G^ell_T`` from the free ones (sum-zero rule)."""
-    free = set(itertools.product(free_responses(ell, r_count), repeat=size))
-    full: Table = {}
-    for responses in itertools.product(range(r_count), repeat=size):
-        full[responses] = sum(
-            (sign * table.get(f, Fraction(0)) for sign, f in correlation_expansion(ell, responses, r_count)),
-            Fraction(0),
-        )
-    for responses, value in table.items():
-        if responses not in free and full[responses] != value:
-            raise PointError(
-                f"correlation value {value} at responses {responses} contradicts the free values "
-                f"(they imply {full[responses]})"
-            )
-    return full
-
-
 def _shared(values: list[Any], spec: EnsembleSpec, what: str) -> Any:
     """The common value of the populations that define it (None when none does)."""
     defined = [v for v in values if v is not None]
@@ -572,6 +505,13 @@ def evaluation_point(
     ------
     SketchError
         Unlabelled sketch, or populations whose rows differ when no population is named.
+
+    Examples
+    --------
+    >>> sk = Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 3, "ab": 1}, "b": {"bb": 4}})
+    >>> pt = evaluation_point(sk)
+    >>> pt.prevalence_of(), pt.accuracy(1, "a"), pt.correlation_value((0, 1), "a", ("a", "a"))
+    ({'a': Fraction(1, 2), 'b': Fraction(1, 2)}, Fraction(3, 4), Fraction(0, 1))
     """
     if not sketch.is_labelled:
         raise SketchError("the evaluation point needs an answer key: this sketch is unlabelled")

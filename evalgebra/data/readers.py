@@ -1,4 +1,10 @@
-r"""Building sketches from per-item decisions, counts, long tables and CSV.
+r"""Reading tests into cell tables: per-item decisions, pattern counts, long rows and CSV.
+
+Every reader returns a :class:`~evalgebra.data.cells.CellTable`, the plain pieces a
+sketch is made of; :class:`~evalgebra.data.sketch.Sketch` assembles them (use its
+``from_decisions``, ``from_counts``, ``from_long`` and ``from_csv``). The readers never
+import the class they feed, so the data layer imports one way:
+``patterns, cells, encoding -> readers -> sketch_json -> sketch``.
 
 Per-item decisions are counted in one vectorised pass: every row is encoded as an
 integer pattern code (after its population and true label) and the codes are counted
@@ -10,16 +16,14 @@ names from ``labels`` or ``a, b, ...``). Missing answers (``None``, NaN, empty s
 negative indices) and unknown labels raise :class:`~evalgebra.errors.SketchError`:
 abstention is not modelled yet.
 
-Sketch JSON v1 is read and written by :mod:`evalgebra.data.sketch_json`.
-
 Examples
 --------
 >>> import numpy as np
->>> sk = from_decisions(np.array([[0, 1], [1, 1], [0, 1]]), truth=np.array([0, 1, 0]))
->>> sk.by_true_label()
-{'a': {('a', 'b'): 2}, 'b': {('b', 'b'): 1}}
->>> Sketch.read_json(sk.to_json()) == sk
-True
+>>> table = decisions_table(np.array([[0, 1], [1, 1], [0, 1]]), truth=np.array([0, 1, 0]))
+>>> table.labels, table.truth.tolist(), table.code.tolist(), table.count.tolist()
+(('a', 'b'), [0, 1], [1, 3], [2, 1])
+>>> counts_table({"ab": 2}, labels=["a", "b"]).code.tolist()
+[1]
 """
 
 from __future__ import annotations
@@ -32,242 +36,29 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SketchError
+from evalgebra.data.cells import DENSE_LIMIT, INT64_MAX, UNLABELLED, CellTable
+from evalgebra.data.encoding import (
+    LabelEncoder,
+    as_label_array,
+    factorize,
+    integers_if_all,
+    population_indices,
+)
 from evalgebra.data.patterns import check_size, count_patterns, encode
-from evalgebra.data.sketch import DENSE_LIMIT, INT64_MAX, UNLABELLED, Sketch
-from evalgebra.fileio import write_text_atomic
-from evalgebra.spec import EnsembleSpec, default_label_names
+from evalgebra.errors import SketchError
+from evalgebra.spec import EnsembleSpec
 
 __all__ = [
-    "from_decisions",
-    "from_counts",
-    "from_long",
-    "read_items_csv",
-    "write_text_atomic",
+    "decisions_table",
+    "counts_table",
+    "long_table",
+    "csv_table",
+    "check_count",
 ]
-
-#: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...``.
-_MAX_INFERRED_LABELS = 1 << 16
-
-
-# -- label encoding ---------------------------------------------------------------------
-def _is_missing(value: Any) -> bool:
-    return value is None or value == "" or value != value
-
-
-def _missing_mask(values: np.ndarray) -> np.ndarray:
-    if values.dtype.kind in "US":
-        return values == values.dtype.type("")
-    if values.dtype.kind == "f":
-        return np.isnan(values)
-    if values.dtype.kind == "O":
-        return np.frompyfunc(_is_missing, 1, 1)(values).astype(bool)
-    return np.zeros(values.shape, dtype=bool)
-
-
-def _factorize_objects(values: np.ndarray) -> tuple[np.ndarray, list[Any], np.ndarray] | None:
-    """``(codes, uniques, missing mask)`` of an object array, testing each distinct value once.
-
-    ``None`` without pandas. ``pandas.factorize`` codes None, NaN and NaT as -1 (the rest
-    of :func:`_is_missing`, empty strings, is checked on the distinct values).
-    """
-    try:
-        import pandas  # noqa: F401
-    except ImportError:  # pragma: no cover - pandas is a test dependency
-        return None
-    codes, uniques = _factorize(values)
-    missing = codes < 0
-    blank = [k for k, u in enumerate(uniques) if _is_missing(u)]
-    if blank:
-        missing |= np.isin(codes, blank)
-    return codes, uniques, missing
-
-
-_RANGE_BLOCK = 1 << 20  # bytes per block of _index_range: min and max read it from cache
-
-
-def _index_range(values: np.ndarray) -> tuple[int, int]:
-    """``(min, max)`` of an integer array in one pass over memory (``(0, -1)`` when empty)."""
-    if values.size == 0:
-        return 0, -1
-    if values.dtype.kind == "u":
-        return 0, int(values.max())
-    if not (values.flags.c_contiguous or values.flags.f_contiguous):
-        return int(values.min()), int(values.max())
-    flat = values.ravel(order="K")  # a view, in memory order
-    step = _RANGE_BLOCK // values.dtype.itemsize
-    low, high = int(flat[0]), int(flat[0])
-    for start in range(0, flat.size, step):
-        block = flat[start : start + step]  # cached between the two reductions
-        low, high = min(low, int(block.min())), max(high, int(block.max()))
-    return low, high
-
-
-def _describe(position: tuple[int, ...], what: str, names: Sequence[str] | None) -> str:
-    if len(position) == 2 and names is not None:
-        return f"item {position[0]}, classifier {names[position[1]]!r}"
-    return f"{what} of item {position[0]}"
-
-
-def _factorize(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
-    """Codes into the list of distinct values (hash-based with pandas, else sorting)."""
-    flat = values.ravel()
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a test dependency
-        uniques, inverse = np.unique(flat, return_inverse=True)
-        return inverse.reshape(values.shape), uniques.tolist()
-    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
-    plain = [u.item() if isinstance(u, np.generic) else u for u in uniques]
-    return codes.reshape(values.shape), plain
-
-
-class _Encoder:
-    """Turns label names or indices into label indices, sharing one label list."""
-
-    def __init__(self, labels: Sequence[str] | int | None) -> None:
-        self.fixed = labels is not None
-        if isinstance(labels, int):
-            labels = default_label_names(labels)
-        self.labels: list[str] = [] if labels is None else list(labels)
-        self.integer = False
-        # (label indices or factorize codes, distinct names, largest integer index)
-        self._pending: list[tuple[np.ndarray, list[Any], int]] = []
-
-    def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None) -> int:
-        if values.dtype.kind == "b":
-            raise SketchError(f"{what}: booleans are not labels; use label names or indices")
-        if values.dtype.kind in "iu":
-            # integers cannot be missing except as negative indices; they stay in their
-            # own dtype (no int64 copy) and are scanned once for their range
-            self.integer = True
-            low, high = _index_range(values)
-            if low < 0:
-                position = tuple(int(x) for x in np.argwhere(values < 0)[0])
-                raise SketchError(
-                    f"missing answer (negative index) at {_describe(position, what, names)}"
-                )
-            self._pending.append((values, [], high))
-            return len(self._pending) - 1
-        factorized = _factorize_objects(values) if values.dtype.kind == "O" else None
-        missing = _missing_mask(values) if factorized is None else factorized[2]
-        if missing.any():
-            position = tuple(int(x) for x in np.argwhere(missing)[0])
-            raise SketchError(
-                f"missing answer at {_describe(position, what, names)} "
-                "(abstention is not modelled yet)"
-            )
-        if values.dtype.kind == "f":
-            raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
-        codes, uniques = _factorize(values) if factorized is None else factorized[:2]
-        for u in uniques:
-            if not isinstance(u, str):
-                raise SketchError(
-                    f"{what}: label {u!r} is not a string; use label names or integer indices"
-                )
-        self._pending.append((codes, uniques, -1))
-        return len(self._pending) - 1
-
-    def finish(self) -> tuple[list[np.ndarray], tuple[str, ...]]:
-        """Label indices (integer input keeps its dtype) and the label names."""
-        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques})
-        if self.integer and names_seen:
-            raise SketchError("decisions mix label names and integer indices")
-        if not self.fixed:
-            if self.integer:
-                top = max((high for _, _, high in self._pending), default=0)
-                if top >= _MAX_INFERRED_LABELS:
-                    raise SketchError(
-                        f"label index {top} is too large to infer the labels from "
-                        f"(at most {_MAX_INFERRED_LABELS} inferred); pass labels=[...]"
-                    )
-                self.labels = list(default_label_names(max(2, top + 1)))
-            else:
-                self.labels = names_seen
-                if len(self.labels) < 2:
-                    raise SketchError(
-                        f"only one label seen ({self.labels}); pass labels=[...] to name them all"
-                    )
-        n_labels = len(self.labels)
-        out = []
-        for codes, uniques, high in self._pending:
-            if self.integer:
-                if high >= n_labels:
-                    raise SketchError(f"label index {high} out of range for labels {self.labels}")
-                out.append(codes)
-                continue
-            unknown = [u for u in uniques if u not in self.labels]
-            if unknown:
-                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}")
-            lookup = np.array([self.labels.index(u) for u in uniques], dtype=np.int64)
-            out.append(lookup[codes] if lookup.size else codes.astype(np.int64))
-        return out, tuple(self.labels)
-
-
-def _as_array(values: Any, what: str) -> np.ndarray:
-    """An array of label names or indices, never converting values to other kinds.
-
-    Python sequences are read as objects first, so a NaN or an integer among strings
-    stays what it is (``np.asarray`` would turn them into the strings ``'nan'``, ``'1'``);
-    integer-only data becomes an integer array.
-    """
-    if isinstance(values, np.ndarray):
-        array = values
-    else:
-        try:
-            array = np.array(values, dtype=object)
-        except ValueError:
-            raise SketchError(f"{what}: rows of different lengths") from None
-    if array.ndim == 0:
-        raise SketchError(f"{what}: cannot read {type(values).__name__} as an array")
-    if array.dtype.kind == "O":
-        array = _integers_if_all(array)
-    return array
-
-
-def _integers_if_all(array: np.ndarray) -> np.ndarray:
-    """An object array holding only (non-bool) integers as ``int64``; else unchanged."""
-    flat = array.ravel()
-    if flat.size and all(
-        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in flat
-    ):
-        return array.astype(np.int64)
-    return array
-
-
-def _population_indices(
-    population: Any, populations: Sequence[str] | None, n_items: int
-) -> tuple[np.ndarray, tuple[str, ...]]:
-    if population is None:
-        names = tuple(populations) if populations is not None else ("all",)
-        if len(names) != 1:
-            raise SketchError("several populations named but no per-item population given")
-        return np.zeros(n_items, dtype=np.int64), names
-    if isinstance(population, str):
-        return np.zeros(n_items, dtype=np.int64), (population,)
-    array = _as_array(population, "population").ravel()
-    if array.shape[0] != n_items:
-        raise SketchError(f"population has {array.shape[0]} entries for {n_items} items")
-    if array.dtype.kind in "iu":
-        names = tuple(populations) if populations is not None else tuple(
-            f"p{k}" for k in range(int(array.max()) + 1)
-        )
-        if int(array.min()) < 0 or int(array.max()) >= len(names):
-            raise SketchError(f"population index out of range for populations {list(names)}")
-        return array.astype(np.int64), names
-    codes, uniques = _factorize(array)
-    if (codes < 0).any():
-        raise SketchError("missing population for some items")
-    names = tuple(populations) if populations is not None else tuple(sorted(str(u) for u in uniques))
-    unknown = [u for u in uniques if str(u) not in names]
-    if unknown:
-        raise SketchError(f"unknown populations {unknown}; populations are {list(names)}")
-    lookup = np.array([names.index(str(u)) for u in uniques], dtype=np.int64)
-    return lookup[codes], names
 
 
 # -- per-item decisions -------------------------------------------------------------------
-def from_decisions(
+def decisions_table(
     decisions: Any,
     *,
     labels: Sequence[str] | int | None = None,
@@ -275,31 +66,17 @@ def from_decisions(
     truth: Any = None,
     population: Any = None,
     populations: Sequence[str] | None = None,
-) -> Sketch:
-    r"""Count per-item decisions into a sketch.
+) -> CellTable:
+    r"""The cell table of per-item decisions (``items x classifiers``).
 
-    Parameters
-    ----------
-    decisions : array-like or pandas.DataFrame
-        ``items x classifiers``: label names or label indices. A DataFrame gives one
-        column per classifier (its column names name the classifiers).
-    labels : sequence of str or int, optional
-        All label names in order (default: sorted names seen, or ``a, b, ...`` for
-        indices). Labels never used must be listed here to be part of the sketch.
-    classifiers : sequence of str, optional
-        Classifier names (default: DataFrame columns, else ``c0, c1, ...``).
-    truth : array-like, optional
-        The answer key, one true label per item; makes a labelled sketch.
-    population : str or array-like, optional
-        One population for all items, or a population per item.
-    populations : sequence of str, optional
-        Population names (order) when ``population`` holds indices or to fix the order.
+    The parameters are those of :meth:`Sketch.from_decisions
+    <evalgebra.data.sketch.Sketch.from_decisions>`, which documents them.
 
     Examples
     --------
-    >>> sk = from_decisions([["yes", "no"], ["no", "no"]], classifiers=["x", "y"])
-    >>> sk.labels, sk.counts()
-    (('no', 'yes'), {('no', 'no'): 1, ('yes', 'no'): 1})
+    >>> table = decisions_table([["yes", "no"], ["no", "no"]], classifiers=["x", "y"])
+    >>> table.labels, table.code.tolist(), table.count.tolist()
+    (('no', 'yes'), [0, 2], [1, 1])
     """
     if hasattr(decisions, "columns") and hasattr(decisions, "to_numpy"):
         if classifiers is None:
@@ -312,9 +89,9 @@ def from_decisions(
             else:
                 matrix = np.column_stack(columns)
         else:
-            matrix = _integers_if_all(np.column_stack([c.astype(object) for c in columns]))
+            matrix = integers_if_all(np.column_stack([c.astype(object) for c in columns]))
     else:
-        matrix = _as_array(decisions, "decisions")
+        matrix = as_label_array(decisions, "decisions")
     if matrix.ndim != 2:
         raise SketchError(
             f"decisions must be 2-dimensional (items x classifiers), got shape {matrix.shape}"
@@ -327,18 +104,18 @@ def from_decisions(
     names = list(classifiers) if classifiers is not None else [f"c{k}" for k in range(n_classifiers)]
     if len(names) != n_classifiers:
         raise SketchError(f"{len(names)} classifier names for {n_classifiers} columns")
-    encoder = _Encoder(labels)
+    encoder = LabelEncoder(labels)
     encoder.add(matrix, "decisions", names)
     truth_array = None
     if truth is not None:
-        truth_array = _as_array(truth, "truth").ravel()
+        truth_array = as_label_array(truth, "truth").ravel()
         if truth_array.shape[0] != n_items:
             raise SketchError(f"truth has {truth_array.shape[0]} entries for {n_items} items")
         encoder.add(truth_array, "truth")
     encoded, label_names = encoder.finish()
     n_labels = len(label_names)
     check_size(n_classifiers, n_labels)
-    pop_idx, pop_names = _population_indices(population, populations, n_items)
+    pop_idx, pop_names = population_indices(population, populations, n_items)
     labelled = truth_array is not None
     # one leading digit per item, (population, true label), ahead of the pattern code
     n_pop, n_truth = len(pop_names), n_labels if labelled else 1
@@ -359,16 +136,17 @@ def from_decisions(
     else:
         codes = encode(encoded[0], n_labels)
         truth_idx = encoded[1] if labelled else np.full(n_items, UNLABELLED, dtype=np.int64)
-        return Sketch(names, label_names, pop_idx, truth_idx, codes, None, pop_names)
+        return CellTable(names, label_names, pop_idx, truth_idx, codes, None, pop_names)
     group, code = np.divmod(cell, n_codes)
     pop_cell, truth_cell = np.divmod(group, n_truth)
     if not labelled:
         truth_cell.fill(UNLABELLED)
-    return Sketch(names, label_names, pop_cell, truth_cell, code, counts, pop_names)
+    return CellTable(names, label_names, pop_cell, truth_cell, code, counts, pop_names)
 
 
 # -- count mappings ----------------------------------------------------------------------
 def check_count(value: Any, where: str) -> int:
+    """One count as an int; a :class:`SketchError` naming ``where`` unless a non-negative integer."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise SketchError(f"{where}: counts must be non-negative integers, got {value!r}")
     if value < 0:
@@ -400,34 +178,25 @@ def _count_rows(
     return rows
 
 
-def from_counts(
+def counts_table(
     counts: Mapping[Any, int] | None = None,
     *,
     labels: Sequence[str] | None = None,
     classifiers: Sequence[str] | None = None,
     by_true_label: Mapping[str, Mapping[Any, int]] | None = None,
     population: str = "all",
-) -> Sketch:
-    r"""A sketch from pattern counts, optionally split by true label.
+) -> CellTable:
+    r"""The cell table of pattern counts, optionally split by true label.
 
-    Parameters
-    ----------
-    counts : mapping pattern -> int, optional
-        Patterns are tuples of label names (or strings like ``"aab"`` when every label is
-        one character). Optional when ``by_true_label`` is given.
-    labels, classifiers : sequence of str, optional
-        Default: sorted labels seen; ``c0, c1, ...``.
-    by_true_label : mapping label -> (mapping pattern -> int), optional
-        Counts split by true label; their sum must equal ``counts``.
-    population : str
-        The population's name.
+    The parameters are those of :meth:`Sketch.from_counts
+    <evalgebra.data.sketch.Sketch.from_counts>`, which documents them.
 
     Examples
     --------
-    >>> sk = from_counts({"aa": 3, "ab": 1}, labels=["a", "b"])
-    >>> sk.Q, sk.classifiers
-    (4, ('c0', 'c1'))
-    >>> from_counts({"aa": 3}, labels=["a", "b"], by_true_label={"a": {"aa": 2}})
+    >>> table = counts_table({"aa": 3, "ab": 1}, labels=["a", "b"])
+    >>> table.classifiers, table.code.tolist(), table.count.tolist()
+    (('c0', 'c1'), [0, 1], [3, 1])
+    >>> counts_table({"aa": 3}, labels=["a", "b"], by_true_label={"a": {"aa": 2}})
     Traceback (most recent call last):
     ...
     evalgebra.errors.SketchError: inconsistent totals: pattern ('a', 'a') has count 3 but by_true_label sums to 2
@@ -491,8 +260,8 @@ def from_counts(
     if not cells or sum(v for _, _, v in cells) == 0:
         raise SketchError("empty test: every count is zero")
     truth_col, code_col, count_col = (np.array(col, dtype=np.int64 if k < 2 else object)
-                                      for k, col in enumerate(zip(*cells)))  # counts checked by Sketch
-    return Sketch(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, [population])
+                                      for k, col in enumerate(zip(*cells)))  # counts checked by the Sketch
+    return CellTable(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, (population,))
 
 
 def _decode_one(code: int, spec: EnsembleSpec) -> tuple[str, ...]:
@@ -504,7 +273,7 @@ def _decode_one(code: int, spec: EnsembleSpec) -> tuple[str, ...]:
 
 
 # -- long format (task, worker, label) ---------------------------------------------------------
-def from_long(
+def long_table(
     records: Any,
     *,
     task: str = "task",
@@ -513,26 +282,18 @@ def from_long(
     labels: Sequence[str] | None = None,
     classifiers: Sequence[str] | None = None,
     truth: Mapping[Any, str] | Any = None,
-) -> Sketch:
-    r"""A sketch from long ``task, worker, label`` rows (the crowd-sourcing format).
+) -> CellTable:
+    r"""The cell table of long ``task, worker, label`` rows (the crowd-sourcing format).
 
-    Every worker (classifier) must answer every task exactly once.
-
-    Parameters
-    ----------
-    records : pandas.DataFrame, mapping of columns, or iterable of 3-tuples
-    task, worker, label : str
-        Column names.
-    labels : sequence of str, optional
-    classifiers : sequence of str, optional
-        Worker names in the order wanted (default: sorted).
-    truth : mapping task -> label (a dict or a pandas Series), optional
+    Every worker (classifier) must answer every task exactly once. The parameters are
+    those of :meth:`Sketch.from_long <evalgebra.data.sketch.Sketch.from_long>`.
 
     Examples
     --------
     >>> rows = [("t1", "w1", "a"), ("t1", "w2", "b"), ("t2", "w1", "b"), ("t2", "w2", "b")]
-    >>> from_long(rows, truth={"t1": "a", "t2": "b"}).by_true_label()
-    {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
+    >>> table = long_table(rows, truth={"t1": "a", "t2": "b"})
+    >>> table.classifiers, table.truth.tolist(), table.code.tolist()
+    (['w1', 'w2'], [0, 1], [1, 3])
     """
     if hasattr(records, "columns"):
         missing = [c for c in (task, worker, label) if c not in records.columns]
@@ -551,8 +312,8 @@ def from_long(
         tasks, workers, answers = (np.array([r[k] for r in rows], dtype=object) for k in range(3))
     if tasks.size == 0:
         raise SketchError("empty test: no rows")
-    task_codes, task_names = _factorize(tasks)
-    worker_codes, worker_names = _factorize(workers)
+    task_codes, task_names = factorize(tasks)
+    worker_codes, worker_names = factorize(workers)
     worker_names = [str(w) for w in worker_names]
     order = list(classifiers) if classifiers is not None else sorted(worker_names)
     unknown = [w for w in worker_names if w not in order]
@@ -583,37 +344,31 @@ def from_long(
         if absent:
             raise SketchError(f"no true label for tasks {absent[:5]}")
         truth_column = np.array([lookup[t] for t in task_names], dtype=object)
-    return from_decisions(matrix, labels=labels, classifiers=order, truth=truth_column)
+    return decisions_table(matrix, labels=labels, classifiers=order, truth=truth_column)
 
 
 # -- items CSV ---------------------------------------------------------------------------------
-def read_items_csv(
+def csv_table(
     path: str | os.PathLike[str] | io.TextIOBase,
     *,
     truth: str | None = None,
     population: str | None = None,
     labels: Sequence[str] | None = None,
-) -> Sketch:
-    r"""A sketch from a CSV of items: a header row, one column per classifier.
+) -> CellTable:
+    r"""The cell table of a CSV of items: a header row, one column per classifier.
 
-    Parameters
-    ----------
-    path : path or text file
-    truth : str, optional
-        Name of the column holding the true label (makes a labelled sketch).
-    population : str, optional
-        Name of the column holding each item's population.
-    labels : sequence of str, optional
+    The parameters are those of :meth:`Sketch.from_csv <evalgebra.data.sketch.Sketch.from_csv>`.
 
     Examples
     --------
     >>> import io
-    >>> read_items_csv(io.StringIO("m1,m2,y\na,b,a\nb,b,b\n"), truth="y").Q
-    2
+    >>> table = csv_table(io.StringIO("m1,m2,y\na,b,a\nb,b,b\n"), truth="y")
+    >>> table.classifiers, table.count.tolist()
+    (['m1', 'm2'], [1, 1])
     """
     if isinstance(path, (str, os.PathLike)):
         with open(path, newline="", encoding="utf-8-sig") as handle:  # a leading BOM is not a name
-            return read_items_csv(handle, truth=truth, population=population, labels=labels)
+            return csv_table(handle, truth=truth, population=population, labels=labels)
     reader = csv.reader(path)
     try:
         header = next(reader)
@@ -643,7 +398,7 @@ def read_items_csv(
     if not rows:
         raise SketchError("empty test: the CSV has no items")
     table = np.array(rows, dtype=object)
-    return from_decisions(
+    return decisions_table(
         table[:, columns],
         labels=labels,
         classifiers=[header[k] for k in columns],

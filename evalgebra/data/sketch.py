@@ -20,129 +20,33 @@ Fraction(2, 3)
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SketchError
+from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, aggregate, checked_counts
 from evalgebra.data.patterns import decode, encode, recode
+from evalgebra.data.readers import counts_table, csv_table, decisions_table, long_table
+from evalgebra.data.show import short_names, sketch_frame, sketch_html, sketch_summary
+from evalgebra.data.sketch_json import json_table, sketch_to_json
+from evalgebra.errors import SketchError
+from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
-__all__ = ["Sketch", "UNLABELLED"]
-
-#: Truth index stored for items whose true label is unknown.
-UNLABELLED = -1
-DENSE_LIMIT = 1 << 24
-INT64_MAX = 2**63 - 1
-
-
-def aggregate(
-    pop: Any, truth: Any, code: Any, count: Any | None, n_codes: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Sum counts with equal ``(pop, truth, code)``; sorted, zero counts dropped.
-
-    ``count=None`` means one item per row (the fast path for per-item decisions).
-    """
-    code = np.asarray(code, dtype=np.int64)
-    pop = np.asarray(pop, dtype=np.int64)
-    truth = np.asarray(truth, dtype=np.int64)
-    if code.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty.copy(), empty.copy(), empty.copy()
-    n_truth = int(truth.max()) + 2
-    n_pop = int(pop.max()) + 1
-    cells = n_pop * n_truth * n_codes
-    if cells <= DENSE_LIMIT:
-        key = code
-        if n_pop > 1 or n_truth > 1:
-            key = (pop * n_truth + (truth + 1)) * n_codes + code
-        summed = _dense_sum(key, count, cells)
-        nz = np.flatnonzero(summed)
-        rest = nz // n_codes
-        return rest // n_truth, rest % n_truth - 1, nz % n_codes, summed[nz]
-    if _fits_one_key(pop, truth, code, n_codes, cells):
-        # one int64 key per row: a single sort instead of a three-key lexsort
-        key = (pop * n_truth + (truth + 1)) * n_codes + code
-        if count is None:
-            key, sums = np.unique(key, return_counts=True)
-        else:
-            order = np.argsort(key)
-            key, count = key[order], np.asarray(count, dtype=np.int64)[order]
-            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-            key, sums = key[starts], np.add.reduceat(count, starts)
-            keep = sums != 0
-            key, sums = key[keep], sums[keep]
-        rest, code = np.divmod(key, n_codes)
-        pop, truth = np.divmod(rest, n_truth)
-        return pop, truth - 1, code, sums.astype(np.int64, copy=False)
-    if count is None:
-        count = np.ones(code.size, dtype=np.int64)
-    count = np.asarray(count, dtype=np.int64)
-    order = np.lexsort((code, truth, pop))
-    pop, truth, code, count = pop[order], truth[order], code[order], count[order]
-    boundary = np.ones(pop.size, dtype=bool)
-    boundary[1:] = (pop[1:] != pop[:-1]) | (truth[1:] != truth[:-1]) | (code[1:] != code[:-1])
-    starts = np.flatnonzero(boundary)
-    sums = np.add.reduceat(count, starts)
-    keep = sums != 0
-    return pop[starts][keep], truth[starts][keep], code[starts][keep], sums[keep]
-
-
-def _fits_one_key(pop: np.ndarray, truth: np.ndarray, code: np.ndarray, n_codes: int, cells: int) -> bool:
-    """Whether ``(pop, truth, code)`` map one-to-one, in order, onto int64 keys below ``cells``."""
-    return (
-        cells <= INT64_MAX
-        and int(pop.min()) >= 0
-        and int(truth.min()) >= UNLABELLED
-        and int(code.min()) >= 0
-        and int(code.max()) < n_codes
-    )
-
-
-def _dense_sum(key: np.ndarray, count: Any | None, cells: int) -> np.ndarray:
-    if count is None:
-        return np.bincount(key, minlength=cells).astype(np.int64, copy=False)
-    count = np.asarray(count, dtype=np.int64)
-    if int(count.sum()) < 2**53:
-        # float64 sums of integers below 2^53 are exact
-        return np.bincount(key, weights=count, minlength=cells).astype(np.int64)
-    out = np.zeros(cells, dtype=np.int64)
-    np.add.at(out, key, count)
-    return out
-
-
-#: Counts (and their total) stay below this, so every sum fits a signed 64-bit integer.
-COUNT_LIMIT = 2**62
-
-
-def _checked_counts(count: Any) -> np.ndarray:
-    """Counts as ``int64``, non-negative, with a total below :data:`COUNT_LIMIT`."""
-    raw = np.asarray(count)
-    if raw.size == 0:
-        return raw.astype(np.int64)
-    if raw.dtype.kind not in "iu":
-        values = [int(c) for c in raw.ravel()]  # Python ints: no silent wrap-around
-        if any(v < 0 for v in values):
-            raise SketchError("counts must be non-negative")
-        total = sum(values)
-    else:
-        if int(raw.min()) < 0:
-            raise SketchError("counts must be non-negative")
-        high = int(raw.max())
-        total = high * raw.size if high * raw.size < COUNT_LIMIT else sum(int(c) for c in raw.ravel())
-    if total >= COUNT_LIMIT:
-        raise SketchError(f"counts must total below 2^62 (got {total}): larger tests do not fit the "
-                          "64-bit arithmetic of sketches")
-    return raw.astype(np.int64)
+__all__ = ["Sketch", "UNLABELLED", "DENSE_LIMIT"]
 
 
 class Sketch:
     r"""Exact pattern counts of ``N`` classifiers over ``R`` labels, by population and truth.
 
     Build one with :meth:`from_decisions`, :meth:`from_counts`, :meth:`from_long`,
-    :meth:`from_csv` or :meth:`read_json`; the constructor takes the internal table.
+    :meth:`from_csv` or :meth:`from_json`; the constructor takes the internal table (a
+    :class:`~evalgebra.data.cells.CellTable`). ``a + b`` merges two sketches and
+    ``sum(sketches)`` merges many.
 
     Parameters
     ----------
@@ -155,6 +59,16 @@ class Sketch:
     -----
     A sketch is either labelled (every item has a true label) or unlabelled. Counts are
     ``int64``; frequencies are exact :class:`fractions.Fraction`.
+
+    Examples
+    --------
+    >>> sk = Sketch.from_decisions([["a", "b"], ["b", "b"], ["a", "b"]], truth=["a", "b", "a"])
+    >>> sk
+    Sketch(Q=3, classifiers=['c0', 'c1'], labels=['a', 'b'], labelled, 2 non-empty cells)
+    >>> sk.label_counts(), sk.frequencies()[("a", "b")]
+    ({'a': 2, 'b': 1}, Fraction(2, 3))
+    >>> sum([sk, sk, sk]).Q
+    9
     """
 
     def __init__(
@@ -173,7 +87,7 @@ class Sketch:
         self.populations = spec.populations
         n_codes = self.n_patterns
         if count is not None:
-            count = _checked_counts(count)
+            count = checked_counts(count)
         # ranges are checked before aggregate packs (pop, truth, code) into one key
         for name, column, low, high in (
             ("population index", pop, 0, len(self.populations)),
@@ -349,6 +263,14 @@ class Sketch:
     def __add__(self, other: Sketch) -> Sketch:
         return self.merge(other)
 
+    def __radd__(self, other: Any) -> Sketch:
+        """``0 + sketch`` is the sketch, so ``sum(sketches)`` merges them in order."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        if isinstance(other, Sketch):  # pragma: no cover - a + b calls a.__add__ first
+            return other.merge(self)
+        raise SketchError(f"can only merge a Sketch, got {type(other).__name__}")
+
     def marginalise(self, classifiers: Sequence[str | int]) -> Sketch:
         """The sketch of a sub-ensemble (names or indices, in the given order).
 
@@ -421,58 +343,238 @@ class Sketch:
 
     def __repr__(self) -> str:
         kind = "labelled" if self.is_labelled else "unlabelled"
-        pops = "" if self.populations == ("all",) else f", populations={list(self.populations)}"
+        pops = "" if self.populations == ("all",) else f", populations={short_names(self.populations)}"
         return (
-            f"Sketch(Q={self.Q}, classifiers={list(self.classifiers)}, labels={list(self.labels)}"
-            f"{pops}, {kind}, {self._count.size} non-empty cells)"
+            f"Sketch(Q={self.Q}, classifiers={short_names(self.classifiers)}, "
+            f"labels={short_names(self.labels)}{pops}, {kind}, {self._count.size} non-empty cells)"
         )
 
-    # -- constructors (implemented in sketch_io) -------------------------------------------
+    # -- constructors: the readers give the cell table, the class assembles it -------------
     @classmethod
-    def from_decisions(cls, decisions: Any, **kwargs: Any) -> Sketch:
-        """Count per-item decisions; see :func:`evalgebra.data.readers.from_decisions`."""
-        from evalgebra.data.readers import from_decisions
+    def from_decisions(
+        cls,
+        decisions: Any,
+        *,
+        labels: Sequence[str] | int | None = None,
+        classifiers: Sequence[str] | None = None,
+        truth: Any = None,
+        population: Any = None,
+        populations: Sequence[str] | None = None,
+    ) -> Sketch:
+        r"""Count per-item decisions into a sketch.
 
-        return from_decisions(decisions, **kwargs)
+        Parameters
+        ----------
+        decisions : array-like or pandas.DataFrame
+            ``items x classifiers``: label names (str) or label indices (int ``0..R-1``).
+            A DataFrame gives one column per classifier (its column names name them).
+        labels : sequence of str or int, optional
+            All label names in order (default: the sorted names seen, or ``a, b, ...``
+            for indices; an int ``R`` names ``R`` labels so). Labels never used must be
+            listed here to be part of the sketch.
+        classifiers : sequence of str, optional
+            Classifier names (default: the DataFrame's columns, else ``c0, c1, ...``).
+        truth : array-like, optional
+            The answer key, one true label per item; makes a labelled sketch.
+        population : str or array-like, optional
+            One population for all items, or a population (name or index) per item.
+        populations : sequence of str, optional
+            Population names in order, when ``population`` holds indices or to fix the order.
+
+        Raises
+        ------
+        SketchError
+            Missing answers (``None``, NaN, empty strings, negative indices; abstention is
+            not modelled yet), unknown labels, floats or booleans as labels, ragged rows.
+
+        Examples
+        --------
+        >>> sk = Sketch.from_decisions([["yes", "no"], ["no", "no"]], classifiers=["x", "y"])
+        >>> sk.labels, sk.counts()
+        (('no', 'yes'), {('no', 'no'): 1, ('yes', 'no'): 1})
+        >>> Sketch.from_decisions([[0, 1], [1, 1]], truth=[0, 1]).by_true_label()
+        {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
+        """
+        return cls(*decisions_table(decisions, labels=labels, classifiers=classifiers, truth=truth,
+                                    population=population, populations=populations))
 
     @classmethod
-    def from_counts(cls, counts: Mapping[Any, int] | None = None, **kwargs: Any) -> Sketch:
-        """Sketch from pattern counts; see :func:`evalgebra.data.readers.from_counts`."""
-        from evalgebra.data.readers import from_counts
+    def from_counts(
+        cls,
+        counts: Mapping[Any, int] | None = None,
+        *,
+        labels: Sequence[str] | None = None,
+        classifiers: Sequence[str] | None = None,
+        by_true_label: Mapping[str, Mapping[Any, int]] | None = None,
+        population: str = "all",
+    ) -> Sketch:
+        r"""A sketch from pattern counts, optionally split by true label.
 
-        return from_counts(counts, **kwargs)
+        Parameters
+        ----------
+        counts : mapping pattern -> int, optional
+            Patterns are tuples of label names (or strings like ``"aab"`` when every label
+            is one character). Optional when ``by_true_label`` is given.
+        labels : sequence of str, optional
+            All label names in order (default: the sorted labels seen).
+        classifiers : sequence of str, optional
+            Classifier names (default: ``c0, c1, ...``).
+        by_true_label : mapping label -> (mapping pattern -> int), optional
+            Counts split by true label (a labelled sketch); their sum must equal ``counts``.
+        population : str
+            The population's name.
+
+        Examples
+        --------
+        >>> sk = Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"])
+        >>> sk.Q, sk.classifiers
+        (4, ('c0', 'c1'))
+        >>> Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 2}, "b": {"ab": 1}}).label_counts()
+        {'a': 2, 'b': 1}
+        """
+        return cls(*counts_table(counts, labels=labels, classifiers=classifiers,
+                                 by_true_label=by_true_label, population=population))
 
     @classmethod
-    def from_long(cls, records: Any, **kwargs: Any) -> Sketch:
-        """Sketch from ``task, worker, label`` rows; see :func:`evalgebra.data.readers.from_long`."""
-        from evalgebra.data.readers import from_long
+    def from_long(
+        cls,
+        records: Any,
+        *,
+        task: str = "task",
+        worker: str = "worker",
+        label: str = "label",
+        labels: Sequence[str] | None = None,
+        classifiers: Sequence[str] | None = None,
+        truth: Mapping[Any, str] | Any = None,
+    ) -> Sketch:
+        r"""A sketch from long ``task, worker, label`` rows (the crowd-sourcing format).
 
-        return from_long(records, **kwargs)
+        Every worker (classifier) must answer every task exactly once.
+
+        Parameters
+        ----------
+        records : pandas.DataFrame, mapping of columns, or iterable of 3-tuples
+            One row per answer.
+        task, worker, label : str
+            Column names of a DataFrame or mapping.
+        labels : sequence of str, optional
+            All label names in order (default: the sorted names seen).
+        classifiers : sequence of str, optional
+            Worker names in the order wanted (default: sorted).
+        truth : mapping task -> label (a dict or a pandas Series), optional
+            The answer key; makes a labelled sketch.
+
+        Examples
+        --------
+        >>> rows = [("t1", "w1", "a"), ("t1", "w2", "b"), ("t2", "w1", "b"), ("t2", "w2", "b")]
+        >>> Sketch.from_long(rows, truth={"t1": "a", "t2": "b"}).by_true_label()
+        {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
+        """
+        return cls(*long_table(records, task=task, worker=worker, label=label, labels=labels,
+                               classifiers=classifiers, truth=truth))
 
     @classmethod
-    def from_csv(cls, path: Any, **kwargs: Any) -> Sketch:
-        """Sketch from an items CSV; see :func:`evalgebra.data.readers.read_items_csv`."""
-        from evalgebra.data.readers import read_items_csv
+    def from_csv(
+        cls,
+        path: str | os.PathLike[str] | io.TextIOBase,
+        *,
+        truth: str | None = None,
+        population: str | None = None,
+        labels: Sequence[str] | None = None,
+    ) -> Sketch:
+        r"""A sketch from a CSV of items: a header row, one column per classifier.
 
-        return read_items_csv(path, **kwargs)
+        Parameters
+        ----------
+        path : path or text file
+            UTF-8 text (a leading byte-order mark is ignored).
+        truth : str, optional
+            Name of the column holding the true label (makes a labelled sketch).
+        population : str, optional
+            Name of the column holding each item's population.
+        labels : sequence of str, optional
+            All label names in order (default: the sorted names seen).
+
+        Examples
+        --------
+        >>> import io
+        >>> sk = Sketch.from_csv(io.StringIO("m1,m2,y\na,b,a\nb,b,b\n"), truth="y")
+        >>> sk.classifiers, sk.Q
+        (('m1', 'm2'), 2)
+        """
+        return cls(*csv_table(path, truth=truth, population=population, labels=labels))
 
     @classmethod
-    def read_json(cls, source: Any) -> Sketch:
-        """Read sketch JSON v1 (a path, a file object, a JSON string or a parsed dict)."""
-        from evalgebra.data.sketch_json import read_sketch_json
+    def from_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any]) -> Sketch:
+        r"""A sketch from sketch JSON v1 (see :mod:`evalgebra.data.sketch_json`).
 
-        return read_sketch_json(source)
+        Parameters
+        ----------
+        source : path, file object, JSON text or parsed dict
+            A string starting with ``{`` is read as JSON text, any other string as a path.
+
+        Examples
+        --------
+        >>> sk = Sketch.from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
+        >>> Sketch.from_json(sk.to_json()) == sk
+        True
+        """
+        return cls(*json_table(source))
+
+    @classmethod
+    def read_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any]) -> Sketch:
+        r"""Read sketch JSON v1: the same as :meth:`from_json`, named to pair with :meth:`write_json`.
+
+        Parameters
+        ----------
+        source : path, file object, JSON text or parsed dict
+
+        Examples
+        --------
+        >>> import io
+        >>> sk = Sketch.from_counts({"ab": 2}, labels=["a", "b"])
+        >>> Sketch.read_json(io.StringIO(sk.to_json())) == sk
+        True
+        """
+        return cls.from_json(source)
 
     def to_json(self) -> str:
-        """Sketch JSON v1 text."""
-        from evalgebra.data.sketch_json import sketch_to_json
-
+        """Sketch JSON v1 text (canonical pattern order, one count per line)."""
         return sketch_to_json(self)
 
-    def write_json(self, path: Any) -> None:
+    def write_json(self, path: str | os.PathLike[str]) -> None:
         """Write sketch JSON v1 atomically (a temporary file renamed into place)."""
-        from evalgebra.fileio import write_text_atomic
-
         write_text_atomic(path, self.to_json())
 
+    # -- display --------------------------------------------------------------------------
+    def summary(self) -> str:
+        """Plain text for the terminal: sizes, names and the most frequent patterns.
 
+        Examples
+        --------
+        >>> print(Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"]).summary())
+        Sketch: 4 items, unlabelled, 2 classifiers, 2 labels
+          classifiers: c0, c1
+          labels: a, b
+          pattern  count  frequency
+          a a          3        3/4
+          a b          1        1/4
+        """
+        return sketch_summary(self)
+
+    def _repr_html_(self) -> str:
+        return sketch_html(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: one row per stored cell (population, true label, decisions, count).
+
+        Raises ImportError when pandas is not installed.
+
+        Examples
+        --------
+        >>> Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"]).to_frame()
+          c0 c1  count
+        0  a  a      3
+        1  a  b      1
+        """
+        return sketch_frame(self)

@@ -12,30 +12,68 @@ r"""Sketch JSON v1: writing and strict reading.
 are present; zero counts may be omitted; any other key or format is rejected. Writing is
 canonical (pattern order, one count entry per line), so files diff well.
 
+Reading returns a :class:`~evalgebra.data.cells.CellTable` (``Sketch.from_json``
+assembles it); writing takes anything that lists its counts like a sketch does
+(:class:`CountSource`), so this module never imports :class:`~evalgebra.data.sketch.Sketch`.
+
 Examples
 --------
->>> from evalgebra.data.readers import from_counts
->>> sk = from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
->>> read_sketch_json(sketch_to_json(sk)) == sk
-True
+>>> table = json_table({"format": "evalgebra.sketch/1", "labels": ["a", "b"],
+...                     "classifiers": ["x"], "counts": [{"decisions": ["b"], "count": 2}]})
+>>> table.classifiers, table.code.tolist(), table.count.tolist()
+(('x',), [1], [2])
+>>> from evalgebra.data.sketch import Sketch
+>>> sk = Sketch.from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
+>>> print(sketch_to_json(sk), end="")
+{
+  "format": "evalgebra.sketch/1",
+  "labels": ["a", "b"],
+  "classifiers": ["c0", "c1"],
+  "counts": [
+    {"decisions": ["a", "b"], "count": 2},
+    {"decisions": ["b", "b"], "count": 1}
+  ]
+}
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from evalgebra.data.cells import CellTable
+from evalgebra.data.readers import check_count, counts_table
 from evalgebra.errors import SketchError
-from evalgebra.data.sketch import Sketch
-from evalgebra.data.readers import check_count, from_counts
 
-__all__ = ["read_sketch_json", "sketch_to_json", "SKETCH_FORMAT"]
+__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT"]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
+
+Counts = dict[tuple[str, ...], int]
+
+
+class CountSource(Protocol):
+    """What :func:`sketch_to_json` reads: names and counts (a :class:`~evalgebra.data.sketch.Sketch`)."""
+
+    @property
+    def labels(self) -> Sequence[str]: ...
+
+    @property
+    def classifiers(self) -> Sequence[str]: ...
+
+    @property
+    def populations(self) -> Sequence[str]: ...
+
+    @property
+    def is_labelled(self) -> bool: ...
+
+    def counts(self, population: str | int | None = None) -> Counts: ...
+
+    def by_true_label(self, population: str | int | None = None) -> dict[str, Counts]: ...
 
 
 def _count_list(
@@ -44,7 +82,7 @@ def _count_list(
     return [{"decisions": list(p), "count": c} for p, c in counts.items()]
 
 
-def _sketch_dict(sketch: Sketch) -> dict[str, Any]:
+def _sketch_dict(sketch: CountSource) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": SKETCH_FORMAT,
         "labels": list(sketch.labels),
@@ -53,7 +91,7 @@ def _sketch_dict(sketch: Sketch) -> dict[str, Any]:
     }
     if sketch.is_labelled:
         data["by_true_label"] = {t: _count_list(c) for t, c in sketch.by_true_label().items()}
-    if sketch.populations != ("all",):
+    if tuple(sketch.populations) != ("all",):
         data["populations"] = {}
         for name in sketch.populations:
             entry: dict[str, Any] = {"counts": _count_list(sketch.counts(name))}
@@ -81,8 +119,8 @@ def _dump(value: Any, indent: int = 0) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def sketch_to_json(sketch: Sketch) -> str:
-    """Sketch JSON v1 text (canonical pattern order, zero counts omitted)."""
+def sketch_to_json(sketch: CountSource) -> str:
+    """Sketch JSON v1 text (canonical pattern order, zero counts omitted); see the module example."""
     return _dump(_sketch_dict(sketch)) + "\n"
 
 
@@ -130,10 +168,11 @@ def _parse_split(value: Any, where: str) -> dict[str, dict[tuple[str, ...], int]
 _TOP_KEYS = {"format", "labels", "classifiers", "counts", "by_true_label", "populations"}
 
 
-def read_sketch_json(source: Any) -> Sketch:
-    r"""Read sketch JSON v1 from a path, a file object, a JSON string or a parsed dict.
+def json_table(source: Any) -> CellTable:
+    r"""The cell table of sketch JSON v1 from a path, a file object, a JSON string or a parsed dict.
 
     Anything that is not exactly the v1 format is rejected with a message saying what.
+    ``Sketch.from_json`` documents the parameter; the module docstring shows the format.
     """
     data = _load(source)
     if not isinstance(data, dict):
@@ -154,12 +193,14 @@ def read_sketch_json(source: Any) -> Sketch:
     counts = _parse_counts(data["counts"], "counts")
     split = _parse_split(data["by_true_label"], "by_true_label") if "by_true_label" in data else None
     if "populations" not in data:
-        return from_counts(counts, labels=labels, classifiers=classifiers, by_true_label=split)
+        return counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split)
     populations = data["populations"]
     if not isinstance(populations, dict) or not populations:
         raise SketchError("'populations' must map population names to their counts")
-    parts = []
-    for name, entry in populations.items():
+    parts: list[tuple[int, CellTable]] = []
+    pooled_counts: dict[tuple[str, ...], int] = {}
+    pooled_split: dict[str, dict[tuple[str, ...], int]] = {}
+    for position, (name, entry) in enumerate(populations.items()):
         if not isinstance(entry, dict) or not set(entry) <= {"counts", "by_true_label"} or "counts" not in entry:
             raise SketchError(f"populations[{name!r}] must have 'counts' and optionally 'by_true_label'")
         if ("by_true_label" in entry) != (split is not None):
@@ -168,20 +209,35 @@ def read_sketch_json(source: Any) -> Sketch:
         sub_split = _parse_split(entry["by_true_label"], f"populations[{name!r}].by_true_label") if split is not None else None
         if not any(sub_counts.values()) and not any(v for t in (sub_split or {}).values() for v in t.values()):
             continue  # a population with no items: kept by name below
-        parts.append(
-            from_counts(
-                sub_counts, labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
-            )
-        )
+        parts.append((position, counts_table(
+            sub_counts, labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
+        )))
+        _add_counts(pooled_counts, sub_counts)
+        for t, table in (sub_split or {}).items():
+            _add_counts(pooled_split.setdefault(t, {}), table)
     if not parts:
         raise SketchError("empty test: every population is empty")
-    merged = parts[0]
-    for part in parts[1:]:
-        merged = merged.merge(part)
-    whole = from_counts(counts, labels=labels, classifiers=classifiers, by_true_label=split)
-    if whole != merged.pooled():
+    counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split)  # checks the totals
+    if _nonzero(pooled_counts) != _nonzero(counts) or split is not None and any(
+        _nonzero(pooled_split.get(t, {})) != _nonzero(split.get(t, {})) for t in set(split) | set(pooled_split)
+    ):
         raise SketchError("inconsistent totals: top-level counts differ from the sum of the populations")
-    names = list(populations)
-    pop, truth, code, count = merged.table()
-    position = np.array([names.index(p) for p in merged.populations], dtype=np.int64)
-    return Sketch(merged.classifiers, merged.labels, position[pop], truth, code, count, names)
+    first = parts[0][1]
+    return CellTable(
+        first.classifiers,
+        first.labels,
+        np.concatenate([np.full(len(table.code), position, dtype=np.int64) for position, table in parts]),
+        np.concatenate([table.truth for _, table in parts]),
+        np.concatenate([table.code for _, table in parts]),
+        np.concatenate([np.asarray(table.count, dtype=object) for _, table in parts]),
+        list(populations),
+    )
+
+
+def _add_counts(total: dict[tuple[str, ...], int], counts: Mapping[tuple[str, ...], int]) -> None:
+    for pattern, value in counts.items():
+        total[pattern] = total.get(pattern, 0) + value
+
+
+def _nonzero(counts: Mapping[tuple[str, ...], int]) -> dict[tuple[str, ...], int]:
+    return {pattern: value for pattern, value in counts.items() if value}

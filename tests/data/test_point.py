@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.errors import PointError, SketchError
-from evalgebra.data.point import EvaluationPoint, as_fraction, evaluation_point
+from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.point_values import as_fraction
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec

@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 
 from evalgebra.errors import EvalgebraError, SketchError
 from evalgebra.data.sketch import Sketch
-from evalgebra.data.readers import from_counts
-from evalgebra.data.sketch_json import SKETCH_FORMAT, read_sketch_json
+from evalgebra.data.sketch_json import SKETCH_FORMAT
 from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=40)
@@ -149,13 +148,13 @@ def test_from_long_accepts_integer_labels():
 @given(st.dictionaries(st.tuples(*[st.sampled_from("ab")] * 3), st.integers(0, 9), min_size=1), st.data())
 def test_from_counts_string_and_tuple_patterns_agree(counts, data):
     assume(any(counts.values()))
-    as_tuples = from_counts(counts, labels=["a", "b"])
-    as_strings = from_counts({"".join(p): c for p, c in counts.items()}, labels=["a", "b"])
+    as_tuples = Sketch.from_counts(counts, labels=["a", "b"])
+    as_strings = Sketch.from_counts({"".join(p): c for p, c in counts.items()}, labels=["a", "b"])
     assert as_tuples == as_strings
     assert as_tuples.counts() == {p: c for p, c in sorted(counts.items()) if c}
     split = {"a": {p: c for p, c in counts.items() if p[0] == "a"}, "b": {p: c for p, c in counts.items() if p[0] == "b"}}
-    labelled = from_counts(counts, labels=["a", "b"], by_true_label=split)
-    assert labelled == from_counts(labels=["a", "b"], by_true_label=split)
+    labelled = Sketch.from_counts(counts, labels=["a", "b"], by_true_label=split)
+    assert labelled == Sketch.from_counts(labels=["a", "b"], by_true_label=split)
     assert labelled.unlabelled() == as_tuples
 
 
@@ -165,7 +164,7 @@ def test_read_json_inverts_to_json(test, labelled):
     sketch = test.sketch() if labelled else test.sketch().unlabelled()
     text = sketch.to_json()
     assert Sketch.read_json(text) == sketch
-    assert read_sketch_json(json.loads(text)) == sketch
+    assert Sketch.from_json(json.loads(text)) == sketch
     assert Sketch.read_json(io.StringIO(text)) == sketch
     assert Sketch.read_json(text).to_json() == text  # canonical
     data = json.loads(text)
@@ -278,27 +277,27 @@ def test_from_decisions_rejects_bad_input(decisions, kwargs, message):
 )
 def test_from_counts_rejects_bad_counts(counts, message):
     with pytest.raises(SketchError, match=message):
-        from_counts(counts, labels=["a", "b"])
+        Sketch.from_counts(counts, labels=["a", "b"])
 
 
 def test_from_counts_rejects_inconsistent_totals_and_bad_splits():
     with pytest.raises(SketchError, match=r"inconsistent totals: pattern \('a', 'b'\) has count 2 but by_true_label sums to 3"):
-        from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 1}, "b": {"ab": 2}})
+        Sketch.from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 1}, "b": {"ab": 2}})
     with pytest.raises(SketchError, match=r"inconsistent totals: pattern \('b', 'b'\) has count 0 but by_true_label sums to 1"):
-        from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 2}, "b": {"bb": 1}})
+        Sketch.from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 2}, "b": {"bb": 1}})
     with pytest.raises(SketchError, match=r"by_true_label\['a'\] 'ab': counts must be non-negative integers, got -2"):
-        from_counts(labels=["a", "b"], by_true_label={"a": {"ab": -2}})
+        Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"ab": -2}})
     with pytest.raises(SketchError, match=r"give counts, by_true_label, or both"):
-        from_counts(labels=["a", "b"])
+        Sketch.from_counts(labels=["a", "b"])
     with pytest.raises(SketchError, match=r"strings are accepted only when every label is one character"):
-        from_counts({"ab": 1}, labels=["a", "bb"])
+        Sketch.from_counts({"ab": 1}, labels=["a", "bb"])
     with pytest.raises(SketchError, match=r"3 classifier names for patterns of length 2"):
-        from_counts({"ab": 1}, labels=["a", "b"], classifiers=["x", "y", "z"])
+        Sketch.from_counts({"ab": 1}, labels=["a", "b"], classifiers=["x", "y", "z"])
 
 
 def test_from_counts_rejects_unknown_true_label_with_sketch_error():
     with pytest.raises(SketchError, match=r"by_true_label: unknown true labels \['c'\]"):
-        from_counts({"ab": 1}, labels=["a", "b"], by_true_label={"c": {"ab": 1}})
+        Sketch.from_counts({"ab": 1}, labels=["a", "b"], by_true_label={"c": {"ab": 1}})
 
 
 # -- errors: long format and CSV -----------------------------------------------------------------
@@ -382,7 +381,7 @@ def _with(**changes):
 )
 def test_read_json_rejects_malformed_sketches(data, message):
     with pytest.raises(SketchError, match=message):
-        read_sketch_json(data if not isinstance(data, list) else io.StringIO(json.dumps(data)))
+        Sketch.from_json(data if not isinstance(data, list) else io.StringIO(json.dumps(data)))
 
 
 def test_read_json_rejects_inconsistent_populations_and_bad_text(tmp_path):
@@ -391,22 +390,22 @@ def test_read_json_rejects_inconsistent_populations_and_bad_text(tmp_path):
     data["populations"]["q"]["counts"] = [{"decisions": ["b", "b"], "count": 2}]
     data["populations"]["q"]["by_true_label"]["b"] = [{"decisions": ["b", "b"], "count": 2}]
     with pytest.raises(SketchError, match=r"inconsistent totals: top-level counts differ from the sum of the populations"):
-        read_sketch_json(data)
+        Sketch.from_json(data)
     data = json.loads(sketch.to_json())
     del data["populations"]["q"]["by_true_label"]
     with pytest.raises(SketchError, match=r"populations\['q'\]: by_true_label must be given here iff at the top level"):
-        read_sketch_json(data)
+        Sketch.from_json(data)
     with pytest.raises(SketchError, match=r"not valid JSON"):
-        read_sketch_json('{"format": ')
+        Sketch.from_json('{"format": ')
     with pytest.raises(SketchError, match=r"cannot read sketch file"):
-        read_sketch_json(str(tmp_path / "missing.json"))
+        Sketch.from_json(str(tmp_path / "missing.json"))
 
 
 def test_read_json_rejects_labels_that_are_not_a_valid_spec():
     with pytest.raises(EvalgebraError, match=r"labels: need at least 2, got 1"):
-        read_sketch_json(_with(labels=["a"]))
+        Sketch.from_json(_with(labels=["a"]))
     with pytest.raises(EvalgebraError, match=r"labels: names must be distinct"):
-        read_sketch_json(_with(labels=["a", "a"]))
+        Sketch.from_json(_with(labels=["a", "a"]))
 
 
 _name = st.text(min_size=1, max_size=6).filter(lambda s: s != "{")

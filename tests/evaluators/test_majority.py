@@ -16,7 +16,7 @@ from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
-from evalgebra.data.readers import from_counts
+from_counts = Sketch.from_counts  # the constructor as a plain function
 from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None))

@@ -1,0 +1,266 @@
+r"""Label encoding for the readers: label names or indices in, label indices out.
+
+The readers (:mod:`evalgebra.data.readers`) accept decisions as label names (strings) or
+label indices (integers ``0..R-1``), in NumPy arrays, Python sequences or pandas columns.
+This module turns any of them into label indices, once per distinct value, and reports
+missing answers (``None``, NaN, empty strings, negative indices) with their position.
+
+Examples
+--------
+>>> import numpy as np
+>>> encoder = LabelEncoder(None)
+>>> encoder.add(as_label_array([["yes", "no"], ["no", "no"]], "decisions"), "decisions")
+0
+>>> codes, labels = encoder.finish()
+>>> codes[0].tolist(), labels
+([[1, 0], [0, 0]], ('no', 'yes'))
+>>> population_indices(["s", "t", "s"], None, 3)[0].tolist()
+[0, 1, 0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import SketchError
+from evalgebra.spec import default_label_names
+
+__all__ = [
+    "LabelEncoder",
+    "as_label_array",
+    "integers_if_all",
+    "population_indices",
+    "factorize",
+    "factorize_objects",
+    "index_range",
+    "is_missing",
+    "missing_mask",
+    "describe_position",
+    "MAX_INFERRED_LABELS",
+]
+
+#: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...``.
+MAX_INFERRED_LABELS = 1 << 16
+
+
+def is_missing(value: Any) -> bool:
+    """Whether one value is a missing answer: ``None``, an empty string or NaN."""
+    return value is None or value == "" or value != value
+
+
+def missing_mask(values: np.ndarray) -> np.ndarray:
+    """Where an array holds missing answers (see :func:`is_missing`)."""
+    if values.dtype.kind in "US":
+        return values == values.dtype.type("")
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind == "O":
+        return np.frompyfunc(is_missing, 1, 1)(values).astype(bool)
+    return np.zeros(values.shape, dtype=bool)
+
+
+def factorize_objects(values: np.ndarray) -> tuple[np.ndarray, list[Any], np.ndarray] | None:
+    """``(codes, uniques, missing mask)`` of an object array, testing each distinct value once.
+
+    ``None`` without pandas. ``pandas.factorize`` codes None, NaN and NaT as -1 (the rest
+    of :func:`is_missing`, empty strings, is checked on the distinct values).
+    """
+    try:
+        import pandas  # noqa: F401
+    except ImportError:  # pragma: no cover - pandas is a test dependency
+        return None
+    codes, uniques = factorize(values)
+    missing = codes < 0
+    blank = [k for k, u in enumerate(uniques) if is_missing(u)]
+    if blank:
+        missing |= np.isin(codes, blank)
+    return codes, uniques, missing
+
+
+RANGE_BLOCK = 1 << 20  # bytes per block of index_range: min and max read it from cache
+
+
+def index_range(values: np.ndarray) -> tuple[int, int]:
+    """``(min, max)`` of an integer array in one pass over memory (``(0, -1)`` when empty)."""
+    if values.size == 0:
+        return 0, -1
+    if values.dtype.kind == "u":
+        return 0, int(values.max())
+    if not (values.flags.c_contiguous or values.flags.f_contiguous):
+        return int(values.min()), int(values.max())
+    flat = values.ravel(order="K")  # a view, in memory order
+    step = RANGE_BLOCK // values.dtype.itemsize
+    low, high = int(flat[0]), int(flat[0])
+    for start in range(0, flat.size, step):
+        block = flat[start : start + step]  # cached between the two reductions
+        low, high = min(low, int(block.min())), max(high, int(block.max()))
+    return low, high
+
+
+def describe_position(position: tuple[int, ...], what: str, names: Sequence[str] | None) -> str:
+    """``item k, classifier 'x'`` for a matrix position, ``<what> of item k`` for a column."""
+    if len(position) == 2 and names is not None:
+        return f"item {position[0]}, classifier {names[position[1]]!r}"
+    return f"{what} of item {position[0]}"
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """Codes into the list of distinct values (hash-based with pandas, else sorting)."""
+    flat = values.ravel()
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a test dependency
+        uniques, inverse = np.unique(flat, return_inverse=True)
+        return inverse.reshape(values.shape), uniques.tolist()
+    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
+    plain = [u.item() if isinstance(u, np.generic) else u for u in uniques]
+    return codes.reshape(values.shape), plain
+
+
+class LabelEncoder:
+    """Turns label names or indices into label indices, sharing one label list."""
+
+    def __init__(self, labels: Sequence[str] | int | None) -> None:
+        self.fixed = labels is not None
+        if isinstance(labels, int):
+            labels = default_label_names(labels)
+        self.labels: list[str] = [] if labels is None else list(labels)
+        self.integer = False
+        # (label indices or factorize codes, distinct names, largest integer index)
+        self._pending: list[tuple[np.ndarray, list[Any], int]] = []
+
+    def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None) -> int:
+        """Queue one array of decisions (or truth) for encoding; returns its position."""
+        if values.dtype.kind == "b":
+            raise SketchError(f"{what}: booleans are not labels; use label names or indices")
+        if values.dtype.kind in "iu":
+            # integers cannot be missing except as negative indices; they stay in their
+            # own dtype (no int64 copy) and are scanned once for their range
+            self.integer = True
+            low, high = index_range(values)
+            if low < 0:
+                position = tuple(int(x) for x in np.argwhere(values < 0)[0])
+                raise SketchError(
+                    f"missing answer (negative index) at {describe_position(position, what, names)}"
+                )
+            self._pending.append((values, [], high))
+            return len(self._pending) - 1
+        factorized = factorize_objects(values) if values.dtype.kind == "O" else None
+        missing = missing_mask(values) if factorized is None else factorized[2]
+        if missing.any():
+            position = tuple(int(x) for x in np.argwhere(missing)[0])
+            raise SketchError(
+                f"missing answer at {describe_position(position, what, names)} "
+                "(abstention is not modelled yet)"
+            )
+        if values.dtype.kind == "f":
+            raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
+        codes, uniques = factorize(values) if factorized is None else factorized[:2]
+        for u in uniques:
+            if not isinstance(u, str):
+                raise SketchError(
+                    f"{what}: label {u!r} is not a string; use label names or integer indices"
+                )
+        self._pending.append((codes, uniques, -1))
+        return len(self._pending) - 1
+
+    def finish(self) -> tuple[list[np.ndarray], tuple[str, ...]]:
+        """Label indices (integer input keeps its dtype) and the label names."""
+        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques})
+        if self.integer and names_seen:
+            raise SketchError("decisions mix label names and integer indices")
+        if not self.fixed:
+            if self.integer:
+                top = max((high for _, _, high in self._pending), default=0)
+                if top >= MAX_INFERRED_LABELS:
+                    raise SketchError(
+                        f"label index {top} is too large to infer the labels from "
+                        f"(at most {MAX_INFERRED_LABELS} inferred); pass labels=[...]"
+                    )
+                self.labels = list(default_label_names(max(2, top + 1)))
+            else:
+                self.labels = names_seen
+                if len(self.labels) < 2:
+                    raise SketchError(
+                        f"only one label seen ({self.labels}); pass labels=[...] to name them all"
+                    )
+        n_labels = len(self.labels)
+        out = []
+        for codes, uniques, high in self._pending:
+            if self.integer:
+                if high >= n_labels:
+                    raise SketchError(f"label index {high} out of range for labels {self.labels}")
+                out.append(codes)
+                continue
+            unknown = [u for u in uniques if u not in self.labels]
+            if unknown:
+                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}")
+            lookup = np.array([self.labels.index(u) for u in uniques], dtype=np.int64)
+            out.append(lookup[codes] if lookup.size else codes.astype(np.int64))
+        return out, tuple(self.labels)
+
+
+def as_label_array(values: Any, what: str) -> np.ndarray:
+    """An array of label names or indices, never converting values to other kinds.
+
+    Python sequences are read as objects first, so a NaN or an integer among strings
+    stays what it is (``np.asarray`` would turn them into the strings ``'nan'``, ``'1'``);
+    integer-only data becomes an integer array.
+    """
+    if isinstance(values, np.ndarray):
+        array = values
+    else:
+        try:
+            array = np.array(values, dtype=object)
+        except ValueError:
+            raise SketchError(f"{what}: rows of different lengths") from None
+    if array.ndim == 0:
+        raise SketchError(f"{what}: cannot read {type(values).__name__} as an array")
+    if array.dtype.kind == "O":
+        array = integers_if_all(array)
+    return array
+
+
+def integers_if_all(array: np.ndarray) -> np.ndarray:
+    """An object array holding only (non-bool) integers as ``int64``; else unchanged."""
+    flat = array.ravel()
+    if flat.size and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in flat
+    ):
+        return array.astype(np.int64)
+    return array
+
+
+def population_indices(
+    population: Any, populations: Sequence[str] | None, n_items: int
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Population index per item and the population names (one population by default)."""
+    if population is None:
+        names = tuple(populations) if populations is not None else ("all",)
+        if len(names) != 1:
+            raise SketchError("several populations named but no per-item population given")
+        return np.zeros(n_items, dtype=np.int64), names
+    if isinstance(population, str):
+        return np.zeros(n_items, dtype=np.int64), (population,)
+    array = as_label_array(population, "population").ravel()
+    if array.shape[0] != n_items:
+        raise SketchError(f"population has {array.shape[0]} entries for {n_items} items")
+    if array.dtype.kind in "iu":
+        names = tuple(populations) if populations is not None else tuple(
+            f"p{k}" for k in range(int(array.max()) + 1)
+        )
+        if int(array.min()) < 0 or int(array.max()) >= len(names):
+            raise SketchError(f"population index out of range for populations {list(names)}")
+        return array.astype(np.int64), names
+    codes, uniques = factorize(array)
+    if (codes < 0).any():
+        raise SketchError("missing population for some items")
+    names = tuple(populations) if populations is not None else tuple(sorted(str(u) for u in uniques))
+    unknown = [u for u in uniques if str(u) not in names]
+    if unknown:
+        raise SketchError(f"unknown populations {unknown}; populations are {list(names)}")
+    lookup = np.array([names.index(str(u)) for u in uniques], dtype=np.int64)
+    return lookup[codes], names

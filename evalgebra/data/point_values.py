@@ -1,0 +1,161 @@
+r"""Evaluation points from chosen values: exact rationals in, completed rows and tables out.
+
+:meth:`EvaluationPoint.from_values <evalgebra.data.point.EvaluationPoint.from_values>`
+takes prevalences, response rates (or accuracies) and the free correlation values as
+ints, Fractions or ``"p/q"`` strings, keyed by names; :func:`point_rows` reads them,
+completes the dependent entries (the last prevalence, the last response of a row, the
+correlations fixed by the sum-zero rule) and returns the plain rows the point is built from.
+
+Examples
+--------
+>>> from evalgebra.spec import EnsembleSpec
+>>> prevalence, response, correlation = point_rows(
+...     EnsembleSpec(1, 2), {"a": "1/4"}, accuracy={0: {"a": "1/2", "b": 1}})
+>>> prevalence, response
+([[Fraction(1, 4), Fraction(3, 4)]], [[[Fraction(1, 2), Fraction(1, 2)], [Fraction(0, 1), Fraction(1, 1)]]])
+>>> as_fraction("6/8", "x")
+Fraction(3, 4)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import PointError
+from evalgebra.spec import EnsembleSpec
+from evalgebra.variables import correlation_expansion, free_responses
+
+__all__ = ["as_fraction", "point_rows", "complete_correlation"]
+
+Table = dict[tuple[int, ...], Fraction]
+
+
+def as_fraction(value: Any, where: str) -> Fraction:
+    """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise PointError(
+            f"{where}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string"
+        )
+    if isinstance(value, (int, Fraction, np.integer)):
+        return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise PointError(f"{where}: cannot read {value!r} as a rational") from None
+    numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
+    if numerator is not None and denominator is not None:
+        return Fraction(int(numerator), int(denominator))
+    raise PointError(f"{where}: cannot read {value!r} as an exact rational")
+
+
+def point_rows(
+    spec: EnsembleSpec,
+    prevalence: Mapping[str, Any] | Mapping[str, Mapping[str, Any]],
+    response: Mapping[Any, Mapping[str, Mapping[str, Any]]] | None = None,
+    accuracy: Mapping[Any, Mapping[str, Any]] | None = None,
+    correlation: Mapping[Any, Mapping[str, Any]] | None = None,
+) -> tuple[list[list[Fraction]], list[list[list[Fraction]]], dict[tuple[int, ...], list[Table]]]:
+    r"""``(prevalence rows, response rows, correlation tables)`` from chosen values, completed.
+
+    The parameters are those of ``EvaluationPoint.from_values``, which documents them.
+    """
+    r_count = spec.n_labels
+    prevalence_rows = []
+    per_pop = (
+        prevalence
+        if spec.n_populations > 1 or (prevalence and all(isinstance(v, Mapping) for v in prevalence.values()))
+        else {spec.populations[0]: prevalence}
+    )
+    for pop in spec.populations:
+        if pop not in per_pop:
+            raise PointError(f"no prevalences for population {pop!r}")
+        given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in per_pop[pop].items()}  # type: ignore[union-attr]
+        if len(given) == r_count - 1 and r_count - 1 not in given:
+            given[r_count - 1] = Fraction(1) - sum(given.values(), Fraction(0))
+        if len(given) != r_count:
+            raise PointError(f"give all prevalences, or all but the last label's, for {pop!r}")
+        prevalence_rows.append([given[ell] for ell in range(r_count)])
+    rows: list[list[list[Fraction]]] = []
+    if (response is None) == (accuracy is None):
+        raise PointError("give exactly one of response= or accuracy=")
+    if accuracy is not None:
+        if r_count != 2:
+            raise PointError("accuracy= describes rows only for two labels; use response=")
+        response = {
+            c: {
+                t: {t: v}
+                for t, v in per_label.items()
+            }
+            for c, per_label in accuracy.items()
+        }
+    assert response is not None
+    indexed = {spec.classifier_index(c): v for c, v in response.items()}
+    for i in range(spec.n_classifiers):
+        if i not in indexed:
+            raise PointError(f"no response rows for classifier {spec.classifiers[i]!r}")
+        per_label = {spec.label_index(t): row for t, row in indexed[i].items()}
+        classifier_rows = []
+        for ell in range(r_count):
+            if ell not in per_label:
+                raise PointError(
+                    f"no row for classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}"
+                )
+            given = {
+                spec.label_index(r): as_fraction(v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}")
+                for r, v in per_label[ell].items()
+            }
+            missing = [r for r in range(r_count) if r not in given]
+            if len(missing) == 1:
+                given[missing[0]] = Fraction(1) - sum(given.values(), Fraction(0))
+            elif missing:
+                raise PointError(
+                    f"row of classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}: "
+                    "give every response, or all but one"
+                )
+            classifier_rows.append([given[r] for r in range(r_count)])
+        rows.append(classifier_rows)
+    tables: dict[tuple[int, ...], list[Table]] = {
+        t: [{} for _ in range(r_count)] for t in spec.structure
+    }
+    for subset, per_truth in (correlation or {}).items():
+        key = tuple(sorted(spec.classifier_index(c) for c in subset))
+        if key not in tables:
+            raise PointError(f"subset {subset} is not in the structure {spec.structure}")
+        order = [spec.classifier_index(c) for c in subset]
+        for t, value in per_truth.items():
+            ell = spec.label_index(t)
+            if isinstance(value, Mapping):
+                for responses, v in value.items():
+                    named = dict(zip(order, responses))
+                    idx = tuple(spec.label_index(named[i]) for i in key)
+                    tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")
+            else:
+                if r_count != 2:
+                    raise PointError("a single correlation value needs two labels; map responses to values")
+                tables[key][ell][(ell,) * len(key)] = as_fraction(value, f"correlation {subset}")
+    completed = {t: [complete_correlation(table, ell, len(t), r_count) for ell, table in enumerate(per)] for t, per in tables.items()}
+    return prevalence_rows, rows, completed
+
+
+def complete_correlation(table: Table, ell: int, size: int, r_count: int) -> Table:
+    """Fill every response tuple of ``G^ell_T`` from the free ones (sum-zero rule)."""
+    free = set(itertools.product(free_responses(ell, r_count), repeat=size))
+    full: Table = {}
+    for responses in itertools.product(range(r_count), repeat=size):
+        full[responses] = sum(
+            (sign * table.get(f, Fraction(0)) for sign, f in correlation_expansion(ell, responses, r_count)),
+            Fraction(0),
+        )
+    for responses, value in table.items():
+        if responses not in free and full[responses] != value:
+            raise PointError(
+                f"correlation value {value} at responses {responses} contradicts the free values "
+                f"(they imply {full[responses]})"
+            )
+    return full
