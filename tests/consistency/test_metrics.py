@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.consistency import metrics as module
+from evalgebra.consistency import counting as module
 from evalgebra.consistency.metrics import (
     ERROR_METRICS,
     METRICS,
