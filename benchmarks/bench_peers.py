@@ -20,14 +20,14 @@ Comparisons
 (a) evaluator
     ``ntqr.r2.evaluators.ErrorIndependentEvaluation(TrioVoteCounts(counts))`` (both points
     of the independent variety, exact SymPy numbers) against
-    ``evaluate_algebraic(Sketch.from_counts(counts))`` (both points, exact, decoded, with
+    ``evaluate(Sketch.from_counts(counts))`` (both points, exact, decoded, with
     the failure-mode alarms; ``evaluate_counts(counts)``, the same without the sketch, is
     shown too), per call, on ntqr's own examples (its ``uciadult``
     example and the two round-trip sketches of its notebook) and on ``acs_employment``.
     Both points must agree *exactly* (every statistic, as SymPy numbers); a disagreement
     fails the benchmark. Then the 100 UCI Adult sketches of ntqr's tutorial, one pass of
-    ntqr against ``evaluate_many`` (vectorised, floating point) and against a loop of
-    ``evaluate_algebraic`` (exact); the float results must agree to ``1e-9``.
+    ntqr against ``evaluate_batch`` (vectorised, floating point) and against a loop of
+    ``evaluate`` (exact); the float results must agree to ``1e-9``.
 (b) logical alarm
     ``ntqr.alarms.SingleClassifierAxiomsAlarm`` with ``LabelsSafetySpecification([2, 2])``
     (every member right on more than half the items of each label present) and
@@ -47,7 +47,7 @@ Comparisons
     outside the timing), with crowd-kit's defaults and run to convergence (``--ds-tol``:
     EM stops when the evidence lower bound per answer gains less than that; at most
     ``--ds-max-iter`` iterations), against sketching the same items
-    (``Sketch.from_decisions`` on the in-memory table) and ``evaluate_algebraic``.
+    (``Sketch.from_decisions`` on the in-memory table) and ``evaluate``.
     Accuracy: mean absolute error over the prevalence of ``a`` and the six per-label
     accuracies, against the truth of the labelled sketch (``evaluation_point``).
 
@@ -132,10 +132,10 @@ def load_ours() -> dict[str, Any]:
     """The evalgebra functions compared, or a reason each is missing."""
     found: dict[str, Any] = {}
     for name, module, attribute in (
-        ("evaluate_algebraic", "evalgebra.evaluators.algebraic", "evaluate_algebraic"),
-        ("evaluate_many", "evalgebra.evaluators.algebraic", "evaluate_many"),
-        ("evaluate_counts", "evalgebra.evaluators.algebraic", "evaluate_counts"),
-        ("solve_counts", "evalgebra.evaluators.algebraic", "solve_counts"),
+        ("evaluate", "evalgebra.evaluators.dispatch", "evaluate"),
+        ("evaluate_batch", "evalgebra.evaluators.batch", "evaluate_batch"),
+        ("evaluate_counts", "evalgebra.evaluators.closed_form", "evaluate_counts"),
+        ("exact_solution", "evalgebra.evaluators.closed_form", "exact_solution"),
         ("logical_alarm", "evalgebra.alarm.logical", "logical_alarm"),
     ):
         try:
@@ -264,7 +264,7 @@ def our_sketch(counts: Sequence[int]) -> Sketch:
 
 def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[dict[str, Any]]:
     rows = []
-    evaluate = ours["evaluate_algebraic"]
+    evaluate = ours["evaluate"]
     for case in peers["evaluator"]:
         row: dict[str, Any] = {"case": case["name"], "Q": sum(case["counts"]), "peer": case["seconds"],
                                "peer_first": case["first_seconds"], "gated": case["name"].startswith("ntqr")}
@@ -281,15 +281,15 @@ def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> 
                        counts_only=None)
             if not isinstance(ours["evaluate_counts"], str):
                 row["counts_only"], _ = per_call(lambda: ours["evaluate_counts"](counts), repeat)
-            if not isinstance(ours["solve_counts"], str):
+            if not isinstance(ours["exact_solution"], str):
                 # the gated figure: both exact points (what ntqr's call returns), with every
                 # failure mode decided exactly and the decoding, from the counts
-                seconds_exact, solution = per_call(lambda: ours["solve_counts"](counts), repeat)
+                seconds_exact, solution = per_call(lambda: ours["exact_solution"](counts), repeat)
                 same = [solution.values(j) for j in (0, 1)] == [
                     [v for v in statistics_of(p, classifiers)] for p in result.points]
                 row.update(full=row["ours"], ours=seconds_exact,
                            agrees=row["agrees"] and same,
-                           agreement=row["agreement"] if same else "solve_counts DIFFERS")
+                           agreement=row["agreement"] if same else "exact_solution DIFFERS")
         rows.append(row)
     return rows
 
@@ -299,9 +299,9 @@ def batch_row(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> dict[
     counts = np.array(batch["counts"], dtype=np.int64)
     row: dict[str, Any] = {"case": batch["name"], "sketches": len(counts), "peer": batch["seconds"],
                            "many": None, "loop": None, "worst": None, "agrees": True, "note": ""}
-    many = ours["evaluate_many"]
+    many = ours["evaluate_batch"]
     if isinstance(many, str):
-        row["note"] = "evaluate_many " + many
+        row["note"] = "evaluate_batch " + many
     else:
         seconds, out = per_call(lambda: many(counts), repeat)
         row["many"] = seconds
@@ -316,7 +316,7 @@ def batch_row(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> dict[
                 worst = max(worst, max(abs(x - float(y)) for x, y in zip(peer_points[a], mine[b]) if x is not None))
         row["worst"] = worst
         row["agrees"] = worst <= FLOAT_AGREEMENT
-    evaluate = ours["evaluate_algebraic"]
+    evaluate = ours["evaluate"]
     if not isinstance(evaluate, str):
         sketches = [our_sketch(c) for c in counts]
         best = float("inf")
@@ -414,9 +414,9 @@ def ds_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[di
                      "mae": mae, "max": worst, "iterations": run["iterations"], "n_iter": run["n_iter"],
                      "tol": run["tol"], "converged": run["converged"], "elbo": run["last_elbo_change"],
                      "gated": run["name"] == "to convergence"})
-    evaluate = ours["evaluate_algebraic"]
+    evaluate = ours["evaluate"]
     if isinstance(evaluate, str):
-        rows.append({"method": "evalgebra sketch + evaluate_algebraic", "note": evaluate})
+        rows.append({"method": "evalgebra sketch + evaluate", "note": evaluate})
         return rows
     table = pd.read_csv(datasets.items_csv(DATASET), dtype=str)
     decisions = table[classifiers]
@@ -428,7 +428,7 @@ def ds_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[di
         return evaluate(Sketch.from_decisions(decisions, labels=list(LABELS)))
 
     seconds, result = per_call(ours_once, repeat)
-    row: dict[str, Any] = {"method": "evalgebra sketch + evaluate_algebraic", "ours": seconds,
+    row: dict[str, Any] = {"method": "evalgebra sketch + evaluate", "ours": seconds,
                            "alarms": ",".join(sorted(result.alarm_kinds())) or "none"}
     if result.point is None:
         row["note"] = "no point chosen"
@@ -451,8 +451,8 @@ def verdict(ratio: float | None, target: float, gated: bool) -> str:
 
 def print_evaluator(rows: list[dict[str, Any]], batch: dict[str, Any], misses: list[str], failures: list[str]) -> None:
     print("(a) error-independent evaluator, N = 3 binary: ntqr ErrorIndependentEvaluation(TrioVoteCounts(counts))"
-          " vs solve_counts(counts) (both exact points, every failure mode, decoding), per call;")
-    print("    not gated: the full Evaluation, evaluate_algebraic(Sketch.from_counts(counts)) (adds the sketch,"
+          " vs exact_solution(counts) (both exact points, every failure mode, decoding), per call;")
+    print("    not gated: the full Evaluation, evaluate(Sketch.from_counts(counts)) (adds the sketch,"
           " the exact partition by true label and the result objects), and evaluate_counts(counts)")
     for row in rows:
         if row.get("full") is not None:
@@ -482,13 +482,13 @@ def print_evaluator(rows: list[dict[str, Any]], batch: dict[str, Any], misses: l
         ratio = batch["peer"] / batch["many"]
         mark = verdict(ratio, NTQR_TARGET, True)
         if mark == "MISSES":
-            misses.append("evaluator: batch (evaluate_many)")
+            misses.append("evaluator: batch (evaluate_batch)")
         if not batch["agrees"]:
-            failures.append(f"evaluator batch: evaluate_many differs from ntqr by {batch['worst']:.2e}")
-        print(f"      evaluate_many (vectorised, float) {seconds_text(batch['many']):>10}  "
+            failures.append(f"evaluator batch: evaluate_batch differs from ntqr by {batch['worst']:.2e}")
+        print(f"      evaluate_batch (vectorised, float) {seconds_text(batch['many']):>10}  "
               f"{ratio_text(batch['peer'], batch['many']):>9} {mark:<8} max |diff| {batch['worst']:.1e}")
     if batch["loop"] is not None:
-        print(f"      evaluate_algebraic loop (exact)   {seconds_text(batch['loop']):>10}  "
+        print(f"      evaluate loop (exact)              {seconds_text(batch['loop']):>10}  "
               f"{ratio_text(batch['peer'], batch['loop']):>9} (not gated)")
     if batch["note"]:
         print(f"      {batch['note']}")
@@ -522,7 +522,7 @@ def print_alarm(rows: list[dict[str, Any]], note: str, misses: list[str], failur
 
 
 def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
-    print(f"(c) DawidSkene (crowd-kit) on the {DATASET} items vs sketching them + evaluate_algebraic")
+    print(f"(c) DawidSkene (crowd-kit) on the {DATASET} items vs sketching them + evaluate")
     print(f"    target: >= {DS_TARGET:g}x against the converged run, with a mean absolute error at most "
           f"DawidSkene's (+{DS_ACCURACY_SLACK:g}); MAE / max over P_a and the six accuracies")
     print(f"    {'method':<44} {'iterations':>16} {'seconds':>10} {'P_a':>8} {'MAE':>9} {'max err':>9}")
@@ -588,7 +588,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     drift = [f"{p} {versions[p]} (pinned {pins[p]})" for p in ("ntqr", "crowd-kit") if versions.get(p) != pins.get(p)]
     print("peers: " + ", ".join(f"{k} {v}" for k, v in versions.items())
           + (f"; NOT THE PINNED VERSIONS: {'; '.join(drift)}" if drift else ""))
-    for name in ("evaluate_algebraic", "evaluate_many", "evaluate_counts", "logical_alarm"):
+    for name in ("evaluate", "evaluate_batch", "evaluate_counts", "logical_alarm"):
         reason = missing(ours, name)
         if reason:
             print(f"evalgebra {name}: {reason}")

@@ -4,6 +4,12 @@ Exact, unsupervised evaluation of classifier ensembles: the polynomial systems t
 what an ensemble is seen to do on a test (its data sketch) to the statistics that need an
 answer key (prevalences, per-label response rates, error correlations).
 
+One entry point evaluates a sketch, ``evaluate(sketch, method=..., structure=...)``
+(methods ``algebraic``, ``majority``, ``hui_walter``); the algebraic method has two more
+paths, named for what they do: ``evaluate_counts`` (exact, one count vector of three
+classifiers) and ``evaluate_batch`` (vectorised floating point, many count vectors as one
+array).
+
 Examples
 --------
 >>> import evalgebra as ev
@@ -15,9 +21,18 @@ Fraction(1, 10)
 >>> frequencies = gs.observed_values(sk)
 >>> all(r == 0 for r in gs.residuals(pt.free_values(), frequencies))
 True
->>> result = ev.evaluate(sk.unlabelled())                 # from the counts alone
+>>> result = ev.evaluate(sk.unlabelled(), method="algebraic")   # from the counts alone
 >>> round(float(result.point.prevalence["a"]), 4), sorted(result.alarm_kinds())
 (0.0887, ['irrational'])
+>>> ev.evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]).point.prevalence["a"]
+Fraction(1, 4)
+>>> ev.evaluate_batch([[84, 36, 51, 39, 68, 52, 77, 73]])["prevalence"].tolist()
+[[0.25, 0.75]]
+
+The names of the previous release still work for one more release and warn
+(``DeprecationWarning``): ``evaluate_algebraic`` (use ``evaluate(sketch,
+method="algebraic")``), ``evaluate_many`` (use ``evaluate_batch``) and ``solve_counts``
+(use ``evalgebra.evaluators.closed_form.exact_solution``).
 """
 
 from evalgebra import datasets
@@ -32,7 +47,8 @@ from evalgebra.errors import (
 from evalgebra.alarm.logical import logical_alarm
 from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_many
+from evalgebra.evaluators.batch import evaluate_batch
+from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.consistency.metrics import consistency
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.hui_walter import evaluate_hui_walter
@@ -69,8 +85,8 @@ __all__ = [
     "labelled_test",
     "smallest_test_size",
     "evaluate",
-    "evaluate_algebraic",
-    "evaluate_many",
+    "evaluate_counts",
+    "evaluate_batch",
     "majority_vote",
     "Evaluation",
     "Estimate",
@@ -92,3 +108,21 @@ __all__ = [
     "PointError",
     "InconsistentIdealError",
 ]
+
+
+#: Old names, kept one release: ``evalgebra.<old name>`` still works and warns on every call.
+_DEPRECATED = {
+    "evaluate_algebraic": ("evalgebra.evaluators.algebraic", "evaluate_algebraic"),
+    "evaluate_many": ("evalgebra.evaluators.batch", "evaluate_many"),
+    "solve_counts": ("evalgebra.evaluators.closed_form", "solve_counts"),
+}
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated aliases, found on access (they stay out of ``__all__`` and ``dir()``)."""
+    if name in _DEPRECATED:
+        import importlib
+
+        module, attribute = _DEPRECATED[name]
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module 'evalgebra' has no attribute {name!r}")

@@ -1,516 +1,43 @@
-r"""The algebraic (error-independent) evaluator: both evaluations, exactly, and every failure mode.
+r"""The algebraic method on a sketch: three binary classifiers exactly, larger ensembles trio by trio.
 
-For three binary classifiers the evaluation variety of the independent model has two points,
-swapped by ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}`` (seed 002, Theorem 2). The generated
-closed form (:mod:`evalgebra.generated.three_independent`, derived from the lex Gröbner bases
-of derivation d02) gives every statistic of both points as ``(num +- root sqrt(R)) / den``
-with integers computed from the pattern counts, so the points come out exactly: rational, in
-the quadratic field ``Q(sqrt R)``, or complex.
-
-Failure modes are alarms (:class:`~evalgebra.evaluators.result.Alarm`), never exceptions:
-
-``blind_spot``
-    a factor of a denominator vanishes (``D_ij = 0``: an uncorrelated pair, which includes a
-    constant classifier; ``D_012^2 + 4 D_01 D_02 D_12 = 0``: the two points coincide). The
-    statistics it leaves undefined are ``None``.
-``complex``
-    ``R < 0``: the points are complex.
-``irrational``
-    ``R`` is not a square: the evaluations are irrational, which no finite labelled test on
-    which the classifiers were sample-independent can give (seed 002, Theorem 5): the alarm
-    proves the classifiers were correlated on this test. Rational points prove nothing.
-``outside_unit_cube``
-    a prevalence or accuracy lies outside ``[0, 1]``.
-``empty_variety``
-    a point does not reproduce the observed pattern frequencies under the independent model
-    (checked exactly with the generated model :mod:`evalgebra.generated.independent_model`).
-
-For ``N > 3`` every trio is evaluated on its marginal sketch; the trios' evaluations of the
-same statistic must agree for a sample-independent ensemble (a ``trio_disagreement`` alarm
-when they do not). Their mean, aligned on one side of the label swap, and its mirror are
-decoded by the three-classifier rule: a point outside the prevalence range is never chosen
+This is what ``evaluate(sketch, method="algebraic")`` runs. For ``N = 3`` it is the exact
+closed form (:func:`~evalgebra.evaluators.closed_form.evaluate_counts`) on the sketch's
+count vector. For ``N > 3`` every trio is evaluated on its marginal sketch; the trios'
+evaluations of the same statistic must agree for a sample-independent ensemble (a
+``trio_disagreement`` alarm when they do not). Their mean, with every trio aligned on one
+side of the label swap ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``, and its mirror are then
+decoded by the three-classifier rule: the one whose prevalence lies in the prevalence range,
+else the one with the larger total accuracy; a point outside the range is never chosen
 (``undecided`` instead).
 
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.evaluators.algebraic import evaluate_algebraic
->>> result = evaluate_algebraic(datasets.load("acs_employment"))
+>>> result = algebraic_evaluation(datasets.load("acs_employment"))
 >>> round(float(result.point.prevalence["a"]), 4), sorted(result.alarm_kinds())
 (0.0887, ['irrational'])
 
 References
 ----------
-.. [1] "Algebraic evaluation theorems", seed 002: Theorems 2 and 5, Table 1.
-.. [2] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: failure modes.
+.. [1] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": Theorem 2 and the trios of
+   larger ensembles.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-import flint
 import numpy as np
 
-from evalgebra.errors import SketchError, SpecError
-from evalgebra.generated import independent_model, three_independent
+from evalgebra.errors import SpecError
+from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
+from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
-__all__ = ["evaluate_algebraic", "evaluate_counts", "evaluate_many", "solve_counts", "ExactSolution", "DECODINGS"]
-
-#: Decoding rules: which of the two evaluations to report.
-DECODINGS = ("total_accuracy", "prevalence_range")
-
-_STATS = three_independent.STATISTICS
-
-
-class _Exact:
-    """``(a + b sqrt(r)) / d`` with integers and no gcd per operation (fast; compare exactly)."""
-
-    __slots__ = ("a", "b", "d", "r")
-
-    def __init__(self, a: int, b: int, d: int, r: int) -> None:
-        self.a, self.b, self.d, self.r = a, b, d, r
-
-    def _lift(self, other: Any) -> _Exact:
-        return other if isinstance(other, _Exact) else _Exact(other, 0, 1, self.r)
-
-    def __add__(self, other: Any) -> _Exact:
-        if other.__class__ is int:
-            return _Exact(self.a + other * self.d, self.b, self.d, self.r)
-        o = self._lift(other)
-        if o.d == self.d:
-            return _Exact(self.a + o.a, self.b + o.b, self.d, self.r)
-        return _Exact(self.a * o.d + o.a * self.d, self.b * o.d + o.b * self.d, self.d * o.d, self.r)
-
-    __radd__ = __add__
-
-    def __neg__(self) -> _Exact:
-        return _Exact(-self.a, -self.b, self.d, self.r)
-
-    def __sub__(self, other: Any) -> _Exact:
-        if other.__class__ is int:
-            return _Exact(self.a - other * self.d, self.b, self.d, self.r)
-        return self + (-self._lift(other))
-
-    def __rsub__(self, other: Any) -> _Exact:
-        if other.__class__ is int:
-            return _Exact(other * self.d - self.a, -self.b, self.d, self.r)
-        return self._lift(other) + (-self)
-
-    def __mul__(self, other: Any) -> _Exact:
-        if other.__class__ is int:
-            return _Exact(self.a * other, self.b * other, self.d, self.r)
-        o = self._lift(other)
-        return _Exact(self.a * o.a + self.b * o.b * self.r, self.a * o.b + self.b * o.a, self.d * o.d, self.r)
-
-    __rmul__ = __mul__
-
-    def equals(self, num: int, den: int) -> bool:
-        """Exactly equal to the rational ``num / den``."""
-        return self.b == 0 and self.a * den == num * self.d
-
-    def sign(self) -> int:
-        """Exact sign of a real value (``r >= 0``)."""
-        return _sign(self.a, self.b, self.r) * ((self.d > 0) - (self.d < 0))
-
-
-def _sign(a: int, b: int, r: int) -> int:
-    """Exact sign of ``a + b sqrt(r)`` for integers, ``r >= 0``."""
-    sa, sb = (a > 0) - (a < 0), (b > 0) - (b < 0)
-    if sb == 0 or sa == 0 or sa == sb:
-        return sa or sb
-    diff = a * a - b * b * r
-    return sa * ((diff > 0) - (diff < 0))
-
-
-class ExactSolution:
-    r"""Both evaluations of a three-classifier sketch as integers, with every check done exactly.
-
-    Statistic ``k`` of point ``j`` is ``(num[k] + SIGNS[j] * root[k] * sqrt(radicand)) / den[k]``.
-    :meth:`value` turns one into a :class:`~fractions.Fraction` or
-    :class:`~evalgebra.evaluators.result.QuadraticNumber` on demand.
-
-    Attributes
-    ----------
-    counts : tuple of int
-    radicand : int
-    square : int or None
-        ``sqrt(radicand)`` when it is an integer (rational points).
-    num, root, den : tuple of int
-        Per statistic, in ``STATISTICS`` order (prevalence of the first label, then each
-        classifier's accuracy on the first and the second label).
-    blind_spots : tuple of str
-        The denominator factors that vanish.
-    kinds : frozenset of str
-        The alarm kinds raised (``complex``, ``irrational``, ``outside_unit_cube``,
-        ``empty_variety``, ``blind_spot``).
-    chosen : int or None
-        The point with the larger mean total accuracy (within ``prevalence_range`` if given).
-    """
-
-    __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen", "fast")
-
-    counts: tuple[int, ...]
-    radicand: int
-    square: int | None
-    num: tuple[int, ...]
-    root: tuple[int, ...]
-    den: tuple[int, ...]
-    blind_spots: tuple[str, ...]
-    kinds: frozenset[str]
-    chosen: int | None
-    fast: list[list[Any] | None]
-
-    STATISTICS = three_independent.STATISTICS
-
-    def value(self, point: int, k: int) -> Any:
-        """Statistic ``k`` of point ``point`` exactly (``None`` when its denominator vanishes)."""
-        num, root, den = self.num[k], self.root[k], self.den[k]
-        if den == 0:
-            return None
-        sign = three_independent.SIGNS[point]
-        if root == 0 or self.square is not None:
-            return Fraction(num + sign * root * (self.square or 0), den)
-        s, r = _square_free_part(self.radicand)
-        return QuadraticNumber(Fraction(num, den), Fraction(sign * root * s, den), r)
-
-    def values(self, point: int) -> list[Any]:
-        return [self.value(point, k) for k in range(len(self.num))]
-
-
-def _exact(solution: ExactSolution, point: int) -> list[_Exact | None]:
-    sign = three_independent.SIGNS[point]
-    out: list[_Exact | None] = []
-    for num, root, den in zip(solution.num, solution.root, solution.den):
-        if den == 0:
-            out.append(None)
-        elif solution.square is not None:
-            out.append(_Exact(num + sign * root * solution.square, 0, den, 0))
-        else:
-            out.append(_Exact(num, sign * root, den, solution.radicand))
-    return out
-
-
-_MOMENT_INDEX = [three_independent.MOMENTS.index(name.replace("m_", "B_").replace("_b", "") if name.startswith("m_")
-                                                 else name.replace("D_", "E_"))
-                 for name in independent_model.MOMENTS_3]
-_MOMENT_POWER = [1 if name.startswith("m_") else name.count("_") for name in independent_model.MOMENTS_3]
-
-
-def solve_counts(counts: Sequence[int], prevalence_range: tuple[Fraction, Fraction] | None = None) -> ExactSolution:
-    r"""The exact solution of the three-classifier closed form, in integers (the fast exact path).
-
-    Parameters
-    ----------
-    counts : sequence of 8 int
-        Pattern counts ``aaa .. bbb`` (already validated).
-    prevalence_range : (Fraction, Fraction), optional
-        Decode to the point whose first-label prevalence lies in this range.
-
-    Returns
-    -------
-    ExactSolution
-
-    Examples
-    --------
-    >>> sol = solve_counts([84, 36, 51, 39, 68, 52, 77, 73])
-    >>> sol.radicand, sol.square, sorted(sol.kinds), sol.chosen
-    (1327104000000, 1152000, [], 0)
-    >>> sol.value(0, 0), sol.value(1, 0)
-    (Fraction(1, 4), Fraction(3, 4))
-    """
-    ints = tuple(counts)
-    if len(ints) != 8 or any(c < 0 for c in ints):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {list(ints)!r}")
-    out = three_independent.solve(*ints)
-    n_out, n_factors = 1 + 3 * len(_STATS), len(three_independent.BLIND_SPOTS)
-    sol = ExactSolution()
-    sol.counts = ints
-    radicand = sol.radicand = out[0]
-    sol.num, sol.root, sol.den = out[1:n_out:3], out[2:n_out:3], out[3:n_out:3]
-    sol.blind_spots = tuple(f for f, v in zip(three_independent.BLIND_SPOTS, out[n_out:n_out + n_factors]) if v == 0)
-    observed = out[n_out + n_factors:]
-    square = math.isqrt(radicand) if radicand >= 0 else None
-    sol.square = square if square is not None and square * square == radicand else None
-    kinds = set()
-    if _empty(observed, radicand):
-        sol.num = sol.root = (0,) * len(_STATS)
-        sol.den = (0,) * len(_STATS)  # no point: every statistic undefined
-        sol.kinds, sol.chosen, sol.fast = frozenset({"empty_variety"}), None, [None, None]
-        return sol
-    if sol.blind_spots:
-        kinds.add("blind_spot")
-    if radicand < 0:
-        kinds.add("complex")
-    elif sol.square is None:
-        kinds.add("irrational")
-    q = sum(ints)
-    first = _fast_point(sol, 0)
-    # residuals in moment coordinates (a bijection on the simplex). One point suffices: the
-    # second is the first with the true labels swapped (P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}),
-    # under which the model's pattern probabilities are unchanged (and for irrational points it
-    # is also the Galois conjugate of the first)
-    defined = None not in first
-    if defined:
-        model = independent_model.moments_3(*first)
-        if sol.square is not None:  # rational: python-flint fmpq, compared by cross-multiplying
-            powers = (1, q, q * q, q * q * q)
-            same = all(m.p * powers[power] == observed[i - 1] * m.q
-                       for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
-        else:
-            same = all(m.equals(observed[i - 1], q**power) for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
-        if not same:
-            kinds.add("empty_variety")
-    chosen: int | None = None
-    second: list[Any] | None = None
-    if radicand >= 0:
-        # The points are swapped by P_a <-> 1 - P_a, P_{i,a} <-> 1 - P_{i,b}, so the unit cube
-        # holds both or neither, and both are defined or neither: one point is checked (the
-        # tests check both exactly)
-        if sol.square is not None:  # numerators against denominators, in integers
-            root = three_independent.SIGNS[0] * sol.square  # point 0
-            inside = all(d == 0 or (0 <= n + r * root <= d if d > 0 else d <= n + r * root <= 0)
-                         for n, r, d in zip(sol.num, sol.root, sol.den))
-        else:
-            inside = all(v is None or _in_unit_interval(v) for v in first)
-        if not inside:
-            kinds.add("outside_unit_cube")
-        if defined and prevalence_range is not None:
-            second = _fast_point(sol, 1)
-            lo, hi = flint.fmpq(prevalence_range[0].numerator, prevalence_range[0].denominator), \
-                flint.fmpq(prevalence_range[1].numerator, prevalence_range[1].denominator)
-            usable = [j for j, point in enumerate((first, second))
-                      if _sign_of(point[0] - lo) >= 0 and _sign_of(hi - point[0]) >= 0]
-            if len(usable) == 1:
-                chosen = usable[0]
-        if defined and chosen is None and (prevalence_range is None or len(usable) == 2):
-            # the label swap maps the summed total accuracy t to 3 - t: point 0 wins when 2 t > 3
-            difference = _sign_of(2 * _total(first) - 3)
-            chosen = None if difference == 0 else (0 if difference > 0 else 1)
-        if defined and chosen is None:
-            kinds.add("undecided")
-    sol.kinds = frozenset(kinds)
-    sol.chosen = chosen
-    sol.fast = [first, second]  # fmpq (rational) or _Exact values; the second made on demand
-    return sol
-
-
-_PAIR_INDEX = tuple(three_independent.MOMENTS.index(name) - 1 for name in ("E_0_1", "E_0_2", "E_1_2"))
-_TRIPLE_INDEX = three_independent.MOMENTS.index("E_0_1_2") - 1
-
-
-def _empty(observed: Sequence[int], radicand: int) -> bool:
-    r"""True when no independent evaluation, real or complex, explains the moments.
-
-    The generated model moments factor as ``D_ij = P_a P_b J_i J_j`` and
-    ``D_012 = P_a P_b (P_a - P_b) J_0 J_1 J_2`` (``J_i = P_{i,a} + P_{i,b} - 1``), so
-    ``R = Q^6 (P_a P_b J_0 J_1 J_2)^2``. Hence: one vanishing pair moment forces a second
-    one (a vanishing ``J_i`` or ``P_a P_b`` kills two at least); two or three vanishing pair
-    moments force ``D_012 = 0``; and ``R = 0`` forces a vanishing pair moment. Any other
-    pattern of zeros has an empty variety (the tests confirm it with Gröbner bases); the
-    remaining zero patterns leave a variety of positive dimension (a blind spot).
-    """
-    zeros = sum(1 for k in _PAIR_INDEX if observed[k] == 0)
-    if zeros == 0:
-        return radicand == 0
-    return zeros == 1 or observed[_TRIPLE_INDEX] != 0
-
-
-def _fast_point(sol: ExactSolution, j: int) -> list[Any]:
-    """Point ``j`` in the fast exact representation: fmpq when rational, else :class:`_Exact`."""
-    known = getattr(sol, "fast", None)
-    if known is not None and known[j] is not None:
-        return known[j]
-    if sol.square is None:
-        return _exact(sol, j)
-    sign, root = three_independent.SIGNS[j], sol.square
-    return [None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)]
-
-
-def _converter(sol: ExactSolution) -> Any:
-    """From the fast representation to ``Fraction`` / :class:`QuadraticNumber`."""
-    if sol.square is not None:
-        return lambda v: Fraction(int(v.p), int(v.q))
-    s, r = _square_free_part(sol.radicand)
-    return lambda v: QuadraticNumber(Fraction(v.a, v.d), Fraction(v.b * s, v.d), r)
-
-
-def _sign_of(value: Any) -> int:
-    """Exact sign of an ``fmpq`` or an :class:`_Exact`."""
-    if isinstance(value, _Exact):
-        return value.sign()
-    return (value > 0) - (value < 0)
-
-
-def _in_unit_interval(value: Any) -> bool:
-    if isinstance(value, _Exact):
-        sd = (value.d > 0) - (value.d < 0)
-        return _sign(value.a, value.b, value.r) * sd >= 0 and _sign(value.d - value.a, -value.b, value.r) * sd >= 0
-    return bool(0 <= value <= 1)
-
-
-def _total(point: list[Any]) -> Any:
-    """Sum over the classifiers of the total accuracy ``P_a P_{i,a} + P_b P_{i,b}``."""
-    p = point[0]
-    total: Any = 0
-    for i in range(3):
-        total = total + p * point[1 + 2 * i] + (1 - p) * point[2 + 2 * i]
-    return total
-
-
-_SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
-
-
-def _square_free_part(radicand: int) -> tuple[int, int]:
-    """``radicand = s**2 * r`` with the squares of small primes taken out (``r`` keeps the sign)."""
-    s, r = 1, radicand
-    if r == 0:
-        return 1, 0
-    for p in _SMALL_PRIMES:
-        while r % (p * p) == 0:
-            r //= p * p
-            s *= p
-    return s, r
-
-
-def _blind_spot_text(factor: str, names: Sequence[str]) -> str:
-    if factor.startswith("E_") and factor.count("_") == 2:
-        i, j = (int(k) for k in factor[2:].split("_"))
-        return (f"{names[i]} and {names[j]} have zero sample covariance (a constant classifier or an "
-                "uncorrelated pair); the third member's accuracies are undefined")
-    if factor == "Q":
-        return "the test is empty"
-    return (f"the prevalence quadratic degenerates ({factor} = 0): the two evaluations coincide "
-            "or are undefined")
-
-
-def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequence[str]) -> Estimate:
-    prevalence_a = values[0]
-    prevalence = {labels[0]: prevalence_a, labels[1]: None if prevalence_a is None else 1 - prevalence_a}
-    accuracy = {c: {labels[0]: values[1 + 2 * i], labels[1]: values[2 + 2 * i]} for i, c in enumerate(classifiers)}
-    return Estimate(prevalence, accuracy)
-
-
-_DETAILS = {
-    "complex": "the discriminant is negative (R = {R}): complex evaluations",
-    "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
-                  "sample-independent on this test",
-    "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
-    "empty_variety": "no independent evaluation, real or complex, reproduces the observed moments (a pattern of "
-                     "vanishing covariances the independent model cannot produce, or a failed exact residual)",
-    "undecided": "the decoding rule chooses neither evaluation (an exact tie in total accuracy, or no point in the "
-                 "prevalence range)",
-}
-
-
-def _counts(counts: Sequence[Any]) -> list[int]:
-    """Validated pattern counts: 8 non-negative integers, not all zero."""
-    try:
-        values = list(counts)
-        ints = [int(c) for c in values]
-        exact = all(c == x for c, x in zip(ints, values))
-    except (TypeError, ValueError, OverflowError):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}") from None
-    if len(ints) != 8 or not exact or any(c < 0 for c in ints):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}")
-    if sum(ints) == 0:
-        raise SketchError("empty test: the counts sum to 0")
-    return ints
-
-
-def _prevalence_range(bounds: Any) -> tuple[Fraction, Fraction]:
-    """``(low, high)`` as rationals with ``0 <= low <= high <= 1``."""
-    if bounds is None:
-        raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
-    try:
-        low, high = bounds
-        if isinstance(low, float) or isinstance(high, float):
-            raise TypeError("floats are not exact")
-        low, high = Fraction(low), Fraction(high)
-    except (TypeError, ValueError, ZeroDivisionError) as exc:
-        raise SpecError(f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
-                        f"got {bounds!r} ({exc})") from None
-    if not 0 <= low <= high <= 1:
-        raise SpecError(f"prevalence_range must satisfy 0 <= low <= high <= 1, got ({low}, {high})")
-    return low, high
-
-
-def evaluate_counts(
-    counts: Sequence[int],
-    labels: Sequence[str] = ("a", "b"),
-    classifiers: Sequence[str] = ("c1", "c2", "c3"),
-    decoding: str = "total_accuracy",
-    prevalence_range: tuple[Any, Any] | None = None,
-) -> Evaluation:
-    r"""Evaluate three binary classifiers from their 8 pattern counts (pattern order ``aaa .. bbb``).
-
-    Parameters
-    ----------
-    counts : sequence of 8 int
-    labels, classifiers : names for the result
-    decoding : {"total_accuracy", "prevalence_range"}
-        ``total_accuracy`` (default) picks the point with the larger mean total accuracy;
-        ``prevalence_range`` the point whose prevalence of the first label lies in
-        ``prevalence_range`` (ties broken by total accuracy).
-    prevalence_range : (low, high), optional
-        Rational bounds (``Fraction``, ``int`` or ``"p/q"`` strings).
-
-    Returns
-    -------
-    Evaluation
-
-    Examples
-    --------
-    A test on which the classifiers were exactly independent gives its truth back:
-
-    >>> r = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73])
-    >>> r.point.prevalence, r.alarms
-    ({'a': Fraction(1, 4), 'b': Fraction(3, 4)}, ())
-    >>> r.point.accuracy["c1"]
-    {'a': Fraction(3, 4), 'b': Fraction(2, 3)}
-    >>> r.partition["a"][0]
-    (('a', 'a', 'a'), Fraction(60, 1))
-    """
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
-    ints = _counts(counts)
-    q = sum(ints)
-    if prevalence_range is not None and decoding == "total_accuracy":
-        decoding = "prevalence_range"  # a range given is a range meant
-    if decoding == "prevalence_range":
-        prevalence_range = _prevalence_range(prevalence_range)
-    labels, classifiers = tuple(labels), tuple(classifiers)
-    if len(labels) != 2 or len(set(labels)) != 2:
-        raise SpecError(f"need two distinct label names, got {list(labels)!r}")
-    if len(classifiers) != 3 or len(set(classifiers)) != 3:
-        raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
-    sol = solve_counts(ints, prevalence_range)
-    alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
-    for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety", "undecided"):
-        if kind in sol.kinds:
-            alarms.append(Alarm(kind, _DETAILS[kind].format(R=sol.radicand, r=_square_free_part(sol.radicand)[1])))
-    points = [sol.values(0), sol.values(1)]
-    chosen = sol.chosen
-    partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
-    if chosen is not None:
-        # Q P_ell prod_i P(d_i | ell) in the fast exact representation, converted once per cell
-        point = _fast_point(sol, chosen)
-        convert = _converter(sol)
-        for pattern in itertools.product((0, 1), repeat=3):
-            for ell in (0, 1):
-                share: Any = (point[0] if ell == 0 else 1 - point[0]) * q
-                for i, r in enumerate(pattern):
-                    acc = point[1 + 2 * i + ell]
-                    share = share * (acc if r == ell else 1 - acc)
-                partition[labels[ell]].append((tuple(labels[r] for r in pattern), convert(share)))
-    estimates = tuple(_estimate(p, labels, classifiers) for p in points)
-    return Evaluation("algebraic", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+__all__ = ["algebraic_evaluation", "evaluate_algebraic"]
 
 
 def _usable(trio: Evaluation) -> bool:
@@ -626,7 +153,7 @@ def _decode(point: Estimate, labels: tuple[str, ...],
     return None if difference == 0 else (0 if difference > 0 else 1)
 
 
-def evaluate_algebraic(
+def algebraic_evaluation(
     sketch: Sketch,
     decoding: str = "total_accuracy",
     prevalence_range: tuple[Any, Any] | None = None,
@@ -638,7 +165,7 @@ def evaluate_algebraic(
     sketch : Sketch
         Two labels; truth and populations are ignored (pooled).
     decoding, prevalence_range
-        See :func:`evaluate_counts`.
+        See :func:`~evalgebra.evaluators.closed_form.evaluate_counts`.
 
     Returns
     -------
@@ -649,6 +176,18 @@ def evaluate_algebraic(
         the three-classifier rule (within ``prevalence_range`` if given, else by the larger
         total accuracy). One point (chosen) when the rule decides; else both, none chosen,
         and an ``undecided`` alarm.
+
+    Examples
+    --------
+    Four classifiers whose only usable trio puts ``P_a`` at ``7/8`` or ``1/8``:
+
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sketch = Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"])
+    >>> algebraic_evaluation(sketch, prevalence_range=("2/3", 1)).point.prevalence["a"]
+    Fraction(7, 8)
+    >>> outside = algebraic_evaluation(sketch, prevalence_range=("1/4", "3/4"))
+    >>> outside.chosen, "undecided" in outside.alarm_kinds()
+    (None, True)
     """
     if sketch.n_labels != 2:
         raise SpecError(f"the algebraic evaluator is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
@@ -665,7 +204,7 @@ def evaluate_algebraic(
                                      decoding, prevalence_range))
     bounds = None
     if decoding == "prevalence_range" or prevalence_range is not None:
-        bounds = _prevalence_range(prevalence_range)
+        bounds = prevalence_bounds(prevalence_range)
     combined, differ, spread = _combine(trios, labels, classifiers)
     side = _decode(combined, labels, bounds)
     alarms = []
@@ -678,97 +217,13 @@ def evaluate_algebraic(
                                                  + ("; ..." if len(differ) > 6 else "")))
     if side is None:
         if combined.prevalence[labels[0]] is not None:
-            alarms.append(Alarm("undecided", _DETAILS["undecided"]))
+            alarms.append(Alarm("undecided", ALARM_DETAILS["undecided"]))
         points = (combined, _mirror(combined, labels))
         return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms), tuple(trios))
     chosen = combined if side == 0 else _mirror(combined, labels)
     return Evaluation("algebraic", labels, classifiers, (chosen,), 0, {}, tuple(alarms), tuple(trios))
 
 
-#: Floating-point slack of :func:`evaluate_many`: values within it of 0 or 1 count as inside the
-#: unit interval, and total accuracies within it of a tie as tied (exact ties and boundary
-#: values are common on small tests; the exact path decides them exactly).
-_TOLERANCE = 1e-12
-
-
-def evaluate_many(counts: Any) -> dict[str, np.ndarray]:
-    r"""Vectorised evaluation of many three-classifier sketches at once, in floating point.
-
-    Parameters
-    ----------
-    counts : array_like, shape (k, 8)
-        Pattern counts (or frequencies) of ``k`` sketches, pattern order ``aaa .. bbb``.
-
-    Returns
-    -------
-    dict of ndarray
-        ``prevalence`` (k, 2): P_a of both points; ``accuracy`` (k, 2, 3, 2): accuracy of
-        classifier i on label a/b at each point; ``radicand`` (k,); ``complex``,
-        ``blind_spot``, ``empty_variety`` (its points are NaN), ``outside_unit_cube`` (k,)
-        booleans; ``chosen`` (k,) the point with
-        the larger mean total accuracy (-1 when none). Irrationality needs exact arithmetic:
-        use :func:`solve_counts` or :func:`evaluate_counts`.
-
-    Notes
-    -----
-    Floating point decides the flags: ``blind_spot`` tests the generated denominator factors
-    for exact zeros, which float64 represents exactly only while they stay below ``2**53``
-    (the pair moments up to ``Q`` near ``10**7``, the radicand, of degree 6 in the counts,
-    only for small ``Q``). Near a blind spot, and to decide irrationality, use the exact path.
-
-    Examples
-    --------
-    >>> out = evaluate_many([[84, 36, 51, 39, 68, 52, 77, 73], [1, 1, 1, 1, 1, 1, 1, 1]])
-    >>> out["prevalence"][0].tolist(), out["chosen"].tolist(), out["blind_spot"].tolist()
-    ([0.25, 0.75], [0, -1], [False, True])
-    """
-    table = np.asarray(counts, dtype=np.float64)
-    if table.ndim != 2 or table.shape[1] != 8:
-        raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
-    if table.size and (not np.isfinite(table).all() or table.min() < 0):
-        raise SketchError("counts must be finite and non-negative")
-    size = len(table)
-    columns = np.ascontiguousarray(table.T)  # one contiguous row per pattern: faster column arithmetic
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = three_independent.solve(*columns)
-        radicand = np.broadcast_to(np.asarray(out[0], dtype=np.float64), (size,))
-        root = np.sqrt(np.where(radicand >= 0, radicand, np.nan))
-        stats = np.empty((size, 2, len(_STATS)))
-        for k in range(len(_STATS)):
-            num, rt, den = out[1 + 3 * k: 4 + 3 * k]
-            inverse = 1.0 / np.asarray(den, dtype=np.float64)
-            base, delta = num * inverse, (rt * inverse) * root
-            stats[:, 0, k] = base + delta  # SIGNS = (1, -1)
-            stats[:, 1, k] = base - delta
-        n_factors = len(three_independent.BLIND_SPOTS)
-        factors = out[1 + 3 * len(_STATS): 1 + 3 * len(_STATS) + n_factors]
-        blind = np.zeros(size, dtype=bool)
-        for f in factors:
-            blind |= np.asarray(f) == 0
-        # the impossible zero patterns of the covariances (see _empty): no point at all
-        observed = out[1 + 3 * len(_STATS) + n_factors:]
-        zeros = sum((np.broadcast_to(np.asarray(observed[k]), (size,)) == 0).astype(int) for k in _PAIR_INDEX)
-        triple = np.broadcast_to(np.asarray(observed[_TRIPLE_INDEX]), (size,))
-        empty = ((zeros == 0) & (radicand == 0)) | (zeros == 1) | ((zeros >= 2) & (triple != 0))
-        stats[empty] = np.nan
-        # the label swap maps point 0 to point 1: finiteness and the unit cube hold for both or
-        # neither, and the summed total accuracy t becomes 3 - t
-        first = stats[:, 0, :]
-        finite = np.isfinite(first).all(axis=1)
-        outside = finite & ((first < -_TOLERANCE) | (first > 1 + _TOLERANCE)).any(axis=1)
-        p = stats[:, :, 0]
-        total = np.zeros(size)
-        for i in range(3):
-            total += first[:, 0] * first[:, 1 + 2 * i] + (1 - first[:, 0]) * first[:, 2 + 2 * i]
-        chosen = np.where(~finite, -1, np.where(2 * total > 3 + _TOLERANCE, 0,
-                                                np.where(2 * total < 3 - _TOLERANCE, 1, -1)))
-    return {
-        "prevalence": p,
-        "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
-        "radicand": np.array(radicand),
-        "complex": np.asarray(radicand < 0),
-        "blind_spot": blind,
-        "empty_variety": np.asarray(empty),
-        "outside_unit_cube": np.asarray(outside),
-        "chosen": chosen,
-    }
+#: Deprecated: ``evaluate(sketch, method="algebraic", ...)`` is the one entry point.
+evaluate_algebraic = deprecated_alias(algebraic_evaluation, "evaluate_algebraic",
+                                      'evaluate(sketch, method="algebraic", ...)')

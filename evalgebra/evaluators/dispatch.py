@@ -1,36 +1,59 @@
-r"""One entry point for every evaluator: ``evaluate(sketch, method=...)``.
+r"""One entry point for every evaluator: ``evaluate(sketch, method=..., structure=...)``.
 
 ========== ==============================================================================
 method     what it does
 ========== ==============================================================================
 algebraic  the error-independent closed form (N = 3, R = 2; every trio for N > 3), exact
 majority   impute the answer key by majority vote (any N, R), exact
-hui_walter two binary tests on two or more populations, the closed form of seed 004, exact
+hui_walter two binary tests on two or more populations, the Hui-Walter closed form, exact
 ========== ==============================================================================
+
+Two more paths for the algebraic method, named for what they do:
+:func:`~evalgebra.evaluators.closed_form.evaluate_counts` (exact, one count vector of three
+classifiers) and :func:`~evalgebra.evaluators.batch.evaluate_batch` (vectorised floating
+point, many count vectors as one array).
 
 Examples
 --------
->>> from evalgebra import datasets
->>> from evalgebra.evaluators.dispatch import evaluate, METHODS
 >>> METHODS
 ('algebraic', 'majority', 'hui_walter')
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.result import Evaluation
 from evalgebra.data.sketch import Sketch
 
-__all__ = ["METHODS", "evaluate"]
+__all__ = ["METHODS", "STRUCTURES", "evaluate"]
 
 METHODS = ("algebraic", "majority", "hui_walter")
 
+#: The error structures the methods evaluate: ``None`` (the method's own assumption) or its name.
+STRUCTURES = (None, "independent")
 
-def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evaluation:
-    r"""Evaluate an ensemble from its sketch with the named method.
+
+def _method(method: str) -> Any:
+    if method == "algebraic":
+        from evalgebra.evaluators.algebraic import algebraic_evaluation
+
+        return algebraic_evaluation
+    if method == "majority":
+        from evalgebra.evaluators.majority import majority_vote
+
+        return majority_vote
+    if method == "hui_walter":
+        from evalgebra.evaluators.hui_walter import evaluate_hui_walter
+
+        return evaluate_hui_walter
+    raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
+
+
+def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, **options: Any) -> Evaluation:
+    r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
 
     Parameters
     ----------
@@ -38,23 +61,46 @@ def evaluate(sketch: Sketch, method: str = "algebraic", **options: Any) -> Evalu
         Labelled or not; true labels are ignored. Populations are pooled, except by
         ``hui_walter``, which needs them.
     method : {"algebraic", "majority", "hui_walter"}
+    structure : None or "independent"
+        The error structure assumed. ``None`` (default) is the method's own assumption:
+        independent errors given the true label (``"independent"`` names it). Correlated
+        structures are not evaluated by these methods yet: any other value raises
+        :class:`~evalgebra.errors.SpecError`.
     **options
-        Passed to the method's function.
+        The method's own options: ``decoding`` and ``prevalence_range`` (algebraic),
+        ``ties`` (majority), ``decoding`` (hui_walter).
 
     Returns
     -------
     Evaluation
+
+    Raises
+    ------
+    SpecError
+        An unknown method, an option the method does not take, or a correlated structure.
+
+    Examples
+    --------
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39,
+    ...                              "baa": 68, "bab": 52, "bba": 77, "bbb": 73}, labels=["a", "b"])
+    >>> result = evaluate(sketch, method="algebraic")
+    >>> result.point.prevalence["a"], result.point.accuracy["c0"]["a"], result.alarms
+    (Fraction(1, 4), Fraction(3, 4), ())
+    >>> evaluate(sketch, method="majority").point.prevalence["a"]
+    Fraction(239, 480)
+    >>> evaluate(sketch, structure=[(0, 1)])
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: structure [(0, 1)]: correlated structures are not evaluated by these methods yet; accepted: structure=None (the method's own assumption, independent errors) or 'independent'
     """
-    if method == "algebraic":
-        from evalgebra.evaluators.algebraic import evaluate_algebraic
-
-        return evaluate_algebraic(sketch, **options)
-    if method == "majority":
-        from evalgebra.evaluators.majority import majority_vote
-
-        return majority_vote(sketch, **options)
-    if method == "hui_walter":
-        from evalgebra.evaluators.hui_walter import evaluate_hui_walter
-
-        return evaluate_hui_walter(sketch, **options)
-    raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
+    if structure is not None and not (isinstance(structure, str) and structure == "independent"):
+        raise SpecError(f"structure {structure!r}: correlated structures are not evaluated by these methods yet; "
+                        "accepted: structure=None (the method's own assumption, independent errors) or 'independent'")
+    function = _method(method)
+    taken = list(inspect.signature(function).parameters)[1:]  # after the sketch
+    unknown = sorted(set(options) - set(taken))
+    if unknown:
+        raise SpecError(f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "
+                        f"its options: {', '.join(taken) or 'none'}")
+    return function(sketch, **options)

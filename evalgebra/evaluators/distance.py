@@ -30,9 +30,9 @@ the minimum over them is exact up to root-finding round-off.
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.evaluators.algebraic import evaluate_algebraic
+>>> from evalgebra.evaluators.dispatch import evaluate
 >>> sketch = datasets.load("acs_employment")
->>> estimate = evaluate_algebraic(sketch).point
+>>> estimate = evaluate(sketch, method="algebraic").point
 >>> result = containing_distance(estimate, sketch)
 >>> result.distance < 1e-9  # a trio's own estimate lies on the variety (see Notes)
 True

@@ -60,7 +60,7 @@ rational point): the four trios of the one quad agree exactly, so every trio sco
 one partner.
 
 >>> import numpy as np
->>> from evalgebra.evaluators.algebraic import evaluate_many
+>>> from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
 >>> from evalgebra.data.point import EvaluationPoint
 >>> from evalgebra.search.trios import trio_counts
 >>> from evalgebra.data.simulate import labelled_test
@@ -124,7 +124,7 @@ def trio_points(out: dict[str, np.ndarray]) -> np.ndarray:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.algebraic import evaluate_many
+    >>> from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
     >>> points = trio_points(evaluate_many([[84, 36, 51, 39, 68, 52, 77, 73]]))
     >>> points.shape, points[0, :, 0].tolist()
     ((1, 2, 7), [0.25, 0.75])

@@ -12,7 +12,9 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from evalgebra import datasets
-from evalgebra.evaluators.algebraic import evaluate_algebraic, evaluate_counts, evaluate_many
+from evalgebra.evaluators.batch import evaluate_batch
+from evalgebra.evaluators.closed_form import evaluate_counts
+from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.result import QuadraticNumber
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
@@ -46,7 +48,7 @@ def _generic(point, n):
 def test_evaluate_algebraic_round_trip_returns_truth_exactly(point):
     assume(_generic(point, 3))
     sketch = expected_sketch(point)
-    result = evaluate_algebraic(sketch.unlabelled())
+    result = evaluate(sketch.unlabelled(), "algebraic")
     assert result.alarm_kinds() <= {"undecided"}  # an exact tie in total accuracy is possible
     truth = _truth(point, 3)
     found = [_values(p, sketch.classifiers) for p in result.points]
@@ -64,7 +66,7 @@ def test_evaluate_algebraic_round_trip_returns_truth_exactly(point):
 def test_evaluate_algebraic_trios_agree_on_independent_tests(point):
     assume(_generic(point, 4))
     sketch = expected_sketch(point)
-    result = evaluate_algebraic(sketch)
+    result = evaluate(sketch, "algebraic")
     assert len(result.trios) == 4
     assert not result.alarm_kinds() - {"undecided"}
     for trio in result.trios:
@@ -74,7 +76,7 @@ def test_evaluate_algebraic_trios_agree_on_independent_tests(point):
 def test_evaluate_algebraic_acs_reproduces_seed_table():
     """Seed 002, Table 1 (lines 51-63): the AE partition of the ACS counts, from the counts alone."""
     sketch = datasets.load("acs_employment").unlabelled()
-    result = evaluate_algebraic(sketch)
+    result = evaluate(sketch, "algebraic")
     assert result.alarm_kinds() == {"irrational"}
     assert float(result.point.prevalence["a"]) == pytest.approx(0.0887, abs=5e-5)
     printed_a = {"aaa": 399, "aab": 133, "aba": 253, "baa": 416, "bba": 264, "bab": 139, "abb": 84, "bbb": 88}
@@ -118,7 +120,7 @@ def test_evaluate_counts_rejects_bad_input():
     with pytest.raises(SpecError):
         evaluate_counts([1] * 8, decoding="coin")
     with pytest.raises(SpecError):
-        evaluate_algebraic(Sketch.from_counts({("a", "b"): 3, ("b", "a"): 2}, labels=["a", "b"]))
+        evaluate(Sketch.from_counts({("a", "b"): 3, ("b", "a"): 2}, labels=["a", "b"]))
 
 
 @given(counts8)
@@ -146,9 +148,9 @@ def test_evaluate_counts_failure_modes_are_consistent(counts):
 @example([4, 8, 3, 3, 8, 6, 6, 3])  # an accuracy of exactly 1: inside the cube
 @example([4, 9, 7, 0, 8, 0, 7, 7])  # an exact tie in total accuracy
 @example([275, 325, 255, 245, 125, 275, 145, 355])  # one vanishing covariance: empty
-def test_evaluate_many_matches_exact(counts):
+def test_evaluate_batch_matches_exact(counts):
     exact = evaluate_counts(counts)
-    many = evaluate_many([counts, counts])
+    many = evaluate_batch([counts, counts])
     assert many["complex"][0] == ("complex" in exact.alarm_kinds())
     assert many["blind_spot"][0] == ("blind_spot" in exact.alarm_kinds())
     assert many["empty_variety"][0] == ("empty_variety" in exact.alarm_kinds())
@@ -254,7 +256,7 @@ def _independent(n, prevalence, accuracies):
 def test_evaluate_algebraic_six_classifiers_at_even_prevalence_align():
     """Trios sharing no classifier with the first are oriented through their neighbours."""
     accuracies = [("3/4", "2/3"), ("2/3", "3/4"), ("3/4", "3/4"), ("1/3", "1/4"), ("3/4", "2/3"), ("2/3", "2/3")]
-    result = evaluate_algebraic(_independent(6, "1/2", accuracies))
+    result = evaluate(_independent(6, "1/2", accuracies))
     assert not result.alarm_kinds() - {"undecided"}
     assert result.point.accuracy["c3"] == {"a": Fraction(1, 3), "b": Fraction(1, 4)}
 
@@ -262,9 +264,9 @@ def test_evaluate_algebraic_six_classifiers_at_even_prevalence_align():
 def test_evaluate_algebraic_prevalence_range_decides_for_larger_ensembles():
     accuracies = [("1/4", "1/3"), ("1/3", "1/4"), ("1/4", "1/4"), ("1/3", "1/3")]  # all worse than chance
     sketch = _independent(4, "1/4", accuracies)
-    by_range = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("0", "1/2"))
+    by_range = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("0", "1/2"))
     assert by_range.point.prevalence["a"] == Fraction(1, 4)
-    assert evaluate_algebraic(sketch).point.prevalence["a"] == Fraction(3, 4)  # total accuracy picks the mirror
+    assert evaluate(sketch, "algebraic").point.prevalence["a"] == Fraction(3, 4)  # total accuracy picks the mirror
 
 
 def _four_classifier_reproducer():
@@ -274,7 +276,7 @@ def _four_classifier_reproducer():
 def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     """Regression: four classifiers, the only usable trio has P_a = 7/8 or 1/8, neither in [1/4, 3/4]."""
     sketch = _four_classifier_reproducer()
-    result = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("1/4", "3/4"))
+    result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("1/4", "3/4"))
     assert result.chosen is None and result.point is None
     assert "undecided" in result.alarm_kinds()
     assert any(a.kind == "undecided" and not a.classifiers for a in result.alarms)  # the ensemble's own
@@ -282,7 +284,7 @@ def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     # the one usable trio decides the same way on its own
     trio = [t for t in result.trios if t.points[0].prevalence["a"] is not None]
     assert len(trio) == 1 and trio[0].chosen is None
-    inside = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=("2/3", "1"))
+    inside = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("2/3", "1"))
     assert inside.chosen == 0 and inside.point.prevalence["a"] == Fraction(7, 8)
 
 
@@ -327,7 +329,7 @@ ranges = st.tuples(st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, ma
 @example(_four_classifier_reproducer(), [Fraction(2, 3), Fraction(1)])
 def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule(sketch, bounds):
     options = {} if bounds is None else {"decoding": "prevalence_range", "prevalence_range": tuple(bounds)}
-    result = evaluate_algebraic(sketch, **options)
+    result = evaluate(sketch, "algebraic", **options)
     labels = result.labels
     if result.chosen is not None:
         assert len(result.points) == 1
@@ -355,6 +357,6 @@ def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirr
     bounds = (max(Fraction(0), target - half_gap * below * Fraction(99, 100)),
               min(Fraction(1), target + half_gap * above * Fraction(99, 100)))
     sketch = expected_sketch(point).unlabelled()
-    result = evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=bounds)
+    result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=bounds)
     assert result.point.prevalence["a"] == target
     assert all(t.point.prevalence["a"] == target for t in result.trios)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from evalgebra.errors import PointError, SpecError
 from evalgebra.generated import containing_variety
-from evalgebra.evaluators.algebraic import evaluate_algebraic
+from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.distance import containing_distance, containing_residuals
 from evalgebra.evaluators.result import Estimate
 from evalgebra.data.point import evaluation_point
@@ -74,7 +74,7 @@ def test_containing_distance_positive_for_a_correlated_ensemble():
         right = rng.random(4000) < 0.8
         decisions[:, i] = np.where(right & ~shared, truth, 1 - truth)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"])
-    combined = evaluate_algebraic(sketch).point
+    combined = evaluate(sketch, method="algebraic").point
     assert containing_distance(combined, sketch).distance > 1e-3
 
 
