@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from evalgebra.errors import PointError, SketchError
 from evalgebra.data.point import EvaluationPoint, evaluation_point
-from evalgebra.data.point_values import as_fraction
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec
@@ -29,7 +28,7 @@ def _single_population(test):
 # -- the statistics themselves --------------------------------------------------------------
 @given(labelled_tests(specs(max_patterns=256, max_populations=2, named=None)))
 def test_evaluation_point_equals_item_averages(test):
-    """Rates and correlations equal their definitions, averaged item by item (MATH.md 1)."""
+    """Rates and correlations equal their definitions, averaged item by item (their definitions as sample statistics)."""
     s = len(test.populations) - 1
     rows = test.population == s
     decisions, truth = test.decisions[rows], test.truth[rows]
@@ -312,14 +311,3 @@ def test_evaluation_point_of_populations_with_an_absent_label():
     point = EvaluationPoint.from_values(spec, {"p": {"a": "1/2"}, "q": {"a": 0}}, accuracy={0: half, 1: half})
     shared = evaluation_point(expected_sketch(point), structure="independent")
     assert shared.prevalence == point.prevalence and shared.response == point.response
-
-
-def test_as_fraction_reads_exact_rationals():
-    assert as_fraction(sympy.Rational(3, 4), "x") == Fraction(3, 4)
-    assert as_fraction(flint.fmpq(-2, 6), "x") == Fraction(-1, 3)
-    assert as_fraction(np.int64(5), "x") == 5 and isinstance(as_fraction(np.int64(5), "x"), Fraction)
-    assert as_fraction(" 7/21 ", "x") == Fraction(1, 3)
-    with pytest.raises(PointError, match=r"where: cannot read \[1\] as an exact rational"):
-        as_fraction([1], "where")
-    with pytest.raises(PointError, match=r"not exact"):
-        as_fraction(np.float64(0.5), "x")

@@ -1,10 +1,7 @@
-"""Tests of evalgebra.data.readers: input formats, JSON round trips, bad input."""
+"""Tests of evalgebra.data.readers: input formats and bad input, through the Sketch.from_* constructors."""
 
 import csv
 import io
-import json
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,9 +9,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from evalgebra.errors import EvalgebraError, SketchError
+from evalgebra.errors import SketchError
 from evalgebra.data.sketch import Sketch
-from evalgebra.data.sketch_json import SKETCH_FORMAT
 from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=40)
@@ -156,35 +152,6 @@ def test_from_counts_string_and_tuple_patterns_agree(counts, data):
     labelled = Sketch.from_counts(counts, labels=["a", "b"], by_true_label=split)
     assert labelled == Sketch.from_counts(labels=["a", "b"], by_true_label=split)
     assert labelled.unlabelled() == as_tuples
-
-
-# -- JSON round trips --------------------------------------------------------------------------
-@given(tests_, st.booleans())
-def test_read_json_inverts_to_json(test, labelled):
-    sketch = test.sketch() if labelled else test.sketch().unlabelled()
-    text = sketch.to_json()
-    assert Sketch.read_json(text) == sketch
-    assert Sketch.from_json(json.loads(text)) == sketch
-    assert Sketch.read_json(io.StringIO(text)) == sketch
-    assert Sketch.read_json(text).to_json() == text  # canonical
-    data = json.loads(text)
-    assert data["format"] == SKETCH_FORMAT
-    assert ("by_true_label" in data) == labelled
-    assert ("populations" in data) == (len(test.populations) > 1)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "sketch.json"
-        sketch.write_json(path)
-        assert Sketch.read_json(path) == sketch
-        assert Sketch.read_json(str(path)) == sketch
-        assert [p.name for p in Path(folder).iterdir()] == ["sketch.json"]  # no temporary left
-
-
-@pytest.mark.parametrize("truth", [None, ["a", "b"]])
-def test_read_json_inverts_to_json_with_an_empty_population(truth):
-    sketch = Sketch.from_decisions(
-        [["a", "b"], ["b", "b"]], truth=truth, population=np.array([0, 0]), populations=["p", "q"]
-    )
-    assert Sketch.read_json(sketch.to_json()) == sketch
 
 
 # -- errors: missing answers, unknown labels ---------------------------------------------------------
@@ -337,98 +304,3 @@ def test_from_long_rejects_missing_and_duplicated_answers():
 def test_from_csv_rejects_bad_files(text, kwargs, message):
     with pytest.raises(SketchError, match=message):
         Sketch.from_csv(io.StringIO(text), **kwargs)
-
-
-# -- errors: JSON ----------------------------------------------------------------------------------
-def _good():
-    return json.loads(
-        Sketch.from_decisions([["a", "b"], ["b", "b"], ["a", "b"]], truth=["a", "b", "b"]).to_json()
-    )
-
-
-def _with(**changes):
-    data = _good()
-    for key, value in changes.items():
-        if value is None:
-            del data[key]
-        else:
-            data[key] = value
-    return data
-
-
-@pytest.mark.parametrize(
-    "data, message",
-    [
-        (_with(format="evalgebra.sketch/2"), r"not an evalgebra sketch: format is 'evalgebra.sketch/2', expected 'evalgebra.sketch/1'"),
-        (_with(format=None), r"not an evalgebra sketch: format is None"),
-        (_with(comment="hi"), r"unknown keys \['comment'\]; a v1 sketch has"),
-        (_with(counts=None), r"sketch JSON lacks 'counts'"),
-        (_with(labels="ab"), r"'labels' must be a list of strings"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2}, {"decisions": ["a", "b"], "count": 0}, {"decisions": ["b", "b"], "count": 1}]),
-         r"counts: pattern \('a', 'b'\) listed twice"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2, "weight": 1}]), r"counts\[0\] must have exactly the keys 'decisions' and 'count'"),
-        (_with(counts=[{"decisions": "ab", "count": 2}]), r"counts\[0\].decisions must be a list of label names"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": -2}]), r"counts\[0\]: counts must be non-negative integers, got -2"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2.0}]), r"counts\[0\]: counts must be non-negative integers, got 2.0"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": True}]), r"counts must be non-negative integers, got True"),
-        (_with(counts={"ab": 2}), r"counts must be a list of"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 1}, {"decisions": ["b", "b"], "count": 1}]),
-         r"inconsistent totals: pattern \('a', 'b'\) has count 1 but by_true_label sums to 2"),
-        (_with(by_true_label=[]), r"by_true_label must map each true label to a list of counts"),
-        (_with(populations={}), r"'populations' must map population names to their counts"),
-        ([1, 2], r"a sketch file holds one JSON object"),
-    ],
-)
-def test_read_json_rejects_malformed_sketches(data, message):
-    with pytest.raises(SketchError, match=message):
-        Sketch.from_json(data if not isinstance(data, list) else io.StringIO(json.dumps(data)))
-
-
-def test_read_json_rejects_inconsistent_populations_and_bad_text(tmp_path):
-    sketch = Sketch.from_decisions([["a", "b"], ["b", "b"]], truth=["a", "b"], population=["p", "q"])
-    data = json.loads(sketch.to_json())
-    data["populations"]["q"]["counts"] = [{"decisions": ["b", "b"], "count": 2}]
-    data["populations"]["q"]["by_true_label"]["b"] = [{"decisions": ["b", "b"], "count": 2}]
-    with pytest.raises(SketchError, match=r"inconsistent totals: top-level counts differ from the sum of the populations"):
-        Sketch.from_json(data)
-    data = json.loads(sketch.to_json())
-    del data["populations"]["q"]["by_true_label"]
-    with pytest.raises(SketchError, match=r"populations\['q'\]: by_true_label must be given here iff at the top level"):
-        Sketch.from_json(data)
-    with pytest.raises(SketchError, match=r"not valid JSON"):
-        Sketch.from_json('{"format": ')
-    with pytest.raises(SketchError, match=r"cannot read sketch file"):
-        Sketch.from_json(str(tmp_path / "missing.json"))
-
-
-def test_read_json_rejects_labels_that_are_not_a_valid_spec():
-    with pytest.raises(EvalgebraError, match=r"labels: need at least 2, got 1"):
-        Sketch.from_json(_with(labels=["a"]))
-    with pytest.raises(EvalgebraError, match=r"labels: names must be distinct"):
-        Sketch.from_json(_with(labels=["a", "a"]))
-
-
-_name = st.text(min_size=1, max_size=6).filter(lambda s: s != "{")
-
-
-@given(
-    st.lists(_name, min_size=1, max_size=3, unique=True),
-    st.lists(_name, min_size=2, max_size=3, unique=True),
-    st.lists(_name, min_size=1, max_size=2, unique=True),
-    st.integers(1, 20),
-    st.integers(0, 2**32 - 1),
-    st.booleans(),
-)
-def test_read_json_inverts_to_json_for_any_names(classifiers, labels, populations, n_items, seed, labelled):
-    rng = np.random.default_rng(seed)
-    n_items = max(n_items, len(populations))
-    population = np.concatenate([np.arange(len(populations)), rng.integers(0, len(populations), n_items - len(populations))])
-    sketch = Sketch.from_decisions(
-        rng.integers(0, len(labels), size=(n_items, len(classifiers))),
-        labels=labels,
-        classifiers=classifiers,
-        truth=rng.integers(0, len(labels), size=n_items) if labelled else None,
-        population=population,
-        populations=populations,
-    )
-    assert Sketch.read_json(sketch.to_json()) == sketch

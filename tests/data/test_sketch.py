@@ -1,5 +1,6 @@
 """Tests of evalgebra.data.sketch: counting, marginalising, merging, relabelling."""
 
+import inspect
 from collections import Counter
 from fractions import Fraction
 
@@ -331,3 +332,72 @@ def _check_counting(n, r, n_pops, dtype, layout, n_items, seed, labelled):
         else:
             assert sketch.counts(f"p{s}") == expected.get((s, 0), {})
     assert sketch.Q == n_items
+
+
+# -- sum of sketches -----------------------------------------------------------------------
+@given(tests_, st.data())
+def test_sum_equals_pairwise_merge(test, data):
+    n_items = len(test.truth)
+    cuts = sorted(data.draw(st.lists(st.integers(1, max(1, n_items - 1)), max_size=3, unique=True)))
+    cuts = [c for c in cuts if c < n_items]
+    bounds = [0, *cuts, n_items]
+    sketches = [_sketch(test, rows=slice(lo, hi)) for lo, hi in zip(bounds, bounds[1:])]
+    merged = sketches[0]
+    for sketch in sketches[1:]:
+        merged = merged.merge(sketch)
+    assert sum(sketches) == merged
+    assert sum(sketches[1:], sketches[0]) == merged
+    assert sum(sketches).Q == sum(sketch.Q for sketch in sketches)
+    assert sum(sketches) == test.sketch()
+
+
+def test_sum_of_one_sketch_is_that_sketch():
+    sketch = Sketch.from_counts({"ab": 2}, labels=["a", "b"])
+    assert sum([sketch]) is sketch and 0 + sketch is sketch
+
+
+def test_sum_rejects_incompatible_sketches_and_other_summands():
+    base = Sketch.from_decisions([["a", "b"]], labels=["a", "b"], truth=["a"])
+    with pytest.raises(SketchError, match=r"cannot merge a labelled sketch with an unlabelled one"):
+        sum([base, base.unlabelled()])
+    with pytest.raises(SketchError, match=r"cannot merge sketches of different classifiers or labels"):
+        sum([base, base.marginalise([0])])
+    with pytest.raises(SketchError, match=r"can only merge a Sketch, got int"):
+        sum([base], 1)
+    with pytest.raises(SketchError, match=r"can only merge a Sketch, got bool"):
+        False + base
+
+
+# -- signatures and repr --------------------------------------------------------------------------
+CONSTRUCTORS = sorted(name for name in dir(Sketch) if name.startswith("from_")) + ["read_json"]
+
+
+def test_constructors_are_the_documented_ones():
+    assert CONSTRUCTORS == ["from_counts", "from_csv", "from_decisions", "from_json", "from_long", "read_json"]
+
+
+@pytest.mark.parametrize("name", CONSTRUCTORS)
+def test_constructors_show_their_real_parameters(name):
+    method = getattr(Sketch, name)
+    parameters = inspect.signature(method).parameters.values()
+    kinds = {p.kind for p in parameters}
+    assert inspect.Parameter.VAR_KEYWORD not in kinds and inspect.Parameter.VAR_POSITIONAL not in kinds
+    doc = inspect.getdoc(method)
+    assert "Parameters\n----------" in doc and "Examples\n--------" in doc
+    for parameter in parameters:
+        assert parameter.name in doc, f"{name}: parameter {parameter.name} is not documented"
+
+
+def test_from_decisions_keywords_match_the_reader():
+    from evalgebra.data.readers import decisions_table
+
+    ours = list(inspect.signature(Sketch.from_decisions).parameters)
+    assert ours == list(inspect.signature(decisions_table).parameters)
+
+
+def test_repr_stays_short_for_many_classifiers_and_long_names():
+    long_label = "x" * 500
+    sketch = Sketch.from_decisions(np.zeros((3, 40), dtype=np.int64), labels=[long_label, "y"],
+                                   classifiers=[f"classifier number {k} " * 5 for k in range(40)])
+    text = repr(sketch)
+    assert len(text) < 400 and "(40 in all)" in text and long_label not in text

@@ -1,0 +1,47 @@
+"""Tests of evalgebra.data.point_values: reading chosen values and completing the dependent ones."""
+
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+import sympy
+
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.point_values import as_fraction, complete_correlation, point_rows
+from evalgebra.errors import PointError
+from evalgebra.spec import EnsembleSpec
+
+
+def test_as_fraction_reads_exact_rationals():
+    assert as_fraction(sympy.Rational(3, 4), "x") == Fraction(3, 4)
+    assert as_fraction(flint.fmpq(-2, 6), "x") == Fraction(-1, 3)
+    assert as_fraction(np.int64(5), "x") == 5 and isinstance(as_fraction(np.int64(5), "x"), Fraction)
+    assert as_fraction(" 7/21 ", "x") == Fraction(1, 3)
+    with pytest.raises(PointError, match=r"where: cannot read \[1\] as an exact rational"):
+        as_fraction([1], "where")
+    with pytest.raises(PointError, match=r"not exact"):
+        as_fraction(np.float64(0.5), "x")
+
+
+def test_point_rows_complete_the_dependent_entries():
+    spec = EnsembleSpec(2, 3, structure="complete")
+    other = {"a": "b", "b": "c", "c": "a"}
+    response = {0: {t: {t: "1/2", other[t]: "1/4"} for t in "abc"},
+                1: {t: {t: 1, other[t]: 0} for t in "abc"}}
+    prevalence, rows, correlation = point_rows(spec, {"a": "1/6", "b": "1/3"}, response=response)
+    assert prevalence == [[Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)]]
+    assert rows[0][0] == [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
+    assert rows[1][2] == [0, 0, 1]
+    assert all(sum(row) == 1 for per_label in rows for row in per_label)
+    assert set(correlation) == {(0, 1)}
+    assert all(value == 0 for table in correlation[(0, 1)] for value in table.values())
+    point = EvaluationPoint(spec, prevalence, rows, correlation)
+    assert point == EvaluationPoint.from_values(spec, {"a": "1/6", "b": "1/3"}, response=response)
+
+
+def test_complete_correlation_fills_by_the_sum_zero_rule_and_rejects_contradictions():
+    table = complete_correlation({(0, 0): Fraction(1, 16)}, 0, 2, 2)
+    assert table == {(0, 0): Fraction(1, 16), (0, 1): Fraction(-1, 16), (1, 0): Fraction(-1, 16), (1, 1): Fraction(1, 16)}
+    with pytest.raises(PointError, match=r"contradicts the free values"):
+        complete_correlation({(0, 0): Fraction(1, 16), (1, 1): Fraction(1, 8)}, 0, 2, 2)
