@@ -4,7 +4,7 @@ Every unknown of an evaluation ideal is identified by a :class:`VariableKey`
 ``(kind, classifiers, labels, population)`` with 0-based indices, and every key has exactly
 one symbol, so the same statistic is always the same :class:`sympy.Symbol`.
 
-Minimal parametrisation (``MATH.md`` sections 1-2). For every true label ``ell`` one
+Minimal parametrisation. For every true label ``ell`` one
 response per confusion-matrix row is *dependent*: the response to the last label other
 than ``ell`` (for ``R = 2``: the error, so the free variable of a row is the accuracy).
 The prevalence of the last label is dependent. For a correlated subset ``T`` and label
@@ -22,11 +22,16 @@ observed      ``f_d`` / ``n_d``        ``f_aab``           ``n_aab``
 moment        ``m_i(r)``, ``D_T(r_T)`` ``m_0_b``, ``D_0_1``  (P-space only)
 ============  =======================  ==================  ====================
 
+Each kind also has a mathematical LaTeX name, made here too
+(:meth:`VariableRegistry.latex_name`): ``P_{a}``, ``P_{0,a}``, ``P_{0,b|a}``,
+``G^{a}_{0,1}``, ``f_{aab}``; in R-space ``Q_{a}``, ``R_{0,a|a}``, ``R_{0,b|a}``,
+``C^{a}_{0,1}``, ``n_{aab}``; moments ``m_{0}(b)`` and ``D_{0,1}``.
+
 *Moment coordinates* describe the observations by the single frequencies
 ``m_i(r)`` (classifier ``i`` answered ``r``) and the joint central moments
 ``D_T(r_T) = E[prod_{i in T} (1[ans_i = r_i] - m_i(r_i))]`` of every subset ``|T| >= 2``,
 for the responses other than the first label (for ``R = 2``: ``m_i`` is the frequency of
-answering ``b``, as in seed 002).
+answering ``b``, as in "Algebraic Evaluation Theorems" by A. Corrada-Emmanuel).
 
 R-space is the homogenised, integer form: ``Q_ell`` items with true label ``ell``,
 ``R_{i,r|ell} = Q_ell P_{i,r|ell}`` and ``C^ell_T = Q_ell^{|T|} G^ell_T`` (integers for
@@ -71,6 +76,7 @@ __all__ = [
     "correlation_expansion",
     "pattern_name",
     "auxiliary_name",
+    "key_latex",
 ]
 
 #: Kinds of unknowns, and the observables. The default elimination order eliminates
@@ -87,6 +93,14 @@ class VariableKey:
     ``labels`` holds label indices: ``(ell,)`` for prevalence and accuracy, ``(r, ell)``
     for a response, ``(ell, *r_T)`` for a correlation, the pattern for an observable.
     ``population`` is set for prevalences and observables only.
+
+    Examples
+    --------
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> reg = VariableRegistry(EnsembleSpec(2, 2))
+    >>> key = VariableKey("accuracy", (1,), (0,))
+    >>> reg.symbol(key), reg.latex_name(key), reg.key_of("acc_1_a") == key
+    (acc_1_a, 'P_{1,a}', True)
     """
 
     kind: str
@@ -160,6 +174,52 @@ def auxiliary_name(prefix: str, classifiers: Sequence[int], suffix: str = "") ->
     return "_".join([prefix, *(str(i) for i in classifiers), *([suffix] if suffix else [])])
 
 
+def _label_text(indices: Sequence[int], n_labels: int | None, sep: str) -> str:
+    """Label indices as the letters of symbol names (``l0, l1, ...`` joined by commas)."""
+    if n_labels is not None and n_labels > 26 or any(k >= 26 for k in indices):
+        return ",".join(f"l_{{{k}}}" for k in indices)
+    return sep.join(chr(ord("a") + k) for k in indices)
+
+
+def key_latex(key: VariableKey, space: str, responses: bool, population: bool,
+               n_labels: int | None = None) -> str:
+    r"""The mathematical LaTeX name of a key (see :meth:`VariableRegistry.latex_name`).
+
+    ``responses`` writes the responses of a correlation or joint moment (needed for
+    ``R >= 3``), ``population`` the population of a prevalence, frequency or moment.
+
+    >>> key_latex(VariableKey("response", (0,), (1, 0)), "P", responses=False, population=False)
+    'P_{0,b|a}'
+    """
+    rspace = space == "R"
+    classifiers = ",".join(str(i) for i in key.classifiers)
+    stratum = f"^{{({key.population})}}" if population and key.population is not None else ""
+
+    def letters(indices: Sequence[int], sep: str = "") -> str:
+        return _label_text(indices, n_labels, sep)
+
+    if key.kind == "prevalence":
+        return f"{'Q' if rspace else 'P'}{stratum}_{{{letters(key.labels)}}}"
+    if key.kind == "accuracy":
+        ell = letters(key.labels)
+        return f"R_{{{classifiers},{ell}|{ell}}}" if rspace else f"P_{{{classifiers},{ell}}}"
+    if key.kind == "response":
+        r, ell = (letters([k]) for k in key.labels)
+        return f"{'R' if rspace else 'P'}_{{{classifiers},{r}|{ell}}}"
+    if key.kind == "correlation":
+        ell, *rest = key.labels
+        name = f"{'C' if rspace else 'G'}^{{{letters([ell])}}}_{{{classifiers}}}"
+        return name + (f"({letters(rest, ',')})" if responses else "")
+    if key.kind == "moment":
+        if len(key.classifiers) == 1:
+            return f"m{stratum}_{{{classifiers}}}({letters(key.labels)})"
+        name = f"D{stratum}_{{{classifiers}}}"
+        return name + (f"({letters(key.labels, ',')})" if responses else "")
+    if key.kind == "observed":
+        return f"{'n' if rspace else 'f'}{stratum}_{{{letters(key.labels)}}}"
+    raise SpecError(f"unknown variable kind {key.kind!r}; kinds are {KINDS}")
+
+
 @dataclass(frozen=True)
 class Parametrised:
     """Every statistic of the minimal parametrisation, in one ring, indexed by integers.
@@ -189,7 +249,19 @@ class VariableRegistry:
     ``prevalences[population][ell]``, ``accuracy[i][ell]``, ``response[i][r][ell]``,
     ``correlation[T][ell][r_T]`` and ``observed[population][pattern]``. Their values are
     SymPy expressions in the free symbols: a symbol for a free statistic, a linear
-    expression for a dependent one.
+    expression for a dependent one. :meth:`latex_name` gives every key its mathematical
+    LaTeX name (``P_{a}``, ``P_{0,a}``, ``P_{0,b|a}``, ``G^{a}_{0,1}``, ``f_{aab}``).
+
+    Examples
+    --------
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> reg = VariableRegistry(EnsembleSpec(["x", "y"], ["yes", "no"], "complete"))
+    >>> reg.accuracy[0]["yes"], reg.response[1]["yes"]["no"], reg.correlation[(0, 1)]["no"][("no", "no")]
+    (acc_0_a, 1 - acc_1_b, corr_0_1_b)
+    >>> reg.latex(reg.correlation[(0, 1)]["no"][("yes", "no")])
+    '- G^{b}_{0,1}'
+    >>> VariableRegistry(EnsembleSpec(2, 2), space="R").observables()
+    (n_aa, n_ab, n_ba, n_bb)
     """
 
     def __init__(self, spec: EnsembleSpec, space: str = "P") -> None:
@@ -290,6 +362,51 @@ class VariableRegistry:
         return f"{'n' if rspace else 'f'}_{stratum}{pattern}"
 
     # -- symbols and orders ---------------------------------------------------------
+    def latex_name(self, key: VariableKey) -> str:
+        r"""The mathematical LaTeX name of a key: ``P_{a}``, ``P_{0,a}``, ``G^{a}_{0,1}``.
+
+        P-space: prevalence ``P_{a}``, accuracy ``P_{0,a}``, response ``P_{0,b|a}``,
+        correlation ``G^{a}_{0,1}`` (``G^{a}_{0,1}(a,b)`` for ``R >= 3``), frequency
+        ``f_{aab}``, moments ``m_{0}(b)`` and ``D_{0,1}``. R-space: ``Q_{a}``,
+        ``R_{0,a|a}``, ``R_{0,b|a}``, ``C^{a}_{0,1}``, ``n_{aab}``. With several
+        populations the population index is a superscript: ``P^{(1)}_{a}``.
+
+        Examples
+        --------
+        >>> from evalgebra.spec import EnsembleSpec
+        >>> reg = VariableRegistry(EnsembleSpec(2, 3, "complete"))
+        >>> reg.latex_name(VariableKey("correlation", (0, 1), (0, 0, 1)))
+        'G^{a}_{0,1}(a,b)'
+        """
+        spec = self.spec
+        return key_latex(key, self.space, responses=spec.n_labels > 2,
+                          population=spec.n_populations > 1, n_labels=spec.n_labels)
+
+    def latex_names(self) -> dict[sympy.Symbol, str]:
+        r"""Every symbol of the registry with its LaTeX name (``sympy.latex(symbol_names=...)``).
+
+        Examples
+        --------
+        >>> from evalgebra.spec import EnsembleSpec
+        >>> reg = VariableRegistry(EnsembleSpec(2, 2, "complete"))
+        >>> sympy.latex(reg.prevalence["b"] * reg.correlation[(0, 1)]["b"][("b", "b")],
+        ...             symbol_names=reg.latex_names())
+        'G^{b}_{0,1} \\left(1 - P_{a}\\right)'
+        """
+        return {sym: self.latex_name(key) for key, sym in self._symbols.items()}
+
+    def latex(self, expr: Any) -> str:
+        r"""LaTeX of a SymPy expression in this registry's symbols, with mathematical names.
+
+        Examples
+        --------
+        >>> from evalgebra.spec import EnsembleSpec
+        >>> reg = VariableRegistry(EnsembleSpec(2, 2))
+        >>> reg.latex(reg.response[0]["b"]["a"])
+        '1 - P_{0,a}'
+        """
+        return sympy.latex(expr, symbol_names=self.latex_names())
+
     def symbol(self, key: VariableKey) -> sympy.Symbol:
         """The symbol of a free-variable key."""
         try:

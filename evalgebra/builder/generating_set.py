@@ -1,4 +1,4 @@
-r"""The complete generating set of an evaluation ideal (seed 000, Theorems 1 and 3).
+r"""The complete generating set of an evaluation ideal (Theorems 1 and 3 of the paper below).
 
 For every decision pattern ``d`` of ``N`` classifiers over ``R`` labels, and every
 population ``s``, the observed frequency is exactly
@@ -34,8 +34,8 @@ f_b = acc_0_b*(1 - prev_a) + prev_a*(1 - acc_0_a)
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000: Theorem 1 (independent), Theorem 3 (correlated).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification": Theorem 1 (independent), Theorem 3 (correlated).
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ from typing import Any
 import flint
 import sympy
 
+from evalgebra.builder.latex import LATEX_ROWS, aligned, flint_terms, latex_name, latex_text, terms_latex
 from evalgebra.errors import SpecError
 from evalgebra.spec import EnsembleSpec, default_label_names
 from evalgebra.variables import Parametrised, VariableKey, VariableRegistry
 
-__all__ = ["GeneratingSet", "FlintSystem", "generating_set", "ORDERINGS"]
+__all__ = ["GeneratingSet", "FlintSystem", "Polynomials", "generating_set", "ORDERINGS"]
 
 ORDERINGS = ("lex", "deglex", "degrevlex")
 
@@ -64,8 +65,47 @@ def _product(factors: Sequence[Any], one: Any) -> Any:
     return result
 
 
+class Polynomials(list):  # type: ignore[type-arg]
+    r"""A list of SymPy polynomials that shows itself in mathematical names (``p = 0`` per row).
+
+    Examples
+    --------
+    >>> polys = GeneratingSet(EnsembleSpec(1, 2)).polynomials()
+    >>> print(polys._repr_latex_())
+    $$\begin{aligned}
+    - P_{0,a} P_{a} - P_{0,b} P_{a} + P_{0,b} + f_{a} + P_{a} - 1 &= 0 \\
+    P_{0,a} P_{a} + P_{0,b} P_{a} - P_{0,b} + f_{b} - P_{a} &= 0
+    \end{aligned}$$
+    """
+
+    def __init__(self, polynomials: Sequence[sympy.Expr] = (),
+                 names: Mapping[sympy.Symbol, str] | None = None) -> None:
+        super().__init__(polynomials)
+        self.names = dict(names or {})
+
+    def _repr_latex_(self) -> str:
+        rows = [f"{self.latex(p)} &= 0" for p in self[:LATEX_ROWS]]
+        return aligned(rows, max(0, len(self) - LATEX_ROWS), "polynomials", display=True)
+
+    def latex(self, poly: sympy.Expr) -> str:
+        """One polynomial in mathematical names (long sums cut, see :func:`terms_latex`)."""
+        names = self.names or {s: latex_name(s) for s in poly.free_symbols}
+        return terms_latex(poly, names)
+
+
 class FlintSystem:
-    """Polynomials of a generating set as python-flint ``fmpq_mpoly`` in one context.
+    r"""Polynomials of a generating set as python-flint ``fmpq_mpoly`` in one context.
+
+    Examples
+    --------
+    >>> system = GeneratingSet(EnsembleSpec(1, 2)).flint(observed=[1, 3])
+    >>> system
+    FlintSystem(2 polynomials in 3 variables)
+    >>> print(system._repr_latex_())
+    $$\begin{aligned}
+    - P_{0,a} P_{a} - P_{0,b} P_{a} + P_{0,b} + P_{a} &= 0 \\
+    P_{0,a} P_{a} + P_{0,b} P_{a} - P_{0,b} - P_{a} + 3 &= 0
+    \end{aligned}$$
 
     Attributes
     ----------
@@ -93,6 +133,15 @@ class FlintSystem:
 
     def __repr__(self) -> str:
         return f"FlintSystem({len(self.polynomials)} polynomials in {len(self.symbols)} variables)"
+
+    def _repr_latex_(self) -> str:
+        names = {s: latex_name(s) for s in self.symbols}
+        rows = []
+        for poly in self.polynomials[:LATEX_ROWS]:
+            head, left = flint_terms(poly, self.symbols)
+            rows.append(terms_latex(head, names, more=left) + " &= 0")
+        more = max(0, len(self.polynomials) - LATEX_ROWS)
+        return aligned(rows, more, "polynomials", display=True)
 
 
 class GeneratingSet:
@@ -151,11 +200,13 @@ class GeneratingSet:
         return values
 
     # -- the generic formula ----------------------------------------------------------
-    def model(self, value: Callable[[VariableKey], Any], one: Any = 1) -> list[Any]:
+    def model(self, value: Callable[[VariableKey], Any], one: Any = 1,
+              count: int | None = None) -> list[Any]:
         """Right-hand side of every pattern's identity, in the ring of ``value(key)``.
 
         ``value`` maps each free key (unknowns only) to a ring element; ``one`` is the
-        ring's unit. Partial products are shared between patterns.
+        ring's unit; ``count`` keeps the first patterns only. Partial products are shared
+        between patterns.
         """
         par = self.registry.parametrise(value)
         spec = self.spec
@@ -175,7 +226,7 @@ class GeneratingSet:
 
         weights = self._label_weights(par, one)
         result = []
-        for s, pattern in self.patterns:
+        for s, pattern in self.patterns[:count]:
             total = 0 * one
             for ell in range(r_count):
                 inner = 0 * one
@@ -255,17 +306,33 @@ class GeneratingSet:
         """Observed frequency or count symbols, in pattern order."""
         return self.registry.observables()
 
-    def equations(self) -> list[tuple[sympy.Symbol, sympy.Expr]]:
-        """``(observed symbol, unexpanded model)`` pairs; R-space left side multiplied out."""
+    def equations(self, count: int | None = None) -> list[tuple[sympy.Symbol, sympy.Expr]]:
+        """``(observed symbol, unexpanded model)`` pairs; R-space left side multiplied out.
+
+        ``count`` keeps the first patterns only.
+        """
         par = self.registry._symbolic
         factor = self._observed_factor(par, sympy.Integer(1))
-        model = self.model(self.registry.symbol, sympy.Integer(1))
+        model = self.model(self.registry.symbol, sympy.Integer(1), count)
         return [(factor * obs, m) for obs, m in zip(self.observables, model)]
 
-    def polynomials(self) -> list[sympy.Expr]:
-        """Expanded SymPy polynomials ``observed - model``, computed through python-flint."""
+    def polynomials(self) -> Polynomials:
+        """Expanded SymPy polynomials ``observed - model``, computed through python-flint.
+
+        A list that shows itself in Jupyter in mathematical names.
+        """
         system = self.flint()
-        return [system.to_sympy(p) for p in system.polynomials]
+        return Polynomials([system.to_sympy(p) for p in system.polynomials],
+                           self.registry.latex_names())
+
+    def latex(self, expr: Any) -> str:
+        r"""LaTeX of an expression in this set's symbols, with mathematical names.
+
+        >>> gs = GeneratingSet(EnsembleSpec(1, 2))
+        >>> gs.latex(gs.equations()[0][1])
+        'P_{0,a} P_{a} + \\left(1 - P_{0,b}\\right) \\left(1 - P_{a}\\right)'
+        """
+        return self.registry.latex(expr)
 
     def flint(
         self,
@@ -325,13 +392,58 @@ class GeneratingSet:
             lines = [f"{lhs} = {rhs}" for lhs, rhs in self.equations()]
         return "\n".join(lines)
 
-    def to_latex(self, expand: bool = False) -> str:
-        """A LaTeX ``align*`` environment with one identity per line."""
+    def to_latex(self, expand: bool = False, limit: int | None = None) -> str:
+        r"""A LaTeX ``align*`` environment with one identity per line, in mathematical names.
+
+        Parameters
+        ----------
+        expand : bool
+            Expand the model side.
+        limit : int, optional
+            Show the first ``limit`` identities and count the rest (default: all).
+
+        Examples
+        --------
+        >>> print(GeneratingSet(EnsembleSpec(1, 2)).to_latex(limit=1))
+        \begin{align*}
+        f_{a} &= P_{0,a} P_{a} + \left(1 - P_{0,b}\right) \left(1 - P_{a}\right) \\
+        \vdots & \quad \text{(1 more identities)}
+        \end{align*}
+        """
+        return aligned(*self._latex_rows(expand, limit), noun="identities")
+
+    def _latex_rows(self, expand: bool, limit: int | None) -> tuple[list[str], int]:
+        names = self.registry.latex_names()
         rows = []
-        for lhs, rhs in self.equations():
+        for lhs, rhs in self.equations(limit):
             rhs = sympy.expand(rhs) if expand else rhs
-            rows.append(f"{sympy.latex(lhs)} &= {sympy.latex(rhs)}")
-        return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+            rows.append(f"{terms_latex(lhs, names)} &= {terms_latex(rhs, names)}")
+        return rows, len(self.patterns) - len(rows)
+
+    def latex_legend(self) -> str:
+        r"""What the indices and letters of the LaTeX names stand for, user names escaped.
+
+        >>> print(GeneratingSet(EnsembleSpec(["x_1", "y"], ["yes", "no"])).latex_legend())
+        \text{classifiers: } 0 = \text{x\_1},\ 1 = \text{y} \quad \text{labels: } a = \text{yes},\ b = \text{no}
+        """
+        spec = self.spec
+        letters = default_label_names(spec.n_labels)
+        parts = [(r"\text{classifiers: } ", [f"{i} = {latex_text(c)}" for i, c in enumerate(spec.classifiers)]),
+                 (r"\text{labels: } ", [f"{letters[k]} = {latex_text(n)}" for k, n in enumerate(spec.labels)])]
+        if spec.n_populations > 1:
+            parts.append((r"\text{populations: } ",
+                          [f"({k}) = {latex_text(n)}" for k, n in enumerate(spec.populations)]))
+        shown = []
+        for title, entries in parts:
+            cut, more = entries[:LATEX_ROWS], len(entries) - LATEX_ROWS
+            shown.append(title + r",\ ".join(cut + ([rf"\dots \text{{({more} more)}}"] if more > 0 else [])))
+        return r" \quad ".join(shown)
+
+    def _repr_latex_(self) -> str:
+        rows, more = self._latex_rows(False, LATEX_ROWS)
+        if more:
+            rows.append(r"\vdots & \quad \text{(" + f"{more} more identities" + ")}")
+        return aligned(rows + ["& " + self.latex_legend()], display=True)
 
     def to_json(self) -> str:
         """Machine-readable form: spec, variables and expanded polynomials."""

@@ -3,7 +3,9 @@ r"""Results of ideal computations: bases that print, and remember how they were 
 An :class:`Ideal` holds exact generators (python-flint ``fmpq_mpoly``) in a
 :class:`~evalgebra.groebner.polys.PolyRing`, plus the backend, ordering, coordinates and
 wall time of the computation that produced it. It prints as text and LaTeX, converts to
-SymPy and, when it is a Gröbner basis, reports dimension and degree.
+SymPy and, when it is a Gröbner basis, reports dimension and degree. In Jupyter it shows
+its first generators in mathematical LaTeX (``prev_a`` as :math:`P_{a}`, ``acc_0_a`` as
+:math:`P_{0,a}`) and counts the rest.
 
 Examples
 --------
@@ -15,6 +17,12 @@ x - y
 y^2 - 1
 >>> ideal.dimension(), ideal.degree()
 (0, 2)
+>>> ring = PolyRing(("prev_a", "acc_0_a"), "lex")
+>>> print(Ideal(ring, [ring.parse("acc_0_a^2 - prev_a"), ring.parse("prev_a - 1/2")]).to_latex())
+\begin{align*}
+P_{0,a}^{2} - P_{a} &= 0 \\
+P_{a} - \frac{1}{2} &= 0
+\end{align*}
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from typing import Any
 
 import sympy
 
+from evalgebra.builder.latex import LATEX_ROWS, aligned, latex_text
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.varieties import degree, dimension
 
@@ -87,10 +96,22 @@ class Ideal:
         """The generators as SymPy expressions in symbols named like the ring's variables."""
         return [self.ring.to_sympy(p) for p in self.generators]
 
-    def to_latex(self) -> str:
-        """One generator per line of a LaTeX ``align*`` environment."""
-        rows = [f"&{sympy.latex(e)} = 0" for e in self.to_sympy()]
-        return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+    def to_latex(self, limit: int | None = None) -> str:
+        """One generator per line of a LaTeX ``align*`` environment, in mathematical names.
+
+        ``limit`` shows the first generators only and counts the rest; every generator
+        shows at most :data:`~evalgebra.builder.latex.LATEX_TERMS` terms.
+        """
+        return aligned(*self._latex_rows(limit), noun="generators")
+
+    def _latex_rows(self, limit: int | None) -> tuple[list[str], int]:
+        shown = self.generators[:limit]
+        return [f"{self.ring.latex(p)} &= 0" for p in shown], len(self.generators) - len(shown)
+
+    def _repr_latex_(self) -> str:
+        rows, more = self._latex_rows(LATEX_ROWS)
+        title = f"{self.description or 'ideal'}: {len(self.generators)} generators in {self.ring.nvars} variables"
+        return aligned([f"& {latex_text(title)}", *rows], more, "generators", display=True)
 
     def leading_monomials(self) -> list[tuple[int, ...]]:
         return [p.monoms()[0] for p in self.generators if p.coeffs()]

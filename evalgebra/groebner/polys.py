@@ -28,6 +28,7 @@ from typing import Any
 import flint
 import sympy
 
+from evalgebra.builder.latex import LATEX_TERMS, flint_terms, latex_name, terms_latex
 from evalgebra.errors import SpecError
 
 __all__ = ["PolyRing", "monic", "dump", "load", "ORDERINGS", "canonical_basis", "normal_form"]
@@ -152,6 +153,17 @@ class PolyRing:
                 for m, c in zip(poly.monoms(), poly.coeffs())
             )
         )
+
+    def latex(self, poly: Any, max_terms: int = LATEX_TERMS) -> str:
+        r"""LaTeX of a polynomial, registry variables in mathematical names, long sums cut.
+
+        >>> ring = PolyRing(("prev_a", "acc_0_a", "u_0_1"), "lex")
+        >>> ring.latex(ring.parse("2*prev_a*acc_0_a - 1/3*u_0_1"))
+        '2 P_{0,a} P_{a} - \\frac{u_{0 1}}{3}'
+        """
+        symbols = [sympy.Symbol(n) for n in self.names]
+        head, more = flint_terms(poly, symbols, max_terms)
+        return terms_latex(head, {s: latex_name(s) for s in symbols}, max_terms, more)
 
     def from_sympy(self, expr: Any) -> Any:
         gens = [sympy.Symbol(n) for n in self.names]
