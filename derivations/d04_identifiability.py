@@ -49,13 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import RESULTS, canonical_argv  # noqa: E402
 
-from evalgebra.groebner.identifiability import (  # noqa: E402
-    Identifiability,
-    identifiability,
-    structure_name,
-    structure_text,
-    structures,
-)
+from evalgebra.groebner.identifiability import Identifiability, identifiability  # noqa: E402
+from evalgebra.groebner.structures import structure_name, structure_text, structures  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 

@@ -66,8 +66,9 @@ Theorem 2); one correlated pair makes a two-dimensional family.
 (0, 0, 2, 2, 2)
 >>> projection_dimension(EnsembleSpec(3, 2, [(0, 1)]))
 2
->>> structures(3, "graphs")
-[(), ((0, 1),), ((0, 1), (0, 2)), ((0, 1), (0, 2), (1, 2))]
+
+The structures to try come from :mod:`evalgebra.groebner.structures`, the point counts of
+a finite projection from :mod:`evalgebra.groebner.counting`.
 
 Notes
 -----
@@ -86,228 +87,34 @@ References
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import flint
-import networkx as nx
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
+from evalgebra.groebner.counting import count_points
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal
-from evalgebra.groebner.polys import PolyRing, normal_form
+from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout
 from evalgebra.spec import EnsembleSpec, Structure
 from evalgebra.variables import VariableKey, auxiliary_name
 
 __all__ = [
-    "FAMILIES",
-    "structures",
-    "canonical_structure",
-    "structure_text",
-    "structure_name",
     "random_point",
     "jacobian_ranks",
     "projection_dimension",
     "youden_ideal",
-    "count_points",
-    "isomorphic",
     "Identifiability",
     "STATUSES",
     "identifiability",
 ]
 
-#: Structure families :func:`structures` enumerates (see its docstring).
-FAMILIES = ("graphs", "sparse", "complexes", "hypergraphs", "named")
-
-_MAX_ATLAS_NODES = 7  # networkx's graph atlas lists every graph on up to 7 nodes
-
-
-# -- structures ----------------------------------------------------------------------------
-def _subsets(n: int) -> list[tuple[int, ...]]:
-    return [s for size in range(2, n + 1) for s in itertools.combinations(range(n), size)]
-
-
-def _sorted_structure(subsets: Any) -> Structure:
-    return tuple(sorted({tuple(sorted(s)) for s in subsets}, key=lambda s: (len(s), s)))
-
-
-def canonical_structure(n: int, structure: Any) -> Structure:
-    r"""The canonical representative of a structure's isomorphism class.
-
-    The smallest relabelling (over all ``N!`` permutations of the classifiers) of the
-    structure written as an :class:`EnsembleSpec` writes it: subsets sorted by size,
-    then lexicographically, the tuples compared lexicographically. Two structures are
-    isomorphic exactly when their canonical forms are equal.
-
-    Examples
-    --------
-    >>> canonical_structure(4, [(2, 3), (1, 2)])
-    ((0, 1), (0, 2))
-    """
-    base = EnsembleSpec(n, 2, structure).structure
-    best: Structure | None = None
-    for perm in itertools.permutations(range(n)):
-        image = _sorted_structure(tuple(perm[i] for i in s) for s in base)
-        if best is None or image < best:
-            best = image
-    assert best is not None
-    return best
-
-
-def _incidence_graph(n: int, structure: Structure) -> nx.Graph:
-    graph = nx.Graph()
-    graph.add_nodes_from((("c", i) for i in range(n)), kind="classifier")
-    for subset in structure:
-        graph.add_node(("s", subset), kind="subset")
-        graph.add_edges_from((("s", subset), ("c", i)) for i in subset)
-    return graph
-
-
-def isomorphic(n: int, first: Any, second: Any) -> bool:
-    """Whether two structures on ``n`` classifiers differ only by relabelling (networkx).
-
-    >>> isomorphic(3, [(0, 1)], [(1, 2)]), isomorphic(3, [(0, 1)], [(0, 1, 2)])
-    (True, False)
-    """
-    a = _incidence_graph(n, EnsembleSpec(n, 2, first).structure)
-    b = _incidence_graph(n, EnsembleSpec(n, 2, second).structure)
-    return nx.is_isomorphic(a, b, node_match=lambda x, y: x["kind"] == y["kind"])
-
-
-def _atlas_graphs(n: int) -> list[nx.Graph]:
-    if n > _MAX_ATLAS_NODES:
-        raise SpecError(f"graphs: networkx's atlas lists graphs on up to {_MAX_ATLAS_NODES} nodes, got N = {n}")
-    return [g for g in nx.graph_atlas_g() if g.number_of_nodes() == n]
-
-
-def _downward_closed(structure: Structure) -> bool:
-    members = set(structure)
-    return all(
-        sub in members
-        for subset in structure
-        for size in range(2, len(subset))
-        for sub in itertools.combinations(subset, size)
-    )
-
-
-def _named(n: int) -> list[Structure]:
-    graphs = [nx.empty_graph(n), nx.path_graph(n), nx.star_graph(n - 1), nx.complete_graph(n)]
-    if n >= 3:
-        graphs.append(nx.cycle_graph(n))
-    found = [_sorted_structure(g.edges()) for g in graphs]
-    if n >= 3:
-        found.append(((0, 1, 2),))
-        found.append(((0, 1), (0, 2), (1, 2), (0, 1, 2)))
-        found.append(tuple(itertools.combinations(range(n), 3)))
-        found.append(EnsembleSpec(n, 2, "complete").structure)
-    if n >= 5:
-        found.append(((0, 1, 2), (2, 3, 4)))
-    return found
-
-
-def structures(n: int, family: str = "graphs") -> list[Structure]:
-    r"""Correlation structures on ``n`` classifiers, one per isomorphism class.
-
-    Parameters
-    ----------
-    n : int
-        Number of classifiers ``N``.
-    family : {"graphs", "sparse", "complexes", "hypergraphs", "named"}
-        ``"graphs"``: every pair structure (simple graph on ``N`` labelled vertices, taken
-        from networkx's graph atlas, ``N <= 7``); ``"sparse"``: the graphs with at most
-        3 edges; ``"complexes"``: every downward-closed structure (with a subset, all its
-        subsets of size >= 2; ``N <= 4``); ``"hypergraphs"``: every set of subsets of
-        size >= 2 (``N <= 4``); ``"named"``: independent, path, star, cycle and complete
-        graphs, one triple, a triangle with its triple, all triples, the complete
-        structure and (``N >= 5``) two triples sharing a classifier.
-
-    Returns
-    -------
-    list of Structure
-        Canonical forms (:func:`canonical_structure`), sorted by number of subsets and
-        then lexicographically.
-
-    Examples
-    --------
-    >>> len(structures(4, "graphs")), len(structures(4, "complexes")), len(structures(3, "hypergraphs"))
-    (11, 20, 8)
-    """
-    if n < 2:
-        raise SpecError(f"structures need at least 2 classifiers, got {n}")
-    if family in ("graphs", "sparse"):
-        candidates = [_sorted_structure(g.edges()) for g in _atlas_graphs(n)]
-        if family == "sparse":
-            candidates = [c for c in candidates if len(c) <= 3]
-    elif family in ("complexes", "hypergraphs"):
-        if n > 4:
-            raise SpecError(f"{family}: enumerated for N <= 4 (2^(2^N - N - 1) subsets), got N = {n}")
-        subsets = _subsets(n)
-        candidates = [
-            tuple(s for bit, s in enumerate(subsets) if mask >> bit & 1)
-            for mask in range(2 ** len(subsets))
-        ]
-    elif family == "named":
-        candidates = _named(n)
-    else:
-        raise SpecError(f"unknown structure family {family!r}; families are {FAMILIES}")
-    found = {canonical_structure(n, c) for c in candidates}
-    if family == "complexes":
-        found = {c for c in found if _downward_closed(c)}
-    return sorted(found, key=lambda s: (len(s), s))
-
-
-def structure_text(structure: Structure) -> str:
-    """Compact text of a structure: subsets as digit strings, ``-`` when independent.
-
-    >>> structure_text(((0, 1), (1, 2), (0, 1, 2))), structure_text(())
-    ('01 12 012', '-')
-    """
-    if not structure:
-        return "-"
-    joiner = "" if all(i < 10 for s in structure for i in s) else "."
-    return " ".join(joiner.join(str(i) for i in s) for s in structure)
-
-
-def structure_name(n: int, structure: Structure) -> str:
-    """A short name: ``independent``, ``complete``, or a graph's Atlas of Graphs index.
-
-    Pair structures are named ``G<k>`` after their number in networkx's graph atlas
-    (Read and Wilson, *An Atlas of Graphs*), with the common families spelled out;
-    structures with larger subsets are named by their size profile (``3x2+1x3``: three
-    pairs and one triple).
-
-    >>> structure_name(4, ((0, 1), (1, 2), (2, 3))), structure_name(3, ((0, 1, 2),))
-    ('path P4', '1x3')
-    """
-    spec = EnsembleSpec(n, 2, structure)
-    if spec.is_independent:
-        return "independent"
-    if spec.is_complete:
-        return "complete"
-    if all(len(s) == 2 for s in structure):
-        graph = nx.Graph()
-        graph.add_nodes_from(range(n))
-        graph.add_edges_from(structure)
-        families = [("complete graph K", nx.complete_graph(n)), ("path P", nx.path_graph(n)),
-                    ("star S", nx.star_graph(n - 1)), ("cycle C", nx.cycle_graph(n) if n >= 3 else None)]
-        for label, model in families:
-            if model is not None and nx.is_isomorphic(graph, model):
-                return f"{label}{n}"
-        if n <= _MAX_ATLAS_NODES:
-            for index, candidate in enumerate(nx.graph_atlas_g()):
-                if candidate.number_of_nodes() == n and nx.is_isomorphic(graph, candidate):
-                    return f"G{index}"
-    sizes: dict[int, int] = {}
-    for s in structure:
-        sizes[len(s)] = sizes.get(len(s), 0) + 1
-    return "+".join(f"{count}x{size}" for size, count in sorted(sizes.items()))
 
 
 # -- random evaluation points ----------------------------------------------------------------
@@ -511,92 +318,6 @@ def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dic
                   "evaluation ideal in Youden coordinates", coordinates="moments", is_groebner=False)
     target = PolyRing(j_names + [prev_name], "lex")
     return ideal, w_names, {name: target.convert(poly, ring) for name, poly in back.items()}
-
-
-def _standard_monomials(leading: Sequence[tuple[int, ...]], nvars: int) -> list[tuple[int, ...]]:
-    found = [(0,) * nvars]
-    frontier = [(0,) * nvars]
-    seen = set(found)
-    while frontier:
-        nxt = []
-        for mono in frontier:
-            for k in range(nvars):
-                step = tuple(e + (j == k) for j, e in enumerate(mono))
-                if step in seen or any(all(a >= b for a, b in zip(step, lead)) for lead in leading):
-                    continue
-                seen.add(step)
-                nxt.append(step)
-        found += nxt
-        frontier = nxt
-    return sorted(found)
-
-
-def _sign_changes(coefficients: Sequence[Any]) -> int:
-    signs = [c > 0 for c in coefficients if c != 0]
-    return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
-
-
-def count_points(ideal: Ideal) -> tuple[int, int, int]:
-    r"""Points of a zero-dimensional ideal: with multiplicity, distinct complex, distinct real.
-
-    The first is the number of standard monomials. The others come from Hermite's trace
-    form ``H(f, g) = Tr(M_{fg})`` on the quotient ring: its rank is the number of
-    distinct complex points and its signature the number of distinct real points. The
-    signature is read exactly from the characteristic polynomial of ``H`` (a symmetric
-    matrix: all roots real, so Descartes' rule of signs counts them).
-
-    Parameters
-    ----------
-    ideal : Ideal
-        A reduced Gröbner basis (any ordering) of a zero-dimensional ideal.
-
-    Examples
-    --------
-    >>> ring = PolyRing(("x", "y"), "lex")
-    >>> basis = groebner_basis(Ideal(ring, [ring.parse("x^2 - 2"), ring.parse("y^2 + 1")], is_groebner=False))
-    >>> count_points(basis)
-    (4, 4, 0)
-    >>> count_points(groebner_basis(Ideal(ring, [ring.parse("x^2"), ring.parse("y - 1")], is_groebner=False)))
-    (2, 1, 1)
-    """
-    if ideal.dimension() != 0:
-        raise SpecError("count_points needs a zero-dimensional ideal")
-    ring = ideal.ring
-    basis = _standard_monomials(ideal.leading_monomials(), ring.nvars)
-    position = {m: k for k, m in enumerate(basis)}
-    size = len(basis)
-    zero = ring.q.from_dict({})
-
-    def coordinates(poly: Any) -> list[Any]:
-        row = [flint.fmpq(0)] * size
-        for mono, coeff in zip(poly.monoms(), poly.coeffs()):
-            row[position[mono]] = coeff
-        return row
-
-    multiply = []
-    for k in range(ring.nvars):
-        columns = []
-        for mono in basis:
-            shifted = tuple(e + (j == k) for j, e in enumerate(mono))
-            columns.append(coordinates(normal_form(zero + ring.q.from_dict({shifted: 1}), ideal.generators)))
-        multiply.append(flint.fmpq_mat(columns).transpose())
-    identity = flint.fmpq_mat(size, size)
-    for k in range(size):
-        identity[k, k] = 1
-    operators = []
-    for mono in basis:
-        matrix = identity
-        for k, e in enumerate(mono):
-            for _ in range(e):
-                matrix = multiply[k] * matrix
-        operators.append(matrix)
-    traces = [sum((m[k, k] for k in range(size)), flint.fmpq(0)) for m in operators]
-    hermite = flint.fmpq_mat([[sum((traces[r] * op[r, c] for r in range(size)), flint.fmpq(0))
-                               for c in range(size)] for op in operators])
-    coefficients = hermite.charpoly().coeffs()
-    positive = _sign_changes(coefficients)
-    negative = _sign_changes([c * (-1) ** k for k, c in enumerate(coefficients)])
-    return size, positive + negative, positive - negative
 
 
 # -- one row of the atlas ---------------------------------------------------------------------------
