@@ -5,7 +5,7 @@ label ``ell``, the pattern distribution ``pi_ell(d)`` (the inner sum of the gene
 set). A labelled test of ``Q`` items has exactly these sample statistics iff it holds
 ``Q P_ell pi_ell(d)`` items of true label ``ell`` with pattern ``d``: so the point is
 realisable iff every ``pi_ell(d) >= 0``, and the sizes that work are the multiples of
-the smallest one, fixed by the denominators (seed 000, supplement). With zero
+the smallest one, fixed by the denominators ([1]_, supplement). With zero
 correlations this produces tests on which the classifiers are *exactly* sample
 independent, which random i.i.d. draws almost never are.
 
@@ -27,8 +27,9 @@ True
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000, supplement (sample independence and test size).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on
+   unlabeled data - binary classification", supplement (sample independence and test
+   size).
 """
 
 from __future__ import annotations
@@ -85,6 +86,23 @@ def smallest_test_size(point: EvaluationPoint, population: str | int | None = No
 
     Returns an int for a single population (or when ``population`` is named), else a
     mapping population -> size. Raises :class:`PointError` when no test realises the point.
+
+    Parameters
+    ----------
+    point : EvaluationPoint
+        Rational prevalences, response rates and correlations.
+    population : str or int, optional
+        One population's size only.
+
+    Examples
+    --------
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> from evalgebra.data.point import EvaluationPoint
+    >>> pt = EvaluationPoint.from_values(EnsembleSpec(2, 2, populations=["p", "q"]),
+    ...                                  {"p": {"a": "1/2"}, "q": {"a": "1/5"}},
+    ...                                  accuracy={0: {"a": 1, "b": "1/3"}, 1: {"a": "1/2", "b": 1}})
+    >>> smallest_test_size(pt), smallest_test_size(pt, "p")
+    ({'p': 12, 'q': 30}, 12)
     """
     spec = point.spec
     if population is not None or spec.n_populations == 1:
@@ -123,6 +141,15 @@ def expected_sketch(point: EvaluationPoint, Q: int | Mapping[str, int] | None = 
     point : EvaluationPoint
     Q : int or mapping population -> int, optional
         Test size(s); default the smallest. Must be a multiple of the smallest.
+
+    Examples
+    --------
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> from evalgebra.data.point import EvaluationPoint
+    >>> pt = EvaluationPoint.from_values(EnsembleSpec(2, 2), {"a": "1/4"},
+    ...                                  accuracy={0: {"a": 1, "b": "1/3"}, 1: {"a": "1/2", "b": 1}})
+    >>> expected_sketch(pt, Q=24).by_true_label()
+    {'a': {('a', 'a'): 3, ('a', 'b'): 3}, 'b': {('a', 'b'): 12, ('b', 'b'): 6}}
     """
     spec = point.spec
     sizes = _sizes(point, Q)
@@ -155,6 +182,14 @@ class LabelledTest:
     population : numpy.ndarray
         Population index per item.
     classifiers, labels, populations : tuple of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> test = LabelledTest(np.array([[0, 1], [1, 1]]), np.array([0, 1]), np.array([0, 0]),
+    ...                     ("x", "y"), ("a", "b"), ("all",))
+    >>> test.decision_names().tolist(), test.sketch().by_true_label()
+    ([['a', 'b'], ['b', 'b']], {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}})
     """
 
     decisions: np.ndarray
