@@ -46,7 +46,9 @@ from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
 from evalgebra.evaluators.result import Estimate  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
-from evalgebra.search.trios import CRITERIA, FailureProfile, TrioResult, failure_profile, search_trios  # noqa: E402
+from evalgebra.search.failure import FailureProfile, failure_profile  # noqa: E402
+from evalgebra.search.result import TrioResult  # noqa: E402
+from evalgebra.search.trios import CRITERIA, search_trios  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
 
 NAME = "e01_nearly_independent"

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from evalgebra.evaluators.result import Estimate
-    from evalgebra.search.trios import FailureProfile
+    from evalgebra.search.failure import FailureProfile
 
 __all__ = [
     "KIND_STYLES",
@@ -154,7 +154,7 @@ def plot_failure_profile(
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> from evalgebra.search.trios import FailureProfile
+    >>> from evalgebra.search.failure import FailureProfile
     >>> profile = FailureProfile((100, 1000), 5, 20, {"complex": (0.3, 0.1), "rejected": (0.5, 0.2)}, (0.1, 0.05))
     >>> ax = plot_failure_profile(profile, ax=Figure().subplots())
     >>> [line.get_label() for line in ax.get_lines()][:2]
@@ -282,7 +282,7 @@ def plot_estimate_vs_truth(
     Parameters
     ----------
     estimate : Estimate
-        E.g. a search result's :attr:`~evalgebra.search.trios.TrioResult.estimate`.
+        E.g. a search result's :attr:`~evalgebra.search.result.TrioResult.estimate`.
     truth : EvaluationPoint or Estimate
         The true values (e.g. :func:`evalgebra.data.point.evaluation_point` of the
         labelled sketch); must name the estimate's classifiers and labels.

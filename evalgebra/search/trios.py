@@ -74,35 +74,30 @@ References
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic import evaluate_counts, evaluate_many, solve_counts
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
+from evalgebra.evaluators.closed_form import exact_solution as solve_counts
 from evalgebra.data.patterns import decode
 from evalgebra.search.rank import CRITERIA, trio_scores
 from evalgebra.search.rank import containing_distances as _distance_many  # noqa: F401 - importable here
 from evalgebra.search.rank import trio_points as _points
+from evalgebra.search.result import TrioResult, TrioSearch
 from evalgebra.data.sketch import Sketch
 
 __all__ = [
     "REJECT",
     "CRITERIA",
-    "TrioResult",
-    "TrioSearch",
-    "FailureProfile",
     "compatibility_graph",
+    "graph_cliques",
     "trio_counts",
     "search_trios",
-    "subsample",
-    "failure_profile",
 ]
 
 #: Alarm kinds that reject a trio by default: the practical failure modes of seed 000, section 4.
@@ -224,7 +219,7 @@ def _graph(pool: _Pool, exclude: Any) -> nx.Graph:
     return graph
 
 
-def _cliques(graph: nx.Graph, size: int) -> np.ndarray:
+def graph_cliques(graph: nx.Graph, size: int) -> np.ndarray:
     """All cliques of ``size >= 2`` nodes, as sorted rows of node indices, in lexicographic order.
 
     The graph's edges are extended, one node at a time, by the common neighbours of a
@@ -313,165 +308,12 @@ def trio_counts(pool: Any, trios: Iterable[Sequence[str | int]], *, labels: Sequ
     return _counts(data, np.array(rows, dtype=np.int64).reshape(-1, 3))
 
 
-# -- results ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TrioResult:
-    r"""One candidate trio of a search.
-
-    Attributes
-    ----------
-    classifiers : tuple of 3 str
-        Names, in pool order.
-    indices : tuple of 3 int
-        Positions in the pool.
-    counts : tuple of 8 int
-        The trio's pattern counts, ``aaa .. bbb``.
-    labels : tuple of 2 str
-    alarms : frozenset of str
-        Every alarm kind its evaluation raises (those of ``evaluation``).
-    failures : tuple of str
-        The rejecting alarm kinds, sorted; empty for a survivor.
-    score : float
-        The ranking score (lower is better); ``nan`` when rejected, unscored, or without a
-        partner to compare with.
-    n_partners : int
-        How many partners entered the score.
-    rank : int or None
-        0 for the best survivor; ``None`` for rejected trios.
-    exact : bool
-        Whether ``evaluation`` is exact (:func:`evaluate_counts`) or floating point
-        (:func:`evaluate_many`, which checks neither ``irrational`` nor ``empty_variety``).
-    """
-
-    classifiers: tuple[str, str, str]
-    indices: tuple[int, int, int]
-    counts: tuple[int, ...]
-    labels: tuple[str, ...]
-    alarms: frozenset[str]
-    failures: tuple[str, ...]
-    score: float = float("nan")
-    n_partners: int = 0
-    rank: int | None = None
-    exact: bool = True
-
-    @property
-    def rejected(self) -> bool:
-        return bool(self.failures)
-
-    @cached_property
-    def evaluation(self) -> Evaluation:
-        """The trio's algebraic evaluation (computed on first use)."""
-        if self.exact:
-            return evaluate_counts(list(self.counts), self.labels, self.classifiers)
-        with np.errstate(all="ignore"):
-            return _float_evaluation(evaluate_many([self.counts]), 0, self.labels, self.classifiers)
-
-    @property
-    def estimate(self) -> Estimate | None:
-        """The decoded evaluation, or ``None`` when none was chosen."""
-        return self.evaluation.point
-
-
-@dataclass(frozen=True)
-class TrioSearch:
-    r"""The ranked result of :func:`search_trios`.
-
-    Attributes
-    ----------
-    classifiers, labels : tuple of str
-    Q : int
-        Test size.
-    graph : networkx.Graph
-        The compatibility graph, blind-spot pairs removed (edge attribute ``covariance``).
-    results : tuple of TrioResult
-        Survivors by increasing score (unscored ones last), then rejected trios; ties and
-        rejected trios in pool order.
-    criterion : str or None
-    reject : tuple of str
-    exact : bool
-        Whether evaluations are exact (``irrational`` and ``empty_variety`` are only checked
-        when they are).
-    """
-
-    classifiers: tuple[str, ...]
-    labels: tuple[str, ...]
-    Q: int  # noqa: N815 - the paper's name for the test size
-    graph: nx.Graph
-    results: tuple[TrioResult, ...]
-    criterion: str | None
-    reject: tuple[str, ...]
-    exact: bool
-    _by_indices: dict[tuple[int, ...], TrioResult] = field(default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._by_indices.update((r.indices, r) for r in self.results)
-
-    def __len__(self) -> int:
-        return len(self.results)
-
-    def __iter__(self) -> Iterator[TrioResult]:
-        return iter(self.results)
-
-    def __getitem__(self, trio: Sequence[str | int]) -> TrioResult:
-        """The result of one trio, by names or indices in any order."""
-        names = {name: k for k, name in enumerate(self.classifiers)}
-        positions = [names.get(c, c) if isinstance(c, str) else int(c) for c in trio]
-        key = tuple(sorted(p for p in positions if isinstance(p, int)))
-        if len(key) != len(positions) or key not in self._by_indices:
-            raise KeyError(f"{tuple(trio)!r} is not a candidate trio of this search")
-        return self._by_indices[key]
-
-    def survivors(self) -> list[TrioResult]:
-        """Trios without a rejecting alarm, best first."""
-        return [r for r in self.results if not r.rejected]
-
-    def rejected(self) -> list[TrioResult]:
-        """Trios with a rejecting alarm, in pool order."""
-        return [r for r in self.results if r.rejected]
-
-    def best(self, k: int = 1) -> list[TrioResult]:
-        """The ``k`` best-ranked survivors (fewer when fewer survive)."""
-        return self.survivors()[:k]
-
-    def failure_counts(self) -> dict[str, int]:
-        """How many candidate trios raised each alarm kind (a trio may raise several)."""
-        counter: Counter[str] = Counter()
-        for r in self.results:
-            counter.update(r.alarms)
-        return dict(sorted(counter.items()))
-
-    def failure_rates(self) -> dict[str, float]:
-        """Fraction of candidate trios raising each alarm kind, plus ``rejected``."""
-        n = max(1, len(self.results))
-        out = {kind: count / n for kind, count in self.failure_counts().items()}
-        out["rejected"] = len(self.rejected()) / n
-        return out
-
-
-# -- evaluation of the trios -----------------------------------------------------------------
-def _float_evaluation(out: dict[str, np.ndarray], t: int, labels: tuple[str, ...],
-                      names: tuple[str, ...]) -> Evaluation:
-    """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_many`."""
-    kinds = [k for k in ("blind_spot", "complex", "outside_unit_cube") if out[k][t]]
-    points = []
-    for s in range(2):
-        value = lambda x: float(x) if np.isfinite(x) else None  # noqa: E731
-        p = value(out["prevalence"][t, s])
-        acc = out["accuracy"][t, s]
-        points.append(Estimate({labels[0]: p, labels[1]: None if p is None else 1 - p},
-                               {c: {labels[0]: value(acc[i, 0]), labels[1]: value(acc[i, 1])}
-                                for i, c in enumerate(names)}))
-    chosen = int(out["chosen"][t])
-    alarms = tuple(Alarm(k, "floating-point check (vectorised search)") for k in kinds)
-    return Evaluation("algebraic", labels, names, tuple(points), None if chosen < 0 else chosen, {}, alarms)
-
-
 # -- scores (computed in evalgebra.search.rank) -----------------------------------------
 def _scores(pool: _Pool, trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survive: np.ndarray,
             criterion: str, graph: nx.Graph, partners: int | None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~evalgebra.search.rank.trio_scores` of a pool: partners from the 4-cliques of ``graph``."""
     needs_quads = criterion != "own_distance" and (survive & (chosen >= 0)).any()
-    quads = _cliques(graph, 4) if needs_quads else np.zeros((0, 4), dtype=np.int64)
+    quads = graph_cliques(graph, 4) if needs_quads else np.zeros((0, 4), dtype=np.int64)
     return trio_scores(trios, points, chosen, survive, criterion, pool.singles / pool.q, quads, partners)
 
 
@@ -543,7 +385,7 @@ def search_trios(
     graph.add_nodes_from(full.nodes(data=True))
     graph.add_edges_from((u, v, {"covariance": d["covariance"]}) for u, v, d in full.edges(data=True)
                          if not d["blind_spot"])
-    trios = _cliques(full, 3)  # every candidate; those with a D_ij = 0 pair are blind spots
+    trios = graph_cliques(full, 3)  # every candidate; those with a D_ij = 0 pair are blind spots
     if exact is None:
         exact = len(trios) <= _EXACT_LIMIT
     counts = _counts(data, trios)
@@ -581,128 +423,3 @@ def search_trios(
             float(score[t]) if survive[t] else float("nan"), int(used[t]),
             position if survive[t] else None, bool(exact)))
     return TrioSearch(names, data.labels, data.q, graph, tuple(results), criterion, tuple(reject), bool(exact))
-
-
-# -- failure rates against test size ---------------------------------------------------------------
-def subsample(sketch: Sketch, size: int, rng: np.random.Generator | int | None = None) -> Sketch:
-    r"""A test of ``size`` items drawn without replacement from the items a sketch counts.
-
-    The draw is multivariate hypergeometric over the sketch's cells, so truth and
-    populations are kept: the result is the sketch of a random subset of the same items.
-
-    Parameters
-    ----------
-    sketch : Sketch
-    size : int
-        ``1 <= size <= sketch.Q``.
-    rng : numpy.random.Generator or int, optional
-
-    Examples
-    --------
-    >>> sk = Sketch.from_decisions([["a", "b"], ["b", "b"], ["a", "a"], ["a", "b"]])
-    >>> small = subsample(sk, 3, rng=0)
-    >>> small.Q, sum(small.counts().values()), set(small.counts()) <= set(sk.counts())
-    (3, 3, True)
-    """
-    if not isinstance(size, (int, np.integer)) or not 1 <= size <= sketch.Q:
-        raise SketchError(f"a subsample holds 1 to Q = {sketch.Q} items, got {size!r}")
-    generator = np.random.default_rng(rng)
-    pop, truth, code, count = sketch.table()
-    drawn = generator.multivariate_hypergeometric(count, int(size))
-    keep = drawn > 0
-    return Sketch(sketch.classifiers, sketch.labels, pop[keep], truth[keep], code[keep], drawn[keep],
-                  sketch.populations)
-
-
-@dataclass(frozen=True)
-class FailureProfile:
-    r"""Failure rates of a pool's candidate trios against test size (seed 000, Figure 2).
-
-    Attributes
-    ----------
-    sizes : tuple of int
-        Test sizes.
-    repeats : int
-        Random tests drawn per size.
-    n_candidates : int
-        Candidate trios (triangles of the compatibility graph before blind-spot pruning).
-    rates : dict of str to tuple of float
-        Per alarm kind, per size: the fraction of (trio, test) draws raising it; ``rejected``
-        is the fraction rejected for any reason in ``reject``.
-    always_rejected : tuple of float
-        Per size, the fraction of candidate trios rejected on every one of the tests.
-    """
-
-    sizes: tuple[int, ...]
-    repeats: int
-    n_candidates: int
-    rates: dict[str, tuple[float, ...]]
-    always_rejected: tuple[float, ...]
-
-    @property
-    def seemingly_correct(self) -> tuple[float, ...]:
-        """Per size, the fraction of draws that survive (``1 - rates["rejected"]``)."""
-        return tuple(1.0 - r for r in self.rates["rejected"])
-
-
-def failure_profile(
-    pool: Sketch,
-    sizes: Sequence[int],
-    repeats: int = 10,
-    rng: np.random.Generator | int | None = None,
-    *,
-    exclude: Any = None,
-    reject: Sequence[str] = REJECT,
-    exact: bool | None = None,
-) -> FailureProfile:
-    r"""How often the pool's candidate trios fail, against the size of the test.
-
-    For every size, ``repeats`` tests are drawn from the pool's items (:func:`subsample`) and
-    every candidate trio is evaluated on each (:func:`search_trios` without ranking).
-
-    Parameters
-    ----------
-    pool : Sketch
-        The pool's decisions on the items tests are drawn from.
-    sizes : sequence of int
-        Test sizes, each at most ``pool.Q``.
-    repeats : int
-    rng : numpy.random.Generator or int, optional
-    exclude, reject, exact
-        As in :func:`search_trios`.
-
-    Returns
-    -------
-    FailureProfile
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> truth = rng.integers(0, 2, 600)
-    >>> decisions = np.where(rng.random((600, 4)) < 0.8, truth[:, None], 1 - truth[:, None])
-    >>> profile = failure_profile(Sketch.from_decisions(decisions), [30, 600], repeats=4, rng=1)
-    >>> profile.n_candidates, profile.rates["rejected"][1] <= profile.rates["rejected"][0]
-    (4, True)
-    """
-    if repeats < 1:
-        raise SpecError(f"repeats must be at least 1, got {repeats!r}")
-    generator = np.random.default_rng(rng)
-    kinds: Counter[str] = Counter()
-    rows: list[Counter[str]] = []
-    always: list[float] = []
-    n_candidates = len(_cliques(_graph(_pool(pool), exclude), 3))
-    for size in sizes:
-        per_size: Counter[str] = Counter()
-        failed: Counter[tuple[int, ...]] = Counter()
-        for _ in range(repeats):
-            search = search_trios(subsample(pool, size, generator), exclude=exclude, reject=reject,
-                                  criterion=None, exact=exact)
-            per_size.update(search.failure_counts())
-            per_size["rejected"] += len(search.rejected())
-            failed.update(r.indices for r in search.rejected())
-        kinds.update(per_size.keys())
-        rows.append(per_size)
-        always.append(sum(1 for v in failed.values() if v == repeats) / max(1, n_candidates))
-    total = max(1, n_candidates) * repeats
-    rates = {kind: tuple(row[kind] / total for row in rows) for kind in sorted(set(kinds) | {"rejected"})}
-    return FailureProfile(tuple(int(s) for s in sizes), int(repeats), n_candidates, rates, tuple(always))

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import random as random_module
 from fractions import Fraction
 
