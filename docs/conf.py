@@ -45,7 +45,7 @@ nb_merge_streams = True
 # -- API reference -------------------------------------------------------------------------
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
@@ -89,6 +89,26 @@ def _module_names(package: str) -> list[tuple[str, bool]]:
     return names
 
 
+def _defined_as(full_name: str) -> bool:
+    """Whether the object documented as ``full_name`` is defined under that name."""
+    import importlib
+
+    parts = full_name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        where = f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}"
+        return where == full_name
+    return False
+
+
 def _resolve_short_name(app, env, node, contnode):
     """Resolve a shortened reference (``SpecError``, ``Sketch.from_decisions``) to the one
     documented evalgebra object whose full name ends with it.
@@ -102,9 +122,14 @@ def _resolve_short_name(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip("~.")
-    objects = env.get_domain("py").objects
-    hits = [name for name in objects
-            if name.startswith("evalgebra.") and (name == target or name.endswith("." + target))]
+    domain = env.get_domain("py")
+    kinds = set(domain.objtypes_for_role(node.get("reftype", "obj")) or ()) or None
+    objects = domain.objects
+    hits = [name for name, entry in objects.items()
+            if name.startswith("evalgebra.") and (name == target or name.endswith("." + target))
+            and (kinds is None or entry.objtype in kinds)]
+    if len(hits) > 1:  # a name a module re-exports in its __all__: where it is defined
+        hits = [name for name in hits if _defined_as(name)] or hits
     if len(hits) > 1:
         module = node.get("py:module") or ""
         package = module.rsplit(".", 1)[0] if "." in module else module
