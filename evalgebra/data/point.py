@@ -406,6 +406,16 @@ class EvaluationPoint:
         """A pandas DataFrame of the response rates: ``classifier, true_label, response, rate``.
 
         Raises ImportError when pandas is not installed.
+
+        Examples
+        --------
+        >>> sk = Sketch.from_decisions([["a"], ["b"], ["b"]], truth=["a", "a", "b"])
+        >>> evaluation_point(sk).to_frame()
+          classifier true_label response rate
+        0         c0          a        a  1/2
+        1         c0          a        b  1/2
+        2         c0          b        a    0
+        3         c0          b        b    1
         """
         return point_frame(self)
 
