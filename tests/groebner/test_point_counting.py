@@ -1,4 +1,7 @@
-"""Tests of evalgebra.groebner.counting: points of zero-dimensional ideals, exactly."""
+"""Tests of evalgebra.groebner.counting: points of zero-dimensional ideals, exactly.
+
+(Named apart from tests/consistency/test_counting.py: test basenames are unique.)
+"""
 
 from __future__ import annotations
 

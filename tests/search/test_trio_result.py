@@ -1,4 +1,7 @@
-"""Tests of evalgebra.search.result: the ranked results of a trio search and how they show themselves."""
+"""Tests of evalgebra.search.result: the ranked results of a trio search and how they show themselves.
+
+(Named apart from tests/evaluators/test_result.py: test basenames are unique.)
+"""
 
 from __future__ import annotations
 
