@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Union
 
+import evalgebra.evaluators.render as render
+
 __all__ = [
     "ALARM_KINDS",
     "Alarm",
@@ -356,6 +358,16 @@ class Alarm:
         What was found, in words and numbers.
     classifiers : tuple of str
         The classifiers concerned (empty: the whole ensemble).
+
+    Examples
+    --------
+    >>> alarm = Alarm("undecided", "an exact tie in total accuracy")
+    >>> alarm.to_dict()
+    {'kind': 'undecided', 'detail': 'an exact tie in total accuracy'}
+    >>> Alarm("unknown", "?")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown alarm kind 'unknown'; known: ['blind_spot', 'complex', 'empty_variety', 'irrational', 'misaligned', 'outside_unit_cube', 'trio_disagreement', 'undecided']
     """
 
     kind: str
@@ -379,6 +391,21 @@ class Estimate:
 
     Values are exact (:class:`~fractions.Fraction`, :class:`QuadraticNumber`) or floats when
     the method is numeric; ``None`` marks a statistic the method leaves undefined.
+
+    It shows itself in a notebook as a compact table (``_repr_html_``), in a terminal with
+    :meth:`summary`, and as a pandas table with :meth:`to_frame`.
+
+    Examples
+    --------
+    >>> e = Estimate({"a": Fraction(1, 4), "b": Fraction(3, 4)},
+    ...              {"c0": {"a": Fraction(3, 4), "b": Fraction(2, 3)}})
+    >>> e
+    Estimate(prevalence a=1/4, b=3/4; accuracy of 1 classifiers)
+    >>> e.total_accuracy("c0")
+    Fraction(11, 16)
+    >>> print(e.summary())
+    prevalence: P_a = 1/4 ≈ 0.2500   P_b = 3/4 ≈ 0.7500
+    c0  acc on a = 3/4 ≈ 0.7500   acc on b = 2/3 ≈ 0.6667
     """
 
     prevalence: Mapping[str, Any]
@@ -399,6 +426,24 @@ class Estimate:
         for label, p in self.prevalence.items():
             total = total + p * self.accuracy[classifier][label]
         return total
+
+    def __repr__(self) -> str:
+        return render.estimate_repr(self)
+
+    def summary(self) -> str:
+        """The estimate as plain text: the prevalences, then one line per classifier."""
+        return "\n".join(render.estimate_lines(self))
+
+    def _repr_html_(self) -> str:
+        return render.estimate_html(self)
+
+    def to_frame(self) -> Any:
+        """A :class:`pandas.DataFrame`, one row per statistic (pandas is optional).
+
+        Columns ``statistic`` (``prevalence`` or ``accuracy``), ``label``, ``classifier``,
+        ``value`` (float) and ``exact`` (the exact text, ``None`` for floats).
+        """
+        return render.frame(render.estimate_records(self), _COLUMNS)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -433,6 +478,30 @@ class Evaluation:
     alarms : tuple of Alarm
     trios : tuple of Evaluation
         For N > 3, the evaluation of every trio (their own ``trios`` are empty).
+
+    Notes
+    -----
+    It shows itself compactly: a short ``repr``; in a notebook an HTML block with the chosen
+    point's prevalences and accuracies (exact, with decimals), the alarms one line each and
+    the trios summarised (how many, the spread of their prevalences); :meth:`summary` for a
+    terminal; :meth:`to_frame` for pandas; :meth:`to_json` for files.
+
+    Examples
+    --------
+    >>> from evalgebra.evaluators.closed_form import evaluate_counts
+    >>> result = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73])
+    >>> result
+    Evaluation(algebraic; classifiers c1, c2, c3; labels a, b; chosen P_a=1/4, P_b=3/4; no alarms)
+    >>> result.point.accuracy["c1"]["a"], result.ok
+    (Fraction(3, 4), True)
+    >>> print(result.summary())
+    Evaluation by the algebraic method: 3 classifiers (c1, c2, c3), labels a, b
+    chosen point:
+      prevalence: P_a = 1/4 ≈ 0.2500   P_b = 3/4 ≈ 0.7500
+      c1  acc on a = 3/4 ≈ 0.7500   acc on b = 2/3 ≈ 0.6667
+      c2  acc on a = 4/5 ≈ 0.8000   acc on b = 3/5 ≈ 0.6000
+      c3  acc on a = 5/6 ≈ 0.8333   acc on b = 1/2 ≈ 0.5000
+    alarms: none
     """
 
     method: str
@@ -477,4 +546,27 @@ class Evaluation:
         }
 
     def to_json(self) -> str:
+        """The ``evalgebra.evaluation/1`` JSON document."""
         return json.dumps(self.to_dict(), indent=2, allow_nan=False)
+
+    def __repr__(self) -> str:
+        return render.evaluation_repr(self)
+
+    def summary(self) -> str:
+        """Plain text: the chosen point (or the candidates), the alarms one line each, the trios in one line."""
+        return render.evaluation_summary(self)
+
+    def _repr_html_(self) -> str:
+        return render.evaluation_html(self)
+
+    def to_frame(self) -> Any:
+        """A :class:`pandas.DataFrame` of every candidate point, one row per statistic (pandas is optional).
+
+        Columns ``point`` (index into ``points``), ``chosen`` (bool), ``statistic``
+        (``prevalence`` or ``accuracy``), ``label``, ``classifier``, ``value`` (float) and
+        ``exact`` (the exact text, ``None`` for floats).
+        """
+        return render.frame(render.evaluation_records(self), ("point", "chosen", *_COLUMNS))
+
+
+_COLUMNS = ("statistic", "label", "classifier", "value", "exact")
