@@ -109,6 +109,29 @@ def _defined_as(full_name: str) -> bool:
     return False
 
 
+def _is_type_variable(full_name: str) -> bool:
+    import importlib
+    import typing
+
+    module, _, name = full_name.rpartition(".")
+    if not module.startswith("evalgebra"):
+        return False
+    try:
+        return isinstance(getattr(importlib.import_module(module), name, None), typing.TypeVar)
+    except ImportError:
+        return False
+
+
+def _skip_foreign_methods(app, what, name, obj, skip, options):
+    """Leave out methods a class gets from a third-party base (matplotlib generates a ``set``
+    for every subclass of ``Artist``, with a docstring in matplotlib's own markup)."""
+    if what == "class" and callable(obj) and not isinstance(obj, type):
+        module = getattr(obj, "__module__", None) or ""
+        if module and not module.startswith("evalgebra"):
+            return True
+    return None
+
+
 def _resolve_short_name(app, env, node, contnode):
     """Resolve a shortened reference (``SpecError``, ``Sketch.from_decisions``) to the one
     documented evalgebra object whose full name ends with it.
@@ -122,6 +145,8 @@ def _resolve_short_name(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip("~.")
+    if _is_type_variable(target):
+        return contnode  # a TypeVar of a signature has no page: its name, unlinked
     domain = env.get_domain("py")
     kinds = set(domain.objtypes_for_role(node.get("reftype", "obj")) or ()) or None
     objects = domain.objects
@@ -184,4 +209,5 @@ def setup(app):  # noqa: D103 - the Sphinx hook
     app.add_directive("automodules", AutoModules)
     app.connect("missing-reference", _resolve_short_name)
     app.connect("autodoc-process-signature", _keep_alias_signature, priority=400)
+    app.connect("autodoc-skip-member", _skip_foreign_methods)
     return {"parallel_read_safe": True}
