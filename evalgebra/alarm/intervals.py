@@ -19,11 +19,11 @@ either of two routes that give the same intervals:
   classes are tested against.
 
 :func:`feasible_intervals` chooses the route; :func:`segments` gives one classifier's
-segment at every ``Q_a`` (the data of seed 001's Figures 1 and 4).
+segment at every ``Q_a`` (the data of Figures 1 and 4 of the logical-alarm paper).
 
 Examples
 --------
-The counts of seed 001's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on
+The counts of the logical-alarm paper's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on
 20, both on 20), each classifier better than 1/2 on each label:
 
 >>> from evalgebra.alarm.safety import SafetySpec
@@ -42,7 +42,7 @@ this pair can meet the specification at odd ``Q_a`` only, each one its own inter
 
 Notes
 -----
-Code names and the math (seed 001's R-space symbols; ``MATH.md`` section 4):
+Code names and the math (the logical-alarm paper's R-space symbols; ``docs/theory.md``, "The logical alarm"):
 
 ==================  =====================================================================
 code                math
@@ -58,7 +58,7 @@ code                math
 ``k_lo``, ``k_hi``  the ``k`` at which a subset passes, one interval per class (a ``Span``)
 ==================  =====================================================================
 
-*The conditions* (seed 001, eqs. 1-2, 7-9 and 25-33, as derived in
+*The conditions* (logical-alarm paper, eqs. 1-2, 7-9 and 25-33, as derived in
 :mod:`evalgebra.alarm.logical`). At an assumed ``Q_a``, classifier ``i`` can have
 ``lo_i <= x_i <= hi_i`` true-``a`` items right, where ``hi_i = min(Q_a, R_{a_i})`` and
 ``lo_i`` is the largest of ``0``, the axiom's ``R_{a_i} - Q_b`` and the bounds of the
@@ -114,7 +114,8 @@ the tests hold the residue classes to.
 
 References
 ----------
-.. [1] "A logical alarm for misaligned binary classifiers", seed 001: eqs. 1-2
+.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+   classifiers": eqs. 1-2
    (specifications), 7-9 (the single-classifier segments), appendix A.2 (eqs. 25-33, the
    pair relation and its corner cut), Figure 2 (the counts of the Examples), Figures 1
    and 4 (segments against ``Q_a``).
@@ -500,7 +501,7 @@ def solve_residues(
     Examples
     --------
     At ``Q`` of 10^15, where no scan of ``0..Q`` is possible (``c0`` answered ``a`` on 60% of
-    the items, ``c1`` on 20%, both on 20%, as in seed 001's Figure 2):
+    the items, ``c1`` on 20%, both on 20%, as in the logical-alarm paper's Figure 2):
 
     >>> from evalgebra.alarm.safety import SafetySpec
     >>> q = 10**15

@@ -7,17 +7,17 @@ subset meets a :class:`SafetySpec` (every classifier better than 1/2 on each lab
 or total accuracy above a threshold). When none does, the alarm **fires**: at least one
 member of the subset provably fails the specification, whatever the answer key. The
 alarm is sound (it never fires when every member meets the specification) but not
-complete: members that fail in the same way do not trigger it (seed 001, section 3.2).
+complete: members that fail in the same way do not trigger it (the logical-alarm paper [1]_, section 3.2).
 
 For each subset the report gives the values of ``Q_a`` at which the specification can
 still be met, as closed integer intervals ``((lo, hi), ...)``. The first label of the
-sketch plays the seed's label ``a``: ``Q_a`` counts items whose true label is
+sketch plays the paper's label ``a``: ``Q_a`` counts items whose true label is
 ``sketch.labels[0]``. Sketches with several populations are pooled, and a labelled
 sketch is used as if unlabelled (its answer key is ignored).
 
 Examples
 --------
-Seed 001, Table 2: three LLMs grading PaLM2 (``a`` = "incorrect", ``b`` = "correct"):
+The paper's Table 2: three LLMs grading PaLM2 (``a`` = "incorrect", ``b`` = "correct"):
 
 >>> from evalgebra import datasets
 >>> report = logical_alarm(datasets.load("bigbench_mistake"))
@@ -30,7 +30,7 @@ Seed 001, Table 2: three LLMs grading PaLM2 (``a`` = "incorrect", ``b`` = "corre
 >>> [a.classifiers for a in alarm_as_alarms(report)]
 [('mistral_large', 'gpt4_turbo')]
 
-The counts of seed 001's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on 20,
+The counts of the paper's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on 20,
 both on 20; the figure shows ``Q_a = 60``, where no evaluation meets the specification):
 
 >>> from evalgebra.data.sketch import Sketch
@@ -42,7 +42,7 @@ both on 20; the figure shows ``Q_a = 60``, where no evaluation meets the specifi
 Notes
 -----
 Names used below and in the code of :mod:`evalgebra.alarm.intervals`, and the
-math (seed 001 writes R-space with these symbols; ``MATH.md`` section 4):
+math (the paper writes R-space with these symbols; ``docs/theory.md``, "The logical alarm"):
 
 ==================  =====================================================================
 code                math
@@ -57,13 +57,13 @@ code                math
 ``lo``, ``hi``      the segment of ``x_i`` left at ``q_a`` (``lo > hi``: empty)
 ==================  =====================================================================
 
-*Single classifier* (seed 001, eqs. 3-4 and 7-9; the ``N = 1`` axiom of ``MATH.md``).
+*Single classifier* (the paper's eqs. 3-4 and 7-9; the ``N = 1`` axiom of ``docs/theory.md``).
 At an assumed ``Q_a`` the axiom fixes ``y_i = Q_b - R_{a_i} + x_i``, so the evaluations
 of classifier ``i`` form the lattice segment ``max(0, Q_a - R_{b_i}) <= x_i <=
 min(Q_a, R_{a_i})`` (``0 <= y_i <= Q_b`` and ``0 <= x_i <= Q_a``). It is never empty.
 
-*Specification* (seed 001, eqs. 1-2), with denominators cleared so that it stays integer:
-with ``strict=True`` (the seed's "> 50%")
+*Specification* (the paper's eqs. 1-2), with denominators cleared so that it stays integer:
+with ``strict=True`` (the paper's "> 50%")
 
 * ``x_i > theta Q_a``, i.e. ``x_i >= floor(theta Q_a) + 1``;
 * ``y_i > theta Q_b``, i.e. ``x_i >= floor(theta Q_b) + 1 - Q_b + R_{a_i}``;
@@ -78,7 +78,7 @@ strict ``min_accuracy``; a non-strict one is met there vacuously. Every conditio
 ``lo_i <= hi_i`` is monotone in ``Q_a``, so a single classifier's feasible set is one
 interval.
 
-*Pair* (seed 001, A.2.2-A.2.3, eqs. 25-33). Eqs. 25-28 split each cell of the pair's
+*Pair* (the paper's appendix A.2.2-A.2.3, eqs. 25-33). Eqs. 25-28 split each cell of the pair's
 observed table into its true-``a`` and true-``b`` parts (eq. 28 corrected: it prints the
 product ``R_{a_i,a} R_{a_j,a}`` where ``- R_{a_i,a} - R_{a_j,a}`` belongs); the pair
 relation (eqs. 31-33) fixes ``z + R_{b_i b_j,b} = Q_b - (R_{a_i} + R_{a_j}) + R_{a_i a_j}
@@ -91,7 +91,7 @@ Eliminating ``z`` (Fourier-Motzkin; every coefficient of ``z`` is +-1, so the
 elimination is exact over the integers) leaves the two segments and four cuts, one per
 corner of the pair's rectangle::
 
-    (C1)  x_i + x_j >= Q_a - n_bb      (the seed's cut: R_{a_i a_j,a} + R_{b_i b_j,b} >= 0)
+    (C1)  x_i + x_j >= Q_a - n_bb      (the paper's cut: R_{a_i a_j,a} + R_{b_i b_j,b} >= 0)
     (C2)  x_i + x_j <= Q_a + n_aa      (R_{a_i a_j,a} <= R_{a_i a_j})
     (C3)  x_i - x_j <= n_ab            (i right and j wrong on a-items <= R_{a_i b_j})
     (C4)  x_j - x_i <= n_ba
@@ -136,16 +136,17 @@ evaluated at every ``Q_a`` instead (the scan, also the tests' reference). Either
 report's intervals are the maximal runs of passing ``Q_a``, isolated points included, and
 no ``x`` is enumerated.
 
-Seed 001 names only cut C1; C2-C4 follow from the same eqs. 25-28. Its appendix promises
+The paper names only cut C1; C2-C4 follow from the same eqs. 25-28. Its appendix promises
 an example of the corner cut for Table 2 but gives none, and its Figure 4 traces use the
 single-classifier axiom alone. On Table 2 the cuts change nothing: only the pair
-(Mistral Large, GPT4-Turbo) fires, as the seed states, and the other pairs' feasible sets
+(Mistral Large, GPT4-Turbo) fires, as the paper states, and the other pairs' feasible sets
 are the intersections of their members' ones. Its main-text pair axiom (eq. 6)
 prints ``- Q_a`` where eq. 32 has ``- Q_b``; this module follows eq. 32.
 
 References
 ----------
-.. [1] "A logical alarm for misaligned binary classifiers", seed 001: section 3 (the
+.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+   classifiers": section 3 (the
    alarm), eqs. 1-2 (specifications), 7-9 (segments), appendix A.2 (eqs. 25-33, the
    pair relation and its corner cut), A.3 (Table 2, BIG-Bench-Mistake).
 """
@@ -248,7 +249,7 @@ def logical_alarm(
     spec: SafetySpec | None = None,
     subsets: Iterable[Iterable[str | int]] | None = None,
 ) -> AlarmReport:
-    r"""Run the logical alarm of seed 001 on every subset of an ensemble.
+    r"""Run the logical alarm on every subset of an ensemble.
 
     Parameters
     ----------
@@ -307,7 +308,7 @@ def feasible_qa(
 ) -> tuple[Interval, ...]:
     r"""The ``Q_a`` values at which every member of one subset can meet ``spec``.
 
-    The per-``Q_a`` data of seed 001's Figure 4 traces, as intervals: for a single
+    The per-``Q_a`` data of the logical-alarm paper's Figure 4 traces, as intervals: for a single
     classifier, a pair or a larger subset (checked pair by pair, as in
     :func:`logical_alarm`).
 
@@ -338,10 +339,10 @@ def axiom_segments(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""For every ``Q_a`` in ``0..Q``, the segment ``lo <= R_{a_i,a} <= hi`` left to a classifier.
 
-    Without ``spec``: the single-classifier axiom's segment (seed 001, eqs. 7-9); with
+    Without ``spec``: the single-classifier axiom's segment (the logical-alarm paper, eqs. 7-9); with
     it, the part of the segment where the classifier meets the specification. Entry
     ``k`` is for ``Q_a = k``; ``lo > hi`` marks an empty segment. ``R_{b_i,b} = Q - Q_a -
-    R_{a_i} + R_{a_i,a}`` along it. The data of seed 001's Figure 1 and Figure 4.
+    R_{a_i} + R_{a_i,a}`` along it. The data of that paper's Figures 1 and 4.
 
     Returns
     -------

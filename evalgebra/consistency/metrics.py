@@ -19,11 +19,11 @@ metric         value on one subset ``S`` of ``n`` runs        arity range
 ``pa_v``       Cramer's V of ``yhat_i`` and ``yhat_j``         2     ``[0, 1]``
 ============== ============================================== ===== ===========
 
-The seed defines every candidate for a pair (``n = 2``); for ``n > 2`` the set and agreement
+The consistency-metrics note [1]_ defines every candidate for a pair (``n = 2``); for ``n > 2`` the set and agreement
 metrics extend with the intersection, union and all-equal over ``S``, and reduce to the
-seed's formulas at ``n = 2``. The **n-ary consistency** of ``p`` runs is the mean over all
+note's formulas at ``n = 2``. The **n-ary consistency** of ``p`` runs is the mean over all
 ``K = C(p, n)`` subsets (:func:`consistency`); :func:`consistency_values` returns the
-per-subset values (the seed's "metric reproducibility distribution") in
+per-subset values (the note's "metric reproducibility distribution") in
 :func:`itertools.combinations` order, and :func:`item_consistency` summarises along the runs
 first, one value per item, whose mean over items is the same number.
 
@@ -31,7 +31,7 @@ Exactness and undefined values. Every metric but ``ec_corr`` and ``pa_v`` is a r
 integer counts, returned as a :class:`~fractions.Fraction` (``exact=None`` or ``True``) or a
 float (``exact=False``). ``ec_corr`` and ``pa_v`` are square roots of rationals: per subset
 they are exact (:class:`~evalgebra.evaluators.result.QuadraticNumber`, or a Fraction when the
-root is rational); their mean is a float. Where the seed's formula is ``0/0`` the value
+root is rational); their mean is a float. Where the note's formula is ``0/0`` the value
 follows its boundary rule "identical vectors score 1": ``ec_l`` of two error-free runs,
 ``pa_kappa``, ``ec_corr`` and ``pa_v`` of two identical constant vectors are 1. ``ec_corr``
 with one constant residual vector otherwise, and ``pa_v`` of a run that always predicts one
@@ -48,13 +48,13 @@ matrix product for the residuals, ``bincount`` contingency tables for ``pa_kappa
 on bit-packed residuals: ``O(C(p, n) n N / 8)`` byte operations. Anything that visits or
 stores more than ``max_subsets`` subsets (default ``10**6``) raises :class:`SpecError` first.
 
-Relation of the error metrics to the evaluation point (``MATH.md`` section 1). Treat the
+Relation of the error metrics to the evaluation point (``docs/theory.md``, "Samplewise consistency metrics"). Treat the
 runs as the classifiers of a labelled test with prevalences ``P_ell``, per-label accuracies
 ``P_{i,ell} = P_{i,ell|ell}``, total accuracies ``A_i = sum_ell P_ell P_{i,ell}`` and pair
 correlations ``G^ell_ij(ell, ell)``. On the items of true label ``ell``, ``e_i = 1 - x_i`` with
 ``x_i = [ans_i = ell]``, so the residuals there have mean ``1 - P_{i,ell}`` and covariance
-``cov_ell(e_i, e_j) = cov_ell(x_i, x_j) = G^ell_ij(ell, ell)`` (for ``R = 2``, ``MATH.md``'s
-``G^ell_ij``). Averaging over the labels (law of total covariance)::
+``cov_ell(e_i, e_j) = cov_ell(x_i, x_j) = G^ell_ij(ell, ell)`` (for ``R = 2``, the
+``G^ell_ij`` of ``docs/theory.md``). Averaging over the labels (law of total covariance)::
 
     EC_g    = sum_ell P_ell [ (1 - P_{i,ell}) (1 - P_{j,ell}) + G^ell_ij(ell, ell) ]
     cov     = sum_ell P_ell G^ell_ij(ell, ell) + sum_ell P_ell (P_{i,ell} - A_i)(P_{j,ell} - A_j)
@@ -65,7 +65,7 @@ and ``PA_acc`` is the share of items on which ``i`` and ``j`` answer alike: a su
 pair's *unlabelled* sketch frequencies, observable without an answer key. So the pairwise
 error metrics are functions of the prevalences, per-label accuracies and the pair's error
 correlations. The confusion matrices fix everything but ``G``; the correlations carry the
-samplewise information the seed asks for. Two consequences: (i) sample-independent runs
+samplewise information the note asks for. Two consequences: (i) sample-independent runs
 (every ``G = 0``) still have ``EC_corr != 0`` when both runs' accuracies vary with the label
 (the second sum: shared label difficulty, not shared errors); (ii) when every accuracy is
 flat across labels, ``EC_corr`` is the prevalence-weighted ``G`` over the pooled residual
@@ -74,7 +74,7 @@ standard deviations, and on the items of one label it is the Pearson-normalised
 
 Examples
 --------
-The seed's worked example: two runs with the same confusion matrix (7, 1, 1, 1) that
+The note's worked example: two runs with the same confusion matrix (7, 1, 1, 1) that
 predict four of ten subjects differently.
 
 >>> y = [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
@@ -89,10 +89,10 @@ Fraction(1, 1)
 
 Notes
 -----
-Code names and the seed's symbols:
+Code names and the note's symbols:
 
 ======================= ==========================================================
-code                    seed 003
+code                    the note
 ======================= ==========================================================
 ``predictions[i]``      ``yhat_i`` (a run's prediction vector, ``y_i`` in the
                         "Candidate Metrics" section)
@@ -105,7 +105,7 @@ errors / residuals      ``e_i = r_i = [y != yhat_i]``
 ``item_consistency``    "summarise along the repetition dimension first"
 ======================= ==========================================================
 
-The seed's boundary rules (lines 171-175 for predictions, 226-229 for residuals, 198 for
+The note's boundary rules (lines 171-175 for predictions, 226-229 for residuals, 198 for
 accuracy), metric by metric, as the tests check them:
 
 ============ ====================== =============================== ========================
@@ -131,7 +131,7 @@ So only ``ec_l``, ``ec_acc`` and ``ec_corr`` meet the residual rule (``ec_g`` do
 equal residuals score their error rate, and ``ec_corr`` leaves ``[0, 1]``), and only
 ``pa_acc`` meets the prediction rules, for pairs.
 
-Where the seed and a computation disagree (``MATH.md``: trust the computation):
+Where the note and a computation disagree (we trust the computation):
 
 - worked example (lines 56-129): "80 of which" is 8 of 10; the text's "subjects 7 and 8
   positive, 0 and 9 negative" contradicts its own arrays and tables (6, 7 positive; 8, 9
@@ -141,11 +141,11 @@ Where the seed and a computation disagree (``MATH.md``: trust the computation):
 - lines 456-459 head ``PA_acc`` but write ``PA_kappa``; ``y_i`` there is a run's
   prediction; ``n`` in ``EC_g`` (line 429) is the number of items, not the arity.
 - line 157 asks ``C in [0, 1]`` and line 224 ``E >= 0``; ``ec_corr`` and ``pa_kappa`` take
-  values in ``[-1, 1]``. The seed leaves the ``0/0`` cases open (conventions above).
+  values in ``[-1, 1]``. The note leaves the ``0/0`` cases open (conventions above).
 
 References
 ----------
-.. [1] "Samplewise consistency metrics", seed 003: sections "Samplewise Consistency
+.. [1] "Samplewise consistency metrics", an untitled draft note: sections "Samplewise Consistency
    Metrics" (boundary rules), "Samplewise Metrics Summarize Along Repetitions" (the mean
    over ``C(p, n)`` subsets) and "Candidate Metrics" (EC_l, EC_g, EC_acc, EC_corr, PA_acc,
    PA_kappa, PA_V).
@@ -252,14 +252,14 @@ def consistency(
 
     Notes
     -----
-    ``(1/K) sum_{S in C(Y, n)} m(S)``, ``K = C(p, n)`` (seed 003, "Samplewise Metrics Summarize
+    ``(1/K) sum_{S in C(Y, n)} m(S)``, ``K = C(p, n)`` (the consistency-metrics note, "Samplewise Metrics Summarize
     Along Repetitions"); closed forms and costs in the module notes. The exact mean of ``ec_l``
     or ``pa_kappa`` has the LCM of many denominators (``p = 200``: about 0.3 s more than the
     counting): for hundreds of runs prefer ``exact=False``.
 
     References
     ----------
-    .. [1] "Samplewise consistency metrics", seed 003, "Candidate Metrics".
+    .. [1] "Samplewise consistency metrics", an untitled draft note, "Candidate Metrics".
     """
     name = check_metric(metric)
     runs = Runs(predictions, truth, name in ERROR_METRICS, name)
@@ -326,7 +326,7 @@ def consistency_values(
 
     Notes
     -----
-    The seed's pairwise distribution ``{m_ij : i > j}`` ("Paired Samplewise Consistency
+    The note's pairwise distribution ``{m_ij : i > j}`` ("Paired Samplewise Consistency
     Metrics"); any summary of it is a reproducibility metric, the mean being
     :func:`consistency`.
     """

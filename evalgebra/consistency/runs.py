@@ -138,7 +138,7 @@ class Runs:
         return int(self.codes.shape[0])
 
     @property
-    def N(self) -> int:  # noqa: N802 - the seed's number of samples
+    def N(self) -> int:  # noqa: N802 - the note's number of samples
         return int(self.codes.shape[1])
 
     @property

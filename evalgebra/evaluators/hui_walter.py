@@ -404,6 +404,21 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
         :class:`HuiWalterEstimate` (every pair of populations evaluated, in ``trios``; each
         statistic the value the pairs agree on, else their mean as a float, with an
         ``empty_variety`` alarm: no evaluation of the model explains all populations).
+
+    Examples
+    --------
+    Counts on which the two tests were exactly independent within each population (truth:
+    prevalences 1/2 and 1/4, accuracies ``(4/5, 9/10)`` and ``(1/2, 9/10)``):
+
+    >>> sk = Sketch.from_counts({"aa": 41, "ab": 49, "ba": 19, "bb": 91}, labels=["a", "b"],
+    ...                         population="s0").merge(
+    ...      Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"],
+    ...                         population="s1"))
+    >>> result = evaluate_hui_walter(sk)
+    >>> result.point.by_population["s1"]["a"], result.point.accuracy["c1"]
+    (Fraction(1, 4), {'a': Fraction(1, 2), 'b': Fraction(9, 10)})
+    >>> result.alarms, len(result.points)
+    ((), 2)
     """
     check_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, 2, 2)

@@ -1,6 +1,6 @@
 r"""Streaming evaluation: count decisions batch by batch, evaluate at any time, checkpoint.
 
-A :class:`StreamEvaluator` is the data-streaming side of evalgebra (seed 000): it keeps
+A :class:`StreamEvaluator` is the data-streaming side of evalgebra [1]_: it keeps
 the exact sketch of everything ingested so far, the integer count of every decision
 pattern per population, and nothing else. Batches are ``items x N`` arrays of label names
 or integer label codes (``0..R-1``), optionally with each item's population. Counting uses
@@ -38,8 +38,8 @@ Examples
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000 (evaluation as a streaming task over a data sketch).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification" (evaluation as a streaming task over a data sketch).
 """
 
 from __future__ import annotations

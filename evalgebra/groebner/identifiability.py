@@ -13,7 +13,7 @@ Method
 ------
 *Dimension (generic, exact linear algebra).* Let ``F(b, c)`` be the model's pattern
 frequencies as a function of the basic statistics ``b`` and the free correlations ``c``.
-Frequencies are *linear* in ``c`` for fixed ``b`` (``MATH.md`` section 2), so the
+Frequencies are *linear* in ``c`` for fixed ``b`` (``docs/theory.md``, "The generating set"), so the
 correlations compatible with one observation and fixed ``b`` form an affine space of
 dimension ``n_c - rank dF/dc``. At a generic point the fibre of ``F`` has dimension
 ``n_b + n_c - rank dF``, and therefore its projection to the basic statistics has dimension
@@ -57,8 +57,8 @@ is cut out by that many generic hyperplanes).
 
 Examples
 --------
-Three independent classifiers: finitely many evaluations, two of them (seed 002,
-Theorem 2); one correlated pair makes a two-dimensional family.
+Three independent classifiers: finitely many evaluations, two of them (the algebraic
+evaluation theorems [2]_, Theorem 2); one correlated pair makes a two-dimensional family.
 
 >>> from evalgebra.spec import EnsembleSpec
 >>> row = identifiability(EnsembleSpec(3, 2), seed=0, time_limit=60)
@@ -79,10 +79,10 @@ correlations compatible with the data once the basic statistics are known.
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000: Theorems 1 and 3 (generating sets), Theorem 4.
-.. [2] "Algebraic evaluation theorems", seed 002: Theorem 2 (two evaluations for three
-   independent classifiers).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification": Theorems 1 and 3 (generating sets), Theorem 4.
+.. [2] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": Theorem 2 (two evaluations
+   for three independent classifiers).
 """
 
 from __future__ import annotations

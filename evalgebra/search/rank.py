@@ -1,4 +1,4 @@
-r"""Ranking the surviving trios of a pool search by their neighbours (seed 000, section 5).
+r"""Ranking the surviving trios of a pool search by their neighbours.
 
 :func:`~evalgebra.search.trios.search_trios` rejects the trios of a pool whose evaluation
 raises a failure-mode alarm; the survivors are all seemingly correct, and this module ranks
@@ -10,8 +10,8 @@ compatibility graph (the partners). The search builds them; nothing here reads a
 
 The ranking criterion
 ---------------------
-Seed 000 (section 5, Figure 3) ranks a trio by the distance of its independent estimate from
-the containing variety of its own sketch. That distance is **identically zero**: the
+The streaming-evaluation paper [1]_ (section 5, Figure 3) ranks a trio by the distance of its
+independent estimate from the containing variety of its own sketch. That distance is **identically zero**: the
 containing variety of binary classifiers is cut out by one polynomial per classifier,
 ``P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})``, which says only that the estimate
 reproduces the classifier's observed frequency of answering ``a``; the algebraic estimate of
@@ -91,7 +91,8 @@ the containing distance of many estimates at once.
 
 References
 ----------
-.. [1] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: section 5
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+       data - binary classification": section 5
        (containing variety, eqs 22-23, Figure 3).
 """
 

@@ -1,4 +1,4 @@
-r"""Searching a pool of classifiers for nearly error-independent trios (seed 000, sections 4-5).
+r"""Searching a pool of classifiers for nearly error-independent trios.
 
 From the per-item decisions of a pool of binary classifiers on unlabelled data, every trio
 is a candidate evaluation ensemble for the algebraic evaluator
@@ -14,7 +14,8 @@ is a candidate evaluation ensemble for the algebraic evaluator
    each one exactly (or, for very large pools, vectorised in floating point);
 3. **rejects** the trios whose evaluation raises a failure-mode alarm (by default
    ``blind_spot``, ``complex``, ``outside_unit_cube``, ``empty_variety``: the practical
-   failure modes of seed 000, section 4; ``irrational`` is recorded but does not reject,
+   failure modes of the streaming-evaluation paper [1]_, section 4; ``irrational`` is
+   recorded but does not reject,
    since on real data the discriminant is almost never a rational square);
 4. **ranks** the survivors by a score, lowest first (:mod:`evalgebra.search.rank`).
 
@@ -22,7 +23,7 @@ The ranking criterion
 ---------------------
 A trio's own sketch cannot tell a nearly independent trio from a correlated one whose
 evaluation is seemingly correct: its estimate lies on its own containing variety exactly, so
-the distance seed 000 (section 5, Figure 3) ranks by is zero up to round-off
+the distance that paper (section 5, Figure 3) ranks by is zero up to round-off
 (``"own_distance"``). Another sketch can: the survivors are ranked by how much a trio
 disagrees with the other trios of each 4-clique holding it (``"disagreement"``, the default)
 or by the distance of their combined estimate from the 4-classifier containing variety
@@ -66,7 +67,8 @@ label, by inclusion-exclusion, exactly); the edge attribute ``covariance`` is
 
 References
 ----------
-.. [1] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: section 4
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+       data - binary classification": section 4
        (failure modes, Figure 2), section 5 (containing variety, Figure 3), supplement
        section 9 (the evaluations of the least-distance ensembles).
 """
@@ -100,7 +102,8 @@ __all__ = [
     "search_trios",
 ]
 
-#: Alarm kinds that reject a trio by default: the practical failure modes of seed 000, section 4.
+#: Alarm kinds that reject a trio by default: the practical failure modes of the
+#: streaming-evaluation paper, section 4.
 REJECT = ("blind_spot", "complex", "outside_unit_cube", "empty_variety")
 
 #: Above this many candidate trios, ``exact=None`` evaluates in floating point.

@@ -1,6 +1,6 @@
 """The logical alarm's segments are the derived single-classifier axiom (derivation d01), not a copy.
 
-The alarm solves seed 001's axiom by hand for speed (``R_{b_i,b} = Q_b - R_{a_i} + R_{a_i,a}``
+The alarm solves the logical-alarm paper's axiom by hand for speed (``R_{b_i,b} = Q_b - R_{a_i} + R_{a_i,a}``
 along each segment); here the R-space ideal is derived afresh with the Gröbner module and every
 segment end point is checked to lie on it, and to be maximal under the range constraints.
 """

@@ -1,4 +1,5 @@
-"""Tests of evalgebra.alarm.logical: the logical alarm of seed 001.
+"""Tests of evalgebra.alarm.logical: the logical alarm of A. Corrada-Emmanuel and I. Parker,
+"A logical alarm for misaligned binary classifiers".
 
 Two brute-force routes, written here independently of the module's corner formulas:
 
@@ -9,7 +10,7 @@ Two brute-force routes, written here independently of the module's corner formul
 * ``lattice_feasible``: for each ``Q_a``, every lattice point ``(R_{a_i,a}, R_{a_j,a})``
   of the pair's square, kept when the axiom's ``R_{b_i,b}`` is in range, both meet the
   specification, and some joint-correct count ``R_{a_i a_j,a}`` makes the eight by-label
-  parts of seed 001 eqs. 25-28 non-negative and within their cells (vectorised per
+  parts of the logical-alarm paper eqs. 25-28 non-negative and within their cells (vectorised per
   ``Q_a``; used up to ``Q`` in the hundreds, Table 2 included).
 
 The specification is checked here with fractions: a label without items fails a strict
@@ -48,7 +49,7 @@ from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
 from evalgebra.testing.strategies import budget, labelled_tests, specs
 
-# -- seed 001, Table 2 (L372-381): pattern (Claude Haiku, Mistral Large, GPT4-Turbo) ->
+# -- the logical-alarm paper, Table 2 (L372-381): pattern (Claude Haiku, Mistral Large, GPT4-Turbo) ->
 #    (count with true label A, count with true label B); A = "incorrect", B = "correct"
 TABLE2 = {
     "aaa": (12, 0), "aab": (0, 0), "aba": (113, 8), "baa": (14, 0),
@@ -391,7 +392,7 @@ def test_residue_classes_extreme_thresholds(spec, counts):
 
 
 def test_residue_classes_parity_at_scale():
-    """Seed 001's rounding at Q = 4002: the pair is feasible at odd Q_a only, point by point."""
+    """The logical-alarm paper's rounding at Q = 4002: the pair is feasible at odd Q_a only, point by point."""
     m = 1000
     sketch = Sketch.from_counts({"aa": 1, "ab": 2 * m, "ba": 2 * m, "bb": 1}, labels=["a", "b"])
     assert feasible_qa(sketch, ["c0"]) == ((1, 4 * m + 1),)
@@ -561,14 +562,14 @@ def test_alarm_as_alarms_minimal_subsets():
     assert len(alarm_as_alarms(report, minimal=False)) == 3
 
 
-# -- seed 001, Table 2 ----------------------------------------------------------------------------
+# -- the logical-alarm paper, Table 2 ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def bigbench():
     return datasets.load("bigbench_mistake")
 
 
 def test_load_bigbench_mistake_is_table2(bigbench):
-    """The bundled sketch holds seed 001 Table 2 (L372-381) and its marginals (eqs. 35-40)."""
+    """The bundled sketch holds the logical-alarm paper Table 2 (L372-381) and its marginals (eqs. 35-40)."""
     assert bigbench.classifiers == GRADERS and bigbench.labels == ("a", "b")
     split = bigbench.by_true_label()
     for pattern, (on_a, on_b) in TABLE2.items():
@@ -586,7 +587,7 @@ def test_load_bigbench_mistake_is_table2(bigbench):
 
 
 def test_logical_alarm_table2_fires_for_one_pair_only(bigbench):
-    """Seed 001, L397: only (Mistral Large, GPT4-Turbo) triggers the alarm at every Q_a."""
+    """The logical-alarm paper, L397: only (Mistral Large, GPT4-Turbo) triggers the alarm at every Q_a."""
     sketch = bigbench.unlabelled()
     report = logical_alarm(sketch)  # eq. 1: better than 50% on each label, strictly
     pairs = [r for r in report.subsets if len(r.classifiers) == 2]

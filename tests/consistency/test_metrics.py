@@ -1,6 +1,7 @@
-"""Tests of evalgebra.consistency.metrics: samplewise consistency metrics (seed 003).
+"""Tests of evalgebra.consistency.metrics: samplewise consistency metrics (the draft note
+"Samplewise consistency metrics").
 
-Line numbers ("seed line N") refer to ``seeds/003_618cac7197f3f8a3.txt``.
+Line numbers ("note line N") refer to the plain-text version of that note.
 """
 
 import itertools
@@ -33,13 +34,13 @@ from evalgebra.testing import labelled_tests, specs
 RATIONAL = ("ec_l", "ec_g", "ec_acc", "pa_acc", "pa_kappa")
 SURD = ("ec_corr", "pa_v")
 
-# The worked example, seed lines 95-122: subjects 0..9, one update.
+# The worked example, note lines 95-122: subjects 0..9, one update.
 WORKED_TRUTH = [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
 WORKED_RUN_1 = [1, 1, 1, 1, 1, 1, 0, 1, 0, 1]
 WORKED_RUN_2 = [1, 1, 1, 1, 1, 1, 1, 0, 1, 0]
 
 
-# -- references straight from the definitions (seed lines 391-481), one subset at a time ------
+# -- references straight from the definitions (note lines 391-481), one subset at a time ------
 def _residuals(rows, truth):
     return [[int(a != t) for a, t in zip(row, truth)] for row in rows]
 
@@ -144,24 +145,24 @@ def _arities(metric, p):
     return range(2, p + 1) if metric in N_ARY_METRICS else (2,)
 
 
-# -- the seed's worked example ---------------------------------------------------------------
+# -- the note's worked example ---------------------------------------------------------------
 def test_consistency_worked_example_reproduces_seed():
-    """Seed lines 54-129: equal confusion matrices, 60% consistent predictions."""
+    """Note lines 54-129: equal confusion matrices, 60% consistent predictions."""
     y = WORKED_TRUTH
     for run in (WORKED_RUN_1, WORKED_RUN_2):
         cells = Counter((p, t) for p, t in zip(run, y))
-        # the table of seed lines 62-67: TP 7, FP 1, FN 1, TN 1
+        # the table of note lines 62-67: TP 7, FP 1, FN 1, TN 1
         assert (cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0]) == (7, 1, 1, 1)
         assert Fraction(sum(p == t for p, t in zip(run, y)), 10) == Fraction(4, 5)  # "80% accurate"
     runs = [WORKED_RUN_1, WORKED_RUN_2]
-    # seed line 129: "only consistently predicting 60% of the population"
+    # note line 129: "only consistently predicting 60% of the population"
     assert consistency(runs, "pa_acc") == Fraction(3, 5)
     assert item_consistency(runs).tolist() == [Fraction(1)] * 6 + [Fraction(0)] * 4
-    # seed line 127: every subject is sent to screening at least once
+    # note line 127: every subject is sent to screening at least once
     assert all(a or b for a, b in zip(*runs))
-    # seed line 126 says "every subject has been classified differently": only 4 of 10 are
+    # note line 126 says "every subject has been classified differently": only 4 of 10 are
     assert sum(a != b for a, b in zip(*runs)) == 4
-    # seed line 128 "F1-score of 70%": positive-class F1 is 7/8; 70% is the macro F1, 11/16
+    # note line 128 "F1-score of 70%": positive-class F1 is 7/8; 70% is the macro F1, 11/16
     f1_positive, f1_negative = Fraction(2 * 7, 2 * 7 + 1 + 1), Fraction(2 * 1, 2 * 1 + 1 + 1)
     assert (f1_positive, (f1_positive + f1_negative) / 2) == (Fraction(7, 8), Fraction(11, 16))
     values = consistency_metrics(runs, y)
@@ -172,7 +173,7 @@ def test_consistency_worked_example_reproduces_seed():
 
 
 def test_consistency_is_not_a_function_of_confusion_matrices():
-    """Seed lines 183-191: same confusion matrices (run 1 twice vs runs 1, 2), other values."""
+    """Note lines 183-191: same confusion matrices (run 1 twice vs runs 1, 2), other values."""
     same = consistency_metrics([WORKED_RUN_1, WORKED_RUN_1], WORKED_TRUTH)
     updated = consistency_metrics([WORKED_RUN_1, WORKED_RUN_2], WORKED_TRUTH)
     assert all(same[m] == 1 for m in METRICS if m != "ec_g")
@@ -183,7 +184,7 @@ def test_consistency_is_not_a_function_of_confusion_matrices():
 # -- the definitions, the n-ary mean, exact vs float ------------------------------------------
 @given(run_sets())
 def test_consistency_values_match_definitions(data):
-    """Every subset's value is the seed's formula; the mean is the explicit average over C(p, n)."""
+    """Every subset's value is the note's formula; the mean is the explicit average over C(p, n)."""
     runs, truth = data
     p = len(runs)
     for metric in METRICS:
@@ -225,7 +226,7 @@ def test_consistency_exact_and_float_paths_agree(data):
 
 @given(run_sets(), st.randoms(use_true_random=False))
 def test_consistency_invariant_under_permuting_runs_items_and_labels(data, rng):
-    """Seed line 162: symmetric in the runs; also blind to the item order and label names."""
+    """Note line 162: symmetric in the runs; also blind to the item order and label names."""
     runs, truth = data
     p, size = len(runs), len(truth)
     order, items = rng.sample(range(p), p), rng.sample(range(size), size)
@@ -277,14 +278,14 @@ def test_blocking_does_not_change_results(monkeypatch):
     assert [item_consistency(runs, m, truth, n=3).tolist() for m in ("ec_g", "ec_acc", "pa_acc")] == items
 
 
-# -- boundary properties the seed states -----------------------------------------------------
+# -- boundary properties the note states -----------------------------------------------------
 def _perfect_disagreement(runs):
     return all(len({row[k] for row in runs}) == len(runs) for k in range(len(runs[0])))
 
 
 @given(run_sets())
 def test_pa_acc_is_one_only_at_identical_predictions(data):
-    """Seed lines 172-175: C = 1 iff all runs are identical, else C < 1, for every arity."""
+    """Note lines 172-175: C = 1 iff all runs are identical, else C < 1, for every arity."""
     runs, truth = data
     identical = all(row == runs[0] for row in runs)
     for n in range(2, len(runs) + 1):
@@ -301,7 +302,7 @@ def test_pa_acc_is_zero_only_at_perfect_disagreement_for_pairs(data):
 
 @pytest.mark.parametrize("p", [2, 3, 4])
 def test_perfect_disagreement_scores_zero_at_every_arity(p):
-    """Seed line 172, the 'if' direction: run i answers (i + k) mod p on item k."""
+    """Note line 172, the 'if' direction: run i answers (i + k) mod p on item k."""
     runs = [[(i + k) % p for k in range(6)] for i in range(p)]
     assert _perfect_disagreement(runs)
     for n in range(2, p + 1):
@@ -309,7 +310,7 @@ def test_perfect_disagreement_scores_zero_at_every_arity(p):
 
 
 def test_n_ary_zero_without_perfect_disagreement():
-    """Seed line 172's 'only if' fails for n >= 3: no triple agrees, yet two runs always do."""
+    """Note line 172's 'only if' fails for n >= 3: no triple agrees, yet two runs always do."""
     runs = [[0, 0, 1], [0, 1, 0], [1, 0, 0]]
     assert not _perfect_disagreement(runs)
     assert consistency(runs, "pa_acc", n=3) == 0
@@ -318,7 +319,7 @@ def test_n_ary_zero_without_perfect_disagreement():
 
 @given(run_sets())
 def test_error_metrics_one_iff_equal_residuals(data):
-    """Seed lines 226-229: E = 1 when all residual vectors agree, E < 1 when two differ."""
+    """Note lines 226-229: E = 1 when all residual vectors agree, E < 1 when two differ."""
     runs, truth = data
     residuals = _residuals(runs, truth)
     equal = all(r == residuals[0] for r in residuals)
@@ -334,7 +335,7 @@ def test_error_metrics_one_iff_equal_residuals(data):
 
 
 def test_ec_g_is_not_one_at_equal_residuals():
-    """EC_g (seed line 429) breaks seed line 228: equal residuals score their error rate."""
+    """EC_g (note line 429) breaks note line 228: equal residuals score their error rate."""
     truth = [0, 0, 1, 1]
     runs = [[1, 0, 1, 0], [1, 0, 1, 0]]
     assert consistency(runs, "ec_l", truth) == 1 and consistency(runs, "ec_acc", truth) == 1
@@ -378,7 +379,7 @@ def test_pa_v_is_one_for_any_relabelling():
 
 @given(run_sets())
 def test_agreement_metrics_tend_to_one_with_accuracy(data):
-    """Seed line 198: for PA_acc and EC_acc, C >= 1 - n (1 - mean accuracy), exactly."""
+    """Note line 198: for PA_acc and EC_acc, C >= 1 - n (1 - mean accuracy), exactly."""
     runs, truth = data
     p, size = len(runs), len(truth)
     accuracy = Fraction(sum(a == t for row in runs for a, t in zip(row, truth)), p * size)
@@ -388,7 +389,7 @@ def test_agreement_metrics_tend_to_one_with_accuracy(data):
 
 
 def test_ec_l_and_ec_g_do_not_tend_to_one_with_accuracy():
-    """Seed line 198 fails for EC_l, EC_g: 99% accurate runs erring on different items."""
+    """Note line 198 fails for EC_l, EC_g: 99% accurate runs erring on different items."""
     truth = [0] * 100
     runs = [[1] + [0] * 99, [0, 1] + [0] * 98]
     assert consistency(runs, "pa_acc") == Fraction(98, 100)
@@ -410,7 +411,7 @@ def test_undefined_conventions():
     assert consistency(runs, "ec_corr", truth, skip_undefined=True) == pytest.approx(-1)
 
 
-# -- EC_corr and the evaluation point (MATH.md section 1) ------------------------------------
+# -- EC_corr and the evaluation point (docs/theory.md) ------------------------------------
 def _point_terms(point, i, j):
     """Per present label: (P_ell, P_{i,ell}, P_{j,ell}, G^ell_ij(ell, ell))."""
     terms = []
@@ -483,9 +484,9 @@ def test_ec_corr_of_sample_independent_runs_is_not_zero():
     assert consistency_values(test.decisions.T, "ec_corr", test.truth)[0] == Fraction(1, 3)
 
 
-# -- end to end: the seed's simulation design on data built here ------------------------------
+# -- end to end: the note's simulation design on data built here ------------------------------
 def test_consistency_end_to_end_on_simulated_runs():
-    """Seed lines 548-611: runs perturb a base prediction; fixed vs variable error sets."""
+    """Note lines 548-611: runs perturb a base prediction; fixed vs variable error sets."""
     rng = np.random.default_rng(2024)
     n_items, n_labels, p = 2000, 6, 6
     prevalence = np.sort(rng.uniform(size=n_labels))[::-1]
@@ -514,7 +515,7 @@ def test_consistency_end_to_end_on_simulated_runs():
     floats = consistency_metrics(fixed, truth, exact=False)
     exact = consistency_metrics(fixed, truth)
     assert all(floats[m] == pytest.approx(float(exact[m])) for m in METRICS)
-    # independent runs drawn with the class distribution: kappa near 0 (seed lines 536-544)
+    # independent runs drawn with the class distribution: kappa near 0 (note lines 536-544)
     independent = rng.choice(n_labels, size=(p, n_items), p=prevalence / prevalence.sum())
     assert abs(consistency(independent, "pa_kappa", exact=False)) < 0.05
     assert consistency(independent, "pa_acc", n=p) < consistency(independent, "pa_acc", n=2)
