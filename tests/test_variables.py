@@ -15,6 +15,7 @@ from evalgebra.errors import SpecError
 from evalgebra.data.point import evaluation_point
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, specs
+from evalgebra.builder.latex import key_of_name, latex_name
 from evalgebra.variables import (
     VariableKey,
     VariableRegistry,
@@ -39,6 +40,43 @@ def test_variables_count_equals_n_free_variables(spec):
     if spec.n_populations == 1:
         # R-space keeps every Q_ell free: one more unknown than P-space
         assert len(VariableRegistry(spec, "R").variables()) == spec.n_free_variables() + 1
+
+
+@given(specs(max_populations=3, max_patterns=256), st.sampled_from(["P", "R"]))
+def test_latex_names_are_unique_and_read_back_from_symbol_names(spec, space):
+    if space == "R" and spec.n_populations > 1:
+        spec = EnsembleSpec(spec.classifiers, spec.labels, spec.structure)
+    registry = VariableRegistry(spec, space)
+    names = registry.latex_names()
+    assert len(set(names.values())) == len(names)
+    for symbol, tex in names.items():
+        key = registry.key_of(symbol)
+        assert tex == registry.latex_name(key)
+        assert latex_name(symbol.name) == tex  # the printer of Gröbner bases sees names only
+        parsed, parsed_space, _ = key_of_name(symbol.name)
+        assert parsed_space == space
+        assert parsed.kind == key.kind and parsed.classifiers == key.classifiers
+        assert parsed.labels == key.labels
+    assert not [tex for tex in names.values() if tex.startswith(("acc_", "prev_", "resp_", "corr_"))]
+
+
+def test_latex_names_small_spec_exact():
+    registry = VariableRegistry(EnsembleSpec(2, 2, "complete"))
+    assert [registry.latex_names()[s] for s in registry.variables()] == [
+        "P_{a}", "P_{0,a}", "P_{0,b}", "P_{1,a}", "P_{1,b}", "G^{a}_{0,1}", "G^{b}_{0,1}",
+    ]
+    assert [registry.latex_names()[s] for s in registry.observables()] == ["f_{aa}", "f_{ab}", "f_{ba}", "f_{bb}"]
+    assert [registry.latex_names()[s] for s in registry.observables("moments")] == [
+        "m_{0}(b)", "m_{1}(b)", "D_{0,1}",
+    ]
+    three = VariableRegistry(EnsembleSpec(2, 3, [(0, 1)]), space="R")
+    assert three.latex(three.response[0]["b"]["a"]) == "R_{0,b|a}"
+    assert three.latex(three.correlation[(0, 1)]["a"][("b", "a")]) == "C^{a}_{0,1}(b,a)"
+    assert three.latex(three.response[1]["b"]["c"]) == "Q_{c} - R_{1,a|c} - R_{1,c|c}"
+    wide = VariableRegistry(EnsembleSpec(1, 27))
+    assert wide.latex_name(VariableKey("response", (0,), (26, 0))) == "P_{0,l_{26}|l_{0}}"
+    strata = VariableRegistry(EnsembleSpec(1, 2, populations=["x", "y"]))
+    assert strata.latex(strata.prevalences["y"]["b"]) == "1 - P^{(1)}_{a}"
 
 
 @given(specs(max_populations=3, max_patterns=256), st.sampled_from(["P", "R"]))

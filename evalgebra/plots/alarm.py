@@ -59,9 +59,9 @@ KIND_COLOURS = {
 
 def _new_axes(ax: Any, count: int, width: float, height: float) -> tuple[Any, list[Any]]:
     if ax is None:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_figure
 
-        fig = Figure(figsize=(width, height), layout="constrained")
+        fig = new_figure(figsize=(width, height))
         return fig, list(np.atleast_1d(fig.subplots(1, count)))
     axes = list(np.atleast_1d(ax))
     if len(axes) != count:

@@ -54,9 +54,9 @@ def plot_consistency(predictions: Any, truth: Any = None, metrics: Sequence[str]
         v = consistency_values(predictions, metric, truth if metric in ERROR_METRICS else None, exact=False)
         values.append(np.asarray(v, dtype=float)[np.isfinite(np.asarray(v, dtype=float))])
     if ax is None:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_figure
 
-        fig = Figure(figsize=(1.1 * len(metrics) + 2, 3.6), layout="constrained")
+        fig = new_figure(figsize=(1.1 * len(metrics) + 2, 3.6))
         ax = fig.subplots()
     else:
         fig = ax.figure

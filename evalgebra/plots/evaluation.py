@@ -68,9 +68,9 @@ def plot_partition(sketch: Sketch, evaluations: Mapping[str, Evaluation], label:
         rows = dict(result.partition.get(label, ()))
         series[name] = [float(rows.get(p, np.nan)) for p in patterns]
     if ax is None:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_figure
 
-        fig = Figure(figsize=(8, 3.6), layout="constrained")
+        fig = new_figure(figsize=(8, 3.6))
         ax = fig.subplots()
     else:
         fig = ax.figure

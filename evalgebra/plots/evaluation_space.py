@@ -227,9 +227,9 @@ def pair_evaluations(
 def _axes_row(axes: Any, count: int, width: float, height: float) -> tuple[Any, list[Any]]:
     """``count`` axes side by side: the caller's, or a new figure's."""
     if axes is None:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_figure
 
-        fig = Figure(figsize=(width * count, height), layout="constrained")
+        fig = new_figure(figsize=(width * count, height))
         return fig, list(np.atleast_1d(fig.subplots(1, count)))
     axes = list(np.atleast_1d(axes))
     if len(axes) != count:
@@ -368,9 +368,9 @@ def plot_axiom_planes(
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
     total = sketch.Q
     if ax is None:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_figure
 
-        fig = Figure(figsize=(7.0, 6.0), layout="constrained")
+        fig = new_figure(figsize=(7.0, 6.0))
         ax = fig.add_subplot(projection="3d")
     fig = ax.figure
     corners = np.array([[0, 0, 0], [total, 0, total], [0, total, 0], [0, 0, total]], dtype=float)

@@ -67,10 +67,10 @@ def _axes(ax: Any) -> Axes:
     if ax is not None:
         return ax
     try:
-        from matplotlib.figure import Figure
+        from evalgebra.plots.figure import new_axes
     except ImportError as exc:  # pragma: no cover - matplotlib is an optional dependency
         raise ImportError("evalgebra.plots needs matplotlib: pip install matplotlib") from exc
-    return Figure(layout="constrained").subplots()
+    return new_axes()
 
 
 def _plain_ticks(axis: Any, at: ArrayLike | None = None, values: ArrayLike | None = None) -> None:
