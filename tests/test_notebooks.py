@@ -5,6 +5,10 @@ interpreter (the venv's Python, whatever kernelspecs the machine has installed),
 notebook folder as working directory and a hard time budget per notebook. The notebooks
 assert their own key results, so a failing assertion fails the test with the cell's
 traceback.
+
+A code cell tagged ``expect-<mime type>`` (e.g. ``expect-text/html``) must produce a rich
+output of that type in the real kernel: how results show themselves in Jupyter (HTML
+tables, LaTeX, PNG plots without ``%matplotlib``) is checked on the executed outputs.
 """
 
 from __future__ import annotations
@@ -62,6 +66,21 @@ def _kernel_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+#: Executed notebooks of this session: each notebook runs once for all tests that read it.
+_EXECUTED: dict[Path, tuple[object, float]] = {}
+
+
+def _executed(path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[object, float]:
+    if path not in _EXECUTED:
+        _EXECUTED[path] = _run(path, tmp_path_factory.mktemp(path.stem))
+    return _EXECUTED[path]
+
+
+def _expected_mime_types(cell: object) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", [])  # type: ignore[attr-defined]
+    return [tag.removeprefix("expect-") for tag in tags if tag.startswith("expect-")]
+
+
 def _run(path: Path, tmp_path: Path) -> tuple[object, float]:
     """Execute a notebook cell by cell within :data:`BUDGET` seconds; return it and the time."""
     notebook = nbformat.read(path, as_version=4)
@@ -110,8 +129,37 @@ def test_notebook_committed_stripped(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path, tmp_path):
-    notebook, seconds = _run(path, tmp_path)
+def test_notebook_runs(path, tmp_path_factory):
+    notebook, seconds = _executed(path, tmp_path_factory)
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     assert seconds < BUDGET
+
+
+DISPLAY = NOTEBOOK_DIR / "07_display.ipynb"
+
+
+def test_notebook_display_is_tagged():
+    """The display notebook names every kind of result it shows, and sets no plotting backend."""
+    notebook = nbformat.read(DISPLAY, as_version=4)
+    expected = [m for cell in notebook.cells if cell.cell_type == "code" for m in _expected_mime_types(cell)]
+    assert expected.count("text/html") >= 4 and "text/latex" in expected and "image/png" in expected
+    sources = [line.strip() for cell in notebook.cells if cell.cell_type == "code"
+               for line in cell.source.splitlines()]
+    assert not [line for line in sources if line.startswith("%matplotlib") or "matplotlib.use" in line
+                or "pyplot" in line]
+
+
+def test_notebook_display_outputs(tmp_path_factory):
+    """Executed in a real kernel, every tagged cell's result carries its expected mime type."""
+    notebook, _ = _executed(DISPLAY, tmp_path_factory)
+    missing = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        produced = {mime for output in cell.outputs if output.output_type in ("execute_result", "display_data")
+                    for mime in output.get("data", {})}
+        last = cell.source.strip().splitlines()[-1]
+        missing += [f"cell {index} ({last}): no {mime}, got {sorted(produced)}"
+                    for mime in _expected_mime_types(cell) if mime not in produced]
+    assert not missing, "\n".join(missing)
