@@ -11,7 +11,7 @@ repeated for larger ``--classifiers``, independently given the label. The patter
 are drawn with numpy (``--seed``) from the multinomial law of the (true label, decisions)
 cells, which is the law of drawing every item's decisions, so a ``10^9``-item sketch costs
 nothing to build; the answer key is dropped. Cases are specifications: ``per-label``
-(accuracy > 1/2 on each label, the seed's), ``total`` (total accuracy > 3/5) and ``both``,
+(accuracy > 1/2 on each label, the paper's), ``total`` (total accuracy > 3/5) and ``both``,
 each at every size of ``--items`` (default ``10^6``, ``10^7``, ``10^9``).
 
 Each line gives the best of ``--repeat`` runs (``time.perf_counter``), ``Q_a`` values per

@@ -275,7 +275,7 @@ def closed_form_floats(counts: Sequence[int]) -> tuple[float, list[list[float]],
     ``P_a = 1/2 + s E_012 / (2 sqrt R)``,
     ``P_{i,b} = B_i/Q + (E_012 + s sqrt R) / (2 Q E_jk)``,
     ``P_{i,a} = 1 - B_i/Q - (E_012 - s sqrt R) / (2 Q E_jk)`` (``{j, k}`` the partners of
-    ``i``; seed 002, Theorem 2, in the moments of derivation d02). Undefined statistics
+    ``i``; Theorem 2 of "Algebraic Evaluation Theorems", in the moments of derivation d02). Undefined statistics
     (``R = 0``, ``E_jk = 0``), empty varieties and complex points (``R < 0``) are ``nan``.
 
     Returns

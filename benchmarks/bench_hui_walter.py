@@ -1,12 +1,13 @@
 r"""Benchmark: Hui-Walter evaluation on the Wisconsin breast-cancer data against the known truth.
 
-Seed 004's static experiment, rebuilt offline with scikit-learn's bundled copy of the data
-(569 tumours, 212 malignant):
+The static experiment of "Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter
+Paradigm for Performance Estimation in Online and Static Settings", rebuilt offline with
+scikit-learn's bundled copy of the data (569 tumours, 212 malignant):
 
 1. Two populations from a Gaussian mixture (two components, full covariances) fitted to
-   five standardised features, as seed 004's latent-profile step (mean radius, mean texture,
+   five standardised features, as the paper's latent-profile step (mean radius, mean texture,
    mean smoothness, mean compactness, texture error). No label is used.
-2. A stratified split: 200 training items, 369 test items (the seed's sizes).
+2. A stratified split: 200 training items, 369 test items (the paper's sizes).
 3. Two classifiers on disjoint features, trained on the training items: a random forest
    on size and concavity features, an RBF support-vector classifier on texture, smoothness
    and symmetry features (chosen so that the tests' errors share little information).
@@ -59,7 +60,7 @@ LABELS = ("malignant", "benign")           # scikit-learn's target: 0 = malignan
 CLASSIFIERS = ("rf", "svc")
 POPULATIONS = ("pop1", "pop2")
 TEST_SIZE = 369
-#: seed 004's latent-profile features
+#: the Hui-Walter paper's latent-profile features
 MIXTURE_FEATURES = ("mean radius", "mean texture", "mean smoothness", "mean compactness", "texture error")
 PARTITIONS = {
     "size | texture": (

@@ -126,7 +126,7 @@ def format_point(point: EvaluationPoint) -> str:
                     rs = "".join(labels[r] for r in responses)
                     lines.append(f"  G[{names}; {labels[ell]}; {rs}] = {_fraction(value)}")
         if spec.n_labels == 2:
-            lines.append("  (two labels: the other responses follow by sign, MATH.md section 2)")
+            lines.append("  (two labels: the other responses follow by sign, docs/theory.md)")
     return "\n".join(lines)
 
 
@@ -220,7 +220,7 @@ def _cmd_alarm(args: argparse.Namespace) -> int:
 def _cmd_example(args: argparse.Namespace) -> int:
     csv_path = datasets.items_csv("acs_employment")
     sketch = Sketch.from_csv(csv_path, truth="truth")
-    print(f"# sketch of {csv_path.name} (seed 002, Table 1: ACS employment, three classifiers)")
+    print(f"# sketch of {csv_path.name} ('Algebraic Evaluation Theorems', Table 1: ACS employment, three classifiers)")
     print(sketch.to_json(), end="")
     point = evaluation_point(sketch, structure="complete")
     print("\n# exact evaluation point")
@@ -247,7 +247,8 @@ def _cmd_example(args: argparse.Namespace) -> int:
         print(f"{name:<14}{float(get(algebraic.point)):>12.4f}{float(get(majority.point)):>12.4f}{float(truth):>12.4f}")
     print("alarms (algebraic): " + "; ".join(f"[{a.kind}] {a.detail}" for a in algebraic.alarms))
     graders = datasets.load("bigbench_mistake")
-    print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake (seed 001, Table 2), counts alone")
+    print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
+          "Table 2), counts alone")
     print(format_alarm(logical_alarm(graders.unlabelled())))
     return 0 if exact else 1
 

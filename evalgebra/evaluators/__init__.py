@@ -1,16 +1,20 @@
 r"""Evaluators: one module per method, a shared result type, one dispatcher.
 
-=============== ===================================================================
-module          what it holds
-=============== ===================================================================
-``result``      :class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, exact numbers
-``algebraic``   the error-independent closed form for three binary classifiers
-``majority``    the answer key imputed by majority vote
-``hui_walter``  the closed form for two binary tests on two or more populations
-``distance``    distance of an estimate to the containing variety
-``stream``      evaluation of a stream of batches, with checkpoints
-``dispatch``    :func:`evaluate`, the one entry point
-=============== ===================================================================
+================ ===================================================================
+module           what it holds
+================ ===================================================================
+``result``       :class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, exact numbers
+``render``       how results show themselves: repr, summary, HTML, pandas table
+``closed_form``  three binary classifiers, exact, one count vector (``evaluate_counts``)
+``batch``        the same closed form vectorised over many count vectors (``evaluate_batch``)
+``algebraic``    the algebraic method on a sketch; trios combined for larger ensembles
+``majority``     the answer key imputed by majority vote
+``hui_walter``   the closed form for two binary tests on two or more populations
+``distance``     distance of an estimate to the containing variety
+``stream``       evaluation of a stream of batches, with checkpoints
+``dispatch``     :func:`evaluate`, the one entry point
+``deprecation``  the old names, kept one release, that warn
+================ ===================================================================
 """
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate

@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
@@ -34,6 +35,12 @@ METHODS = ("algebraic", "majority", "hui_walter")
 
 #: The error structures the methods evaluate: ``None`` (the method's own assumption) or its name.
 STRUCTURES = (None, "independent")
+
+
+@functools.lru_cache(maxsize=None)
+def _options(function: Any) -> tuple[str, ...]:
+    """The options a method's function takes: its parameters after the sketch."""
+    return tuple(inspect.signature(function).parameters)[1:]
 
 
 def _method(method: str) -> Any:
@@ -98,7 +105,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         raise SpecError(f"structure {structure!r}: correlated structures are not evaluated by these methods yet; "
                         "accepted: structure=None (the method's own assumption, independent errors) or 'independent'")
     function = _method(method)
-    taken = list(inspect.signature(function).parameters)[1:]  # after the sketch
+    taken = _options(function)
     unknown = sorted(set(options) - set(taken))
     if unknown:
         raise SpecError(f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "

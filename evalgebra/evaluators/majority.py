@@ -31,8 +31,9 @@ label order, so give a complete order when that order means nothing.
 
 The method never alarms on its own: whatever the sketch, majority voting returns integer
 ratios in ``[0, 1]``, *seemingly correct* estimates, even when its assumptions (error
-independent members, each better than chance on every label) fail badly (seed 002, S1-S8
-and the discussion of eq. 5; seed 000, section 2, eqs. 5-7). The only alarm is
+independent members, each better than chance on every label) fail badly ("Algebraic Evaluation Theorems",
+S1-S8 and the discussion of eq. 5; "Streaming algorithms for evaluating noisy judges on
+unlabeled data", section 2, eqs. 5-7). The only alarm is
 ``blind_spot``: a label that no item is imputed has undefined accuracies (``None``), and
 with ``ties="drop"`` a test whose items all tie leaves everything undefined.
 
@@ -52,7 +53,7 @@ Examples
 
 Notes
 -----
-Code names and the math (``MATH.md``, section 4; seed 002, S1-S8):
+Code names and the math ("Algebraic Evaluation Theorems", S1-S8; ``docs/theory.md``):
 
 =========================== ===================================================
 code                        math
@@ -62,19 +63,19 @@ code                        math
 ``partition[ell]``          the imputed answer key: each pattern's count assigned to ``ell``
 =========================== ===================================================
 
-For ``N = 3``, ``R = 2`` this is seed 002's closed form,
+For ``N = 3``, ``R = 2`` this is the closed form of "Algebraic Evaluation Theorems",
 ``P_a^(MV) = f_aaa + f_aab + f_aba + f_baa`` (S1) and, for the first classifier,
-``P_{1,a}^(MV) = (f_aaa + f_aab + f_aba) / P_a^(MV)`` (S3), and so on to S8. Seed 000
-prints the same statistic as ``1 - f_baa / (f_aaa + f_aab + f_aba + f_aba)`` (its eq. 6),
+``P_{1,a}^(MV) = (f_aaa + f_aab + f_aba) / P_a^(MV)`` (S3), and so on to S8. "Streaming algorithms for
+evaluating noisy judges on unlabeled data" prints the same statistic as ``1 - f_baa / (f_aaa + f_aab + f_aba + f_aba)`` (its eq. 6),
 with ``f_aba`` where ``f_baa`` belongs in the denominator; the tests check S1-S8, which
 are right.
 
 References
 ----------
-.. [1] "Algebraic Evaluation Theorems", seed 002, Materials and Methods, eqs. S1-S8, and
+.. [1] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems", Materials and Methods, eqs. S1-S8, and
    Table 1 (the "MV" columns).
-.. [2] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000, section 2, eqs. 5-7.
+.. [2] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification", section 2, eqs. 5-7.
 """
 
 from __future__ import annotations
@@ -207,7 +208,7 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
         order, with the :class:`~fractions.Fraction` of its count imputed to that label)
         and a ``blind_spot`` alarm for each label no item is imputed (its accuracies are
         ``None``). No other alarm is ever raised: majority voting cannot tell when it is
-        wrong (seed 002; seed 000, section 2).
+        wrong (see the module's references).
 
     Raises
     ------

@@ -105,12 +105,12 @@ def _estimate_tables(estimate: Any) -> list[str]:
     labels = list(estimate.prevalence)
     rows = [["prevalence", *(value_text(v) for v in estimate.prevalence.values())]]
     by_population = getattr(estimate, "by_population", None) or {}  # a Hui-Walter estimate's own rows
-    rows.extend([f"in {population}", *(value_text(row.get(label)) for label in labels)]
-                for population, row in by_population.items())
+    rows.extend([f"in {population}", *(value_text(shares.get(label)) for label in labels)]
+                for population, shares in by_population.items())
     prevalence = html_table(["", *labels], rows)
-    rows, more = shorten(list(estimate.accuracy.items()))
+    classifiers, more = shorten(list(estimate.accuracy.items()))
     accuracy = html_table(["classifier", *(f"accuracy on {label}" for label in labels)],
-                          [[c, *(value_text(row.get(label)) for label in labels)] for c, row in rows], more=more)
+                          [[c, *(value_text(row.get(label)) for label in labels)] for c, row in classifiers], more=more)
     return [prevalence, accuracy]
 
 

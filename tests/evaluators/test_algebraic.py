@@ -1,4 +1,4 @@
-"""The algebraic evaluator: exact round trips, the seeds' example, every failure mode."""
+"""The algebraic evaluator: exact round trips, the papers' example, every failure mode."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_evaluate_algebraic_trios_agree_on_independent_tests(point):
 
 
 def test_evaluate_algebraic_acs_reproduces_seed_table():
-    """Seed 002, Table 1 (lines 51-63): the AE partition of the ACS counts, from the counts alone."""
+    """Algebraic Evaluation Theorems, Table 1: the AE partition of the ACS counts, from the counts alone."""
     sketch = datasets.load("acs_employment").unlabelled()
     result = evaluate(sketch, "algebraic")
     assert result.alarm_kinds() == {"irrational"}

@@ -84,7 +84,7 @@ def test_majority_vote_equals_item_by_item_brute_force(test, rule, data):
 
 
 def _seed_002_closed_form(n):
-    """Seed 002, S1-S8, written out for classifiers i, j, k = c0, c1, c2 and A = 'a'."""
+    """Algebraic Evaluation Theorems, S1-S8, written out for classifiers i, j, k = c0, c1, c2 and A = 'a'."""
     q = sum(n.values())
     f = {p: Fraction(c, q) for p, c in n.items()}
     p_a = f["aaa"] + f["aab"] + f["aba"] + f["baa"]  # S1
@@ -120,7 +120,7 @@ def test_majority_vote_matches_seed_002_closed_form_s1_s8(values, seed):
 
 
 def test_majority_vote_reproduces_seed_002_table_1_mv_columns():
-    # Seed 002, Table 1 (cleaned text lines 52-62), "MV" columns, rows in the table's order
+    # Algebraic Evaluation Theorems, Table 1, "MV" columns, rows in the table's order
     table = {
         "aaa": (568, 0), "aab": (553, 0), "aba": (649, 0), "baa": (1813, 0),
         "bba": (0, 3534), "bab": (0, 3607), "abb": (0, 1068), "bbb": (0, 8208),
