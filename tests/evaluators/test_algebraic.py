@@ -201,7 +201,7 @@ def test_quadratic_number_arithmetic_and_order_match_sympy(p, q, d, r, s):
 
 
 @given(counts8)
-def test_solve_counts_decoding_picks_larger_total_accuracy(counts):
+def test_evaluate_counts_decoding_picks_larger_total_accuracy(counts):
     result = evaluate_counts(counts)
     if result.chosen is None:
         return
