@@ -407,7 +407,7 @@ class GeneratingSet:
         >>> print(GeneratingSet(EnsembleSpec(1, 2)).to_latex(limit=1))
         \begin{align*}
         f_{a} &= P_{0,a} P_{a} + \left(1 - P_{0,b}\right) \left(1 - P_{a}\right) \\
-        \vdots & \quad \text{(1 more identities)}
+        \vdots & \quad \text{(1 more identity)}
         \end{align*}
         """
         return aligned(*self._latex_rows(expand, limit), noun="identities")
@@ -442,7 +442,7 @@ class GeneratingSet:
     def _repr_latex_(self) -> str:
         rows, more = self._latex_rows(False, LATEX_ROWS)
         if more:
-            rows.append(r"\vdots & \quad \text{(" + f"{more} more identities" + ")}")
+            rows.append(r"\vdots & \quad \text{(" + f"{more} more identit{'y' if more == 1 else 'ies'}" + ")}")
         return aligned(rows + ["& " + self.latex_legend()], display=True)
 
     def to_json(self) -> str:
@@ -484,10 +484,39 @@ def generating_set(
     populations: int | Sequence[str] | None = None,
     space: str = "P",
 ) -> GeneratingSet:
-    """Build the generating set from a spec, or from the arguments of :class:`EnsembleSpec`.
+    r"""Build the generating set from a spec, or from the arguments of :class:`EnsembleSpec`.
 
-    >>> generating_set(3, 2).spec.n_classifiers
-    3
+    Parameters
+    ----------
+    classifiers : int, sequence of str or EnsembleSpec
+        How many classifiers (or their names), or a whole spec (the other arguments are
+        then ignored).
+    labels : int or sequence of str
+        How many labels (or their names).
+    structure : str or sequence of subsets
+        The correlation structure (``"independent"``, ``"complete"`` or the correlated
+        subsets of classifier indices).
+    populations : int or sequence of str, optional
+        Several populations sharing the response rates.
+    space : {"P", "R"}
+        P-space (ratios) or R-space (integer counts, one population only).
+
+    Returns
+    -------
+    GeneratingSet
+
+    Examples
+    --------
+    >>> gs = generating_set(3, 2)
+    >>> gs
+    GeneratingSet(8 polynomials in 7 unknowns, space='P', N=3, R=2, 0 correlated subsets, 1 population(s))
+    >>> gs.to_text().splitlines()[0]
+    'f_aaa = acc_0_a*acc_1_a*acc_2_a*prev_a + (1 - acc_0_b)*(1 - acc_1_b)*(1 - acc_2_b)*(1 - prev_a)'
+    >>> print(generating_set(1, 2, space="R").to_latex(limit=1))
+    \begin{align*}
+    n_{a} &= Q_{b} + R_{0,a|a} - R_{0,b|b} \\
+    \vdots & \quad \text{(1 more identity)}
+    \end{align*}
     """
     spec = (
         classifiers

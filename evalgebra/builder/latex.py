@@ -189,6 +189,8 @@ def aligned(rows: Sequence[str], more: int = 0, noun: str = "", display: bool = 
     \end{align*}
     """
     rows = list(rows)
+    if more == 1:  # one identity, one polynomial
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun.removesuffix("s")
     if more:
         rows.append(r"\vdots & \quad \text{(" + " ".join(filter(None, [str(more), "more", noun])) + ")}")
     body = " \\\\\n".join(rows)
