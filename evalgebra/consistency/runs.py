@@ -41,8 +41,11 @@ __all__ = [
     "check_budget",
 ]
 
+#: Metrics that compare the residuals ``e_i = [y != yhat_i]`` (they need the answer key).
 ERROR_METRICS = ("ec_l", "ec_g", "ec_acc", "ec_corr")
+#: Metrics that compare the predictions themselves.
 PREDICTION_METRICS = ("pa_acc", "pa_kappa", "pa_v")
+#: Every metric, error metrics first.
 METRICS = ERROR_METRICS + PREDICTION_METRICS
 #: Metrics defined for subsets of any size ``n >= 2``; the others are pairwise.
 N_ARY_METRICS = ("ec_l", "ec_g", "ec_acc", "pa_acc")

@@ -4,13 +4,13 @@ Each function draws on a matplotlib ``Axes`` (when ``ax`` is None, on a new
 :class:`matplotlib.figure.Figure`, built without pyplot state: ``ax.figure``) and returns it,
 so notebooks and scripts can compose panels. matplotlib is imported only when drawing.
 
-* :func:`plot_failure_profile`: failure-rate curves against test size (seed 000, Figure 2);
+* :func:`plot_failure_profile`: failure-rate curves against test size (the streaming-judges paper, Figure 2);
 * :func:`plot_score_vs_error`: a ranking score against the true estimate error, with the
-  Spearman rank correlation (seed 000, Figure 3 plots distance against correlation);
+  Spearman rank correlation (the streaming-judges paper, Figure 3 plots distance against correlation);
 * :func:`plot_error_groups`: estimate errors of groups of trios (best-ranked vs all
   survivors vs rejected);
 * :func:`plot_estimate_vs_truth`: one trio's estimated statistics against the true ones
-  (seed 000, supplement Figures 2-4).
+  (the streaming-judges paper, supplement Figures 2-4).
 
 Examples
 --------
@@ -21,7 +21,8 @@ True
 
 References
 ----------
-.. [1] "Streaming algebraic evaluation of noisy binary classifiers", seed 000: Figures 2-3
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification" (arXiv:2306.01726): Figures 2-3
        and the supplement's evaluations.
 """
 
@@ -140,7 +141,7 @@ def plot_failure_profile(
     Parameters
     ----------
     profile : FailureProfile
-        From :func:`evalgebra.search.trios.failure_profile`.
+        From :func:`evalgebra.search.failure.failure_profile`.
     ax : matplotlib Axes, optional
     kinds : sequence of str
         Alarm kinds to draw (kinds the profile never saw are drawn at 0), ``rejected`` (any

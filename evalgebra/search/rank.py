@@ -4,7 +4,7 @@ r"""Ranking the surviving trios of a pool search by their neighbours.
 raises a failure-mode alarm; the survivors are all seemingly correct, and this module ranks
 them, lowest score first. Its inputs are arrays: the candidate trios, both points of each
 trio's floating-point evaluation (:func:`trio_points` of
-:func:`~evalgebra.evaluators.algebraic.evaluate_many`), which point was decoded, which trios
+:func:`~evalgebra.evaluators.batch.evaluate_batch`), which point was decoded, which trios
 survive, each classifier's frequency of answering the second label, and the 4-cliques of the
 compatibility graph (the partners). The search builds them; nothing here reads a sketch.
 
@@ -35,7 +35,7 @@ on their shared statistics), and two scores are offered, each the **median over 
 ``"extended_distance"``
     the paper's measure moved to where it is informative: the Euclidean distance of the
     combined estimate of ``T + {m}`` (the mean of the four aligned points per statistic, as
-    :func:`~evalgebra.evaluators.algebraic.evaluate_algebraic` combines trios) from the
+    :func:`~evalgebra.evaluators.algebraic.algebraic_evaluation` combines trios) from the
     containing variety *of the 4-classifier sketch* (as
     :func:`~evalgebra.evaluators.distance.containing_distance`, vectorised).
 
@@ -115,7 +115,7 @@ def trio_points(out: dict[str, np.ndarray]) -> np.ndarray:
     Parameters
     ----------
     out : dict of ndarray
-        The result of :func:`~evalgebra.evaluators.algebraic.evaluate_many` for ``k`` trios.
+        The result of :func:`~evalgebra.evaluators.batch.evaluate_batch` for ``k`` trios.
 
     Returns
     -------

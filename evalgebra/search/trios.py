@@ -2,7 +2,7 @@ r"""Searching a pool of classifiers for nearly error-independent trios.
 
 From the per-item decisions of a pool of binary classifiers on unlabelled data, every trio
 is a candidate evaluation ensemble for the algebraic evaluator
-(:func:`~evalgebra.evaluators.algebraic.evaluate_counts`). The search
+(:func:`~evalgebra.evaluators.closed_form.evaluate_counts`). The search
 
 1. builds a **compatibility graph** (networkx): one node per classifier, an edge for every
    pair that may sit in one ensemble. Pairs the caller excludes (e.g. classifiers that share
