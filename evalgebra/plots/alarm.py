@@ -1,11 +1,11 @@
-r"""Pictures of the logical alarm (seed 001, Figure 4) and of alarm rates.
+r"""Pictures of the logical alarm (the logical-alarm paper, Figure 4) and of alarm rates.
 
 :func:`plot_alarm_trace` draws, for every subset of an ensemble, the assumed values of
 ``Q_a`` (true-``a`` items, ``0..Q``) at which every member can still meet the safety
 specification (green) and those at which it cannot (red): a subset whose row is red
 throughout fires the alarm. :func:`plot_accuracy_bands` shows why, one classifier at a
 time: at each assumed ``Q_a`` the single-classifier axiom leaves a range of possible
-accuracies on each label (seed 001, eqs. 7-9); a classifier can meet "better than 1/2"
+accuracies on each label (the logical-alarm paper, eqs. 7-9); a classifier can meet "better than 1/2"
 only where its ranges reach above the threshold on both labels. :func:`plot_alarm_rates`
 draws how often each alarm kind is raised as a parameter is swept (failure-rate curves).
 
@@ -22,7 +22,8 @@ Examples
 
 References
 ----------
-.. [1] "A logical alarm for misaligned binary classifiers", seed 001: section 3, Figure 4
+.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+   classifiers": section 3, Figure 4
    (logical traces of the alarm on the BIG-Bench-Mistake graders), eqs. 7-9, 35-40.
 """
 
@@ -82,7 +83,7 @@ def plot_alarm_trace(
     ax: Any = None,
     true_qa: int | None = None,
 ) -> Any:
-    r"""Seed 001's Figure 4: where each subset can meet the specification, over every ``Q_a``.
+    r"""The logical-alarm paper's Figure 4: where each subset can meet the specification, over every ``Q_a``.
 
     One row per subset of the report (top to bottom in the report's order: singletons,
     pairs, ...): green where some evaluation consistent with the counts lets every member

@@ -1,6 +1,6 @@
-r"""Pictures of samplewise consistency (seed 003): the distribution of each metric over run pairs.
+r"""Pictures of samplewise consistency : the distribution of each metric over run pairs.
 
-:func:`plot_consistency` draws, for each metric, the values on every pair of runs (the seed's
+:func:`plot_consistency` draws, for each metric, the values on every pair of runs (the note's
 reproducibility distribution ``{m_ij}``) as a box with the points over it, and marks the mean
 (what :func:`~evalgebra.consistency.metrics.consistency` returns).
 
@@ -15,7 +15,8 @@ Examples
 
 References
 ----------
-.. [1] Seed 003, samplewise consistency metrics.
+.. [1] "Samplewise consistency metrics", an untitled draft note on the reproducibility
+   of predictions item by item.
 """
 
 from __future__ import annotations

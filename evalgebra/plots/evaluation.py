@@ -1,8 +1,8 @@
-r"""Pictures of unsupervised evaluations: the partition of a sketch by true label (seed 002, Table 1).
+r"""Pictures of unsupervised evaluations: the partition of a sketch by true label ("Algebraic Evaluation Theorems", Table 1).
 
 :func:`plot_partition` draws, for every decision pattern, how many of its items each evaluator
 says carry the first label, next to the truth when the sketch is labelled: the picture of
-seed 002's Table 1 (algebraic evaluation against majority voting on the ACS employment test).
+Table 1 of "Algebraic Evaluation Theorems" (algebraic evaluation against majority voting on the ACS employment test).
 
 matplotlib is imported inside the plotting function only; a :class:`matplotlib.figure.Figure`
 is built directly (no pyplot state).
@@ -19,7 +19,7 @@ Examples
 
 References
 ----------
-.. [1] "Algebraic evaluation theorems", seed 002, Table 1.
+.. [1] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": Table 1.
 """
 
 from __future__ import annotations

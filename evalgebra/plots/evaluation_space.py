@@ -1,4 +1,4 @@
-r"""Pictures of the sets of possible evaluations (seed 001, Figures 1 and 2).
+r"""Pictures of the sets of possible evaluations (the logical-alarm paper, Figures 1 and 2).
 
 A binary classifier's evaluation on a test of ``Q`` items is the triple
 ``(R_{a_i,a}, R_{b_i,b}, Q_a)``: how many true-``a`` items it labelled ``a``, how many
@@ -6,7 +6,7 @@ true-``b`` items it labelled ``b``, and how many items are true ``a``. Before an
 observed every lattice point of the tetrahedron ``0 <= R_{a_i,a} <= Q_a``,
 ``0 <= R_{b_i,b} <= Q - Q_a`` is possible (``(Q+1)(Q+2)(Q+3)/6`` points). Once the
 classifier's answers are counted (``R_{a_i}`` items labelled ``a``), the single-classifier
-axiom ``R_{b_i,b} = Q - Q_a - R_{a_i} + R_{a_i,a}`` (``MATH.md`` section 3) leaves a plane,
+axiom ``R_{b_i,b} = Q - Q_a - R_{a_i} + R_{a_i,a}`` leaves a plane,
 cut by the tetrahedron to a polygon: :func:`plot_axiom_planes` (Figure 1).
 
 At one assumed ``Q_a`` a pair's evaluations live in two squares, one per label: label
@@ -22,7 +22,7 @@ directly (no pyplot state); pass ``ax``/``axes`` to draw into your own figure.
 
 Examples
 --------
-The hypothetical pair of seed 001's Figure 2 (``Q = 100``, ``R_{a_1} = 60``,
+The hypothetical pair of the logical-alarm paper's Figure 2 (``Q = 100``, ``R_{a_1} = 60``,
 ``R_{a_2} = 20``) at ``Q_a = 60``: no evaluation meets "better than 1/2" on label ``a``,
 some do on label ``b``.
 
@@ -34,7 +34,8 @@ some do on label ``b``.
 
 References
 ----------
-.. [1] "A logical alarm for misaligned binary classifiers", seed 001: Figure 1 (the
+.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+   classifiers": Figure 1 (the
    single-classifier axiom in ``(R_{a_i,a}, R_{b_i,b}, Q_a)`` space), Figure 2 (a pair's
    evaluations at fixed ``Q_a``), eqs. 7-9 and appendix A.2 (eqs. 25-33).
 """
@@ -107,7 +108,7 @@ class PairEvaluations:
         when the specification has a total-accuracy threshold, both also meet that.
     rectangle : ((int, int), (int, int))
         ``(lo, hi)`` of ``R_{a_i,a}`` and of ``R_{a_j,a}`` left by the single-classifier
-        axioms alone (seed 001, eq. 8).
+        axioms alone (the logical-alarm paper, eq. 8).
     table : (int, int, int, int)
         The pair's observed counts ``(n_aa, n_ab, n_ba, n_bb)``, classifier ``i`` first.
     cuts : bool
@@ -164,9 +165,9 @@ def pair_evaluations(
     spec : SafetySpec, optional
         Default ``SafetySpec()`` (better than 1/2 on each label, strictly).
     cuts : bool
-        Apply the pair relation (seed 001, eqs. 25-33: every corner cut of
+        Apply the pair relation (the logical-alarm paper, eqs. 25-33: every corner cut of
         :mod:`evalgebra.alarm.logical`); ``False`` keeps the rectangle of the two
-        single-classifier axioms, as seed 001's Figure 2 draws it.
+        single-classifier axioms, as the logical-alarm paper's Figure 2 draws it.
 
     Returns
     -------
@@ -276,7 +277,7 @@ def plot_pair_evaluations(
     axes: Any = None,
     lattice: bool = True,
 ) -> Any:
-    r"""Seed 001's Figure 2: a pair's possible evaluations at one ``Q_a``, per label.
+    r"""The logical-alarm paper's Figure 2: a pair's possible evaluations at one ``Q_a``, per label.
 
     Left, label ``a`` space ``(R_{a_i,a}, R_{a_j,a})`` in the square ``0..Q_a``; right,
     label ``b`` space ``(R_{b_i,b}, R_{b_j,b})`` in ``0..Q_b``. Grey dots: every lattice
@@ -333,7 +334,7 @@ def plot_axiom_planes(
     show_truth: bool = True,
     view: tuple[float, float] = (25.0, -130.0),
 ) -> Any:
-    r"""Seed 001's Figure 1: every classifier's axiom plane inside the space of all evaluations.
+    r"""The logical-alarm paper's Figure 1: every classifier's axiom plane inside the space of all evaluations.
 
     Axes ``(R_{a_i,a}, R_{b_i,b}, Q_a)``. The grey tetrahedron holds every evaluation of
     a ``Q``-item test; each classifier's single-classifier axiom (fixed by its count

@@ -37,7 +37,7 @@ def graders():
 
 @pytest.fixture(scope="module")
 def toy():
-    """Seed 001 Figure 2: Q = 100, R_a1 = 60, R_a2 = 20 (20 items both said a)."""
+    """Figure 2 of the logical-alarm paper: Q = 100, R_a1 = 60, R_a2 = 20 (20 items both said a)."""
     return Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
 
 
@@ -153,7 +153,7 @@ def test_plot_alarm_rates_rejects_bad_input():
         plot_alarm_rates([0], {})
 
 
-# -- a pair's evaluations at one Q_a (seed 001, Figure 2) ---------------------------------------
+# -- a pair's evaluations at one Q_a (the logical-alarm paper, Figure 2) ---------------------
 def test_pair_evaluations_seed_figure_two(toy):
     pts = pair_evaluations(toy, 60, cuts=False)
     assert pts.rectangle == ((20, 60), (0, 20)) and pts.rectangle_b() == ((0, 40), (20, 40))
@@ -216,7 +216,7 @@ def test_plot_pair_evaluations_large_lattice_is_an_outline(graders):
     assert "all evaluations" not in labels  # 238^2 points: only the square is drawn
 
 
-# -- the axiom planes (seed 001, Figure 1) ------------------------------------------------------
+# -- the axiom planes (the logical-alarm paper, Figure 1) ------------------------------------
 def test_plot_axiom_planes_artists(graders, tmp_path):
     fig = plot_axiom_planes(graders, spec=SafetySpec())
     _renders(fig, tmp_path)  # 3D collections project their segments when drawn
