@@ -207,8 +207,8 @@ def key_latex(key: VariableKey, space: str, responses: bool, population: bool,
         r, ell = (letters([k]) for k in key.labels)
         return f"{'R' if rspace else 'P'}_{{{classifiers},{r}|{ell}}}"
     if key.kind == "correlation":
-        ell, *rest = key.labels
-        name = f"{'C' if rspace else 'G'}^{{{letters([ell])}}}_{{{classifiers}}}"
+        true_label, *rest = key.labels
+        name = f"{'C' if rspace else 'G'}^{{{letters([true_label])}}}_{{{classifiers}}}"
         return name + (f"({letters(rest, ',')})" if responses else "")
     if key.kind == "moment":
         if len(key.classifiers) == 1:
@@ -347,8 +347,8 @@ class VariableRegistry:
             r, ell = (letters[k] for k in key.labels)
             return f"{'R' if rspace else 'resp'}_{classifiers}_{r}_{ell}"
         if key.kind == "correlation":
-            ell, *responses = key.labels
-            name = f"{'C' if rspace else 'corr'}_{classifiers}_{letters[ell]}"
+            true_label, *responses = key.labels
+            name = f"{'C' if rspace else 'corr'}_{classifiers}_{letters[true_label]}"
             if self.spec.n_labels > 2:
                 name += "_" + pattern_name(responses, self.spec.n_labels)
             return name

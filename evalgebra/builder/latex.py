@@ -153,7 +153,7 @@ def terms_latex(expr: Any, names: Mapping[sympy.Symbol, str], max_terms: int = L
     """
     terms = tuple(expr.as_ordered_terms()) if isinstance(expr, sympy.Add) else (expr,)
     more += max(0, len(terms) - max_terms)
-    parts = []
+    parts: list[str] = []
     for term in terms[:max_terms]:
         text = sympy.latex(term, symbol_names=dict(names))
         if isinstance(term, sympy.Add):
