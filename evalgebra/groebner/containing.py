@@ -36,12 +36,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import flint
 
 from evalgebra.errors import InconsistentIdealError, SpecError
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.ideal import Ideal
-from evalgebra.groebner.polys import PolyRing, canonical_basis
+from evalgebra.groebner.polys import PolyRing
+from evalgebra.groebner.runner import GroebnerTimeout, Progress, run_backend
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableKey, auxiliary_name
 
@@ -60,13 +60,20 @@ def _coefficient(poly: Any, index: int) -> Any:
     return ctx.from_dict(terms)
 
 
-def containing_variety(classifiers: int | EnsembleSpec) -> Ideal:
+def containing_variety(classifiers: int | EnsembleSpec, time_limit: float | None = None,
+                       progress: Progress | None = None) -> Ideal:
     r"""Reduced basis of the complete-structure evaluation ideal with correlations eliminated.
 
     Parameters
     ----------
     classifiers : int or EnsembleSpec
         ``N``, or a two-label spec (its structure is replaced by the complete one).
+    time_limit : float, optional
+        Seconds the whole call may take: the ideal is built and transformed first (checked
+        when that stage ends), then the Gröbner basis runs supervised with what is left, and
+        :class:`~evalgebra.groebner.runner.GroebnerTimeout` is raised when it runs out.
+    progress : callable, optional
+        Called as ``progress(stage, elapsed_seconds)`` while the basis is computed.
 
     Returns
     -------
@@ -126,8 +133,11 @@ def containing_variety(classifiers: int | EnsembleSpec) -> Ideal:
     singles = [p for t, p in by_subset.items() if len(t) == 1]
     rest = PolyRing(others, "lex")
     kept = [rest.convert(p, full) for p in singles]
-    vec = flint.fmpz_mpoly_vec([rest.primitive(p) for p in kept], rest.z).buchberger_naive()
-    basis = canonical_basis(rest.rational(p) for p in vec.autoreduction(groebner=True))
+    remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    if remaining is not None and remaining <= 0:
+        raise GroebnerTimeout(f"containing variety of {spec.n_classifiers} classifiers: the change of variables "
+                              f"alone took more than {time_limit:g} s")
+    _, basis = run_backend("flint", "groebner", rest, kept, (), remaining, progress)
     ideal = Ideal(rest, basis, "containing variety: correlations eliminated", "flint",
                   "moments", time.perf_counter() - start, True, tuple(correlations))
     ideal.registry = registry  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgebra.errors import EvalgebraError, SpecError
-from evalgebra.groebner.backends.base import Backend, register
+from evalgebra.groebner.backends.base import Backend, register, start_engine
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
 __all__ = ["SingularBackend", "MsolveBackend", "ExternalEngineError"]
@@ -49,23 +49,29 @@ def _renamed(ring: PolyRing, ordering: str | None = None) -> PolyRing:
 
 
 def _run(argv: list[str], stdin: str | None, timeout: float | None, cwd: str) -> str:
+    process = start_engine(argv, cwd)
     try:
-        done = subprocess.run(
-            argv, input=stdin, capture_output=True, text=True, timeout=timeout, cwd=cwd, check=False
-        )
+        out, err = process.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
         raise ExternalEngineError(f"{Path(argv[0]).name} did not finish within {timeout} s") from None
-    if done.returncode != 0:
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    if process.returncode != 0:
         raise ExternalEngineError(
-            f"{Path(argv[0]).name} failed (exit {done.returncode}): {done.stderr.strip()[:500]}"
+            f"{Path(argv[0]).name} failed (exit {process.returncode}): {err.strip()[:500]}"
         )
-    return done.stdout
+    return out
 
 
 class SingularBackend(Backend):
     """Singular's ``std``/``slimgb`` with ``option(redSB)``: reduced bases, any ordering."""
 
     name = "singular"
+    runs_processes = True
     _codes = {"lex": "lp", "deglex": "Dp", "degrevlex": "dp"}
 
     def __init__(self, algorithm: str = "slimgb", timeout: float | None = None) -> None:
@@ -145,6 +151,7 @@ class MsolveBackend(Backend):
     """msolve's F4: reduced bases for degrevlex and block eliminations over the rationals."""
 
     name = "msolve"
+    runs_processes = True
     orderings = ("degrevlex",)
 
     def __init__(self, timeout: float | None = None, threads: int = 1) -> None:
