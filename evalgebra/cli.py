@@ -10,10 +10,9 @@ Commands
     Count an items CSV (header row, one column per classifier) into sketch JSON v1.
 ``evalgebra point SKETCH.json [--structure S] [--population P] [--json]``
     The exact evaluation point of a labelled sketch.
-``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R]
-[--populations K] [--format text|latex|json] [--expand]``
+``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand]``
     Print the generating set.
-``evalgebra evaluate SKETCH.json [--method algebraic|majority] [--prevalence-range LO HI] [--json] [--strict]``
+``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--prevalence-range LO HI] [--json] [--strict]``
     Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored):
     every candidate evaluation exactly, the decoded one, the partition of the counts by
     true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``.
