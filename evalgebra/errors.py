@@ -23,20 +23,76 @@ __all__ = [
 
 
 class EvalgebraError(Exception):
-    """Base class of every error evalgebra raises on purpose."""
+    """Base class of every error evalgebra raises on purpose.
+
+    Catch it to handle any of the project's own errors at once; anything else that escapes
+    an evalgebra call is a bug worth reporting.
+
+    Examples
+    --------
+    >>> import evalgebra as ev
+    >>> try:
+    ...     ev.EnsembleSpec(3, 1)
+    ... except ev.EvalgebraError as error:
+    ...     print(type(error).__name__)
+    SpecError
+    """
 
 
 class SpecError(EvalgebraError, ValueError):
-    """An ensemble specification (classifiers, labels, structure, populations) is invalid."""
+    """An ensemble specification (classifiers, labels, structure, populations) is invalid.
+
+    Also raised for an unknown option value (a method, a decoding rule); the message lists
+    what is accepted.
+
+    Examples
+    --------
+    >>> import evalgebra as ev
+    >>> ev.EnsembleSpec(3, 2, structure=[(0, 5)])
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.SpecError: structure: classifier index 5 out of range 0..2
+    """
 
 
 class SketchError(EvalgebraError, ValueError):
-    """Decisions, counts or a sketch file cannot be turned into a valid data sketch."""
+    """Decisions, counts or a sketch file cannot be turned into a valid data sketch.
+
+    Examples
+    --------
+    >>> import evalgebra as ev
+    >>> ev.Sketch.from_counts({"aab": -1}, labels=["a", "b"])
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.SketchError: counts 'aab': counts must be non-negative integers, got -1
+    """
 
 
 class PointError(EvalgebraError, ValueError):
-    """An evaluation point is invalid, or no labelled test realises it."""
+    """An evaluation point is invalid, or no labelled test realises it.
+
+    Examples
+    --------
+    >>> import evalgebra as ev
+    >>> ev.EvaluationPoint.from_values(ev.EnsembleSpec(3, 2), {"a": "1/2"})
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.PointError: give exactly one of response= or accuracy=
+    """
 
 
 class InconsistentIdealError(EvalgebraError):
-    """An ideal computation met a system with no solution where one was required."""
+    """An ideal computation met a system with no solution where one was required.
+
+    Raised by the derivations behind generated code when a system does not have the shape
+    its closed form needs.
+
+    Examples
+    --------
+    >>> import evalgebra as ev
+    >>> from evalgebra.codegen.closed_forms import count_moments
+    >>> count_moments(ev.EnsembleSpec(3, 3))
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.InconsistentIdealError: count moments are defined for R = 2 and one population
+    """
