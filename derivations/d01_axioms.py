@@ -1,13 +1,15 @@
 r"""d01: the single-classifier axiom (N = 1) and the pair relations (N = 2), P- and R-space.
 
 Derived, never copied: the N = 1 evaluation ideal's reduced basis, and the N = 2
-complete-structure ideal with its correlations eliminated. The seed's printed relations
-(seed 001, appendix A, eqs 10, 11, 30, 32, 33 and the main-text eq 6) are then tested
-for membership in the derived ideals by exact reduction.
+complete-structure ideal with its correlations eliminated. The printed relations of
+*A logical alarm for misaligned binary classifiers* (Corrada-Emmanuel, Parker, Bharadwaj;
+appendix A, eqs 10, 11, 30, 32, 33 and the main-text eq 6) are then tested for membership
+in the derived ideals by exact reduction (``docs/theory.md#axioms``; the misprint of eq 6 is
+in ``docs/theory.md#notes-on-the-printed-sources``).
 
 R-space generators carry the factors ``Q_a Q_b`` of the homogenisation; the pair
 relations hold on the saturation by ``Q_a Q_b`` (tests on which both labels occur).
-Seed 001's joint-correct counts ``R_{a_i a_j, a}`` enter through
+The paper's joint-correct counts ``R_{a_i a_j, a}`` enter through
 ``Q_a J_a = R_{0,a|a} R_{1,a|a} + C_a`` (``J`` = items of a label both classifiers got right).
 
 Usage: ``python derivations/d01_axioms.py [--seed 0] [--check]``
@@ -53,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     g = dict(zip(basis.ring.names, basis.ring.gens()))
     prev_a, prev_b = g["prev_a"], 1 - g["prev_a"]
     eq10 = prev_a * (g["acc_0_a"] - g["f_a"]) - prev_b * (g["acc_0_b"] - g["f_b"])
-    failures += not _membership(report, "seed 001 eq 10, P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})", eq10, basis)
+    failures += not _membership(report, "*A logical alarm* eq 10, P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})",
+                                eq10, basis)
 
     report.section("N = 1, R-space: reduced lex basis")
     basis = groebner_basis(one_r)
@@ -61,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     g = dict(zip(basis.ring.names, basis.ring.gens()))
     q = g["Q_a"] + g["Q_b"]
     eq11 = (q * g["R_0_a_a"] - g["Q_a"] * g["n_a"]) - (q * g["R_0_b_b"] - g["Q_b"] * g["n_b"])
-    failures += not _membership(report, "seed 001 eq 11 (Q = Q_a + Q_b, R_{a_i} = n_a)", eq11, basis)
+    failures += not _membership(report, "*A logical alarm* eq 11 (Q = Q_a + Q_b, R_{a_i} = n_a)", eq11, basis)
 
     report.section("N = 2, P-space, complete structure: correlations eliminated")
     elim = eliminate(two_p, "correlation")
@@ -92,13 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     eq30 = g[j_b] - (q_b - ((r0a + r1a) - (g["R_0_a_a"] + g["R_1_a_a"])) + (n_aa - g[j_a]))
     eq6_printed = lhs - q_a + (r0a + r1a) - n_aa - (g["R_0_a_a"] + g["R_1_a_a"])
     eq6_fixed = lhs - q_b + (r0a + r1a) - n_aa - (g["R_0_a_a"] + g["R_1_a_a"])
-    failures += not _membership(report, "seed 001 eq 32 (label A form)", eq32, saturated)
-    failures += not _membership(report, "seed 001 eq 33 (label B form)", eq33, saturated)
-    failures += not _membership(report, "seed 001 eq 30", eq30, saturated)
-    printed_member = _membership(report, "seed 001 eq 6 as printed (with -Q_a)", eq6_printed, saturated)
-    fixed_member = _membership(report, "seed 001 eq 6 with -Q_b", eq6_fixed, saturated)
+    failures += not _membership(report, "*A logical alarm* eq 32 (label A form)", eq32, saturated)
+    failures += not _membership(report, "*A logical alarm* eq 33 (label B form)", eq33, saturated)
+    failures += not _membership(report, "*A logical alarm* eq 30", eq30, saturated)
+    printed_member = _membership(report, "*A logical alarm* eq 6 as printed (with -Q_a)", eq6_printed, saturated)
+    fixed_member = _membership(report, "*A logical alarm* eq 6 with -Q_b", eq6_fixed, saturated)
     failures += printed_member or not fixed_member
-    report.line("discrepancy: seed 001 eq 6 prints -Q_a where the derivation gives -Q_b "
+    report.line("discrepancy: *A logical alarm* eq 6 prints -Q_a where the derivation gives -Q_b "
                 "(eqs 32 and 33 are right as printed)")
 
     status = compare_or_write(report, args.out, args.check)

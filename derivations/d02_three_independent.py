@@ -7,9 +7,10 @@ From the N = 3, R = 2 independent evaluation ideal with symbolic observations:
   raw pattern frequencies, and the two are checked to be the same ideal;
 * eliminating all accuracies but one gives, for every accuracy, a polynomial linear in it
   and in the prevalence;
-* the seed's printed forms (seed 002 supplement S16-S43, with ``T = D_01 D_02 D_12``) are
-  tested for membership; the printed ones that are not in the ideal are recorded with the
-  corrected form that is.
+* the printed forms of *Algebraic Evaluation Theorems* (Corrada-Emmanuel; supplement
+  S16-S43, with ``T = D_01 D_02 D_12``) are tested for membership; the printed ones that are
+  not in the ideal are recorded with the corrected form that is
+  (``docs/theory.md#three-independent-classifiers``).
 
 Usage: ``python derivations/d02_three_independent.py [--seed 0] [--check]``
 """
@@ -35,8 +36,8 @@ SPEC = EnsembleSpec(3, 2)
 OTHERS = {0: "D_1_2", 1: "D_0_2", 2: "D_0_1"}   # D_m: the moment of the other two classifiers
 
 
-def _seed_line(g: dict, m: int, label: str) -> tuple[str, object, object]:
-    """Seed 002's printed polynomial for accuracy (m, label), and the corrected one."""
+def _printed_line(g: dict, m: int, label: str) -> tuple[str, object, object]:
+    """The paper's printed polynomial for accuracy (m, label), and the corrected one."""
     d3, t = g["D_0_1_2"], g["D_0_1"] * g["D_0_2"] * g["D_1_2"]
     dm, fb, prev = g[OTHERS[m]], g[f"m_{m}_b"], g["prev_a"]
     acc = g[f"acc_{m}_{label}"]
@@ -111,11 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.line(f"{keep}: " + "; ".join(elim.ring.text(p) for p in linear))
             if not linear:
                 failures += 1
-            name, printed, corrected = _seed_line(dict(zip(elim.ring.names, elim.ring.gens())), m, label)
+            name, printed, corrected = _printed_line(dict(zip(elim.ring.names, elim.ring.gens())), m, label)
             p_ok = not normal_form(printed, elim.generators).coeffs()
             c_ok = not normal_form(corrected, elim.generators).coeffs()
-            report.line(f"  seed 002 {name} ({keep}) as printed in the ideal: {'yes' if p_ok else 'NO'}; "
-                        f"corrected form in the ideal: {'yes' if c_ok else 'NO'}")
+            report.line(f"  *Algebraic Evaluation Theorems* {name} ({keep}) as printed in the ideal: "
+                        f"{'yes' if p_ok else 'NO'}; corrected form in the ideal: {'yes' if c_ok else 'NO'}")
             if not p_ok:
                 report.line(f"    corrected: {elim.ring.text(corrected)} = 0")
             failures += not c_ok

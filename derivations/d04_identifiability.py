@@ -28,10 +28,12 @@ N = 5) with a time limit per computation (``--time-limit``); entries that do not
 are reported as such ("elimination timeout", "degree timeout"), so the full table
 depends on the machine's speed and is not the committed one.
 
-Anchors, computed: three independent classifiers give two evaluations (seed 002,
-Theorem 2); the complete structure leaves a projection of dimension N + 1 (seed 000,
-Theorem 4; d03). Equivariance: every N = 4 graph, relabelled at random, gives the same
-row.
+Anchors, computed: three independent classifiers give two evaluations (*Algebraic
+Evaluation Theorems* (Corrada-Emmanuel), Theorem 2); the complete structure leaves a
+projection of dimension N + 1 (*Streaming algorithms for evaluating noisy judges on
+unlabeled data - binary classification* (Corrada-Emmanuel), Theorem 4; d03).
+Equivariance: every N = 4 graph, relabelled at random, gives the same row. See
+``docs/theory.md#identifiability-of-correlated-structures``.
 
 Usage: ``python derivations/d04_identifiability.py [--seed 0] [--check] [--full]``
 """

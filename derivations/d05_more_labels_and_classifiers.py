@@ -12,8 +12,9 @@ quotient algebra (:mod:`evalgebra.groebner.solving`): the number of complex and 
 points, the eliminant of every unknown (cross-checked for the prevalence by elimination
 from that basis), its rational roots, and the check that the points are the six label
 permutations of the true point. A random (correlated) labelled test shows that for
-R = 3 the independent variety is then empty. Seed 002 only names a 3-label theorem in
-the caption of its Code S3; there is no printed number to compare with.
+R = 3 the independent variety is then empty. *Algebraic Evaluation Theorems*
+(Corrada-Emmanuel) only names a 3-label theorem in the caption of its Code S3; there is no
+printed number to compare with.
 
 (b) N = 4 classifiers, R = 2, independent, symbolic observations: the relations every
 independent ensemble's observables obey (prevalence and accuracies eliminated) in

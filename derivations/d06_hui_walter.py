@@ -1,14 +1,14 @@
-r"""d06: the Hui-Walter closed form: two tests, two populations (seed 004, eqs 2-3).
+r"""d06: the Hui-Walter closed form: two tests, two populations.
 
 The generating set of ``EnsembleSpec(2, 2, populations=2)`` (independent; the populations
 share the tests' accuracies and have their own prevalences) with symbolic observations:
 
 * for every unknown, the polynomial it satisfies once the other five are eliminated
   (raw cross-tab frequencies and moment coordinates): a quadratic in it;
-* the discriminant of each quadratic against the seed's printed ``F^2`` (eq 2);
+* the discriminant of each quadratic against the paper's printed ``F^2`` (eq 2);
 * ``F^2``, with the generating set substituted, factored: it is
   ``(theta1 - theta2)^2 (1 - alpha1 - beta1)^2 (1 - alpha2 - beta2)^2``;
-* the seed's printed estimators (eq 3) tested for membership in the evaluation ideal with
+* the paper's printed estimators (eq 3) tested for membership in the evaluation ideal with
   ``F = (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2)`` and with ``-F``;
   the printed forms that are not in it are recorded with corrected forms that are;
 * the corrected closed form evaluated on exact simulations of random two-population
@@ -16,13 +16,19 @@ share the tests' accuracies and have their own prevalences) with symbolic observ
   mirror (label swap).
 
 Notation. Label ``a`` is the positive class (diseased), ``b`` the negative one; population
-``s0`` is the seed's population 1 and ``s1`` its population 2; classifier 0 is test 1 and
+``s0`` is the paper's population 1 and ``s1`` its population 2; classifier 0 is test 1 and
 classifier 1 is test 2. Then ``theta_s = prev_s{s-1}_a``, sensitivity
 ``1 - beta_i = acc_{i-1}_a`` and specificity ``1 - alpha_i = acc_{i-1}_b``. The cross-tab
 cells of population ``s`` are ``a_s = f_s_aa`` (T1+, T2+), ``b_s = f_s_ab`` (T1+, T2-),
 ``c_s = f_s_ba``, ``d_s = f_s_bb``, with ``g = a + b``, ``h = c + d``, ``e = a + c``,
 ``f = b + d`` and ``n = a + b + c + d``; the formulas use the ratios ``x / n`` and are
 written here with frequencies (``n = 1``).
+
+The paper is *Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for
+Performance Estimation in Online and Static Settings* (anonymous authors, under review at
+TMLR), eqs 2-3; the model is that of S. L. Hui and S. D. Walter, *Estimating the error rates
+of diagnostic tests* (Biometrics 36, 1980). See ``docs/theory.md#hui-walter``; the misprints
+of eq 3 are listed in ``docs/theory.md#notes-on-the-printed-sources``.
 
 Usage: ``python derivations/d06_hui_walter.py [--seed 0] [--check]``
 """
@@ -51,7 +57,7 @@ from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 SPEC = EnsembleSpec(2, 2, populations=2)
 N_SIMULATIONS = 5
-#: The seed's parameters in the registry's unknowns (see the module docstring).
+#: The paper's parameters in the registry's unknowns (see the module docstring).
 PARAMETERS = ("theta1", "theta2", "alpha1", "alpha2", "beta1", "beta2")
 
 
@@ -59,9 +65,9 @@ def yes(flag: bool) -> str:
     return "yes" if flag else "NO"
 
 
-# -- the seed's formulas, generic in the ring -------------------------------------------------
+# -- the paper's formulas, generic in the ring ------------------------------------------------
 def cross_tab(cells: Sequence[Any]) -> dict[str, Any]:
-    r"""Seed 004's cross-tab quantities of one population from its cells ``(a, b, c, d)``.
+    r"""The paper's cross-tab quantities of one population from its cells ``(a, b, c, d)``.
 
     ``a`` = both tests positive, ``b`` = test 1 positive only, ``c`` = test 2 positive
     only, ``d`` = both negative (frequencies, or counts divided by ``n``).
@@ -71,13 +77,13 @@ def cross_tab(cells: Sequence[Any]) -> dict[str, Any]:
 
 
 def discriminant_squared(one: Mapping[str, Any], two: Mapping[str, Any]) -> Any:
-    r"""Seed 004 eq 2 under the root: ``F^2`` from the two populations' cross-tabs."""
+    r"""*Unlocking Unlabeled Data* eq 2 under the root: ``F^2`` from the two populations' cross-tabs."""
     return ((one["g"] * two["e"] - two["g"] * one["e"] + one["a"] - two["a"]) ** 2
             - 4 * (one["g"] - two["g"]) * (one["a"] * two["e"] - two["a"] * one["e"]))
 
 
 def estimators(one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printed: bool) -> dict[str, tuple[Any, Any]]:
-    r"""Seed 004 eq 3 as ``parameter -> (numerator, denominator)``.
+    r"""*Unlocking Unlabeled Data* eq 3 as ``parameter -> (numerator, denominator)``.
 
     ``printed=True`` gives the forms as printed (as best the extracted text reads),
     ``printed=False`` the corrected ones; ``root`` is ``F`` (one square root of
@@ -107,7 +113,7 @@ def estimators(one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printe
 
 
 def parameters(gens: Mapping[str, Any]) -> dict[str, Any]:
-    """The seed's parameters as polynomials in the registry's unknowns."""
+    """The paper's parameters as polynomials in the registry's unknowns."""
     return {
         "theta1": gens["prev_s0_a"], "theta2": gens["prev_s1_a"],
         "alpha1": 1 - gens["acc_0_b"], "alpha2": 1 - gens["acc_1_b"],
@@ -170,7 +176,7 @@ def _random_point(rng: random.Random) -> EvaluationPoint:
 
 
 def truth_of(point: EvaluationPoint) -> dict[str, Fraction]:
-    """The seed's parameters of an evaluation point of :data:`SPEC`."""
+    """The paper's parameters of an evaluation point of :data:`SPEC`."""
     acc = {(i, lab): point.accuracy(i, lab) for i in range(2) for lab in "ab"}
     return {
         "theta1": point.prevalence[0][0], "theta2": point.prevalence[1][0],
@@ -222,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 compact = (d0 - d1) ** 2 + 2 * (d0 + d1) * delta[0] * delta[1] + (delta[0] * delta[1]) ** 2
                 moment_discriminant = (elim.ring.text(b * b - 4 * a * c), b * b - 4 * a * c == compact)
 
-    report.section("discriminants against the seed's F^2 (eq 2), on the simplex")
+    report.section("discriminants against the printed F^2 (*Unlocking Unlabeled Data* eq 2), on the simplex")
     ring, _, simplex, _ = discriminants[unknowns[0]]
     gens = dict(zip(ring.names, ring.gens()))
     cells = [cross_tab([gens[f"f_s{s}_{p}"] for p in ("aa", "ab", "ba", "bb")]) for s in (0, 1)]
@@ -271,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"1 - alpha_i = acc_?_b, 1 - beta_i = acc_?_a: {yes(factored)}")
     failures += not factored
 
-    report.section("seed 004 eq 3: membership in the evaluation ideal (cells = the symbolic frequencies)")
+    report.section("*Unlocking Unlabeled Data* eq 3: membership in the evaluation ideal "
+                   "(cells = the symbolic frequencies)")
     report.line("F := (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2); a formula x = N / Den is "
                 "tested as Den * x - N, with F and with -F")
     g_cells = [cross_tab([g[f"f_s{s}_{p}"] for p in ("aa", "ab", "ba", "bb")]) for s in (0, 1)]
@@ -296,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"corrected form with F: {yes(corrected[0])}")
         failures += not corrected[0]
     one, two = g_cells
-    report.line("discrepancies (seed 004 eq 3 as printed vs the derivation):")
+    report.line("discrepancies (*Unlocking Unlabeled Data* eq 3 as printed vs the derivation):")
     report.line("  theta_s: printed 1/2 - [G_s (E1 - E2) + G_s (G1 - G2) + A2 - A1] / (2F); in the ideal: "
                 "1/2 + [G_s (E1 - E2) + E_s (G1 - G2) + A2 - A1] / (2F) (second prefactor E_s, not G_s, and the "
                 "sign + for the F of the alpha formulas)")
