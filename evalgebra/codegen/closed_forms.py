@@ -4,8 +4,8 @@ Everything here is computed, not typed in: the evaluator of three error-independ
 classifiers comes from the lex Gröbner bases of derivation d02, the model from the
 generating set, the containing-variety line from the elimination of derivation d03.
 
-Three independent classifiers (seed 002, Theorem 2; ``MATH.md`` section 3)
---------------------------------------------------------------------------
+Three independent classifiers (``docs/theory.md#three-independent-classifiers``)
+--------------------------------------------------------------------------------
 1. Eliminating the accuracies from the moment-coordinate ideal leaves one quadratic
    ``a P_a^2 + b P_a + c``. Its discriminant is factored and its square factors taken out,
    ``b^2 - 4ac = S^2 d``, so the two roots are ``P_a = p + sigma q sqrt(d)`` with rational
@@ -25,8 +25,11 @@ Three independent classifiers (seed 002, Theorem 2; ``MATH.md`` section 3)
 
 References
 ----------
-.. [1] "Algebraic evaluation theorems", seed 002, Theorem 2 and supplement S16-S43.
-.. [2] "A containing variety for arbitrarily correlated binary classifiers", seed 000, section 5.
+.. [1] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": Theorem 2 and supplement
+   S16-S43 (``docs/theory.md#three-independent-classifiers``).
+.. [2] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification", arXiv:2306.01726: section 5 and Theorem 4, the containing
+   variety (``docs/theory.md#the-containing-variety-and-distance``).
 """
 
 from __future__ import annotations

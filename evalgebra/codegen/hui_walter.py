@@ -26,15 +26,17 @@ Steps (all arithmetic exact, in python-flint polynomials)
    polynomials ``num, root, den`` in ``Q_s, B_s_i, E_s_0_1`` and one radicand ``R`` whose
    square factors are taken out. Common factors of ``num, root, den`` are divided out.
 
-``R`` is the seed's ``F^2`` (seed 004 eq 2) times ``(Q_s0 Q_s1)^4``; at a true evaluation
-point ``F = (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2)`` (d06).
+``R`` is the printed ``F^2`` of the first reference (eq 2) times ``(Q_s0 Q_s1)^4``; at a
+true evaluation point ``F = (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2)``
+(d06).
 
 References
 ----------
-.. [1] "Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for
-   Performance Estimation in Online and Static Settings", seed 004, eqs 1-3.
+.. [1] Anonymous authors (under review at TMLR), "Unlocking Unlabeled Data: Ensemble Learning
+   with the Hui-Walter Paradigm for Performance Estimation in Online and Static Settings":
+   eqs 1-3 (``docs/theory.md#hui-walter``).
 .. [2] S. L. Hui and S. D. Walter, "Estimating the error rates of diagnostic tests",
-   Biometrics 36 (1980), as cited by seed 004.
+   Biometrics 36 (1980), as cited by the first reference.
 """
 
 from __future__ import annotations

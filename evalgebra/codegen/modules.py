@@ -67,7 +67,8 @@ def _three_independent(progress: Progress) -> tuple[str, str]:
         "factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
         "Prelude names: ``Q`` test size, ``B_T`` items on which all of ``T`` answered b,\n"
         "``E_T = Q^|T| D_T`` the scaled central moments.\n\n"
-        "References: \"Algebraic evaluation theorems\", seed 002, Theorem 2; derivation d02."
+        "References: \"Algebraic Evaluation Theorems\" (A. Corrada-Emmanuel), Theorem 2;\n"
+        "docs/theory.md#three-independent-classifiers; derivation d02."
     )
     constants = [
         "SIGNS = (1, -1)",
@@ -106,8 +107,10 @@ def _independent_model(progress: Progress) -> tuple[str, str]:
             f"moments_{n}", variables, [(name, sympy.factor(sympy.expand(e))) for name, e in zip(names, moments.values())],
             f"Moment coordinates (m_i_b, D_T) of the same model: a cheaper exact residual check."))
     doc = ("The independent model: pattern probabilities as polynomials in the prevalence and\n"
-           "accuracies, from the generating set (seed 002, Theorem 1), and the same model in moment\n"
-           "coordinates (a bijection on the simplex). Used for exact residual checks.")
+           "accuracies, from the generating set, and the same model in moment coordinates (a\n"
+           "bijection on the simplex). Used for exact residual checks.\n\n"
+           "References: \"Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n"
+           "classification\" (A. Corrada-Emmanuel), Theorem 1; docs/theory.md#the-generating-set.")
     return "the generating set (builder)", _module("evalgebra.builder.GeneratingSet", doc, constants, functions)
 
 
@@ -117,7 +120,10 @@ def _containing_variety(progress: Progress) -> tuple[str, str]:
     doc = ("The containing variety of arbitrarily correlated binary classifiers, one line per\n"
            "classifier: ``alpha(prev_a) acc_a + beta(prev_a) acc_b + gamma(prev_a, m_b) = 0``\n"
            "(``m_b`` = the classifier's frequency of answering b). Every true evaluation point lies\n"
-           "on it. References: seed 000, section 5 and Theorem 4; derivation d03.")
+           "on it.\n\n"
+           "References: \"Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n"
+           "classification\" (A. Corrada-Emmanuel), section 5 and Theorem 4;\n"
+           "docs/theory.md#the-containing-variety-and-distance; derivation d03.")
     function = python_function("line", variables, coefficients,
                                "Coefficients (alpha, beta, gamma) of the classifier's containing line.")
     return "d03_containing_varieties (correlations eliminated)", _module(
@@ -129,16 +135,18 @@ def _hui_walter(progress: Progress) -> tuple[str, str]:
     names = [name for name, _ in form.statistics]
     variables, model = hw.hui_walter_model()
     doc = (
-        "Closed-form Hui-Walter evaluator: two binary tests, two populations (seed 004, eqs 2-3).\n\n"
+        "Closed-form Hui-Walter evaluator: two binary tests, two populations.\n\n"
         "From the cross-tab counts ``n_s0_aa .. n_s1_bb`` (population, then the two tests'\n"
         "answers), every statistic of the two evaluations is ``(num + SIGNS[k] * root * sqrt(R))\n"
         "/ den`` for point ``k``, with integer ``num, root, den`` and radicand ``R`` (square\n"
-        "factors taken out; ``R = (Q_s0 Q_s1)^4 F^2`` with the seed's discriminant ``F``). Nothing\n"
-        "is divided, so the functions are exact on ``int`` and run on floats and NumPy arrays.\n"
-        "Where a factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
+        "factors taken out; ``R = (Q_s0 Q_s1)^4 F^2`` with ``F`` the discriminant of eq 2 of the\n"
+        "paper below). Nothing is divided, so the functions are exact on ``int`` and run on\n"
+        "floats and NumPy arrays. Where a factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
         "Prelude names, per population ``s``: ``Q_s`` its size, ``B_s_i`` items test ``i``\n"
         "called b, ``E_s_0_1 = Q_s^2 D_s_0_1`` the scaled covariance of the tests.\n\n"
-        "References: seed 004 (Hui-Walter paradigm); derivation d06; evalgebra.codegen.hui_walter."
+        "References: \"Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for\n"
+        "Performance Estimation in Online and Static Settings\" (anonymous authors), eqs 2-3;\n"
+        "docs/theory.md#hui-walter; derivation d06; evalgebra.codegen.hui_walter."
     )
     constants = [
         "SIGNS = (1, -1)",

@@ -2,7 +2,11 @@
 r"""The containing variety of arbitrarily correlated binary classifiers, one line per
 classifier: ``alpha(prev_a) acc_a + beta(prev_a) acc_b + gamma(prev_a, m_b) = 0``
 (``m_b`` = the classifier's frequency of answering b). Every true evaluation point lies
-on it. References: seed 000, section 5 and Theorem 4; derivation d03."""
+on it.
+
+References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
+classification" (A. Corrada-Emmanuel), section 5 and Theorem 4;
+docs/theory.md#the-containing-variety-and-distance; derivation d03."""
 
 
 

@@ -10,7 +10,8 @@ factor of ``BLIND_SPOTS`` vanishes a denominator does.
 Prelude names: ``Q`` test size, ``B_T`` items on which all of ``T`` answered b,
 ``E_T = Q^|T| D_T`` the scaled central moments.
 
-References: "Algebraic evaluation theorems", seed 002, Theorem 2; derivation d02."""
+References: "Algebraic Evaluation Theorems" (A. Corrada-Emmanuel), Theorem 2;
+docs/theory.md#three-independent-classifiers; derivation d02."""
 
 SIGNS = (1, -1)
 STATISTICS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b')

@@ -1,4 +1,9 @@
-"""The generated Hui-Walter closed form: equal to the symbolic derivation, to d06, to the seed."""
+"""The generated Hui-Walter closed form: equal to the symbolic derivation, to d06, to the paper.
+
+The paper: "Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for
+Performance Estimation in Online and Static Settings" (anonymous authors, under review at TMLR);
+``docs/theory.md#hui-walter``.
+"""
 
 from __future__ import annotations
 
@@ -92,8 +97,8 @@ def test_generated_hui_walter_blind_spots_are_the_zero_denominators(counts):
 
 
 @given(cross_tabs)
-def test_generated_hui_walter_radicand_is_seed_discriminant(counts):
-    """R = (Q_s0 Q_s1)^4 F^2 with F^2 as printed in seed 004 eq 2 (cells a b / c d per population)."""
+def test_generated_hui_walter_radicand_is_printed_discriminant(counts):
+    """R = (Q_s0 Q_s1)^4 F^2 with F^2 as printed in eq 2 of the paper (cells a b / c d per population)."""
     (a1, b1, c1, d1), (a2, b2, c2, d2) = counts[:4], counts[4:]
     n1, n2 = a1 + b1 + c1 + d1, a2 + b2 + c2 + d2
     g1, g2, e1, e2 = Fraction(a1 + b1, n1), Fraction(a2 + b2, n2), Fraction(a1 + c1, n1), Fraction(a2 + c2, n2)
