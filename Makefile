@@ -31,7 +31,7 @@ docs: $(BIN)/evalgebra
 
 # Main job on the bundled example: sketch the labelled items, print the exact
 # evaluation point and the generating set.
-run: setup
+run: $(BIN)/evalgebra
 	$(BIN)/evalgebra example
 
 test: setup
