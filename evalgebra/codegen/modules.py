@@ -37,6 +37,7 @@ from evalgebra.variables import VariableRegistry
 
 __all__ = ["MODULES", "GENERATED", "generate", "write", "check"]
 
+#: The folder of the committed generated modules (``evalgebra/generated/``).
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 
 Progress = Callable[[str], None]
@@ -168,6 +169,8 @@ def _hui_walter(progress: Progress) -> tuple[str, str]:
         "evalgebra/codegen/hui_walter.py (derivation d06)", doc, constants, functions)
 
 
+#: Each generated module's name (its file ``evalgebra/generated/<name>.py``) and the function
+#: that derives it and returns ``(derivation, source)``.
 MODULES: dict[str, Callable[[Progress], tuple[str, str]]] = {
     "three_independent": _three_independent,
     "independent_model": _independent_model,
