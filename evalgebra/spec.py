@@ -18,9 +18,12 @@ Examples
 
 References
 ----------
-.. [1] "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-   classification", seed 000, Theorems 1 and 3 (generating sets and correlation terms).
-.. [2] "Hui-Walter paradigm", seed 004 (populations sharing the classifiers' rows).
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification", arXiv:2306.01726: Theorems 1 and 3 (generating sets and
+   correlation terms; ``docs/theory.md#correlation-structures-and-populations``).
+.. [2] Anonymous authors (under review at TMLR), "Unlocking Unlabeled Data: Ensemble
+   Learning with the Hui-Walter Paradigm for Performance Estimation in Online and Static
+   Settings" (populations sharing the classifiers' rows; ``docs/theory.md#hui-walter``).
 """
 
 from __future__ import annotations
@@ -154,8 +157,9 @@ class EnsembleSpec:
 
     Notes
     -----
-    In the notation of ``MATH.md``: ``N = n_classifiers``, ``R = n_labels``; the
-    structure is the hypergraph of subsets ``T`` whose correlations ``G^l_T`` are free.
+    In the notation of ``docs/theory.md#notation``: ``N = n_classifiers``,
+    ``R = n_labels``; the structure is the hypergraph of subsets ``T`` whose correlations
+    ``G^ell_T`` are free (``docs/theory.md#correlation-structures-and-populations``).
 
     Examples
     --------

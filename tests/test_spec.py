@@ -106,7 +106,7 @@ def test_with_structure_keeps_names(spec):
 @given(st.integers(1, 8))
 def test_n_free_variables_complete_binary(n):
     assert EnsembleSpec(n, 2, "complete").n_free_variables() == 2 ** (n + 1) - 1
-    # MATH.md section 2: 1 + 2N + 2 sum_{m>=2} C(N, m)
+    # docs/theory.md#correlation-structures-and-populations: 1 + 2N + 2 sum_{m>=2} C(N, m)
     assert 2 ** (n + 1) - 1 == 1 + 2 * n + 2 * sum(math.comb(n, m) for m in range(2, n + 1))
 
 

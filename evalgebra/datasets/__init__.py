@@ -5,13 +5,14 @@ name               what it is
 =================  ===========================================================
 acs_employment     Three binary classifiers on 20,000 people of the 2018
                    American Community Survey (employment task); counts of the
-                   8 decision patterns split by true label. Seed 002, Table 1
-                   ("actual" columns). Labels ``a``, ``b``; classifiers
-                   ``c1, c2, c3``.
+                   8 decision patterns split by true label. *Algebraic
+                   Evaluation Theorems*, Table 1 ("actual" columns). Labels
+                   ``a``, ``b``; classifiers ``c1, c2, c3``.
 bigbench_mistake   Three LLM graders (Claude Haiku, Mistral Large, GPT4-Turbo)
                    judging PaLM2's answers to 281 multistep-arithmetic problems
                    of BIG-Bench-Mistake; counts of the 8 decision patterns
-                   split by true label. Seed 001, Table 2. Labels ``a``
+                   split by true label. *A logical alarm for misaligned
+                   binary classifiers*, Table 2. Labels ``a``
                    ("incorrect"), ``b`` ("correct"); classifiers
                    ``claude_haiku, mistral_large, gpt4_turbo``.
 =================  ===========================================================
@@ -22,19 +23,20 @@ a per-item CSV (``acs_employment_items.csv``: one column per classifier and a
 
 Notes
 -----
-Seed 002 prints Table 1 with its rows in the order AAA, AAB, ABA, BAA, BBA, BAB,
-ABB, BBB, and ``MATH.md`` section 6 lists the observed counts in that row order
-("568, 553, 649, 1813, 3534, 3607, 1068, 8208"), not in lexicographic pattern order.
+*Algebraic Evaluation Theorems* prints Table 1 with its rows in the order AAA, AAB, ABA,
+BAA, BBA, BAB, ABB, BBB, so its observed counts ("568, 553, 649, 1813, 3534, 3607, 1068,
+8208") are in that row order, not in lexicographic pattern order.
 Read lexicographically the sketch has a negative discriminant (complex evaluations);
 read with the table's row labels the algebraic prevalence estimate is 0.0887, which
 matches the table's algebraic-evaluation column (1776 of 20000 items labelled A). The
-bundled files use the table's row labels.
+bundled files use the table's row labels (``docs/theory.md#notes-on-the-printed-sources``).
 
-Seed 001 prints Table 2 with rows AAA, AAB, ABA, BAA, BBA, BAB, ABB, BBB and one column
-per true label; a row's letters are the graders' answers in the caption's order (Claude
-Haiku, Mistral Large, GPT4-Turbo). That order is confirmed by the seed's own marginals
-(its eqs. 35-40: the graders answered A 146, 27 and 234 times). ``Q = 281`` (the task
-has 300 problems; the test the seed evaluates has 281 items, Figure 1), ``Q_a = 237``.
+*A logical alarm for misaligned binary classifiers* prints Table 2 with rows AAA, AAB,
+ABA, BAA, BBA, BAB, ABB, BBB and one column per true label; a row's letters are the
+graders' answers in the caption's order (Claude Haiku, Mistral Large, GPT4-Turbo). That
+order is confirmed by the paper's own marginals (its eqs. 35-40: the graders answered A
+146, 27 and 234 times). ``Q = 281`` (the task has 300 problems; the test the paper
+evaluates has 281 items, Figure 1), ``Q_a = 237``.
 
 Examples
 --------
@@ -47,9 +49,11 @@ Examples
 
 References
 ----------
-.. [1] "Algebraic evaluation theorems", seed 002, Table 1 (ACS employment, Q = 20000).
-.. [2] "A logical alarm for misaligned binary classifiers", seed 001, appendix A.3,
-   Table 2 (BIG-Bench-Mistake multistep arithmetic, Q = 281).
+.. [1] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": Table 1 (ACS employment,
+   Q = 20000).
+.. [2] A. Corrada-Emmanuel, I. Parker and R. Bharadwaj, "A logical alarm for misaligned
+   binary classifiers", arXiv:2409.11052: appendix A.3, Table 2 (BIG-Bench-Mistake
+   multistep arithmetic, Q = 281).
 """
 
 from __future__ import annotations

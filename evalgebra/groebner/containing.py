@@ -1,4 +1,4 @@
-r"""Containing varieties: eliminating every error correlation (seed 000, Theorem 4).
+r"""Containing varieties: eliminating every error correlation.
 
 For arbitrarily correlated binary classifiers the evaluation ideal, with the correlations
 eliminated, still constrains the basic statistics. In moment coordinates the correlations
@@ -29,6 +29,12 @@ acc_0_a*prev_a + acc_0_b*prev_a - acc_0_b - prev_a + m_0_b
 
 The basis holds the three single-classifier axioms and Theorem 4's pair polynomials
 ``pi_{i,a} pi_{j,b} - pi_{i,b} pi_{j,a}``, which they generate (``P_a + P_b = 1``).
+
+References
+----------
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification", arXiv:2306.01726: section 5 and Theorem 4
+   (``docs/theory.md#the-containing-variety-and-distance``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 r"""Observation coordinates: raw pattern frequencies and moment coordinates, both ways.
 
-Moment coordinates (seeds 000 and 002) replace the ``R^N - 1`` free pattern
+Moment coordinates (``docs/theory.md#moment-coordinates``) replace the ``R^N - 1`` free pattern
 frequencies of a population by as many moments: the single frequencies
 ``m_i(r) = P(ans_i = r)`` and the joint central moments
 
@@ -15,7 +15,7 @@ first label's entries follow from ``sum_r m_i(r) = 1`` and ``sum_r D_T(.., r, ..
 
 In moment coordinates the independent model is small: with ``J_i = P_{i,a} + P_{i,b} - 1``
 it gives ``D_ij = P_a P_b J_i J_j`` and ``D_123 = P_a P_b (P_a - P_b) J_1 J_2 J_3``
-(issue notes; seed 002), and correlations enter linearly.
+(as in *Algebraic Evaluation Theorems*, Corrada-Emmanuel), and correlations enter linearly.
 
 Both maps are generic in the ring: they work on rationals (exact data) and on
 python-flint polynomials (ideal generators).
