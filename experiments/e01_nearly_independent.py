@@ -1,4 +1,8 @@
-r"""e01: searching a pool of classifiers for nearly error-independent trios (seed 000, sections 4-5).
+r"""e01: searching a pool of classifiers for nearly error-independent trios.
+
+The search of sections 4-5 of *Streaming algorithms for evaluating noisy judges on unlabeled
+data - binary classification* (Corrada-Emmanuel, arXiv:2306.01726), run on offline data; see
+``docs/theory.md#nearly-independent-trios`` and ``docs/theory.md#failure-modes-and-alarms``.
 
 A pool of logistic-regression classifiers is trained on disjoint feature subsets of offline
 data (scikit-learn's breast-cancer and digits datasets, and Breiman's synthetic two-norm
@@ -7,13 +11,13 @@ items, every trio of classifiers that share no feature is a candidate evaluation
 :func:`evalgebra.search.trios.search_trios` rejects it by the algebraic failure modes and
 ranks the survivors. The experiment reports
 
-1. failure rates against test size (seed 000, Figure 2): the fraction of candidate trios
+1. failure rates against test size (the paper's Figure 2): the fraction of candidate trios
    raising each failure mode on random tests of each size, and the fraction rejected on
    every test of that size;
 2. how well each ranking criterion predicts the true estimate error of the survivors
    (Spearman rank correlation, over survivors, per run), and the errors of the best-ranked
    trios against those of all survivors (the error a random survivor would have);
-3. the best trio's evaluation against the truth (seed 000, supplement Figures 2-4).
+3. the best trio's evaluation against the truth (the paper's supplement, Figures 2-4).
 
 The error of a trio is the largest absolute difference between its decoded algebraic
 estimate and the true value over its seven statistics (prevalence, two accuracies per
@@ -194,7 +198,7 @@ def run(setting: Setting, rng: np.random.Generator, sizes: Sequence[int], repeat
         scores[criterion] = np.array([r.score for r in survivors])
     default = searches[CRITERIA[0]]
     rejected_errors = np.array([trio_error(r.estimate, truth, r.classifiers) for r in default.rejected()])
-    # the literal criterion of seed 000: each survivor's exact estimate on its own containing variety
+    # the paper's literal criterion: each survivor's exact estimate on its own containing variety
     own_zero = 0
     for r in default.survivors():
         if r.estimate is not None:

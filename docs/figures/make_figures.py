@@ -1,17 +1,22 @@
 """Regenerate the README figures: ``python docs/figures/make_figures.py``.
 
-* ``alarm_trace.png``: the logical alarm on the BIG-Bench-Mistake graders (seed 001,
-  Figure 4), :func:`evalgebra.plots.alarm.plot_alarm_trace`;
+* ``alarm_trace.png``: the logical alarm on the BIG-Bench-Mistake graders (*A logical alarm
+  for misaligned binary classifiers*, Figure 4), :func:`evalgebra.plots.alarm.plot_alarm_trace`;
 * ``evaluation_space.png``: a pair's possible evaluations at one assumed ``Q_a``, per label
-  (seed 001, Figure 2: ``Q = 100``, ``R_{a_1} = 60``, ``R_{a_2} = 20``, ``Q_a = 60``),
-  :func:`evalgebra.plots.evaluation_space.plot_pair_evaluations`.
-
+  (*A logical alarm for misaligned binary classifiers*, Figure 2: ``Q = 100``,
+  ``R_{a_1} = 60``, ``R_{a_2} = 20``, ``Q_a = 60``),
+  :func:`evalgebra.plots.evaluation_space.plot_pair_evaluations`;
 * ``partition_acs.png``: the ACS employment test partitioned by true label, truth against the
-  algebraic evaluator and majority voting (seed 002, Table 1),
+  algebraic evaluator and majority voting (*Algebraic Evaluation Theorems*, Table 1),
   :func:`evalgebra.plots.evaluation.plot_partition`;
-* ``consistency.png``: seed 003's metrics over every pair of eight simulated runs (items of
-  random difficulty: a run errs on an item with that item's probability),
-  :func:`evalgebra.plots.consistency.plot_consistency`.
+* ``consistency.png``: the metrics of *Samplewise consistency metrics* over every pair of
+  eight simulated runs (items of random difficulty: a run errs on an item with that item's
+  probability), :func:`evalgebra.plots.consistency.plot_consistency`.
+
+The papers: A. Corrada-Emmanuel, I. Parker and R. Bharadwaj, *A logical alarm for misaligned
+binary classifiers* (arXiv:2409.11052); A. Corrada-Emmanuel, *Algebraic Evaluation Theorems*;
+*Samplewise consistency metrics* (draft manuscript). See ``docs/theory.md#the-logical-alarm``,
+``docs/theory.md#majority-voting`` and ``docs/theory.md#samplewise-consistency-metrics``.
 
 The PNGs carry no software version or date, so a rerun with the same matplotlib gives the
 same bytes.
