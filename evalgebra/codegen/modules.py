@@ -8,7 +8,7 @@ writes its source from a derivation (:mod:`evalgebra.codegen.closed_forms`).
 Examples
 --------
 >>> sorted(MODULES)
-['containing_variety', 'hui_walter', 'independent_model', 'three_independent']
+['containing_variety', 'hui_walter', 'independent_model', 'many_labels', 'three_independent']
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from evalgebra.codegen.closed_forms import (
     three_independent,
 )
 from evalgebra.codegen import hui_walter as hw
+from evalgebra.codegen import many_labels
 from evalgebra.codegen.printer import python_function
 from evalgebra.fileio import write_text_atomic
 from evalgebra.groebner.coordinates import moments_of
@@ -176,6 +177,7 @@ MODULES: dict[str, Callable[[Progress], tuple[str, str]]] = {
     "independent_model": _independent_model,
     "containing_variety": _containing_variety,
     "hui_walter": _hui_walter,
+    "many_labels": many_labels.module_source,
 }
 
 
