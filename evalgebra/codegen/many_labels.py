@@ -167,7 +167,7 @@ def module_source(progress: Progress = _quiet) -> tuple[str, str]:
         "``det(lambda M - S) = Q^R det A_0 det A_1 prod_l P_l prod_l (lambda - v_l)`` with\n"
         "``v_l = sum_t w_t P_{2,t|l}``. Nothing is divided: the functions are exact on ``int`` and\n"
         "run on floats and NumPy arrays alike.\n\n"
-        "References: \"Algebraic evaluation theorems\" (A. Corrada-Emmanuel): the independent\n"
+        "References: \"Algebraic Evaluation Theorems\" (A. Corrada-Emmanuel): the independent\n"
         "evaluation variety; docs/theory.md, section on more than two labels."
     )
     constants = [f"LABEL_COUNTS = {LABEL_COUNTS!r}"]

@@ -9,7 +9,7 @@ the three-way table by classifier 2's answer), row by row. For independent class
 ``v_l = sum_t w_t P_{2,t|l}``. Nothing is divided: the functions are exact on ``int`` and
 run on floats and NumPy arrays alike.
 
-References: "Algebraic evaluation theorems" (A. Corrada-Emmanuel): the independent
+References: "Algebraic Evaluation Theorems" (A. Corrada-Emmanuel): the independent
 evaluation variety; docs/theory.md, section on more than two labels."""
 
 LABEL_COUNTS = (3, 4)
