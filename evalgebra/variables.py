@@ -11,16 +11,16 @@ The prevalence of the last label is dependent. For a correlated subset ``T`` and
 ``ell`` the free correlations are those whose responses avoid the dependent response;
 the others follow because summing ``G^ell_T`` over one response gives zero.
 
-============  =======================  ==================  ====================
-kind          meaning (P-space)        P-space symbol      R-space symbol
-============  =======================  ==================  ====================
-prevalence    ``P_ell``                ``prev_a``          ``Q_a``
-accuracy      ``P_{i,ell|ell}``        ``acc_0_a``         ``R_0_a_a``
-response      ``P_{i,r|ell}``, r!=ell  ``resp_0_b_a``      ``R_0_b_a``
-correlation   ``G^ell_T(r_T)``         ``corr_0_1_a``      ``C_0_1_a``
-observed      ``f_d`` / ``n_d``        ``f_aab``           ``n_aab``
-moment        ``m_i(r)``, ``D_T(r_T)`` ``m_0_b``, ``D_0_1``  (P-space only)
-============  =======================  ==================  ====================
+============  ==========================  =====================  ====================
+kind          meaning (P-space)           P-space symbol         R-space symbol
+============  ==========================  =====================  ====================
+prevalence    ``P_ell``                   ``prev_a``             ``Q_a``
+accuracy      ``P_{i,ell|ell}``           ``acc_0_a``            ``R_0_a_a``
+response      ``P_{i,r|ell}``, r!=ell     ``resp_0_b_a``         ``R_0_b_a``
+correlation   ``G^ell_T(r_T)``            ``corr_0_1_a``         ``C_0_1_a``
+observed      ``f_d`` / ``n_d``           ``f_aab``              ``n_aab``
+moment        ``m_i(r)``, ``D_T(r_T)``    ``m_0_b``, ``D_0_1``   (P-space only)
+============  ==========================  =====================  ====================
 
 Each kind also has a mathematical LaTeX name, made here too
 (:meth:`VariableRegistry.latex_name`): ``P_{a}``, ``P_{0,a}``, ``P_{0,b|a}``,

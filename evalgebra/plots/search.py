@@ -22,8 +22,8 @@ True
 References
 ----------
 .. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
-   data - binary classification" (arXiv:2306.01726): Figures 2-3
-       and the supplement's evaluations.
+   data - binary classification" (arXiv:2306.01726): Figures 2-3 and the supplement's
+   evaluations.
 """
 
 from __future__ import annotations
