@@ -22,7 +22,7 @@ Examples
 
 References
 ----------
-.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+.. [1] A. Corrada-Emmanuel, I. Parker and R. Bharadwaj, "A logical alarm for misaligned binary
    classifiers": section 3, Figure 4
    (logical traces of the alarm on the BIG-Bench-Mistake graders), eqs. 7-9, 35-40.
 """

@@ -34,7 +34,7 @@ some do on label ``b``.
 
 References
 ----------
-.. [1] A. Corrada-Emmanuel and I. Parker, "A logical alarm for misaligned binary
+.. [1] A. Corrada-Emmanuel, I. Parker and R. Bharadwaj, "A logical alarm for misaligned binary
    classifiers": Figure 1 (the
    single-classifier axiom in ``(R_{a_i,a}, R_{b_i,b}, Q_a)`` space), Figure 2 (a pair's
    evaluations at fixed ``Q_a``), eqs. 7-9 and appendix A.2 (eqs. 25-33).
