@@ -5,7 +5,7 @@ It sits at the foundation with the spec and the variable registry: the algebra (
 Gröbner module) and the runtime (evaluators, alarm, seed systems) both consume it, and it
 imports neither. Inside, imports flow one way::
 
-    patterns, cells, encoding -> readers -> sketch_json -> show -> sketch
+    numbers, patterns, cells, encoding -> readers -> sketch_json -> show -> sketch
         -> point_values -> point -> simulate
 
 The readers return plain cell tables (:class:`~evalgebra.data.cells.CellTable`) that

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from evalgebra.data.numbers import show_int
 from evalgebra.errors import SketchError
 
 __all__ = [
@@ -159,6 +160,6 @@ def checked_counts(count: Any) -> np.ndarray:
         high = int(raw.max())
         total = high * raw.size if high * raw.size < COUNT_LIMIT else sum(int(c) for c in raw.ravel())
     if total >= COUNT_LIMIT:
-        raise SketchError(f"counts must total below 2^62 (got {total}): larger tests do not fit the "
+        raise SketchError(f"counts must total below 2^62 (got {show_int(total)}): larger tests do not fit the "
                           "64-bit arithmetic of sketches")
     return raw.astype(np.int64)

@@ -20,7 +20,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import reprlib
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,8 +43,10 @@ __all__ = [
     "MAX_INFERRED_LABELS",
 ]
 
-#: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...``.
+#: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...`` (and
+#: integer population indices without ``populations=`` name at most this many populations).
 MAX_INFERRED_LABELS = 1 << 16
+INT64_LIMIT = 2**63
 
 
 def is_missing(value: Any) -> bool:
@@ -62,7 +65,9 @@ def missing_mask(values: np.ndarray) -> np.ndarray:
     return np.zeros(values.shape, dtype=bool)
 
 
-def factorize_objects(values: np.ndarray) -> tuple[np.ndarray, list[Any], np.ndarray] | None:
+def factorize_objects(
+    values: np.ndarray, what: str = "values", names: Sequence[str] | None = None
+) -> tuple[np.ndarray, list[Any], np.ndarray] | None:
     """``(codes, uniques, missing mask)`` of an object array, testing each distinct value once.
 
     ``None`` without pandas. ``pandas.factorize`` codes None, NaN and NaT as -1 (the rest
@@ -72,7 +77,7 @@ def factorize_objects(values: np.ndarray) -> tuple[np.ndarray, list[Any], np.nda
         import pandas  # noqa: F401
     except ImportError:  # pragma: no cover - pandas is a test dependency
         return None
-    codes, uniques = factorize(values)
+    codes, uniques = factorize(values, what, names)
     missing = codes < 0
     blank = [k for k, u in enumerate(uniques) if is_missing(u)]
     if blank:
@@ -107,17 +112,42 @@ def describe_position(position: tuple[int, ...], what: str, names: Sequence[str]
     return f"{what} of item {position[0]}"
 
 
-def factorize(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
-    """Codes into the list of distinct values (hash-based with pandas, else sorting)."""
+def factorize(
+    values: np.ndarray, what: str = "values", names: Sequence[str] | None = None
+) -> tuple[np.ndarray, list[Any]]:
+    """Codes into the list of distinct values (hash-based with pandas, else sorting).
+
+    A cell that is not a single value (a list, a dict, an array) raises a
+    :class:`~evalgebra.errors.SketchError` naming its position (see :func:`describe_position`).
+    """
     flat = values.ravel()
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is a test dependency
-        uniques, inverse = np.unique(flat, return_inverse=True)
+        try:
+            uniques, inverse = np.unique(flat, return_inverse=True)
+        except TypeError:
+            raise _not_a_value(values, what, names) from None
         return inverse.reshape(values.shape), uniques.tolist()
-    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(flat, use_na_sentinel=True)
+    except TypeError:
+        raise _not_a_value(values, what, names) from None
     plain = [u.item() if isinstance(u, np.generic) else u for u in uniques]
     return codes.reshape(values.shape), plain
+
+
+def _not_a_value(values: np.ndarray, what: str, names: Sequence[str] | None) -> SketchError:
+    """The error for the first cell of ``values`` that is not one label (an unhashable object)."""
+    for position, value in np.ndenumerate(values):
+        try:
+            hash(value)
+        except TypeError:
+            return SketchError(
+                f"{what}: {type(value).__name__} {reprlib.repr(value)} at {describe_position(position, what, names)} "
+                "is not one label; each cell holds a label name (str) or index (int)"
+            )
+    return SketchError(f"{what}: cells must be label names (str) or indices (int)")
 
 
 class LabelEncoder:
@@ -125,8 +155,18 @@ class LabelEncoder:
 
     def __init__(self, labels: Sequence[str] | int | None) -> None:
         self.fixed = labels is not None
-        if isinstance(labels, int):
-            labels = default_label_names(labels)
+        if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
+            if not 2 <= labels <= MAX_INFERRED_LABELS:
+                raise SketchError(f"labels={labels}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
+                                  "or list their names")
+            labels = default_label_names(int(labels))
+        elif labels is not None:
+            listed = None if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) else list(labels)
+            if listed is None or not all(isinstance(name, str) for name in listed):
+                raise SketchError(
+                    f"labels must be a list of label names (str) or their number, got {reprlib.repr(labels)}"
+                )
+            labels = listed
         self.labels: list[str] = [] if labels is None else list(labels)
         self.integer = False
         # (label indices or factorize codes, distinct names, largest integer index)
@@ -148,7 +188,7 @@ class LabelEncoder:
                 )
             self._pending.append((values, [], high))
             return len(self._pending) - 1
-        factorized = factorize_objects(values) if values.dtype.kind == "O" else None
+        factorized = factorize_objects(values, what, names) if values.dtype.kind == "O" else None
         missing = missing_mask(values) if factorized is None else factorized[2]
         if missing.any():
             position = tuple(int(x) for x in np.argwhere(missing)[0])
@@ -158,7 +198,7 @@ class LabelEncoder:
             )
         if values.dtype.kind == "f":
             raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
-        codes, uniques = factorize(values) if factorized is None else factorized[:2]
+        codes, uniques = factorize(values, what, names) if factorized is None else factorized[:2]
         for u in uniques:
             if not isinstance(u, str):
                 raise SketchError(
@@ -220,16 +260,28 @@ def as_label_array(values: Any, what: str) -> np.ndarray:
     if array.ndim == 0:
         raise SketchError(f"{what}: cannot read {type(values).__name__} as an array")
     if array.dtype.kind == "O":
-        array = integers_if_all(array)
+        array = integers_if_all(array, what)
     return array
 
 
-def integers_if_all(array: np.ndarray) -> np.ndarray:
-    """An object array holding only (non-bool) integers as ``int64``; else unchanged."""
+def integers_if_all(array: np.ndarray, what: str = "decisions") -> np.ndarray:
+    """An object array holding only (non-bool) integers as ``int64``; else unchanged.
+
+    An integer outside the signed 64-bit range is no label or population index: a
+    :class:`~evalgebra.errors.SketchError` names it.
+    """
     flat = array.ravel()
     if flat.size and all(
         isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in flat
     ):
+        low, high = min(int(v) for v in flat), max(int(v) for v in flat)
+        if low < -INT64_LIMIT or high >= INT64_LIMIT:
+            wrong = high if high >= INT64_LIMIT else low
+            position = tuple(int(x) for x in np.argwhere(array == wrong)[0])
+            raise SketchError(
+                f"{what}: index {wrong} at position {position} is out of range; indices are 0..R-1 "
+                "(at most 2^63 - 1)"
+            )
         return array.astype(np.int64)
     return array
 
@@ -249,13 +301,16 @@ def population_indices(
     if array.shape[0] != n_items:
         raise SketchError(f"population has {array.shape[0]} entries for {n_items} items")
     if array.dtype.kind in "iu":
+        if populations is None and int(array.max()) >= MAX_INFERRED_LABELS:
+            raise SketchError(f"population index {int(array.max())} is too large to infer the populations from "
+                              f"(at most {MAX_INFERRED_LABELS} inferred); pass populations=[...]")
         names = tuple(populations) if populations is not None else tuple(
             f"p{k}" for k in range(int(array.max()) + 1)
         )
         if int(array.min()) < 0 or int(array.max()) >= len(names):
             raise SketchError(f"population index out of range for populations {list(names)}")
         return array.astype(np.int64), names
-    codes, uniques = factorize(array)
+    codes, uniques = factorize(array, "population")
     if (codes < 0).any():
         raise SketchError("missing population for some items")
     names = tuple(populations) if populations is not None else tuple(sorted(str(u) for u in uniques))

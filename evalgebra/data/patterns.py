@@ -35,6 +35,8 @@ _MIN_BLOCK_ROWS = 1 << 12
 
 def max_classifiers(n_labels: int) -> int:
     """Largest ``N`` whose ``R^N`` pattern codes fit in a signed 64-bit integer."""
+    if n_labels < 2:
+        raise SketchError(f"need at least 2 labels, got {n_labels}")
     n = 0
     while n_labels ** (n + 1) <= _INT64_LIMIT:
         n += 1
@@ -43,7 +45,11 @@ def max_classifiers(n_labels: int) -> int:
 
 def check_size(n_classifiers: int, n_labels: int) -> None:
     """Raise :class:`~evalgebra.errors.SketchError` when ``R^N`` codes overflow 64 bits."""
-    if n_labels**n_classifiers > _INT64_LIMIT:
+    for name, value in (("classifiers", n_classifiers), ("labels", n_labels)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise SketchError(f"the number of {name} must be a positive integer, got {value!r}")
+    # R^N is compared only once N is known to be small: 2^(10^9) alone takes seconds
+    if n_labels > 1 and (n_classifiers > 62 or n_labels**n_classifiers > _INT64_LIMIT):
         raise SketchError(
             f"{n_classifiers} classifiers with {n_labels} labels give {n_labels}^{n_classifiers} "
             f"patterns, more than 64-bit codes hold; at most {max_classifiers(n_labels)} "

@@ -24,8 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from evalgebra.data.numbers import exact_rational
 from evalgebra.errors import PointError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import correlation_expansion, free_responses
@@ -36,22 +35,19 @@ Table = dict[tuple[int, ...], Fraction]
 
 
 def as_fraction(value: Any, where: str) -> Fraction:
-    """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string."""
-    if isinstance(value, bool) or isinstance(value, float):
-        raise PointError(
-            f"{where}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string"
-        )
-    if isinstance(value, (int, Fraction, np.integer)):
-        return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
-    if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise PointError(f"{where}: cannot read {value!r} as a rational") from None
-    numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
-    if numerator is not None and denominator is not None:
-        return Fraction(int(numerator), int(denominator))
-    raise PointError(f"{where}: cannot read {value!r} as an exact rational")
+    """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string.
+
+    Text is size-checked before it is read (:func:`~evalgebra.data.numbers.parse_rational`);
+    anything else raises :class:`~evalgebra.errors.PointError`.
+    """
+    return exact_rational(value, where, PointError)
+
+
+def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
+    """``value`` when it is a mapping; else a :class:`~evalgebra.errors.PointError` naming ``where``."""
+    if not isinstance(value, Mapping):
+        raise PointError(f"{where}: expected a mapping (a dict), got {type(value).__name__}")
+    return value
 
 
 def point_rows(
@@ -65,8 +61,11 @@ def point_rows(
 
     The parameters are those of ``EvaluationPoint.from_values``, which documents them.
     """
+    if not isinstance(spec, EnsembleSpec):
+        raise PointError(f"spec: expected an EnsembleSpec, got {type(spec).__name__}")
     r_count = spec.n_labels
     prevalence_rows = []
+    prevalence = _mapping(prevalence, "prevalence")
     per_pop = (
         prevalence
         if spec.n_populations > 1 or (prevalence and all(isinstance(v, Mapping) for v in prevalence.values()))
@@ -75,7 +74,8 @@ def point_rows(
     for pop in spec.populations:
         if pop not in per_pop:
             raise PointError(f"no prevalences for population {pop!r}")
-        given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in per_pop[pop].items()}  # type: ignore[union-attr]
+        values = _mapping(per_pop[pop], f"prevalence of population {pop!r}")
+        given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in values.items()}
         if len(given) == r_count - 1 and r_count - 1 not in given:
             given[r_count - 1] = Fraction(1) - sum(given.values(), Fraction(0))
         if len(given) != r_count:
@@ -90,16 +90,18 @@ def point_rows(
         response = {
             c: {
                 t: {t: v}
-                for t, v in per_label.items()
+                for t, v in _mapping(per_label, f"accuracy of classifier {c!r}").items()
             }
-            for c, per_label in accuracy.items()
+            for c, per_label in _mapping(accuracy, "accuracy").items()
         }
-    assert response is not None
-    indexed = {spec.classifier_index(c): v for c, v in response.items()}
+    indexed = {spec.classifier_index(c): v for c, v in _mapping(response, "response").items()}
     for i in range(spec.n_classifiers):
         if i not in indexed:
             raise PointError(f"no response rows for classifier {spec.classifiers[i]!r}")
-        per_label = {spec.label_index(t): row for t, row in indexed[i].items()}
+        per_label = {
+            spec.label_index(t): _mapping(row, f"response row of classifier {spec.classifiers[i]!r}, true label {t!r}")
+            for t, row in _mapping(indexed[i], f"response of classifier {spec.classifiers[i]!r}").items()
+        }
         classifier_rows = []
         for ell in range(r_count):
             if ell not in per_label:
@@ -123,15 +125,20 @@ def point_rows(
     tables: dict[tuple[int, ...], list[Table]] = {
         t: [{} for _ in range(r_count)] for t in spec.structure
     }
-    for subset, per_truth in (correlation or {}).items():
+    for subset, per_truth in _mapping(correlation or {}, "correlation").items():
+        if not isinstance(subset, (tuple, frozenset)):
+            raise PointError(f"correlation: subset {subset!r} must be a tuple of classifier names or indices")
         key = tuple(sorted(spec.classifier_index(c) for c in subset))
         if key not in tables:
             raise PointError(f"subset {subset} is not in the structure {spec.structure}")
         order = [spec.classifier_index(c) for c in subset]
-        for t, value in per_truth.items():
+        for t, value in _mapping(per_truth, f"correlation {subset}").items():
             ell = spec.label_index(t)
             if isinstance(value, Mapping):
                 for responses, v in value.items():
+                    if not isinstance(responses, tuple) or len(responses) != len(order):
+                        raise PointError(f"correlation {subset}: responses {responses!r} must be a tuple of "
+                                         f"{len(order)} label names")
                     named = dict(zip(order, responses))
                     idx = tuple(spec.label_index(named[i]) for i in key)
                     tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")

@@ -31,7 +31,8 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import reprlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,7 @@ from evalgebra.data.encoding import (
     integers_if_all,
     population_indices,
 )
+from evalgebra.data.numbers import show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
 from evalgebra.spec import EnsembleSpec
@@ -54,7 +56,11 @@ __all__ = [
     "long_table",
     "csv_table",
     "check_count",
+    "MAX_LINE_CHARS",
 ]
+
+#: Longest line of an items CSV read, in characters (a CSV line holds one item's answers).
+MAX_LINE_CHARS = 1 << 22
 
 
 # -- per-item decisions -------------------------------------------------------------------
@@ -148,9 +154,9 @@ def decisions_table(
 def check_count(value: Any, where: str) -> int:
     """One count as an int; a :class:`SketchError` naming ``where`` unless a non-negative integer."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SketchError(f"{where}: counts must be non-negative integers, got {value!r}")
+        raise SketchError(f"{where}: counts must be non-negative integers, got {reprlib.repr(value)}")
     if value < 0:
-        raise SketchError(f"{where}: counts must be non-negative integers, got {value}")
+        raise SketchError(f"{where}: counts must be non-negative integers, got {show_int(int(value))}")
     return int(value)
 
 
@@ -348,6 +354,86 @@ def long_table(
 
 
 # -- items CSV ---------------------------------------------------------------------------------
+def _csv_rows(source: Any, what: str, truth: str | None, population: str | None) -> tuple[list[str], list[list[str]]]:
+    """The stripped header and the rows of an items CSV (``what`` names it in messages)."""
+    try:
+        return _csv_lines(source, truth, population)
+    except UnicodeDecodeError as exc:
+        raise SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                          "save it as UTF-8") from None
+
+
+def _bounded_lines(source: Any) -> Iterator[Any]:
+    """The lines of a file, each read with at most :data:`MAX_LINE_CHARS` characters (a file
+    without line breaks, such as ``/dev/zero``, is refused instead of read whole)."""
+    readline = getattr(source, "readline", None)
+    if readline is None:
+        yield from source
+        return
+    while True:
+        line = readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_CHARS:
+            raise SketchError(f"CSV has a line longer than {MAX_LINE_CHARS} characters (MAX_LINE_CHARS); "
+                              "is it an items CSV?")
+        yield line
+
+
+def _csv_lines(source: Any, truth: str | None, population: str | None) -> tuple[list[str], list[list[str]]]:
+    try:
+        reader = csv.reader(_bounded_lines(source) if hasattr(source, "readline") else source)
+    except TypeError:
+        raise SketchError(f"from_csv reads a path or a text file, got {type(source).__name__}") from None
+    try:
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise SketchError("CSV is empty: expected a header row") from None
+        header = [h.strip() for h in header]
+        for column in (truth, population):
+            if column is not None and column not in header:
+                raise SketchError(f"CSV has no column {column!r}; columns are {header}")
+        classifiers = [h for h in header if h not in (truth, population)]
+        if not classifiers:
+            raise SketchError("CSV has no classifier columns")
+        repeated = sorted({h for h in classifiers if classifiers.count(h) > 1})
+        if repeated:
+            raise SketchError(f"CSV repeats the column names {repeated}; each classifier column needs its own name")
+        rows = []
+        for line_number, row in enumerate(reader, start=2):
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise SketchError(f"CSV line {line_number}: {len(row)} fields, header has {len(header)}")
+            cells = [c.strip() for c in row]
+            empty = [header[k] for k, c in enumerate(cells) if c == ""]
+            if empty:
+                raise SketchError(
+                    f"CSV line {line_number}: missing answer in column {empty[0]!r} "
+                    "(abstention is not modelled yet)"
+                )
+            rows.append(cells)
+    except csv.Error as exc:
+        if "field limit" in str(exc):
+            raise SketchError(f"CSV line {reader.line_num}: a cell is longer than {csv.field_size_limit()} "
+                              "characters; cells hold label names") from None
+        raise SketchError(f"CSV line {max(reader.line_num, 1)}: {exc}") from None
+    return header, rows
+
+
+def _same_columns(table: np.ndarray, header: list[str], name: str) -> None:
+    """Refuse columns of one name (truth or population) that disagree on some item."""
+    where = [k for k, h in enumerate(header) if h == name]
+    for other in where[1:]:
+        differ = np.flatnonzero(table[:, other] != table[:, where[0]])
+        if differ.size:
+            raise SketchError(
+                f"CSV has {len(where)} columns named {name!r} and they disagree on item {int(differ[0])} "
+                f"({table[differ[0], where[0]]!r} vs {table[differ[0], other]!r}); keep one"
+            )
+
+
 def csv_table(
     path: str | os.PathLike[str] | io.TextIOBase,
     *,
@@ -366,38 +452,26 @@ def csv_table(
     >>> table.classifiers, table.count.tolist()
     (['m1', 'm2'], [1, 1])
     """
+    if truth is not None and truth == population:
+        raise SketchError(f"truth and population name the same column {truth!r}; give each its own column")
     if isinstance(path, (str, os.PathLike)):
-        with open(path, newline="", encoding="utf-8-sig") as handle:  # a leading BOM is not a name
-            return csv_table(handle, truth=truth, population=population, labels=labels)
-    reader = csv.reader(path)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise SketchError("CSV is empty: expected a header row") from None
-    header = [h.strip() for h in header]
-    for column in (truth, population):
-        if column is not None and column not in header:
-            raise SketchError(f"CSV has no column {column!r}; columns are {header}")
-    columns = [k for k, h in enumerate(header) if h not in (truth, population)]
-    if not columns:
-        raise SketchError("CSV has no classifier columns")
-    rows = []
-    for line_number, row in enumerate(reader, start=2):
-        if not row:
-            continue
-        if len(row) != len(header):
-            raise SketchError(f"CSV line {line_number}: {len(row)} fields, header has {len(header)}")
-        cells = [c.strip() for c in row]
-        empty = [header[k] for k, c in enumerate(cells) if c == ""]
-        if empty:
-            raise SketchError(
-                f"CSV line {line_number}: missing answer in column {empty[0]!r} "
-                "(abstention is not modelled yet)"
-            )
-        rows.append(cells)
+        name = os.fsdecode(path)
+        try:
+            handle = open(path, newline="", encoding="utf-8-sig")  # a leading BOM is not a name
+        except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise SketchError(f"cannot read CSV file {name!r}: {reason}") from None
+        with handle:
+            header, rows = _csv_rows(handle, f"CSV file {name!r}", truth, population)
+    else:
+        header, rows = _csv_rows(path, "CSV text", truth, population)
     if not rows:
         raise SketchError("empty test: the CSV has no items")
+    columns = [k for k, h in enumerate(header) if h not in (truth, population)]
     table = np.array(rows, dtype=object)
+    for role in (truth, population):
+        if role is not None:
+            _same_columns(table, header, role)
     return decisions_table(
         table[:, columns],
         labels=labels,

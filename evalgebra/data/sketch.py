@@ -32,7 +32,7 @@ from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, aggregate, checked_cou
 from evalgebra.data.patterns import decode, encode, recode
 from evalgebra.data.readers import counts_table, csv_table, decisions_table, long_table
 from evalgebra.data.show import short_names, sketch_frame, sketch_html, sketch_summary
-from evalgebra.data.sketch_json import json_table, sketch_to_json
+from evalgebra.data.sketch_json import MAX_JSON_BYTES, json_table, sketch_to_json
 from evalgebra.errors import SketchError
 from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
@@ -487,11 +487,14 @@ class Sketch:
         Parameters
         ----------
         path : path or text file
-            UTF-8 text (a leading byte-order mark is ignored).
+            UTF-8 text (a leading byte-order mark is ignored). A missing or unreadable file,
+            text that is not UTF-8, a line over :data:`~evalgebra.data.readers.MAX_LINE_CHARS`
+            characters or a cell over the csv module's field limit raise :class:`SketchError`.
         truth : str, optional
-            Name of the column holding the true label (makes a labelled sketch).
+            Name of the column holding the true label (makes a labelled sketch); columns
+            repeating its name must agree with it.
         population : str, optional
-            Name of the column holding each item's population.
+            Name of the column holding each item's population (not the truth's column).
         labels : sequence of str, optional
             All label names in order (default: the sorted names seen).
 
@@ -505,13 +508,18 @@ class Sketch:
         return cls(*csv_table(path, truth=truth, population=population, labels=labels))
 
     @classmethod
-    def from_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any]) -> Sketch:
+    def from_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
+                  max_bytes: int = MAX_JSON_BYTES) -> Sketch:
         r"""A sketch from sketch JSON v1 (see :mod:`evalgebra.data.sketch_json`).
 
         Parameters
         ----------
         source : path, file object, JSON text or parsed dict
-            A string starting with ``{`` is read as JSON text, any other string as a path.
+            A string starting with ``{`` is read as JSON text (as a path when it is not JSON
+            but names a file), any other string as a path.
+        max_bytes : int
+            Files and file objects larger than this are refused (default
+            :data:`~evalgebra.data.sketch_json.MAX_JSON_BYTES`, 256 MiB).
 
         Examples
         --------
@@ -519,15 +527,18 @@ class Sketch:
         >>> Sketch.from_json(sk.to_json()) == sk
         True
         """
-        return cls(*json_table(source))
+        return cls(*json_table(source, max_bytes))
 
     @classmethod
-    def read_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any]) -> Sketch:
+    def read_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
+                  max_bytes: int = MAX_JSON_BYTES) -> Sketch:
         r"""Read sketch JSON v1: the same as :meth:`from_json`, named to pair with :meth:`write_json`.
 
         Parameters
         ----------
         source : path, file object, JSON text or parsed dict
+        max_bytes : int
+            As for :meth:`from_json`.
 
         Examples
         --------
@@ -536,7 +547,7 @@ class Sketch:
         >>> Sketch.read_json(io.StringIO(sk.to_json())) == sk
         True
         """
-        return cls.from_json(source)
+        return cls.from_json(source, max_bytes=max_bytes)
 
     def to_json(self) -> str:
         """Sketch JSON v1 text (canonical pattern order, one count per line)."""

@@ -39,8 +39,9 @@ Examples
 from __future__ import annotations
 
 import json
+import os
+import reprlib
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -49,7 +50,7 @@ from evalgebra.data.cells import CellTable
 from evalgebra.data.readers import check_count, counts_table
 from evalgebra.errors import SketchError
 
-__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT"]
+__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES"]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
 
@@ -124,20 +125,113 @@ def sketch_to_json(sketch: CountSource) -> str:
     return _dump(_sketch_dict(sketch)) + "\n"
 
 
-def _load(source: Any) -> Any:
+#: Largest sketch JSON read from a path or a file object, in bytes; ``max_bytes=`` raises it.
+MAX_JSON_BYTES = 1 << 28
+#: Longest JSON integer read, in digits: counts stay below 2^62 (19 digits).
+MAX_JSON_INT_DIGITS = 40
+_CHUNK = 1 << 20
+# what a JSON text can begin with (after blanks): anything else is refused on its first chunk
+_JSON_START = frozenset('{["-0123456789tfnNI')
+
+
+def _shown(name: str) -> str:
+    return repr(name) if len(name) <= 80 else repr(name[:80]) + "..."
+
+
+def _read_capped(handle: Any, what: str, max_bytes: int) -> Any:
+    """At most ``max_bytes`` of a file object, in chunks; refused as soon as it is clearly not JSON."""
+    chunks: list[Any] = []
+    size = 0
+    while True:
+        chunk = handle.read(min(_CHUNK, max_bytes + 1 - size))
+        if not chunk:
+            break
+        if not isinstance(chunk, (str, bytes, bytearray)):
+            raise SketchError(f"{what}: read() gave {type(chunk).__name__}, not text")
+        if not chunks:
+            head = chunk.lstrip() if isinstance(chunk, str) else bytes(chunk).lstrip().decode("latin-1")
+            if head and head[0] not in _JSON_START and head[0] != "\ufeff" and not head.startswith("\xef\xbb\xbf"):
+                raise SketchError(f"not valid JSON: {what} begins with {head[:1]!r}; a sketch file holds one JSON object")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > max_bytes:
+            raise SketchError(f"{what} is larger than {max_bytes} bytes (MAX_JSON_BYTES); pass max_bytes= to read it")
+    if chunks and not isinstance(chunks[0], str):
+        return b"".join(bytes(c) for c in chunks)
+    return "".join(chunks)
+
+
+def _decoded(data: Any, what: str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                          "save it as UTF-8") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise SketchError(f"duplicate key {_shown(key)} in a JSON object; each key may appear once")
+        seen[key] = value
+    return seen
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_INT_DIGITS:
+        raise SketchError(f"a JSON integer of {digits} digits is too large: counts are below 2^62 (19 digits)")
+    return int(text)
+
+
+def _file_text(source: str | os.PathLike[str], max_bytes: int) -> str:
+    name = os.fsdecode(source)
+    what = f"sketch file {_shown(name)}"
+    try:
+        with open(source, "rb") as handle:
+            return _decoded(_read_capped(handle, what, max_bytes), what)
+    except SketchError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SketchError(f"cannot read sketch file {_shown(name)}: {reason}") from None
+
+
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
+    except RecursionError:
+        raise SketchError("not a sketch: the JSON is nested too deeply (a sketch nests four levels)") from None
+
+
+def _load(source: Any, max_bytes: int = MAX_JSON_BYTES) -> Any:
     if isinstance(source, Mapping):
         return source
-    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SketchError(f"cannot read sketch file {str(source)!r}: {exc.strerror}") from None
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+        raise SketchError(f"max_bytes must be a positive integer, got {reprlib.repr(max_bytes)}")
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        text = _file_text(source, max_bytes)
+    elif isinstance(source, str):
+        try:  # JSON text; a file whose name begins with "{" when it is not JSON
+            return _parse(source)
+        except json.JSONDecodeError as exc:
+            if not os.path.isfile(source):
+                raise SketchError(f"not valid JSON: {exc}") from None
+        text = _file_text(source, max_bytes)
     elif hasattr(source, "read"):
-        text = source.read()
+        try:
+            text = _decoded(_read_capped(source, "the sketch JSON", max_bytes), "the sketch JSON")
+        except UnicodeDecodeError as exc:
+            raise SketchError(f"the sketch JSON is not UTF-8 text ({exc.reason} at offset {exc.start})") from None
+    elif isinstance(source, (bytes, bytearray)):
+        text = _decoded(source, "the sketch JSON")
     else:
-        text = source
+        raise SketchError(f"a sketch is read from a path, a file object, JSON text or a dict; got {type(source).__name__}")
     try:
-        return json.loads(text)
+        return _parse(text)
     except json.JSONDecodeError as exc:
         raise SketchError(f"not valid JSON: {exc}") from None
 
@@ -168,21 +262,23 @@ def _parse_split(value: Any, where: str) -> dict[str, dict[tuple[str, ...], int]
 _TOP_KEYS = {"format", "labels", "classifiers", "counts", "by_true_label", "populations"}
 
 
-def json_table(source: Any) -> CellTable:
+def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
     r"""The cell table of sketch JSON v1 from a path, a file object, a JSON string or a parsed dict.
 
-    Anything that is not exactly the v1 format is rejected with a message saying what.
-    ``Sketch.from_json`` documents the parameter; the module docstring shows the format.
+    Anything that is not exactly the v1 format is rejected with a message saying what:
+    duplicate keys, integers of more than :data:`MAX_JSON_INT_DIGITS` digits, files of more
+    than ``max_bytes`` bytes (:data:`MAX_JSON_BYTES` by default) and text that is not UTF-8
+    included. ``Sketch.from_json`` documents the parameters; the module docstring shows the format.
     """
-    data = _load(source)
+    data = _load(source, max_bytes)
     if not isinstance(data, dict):
         raise SketchError("a sketch file holds one JSON object")
     fmt = data.get("format")
-    if fmt != SKETCH_FORMAT:
-        raise SketchError(f"not an evalgebra sketch: format is {fmt!r}, expected {SKETCH_FORMAT!r}")
+    if not isinstance(fmt, str) or fmt != SKETCH_FORMAT:
+        raise SketchError(f"not an evalgebra sketch: format is {reprlib.repr(fmt)}, expected {SKETCH_FORMAT!r}")
     extra = set(data) - _TOP_KEYS
     if extra:
-        raise SketchError(f"unknown keys {sorted(extra)}; a v1 sketch has {sorted(_TOP_KEYS)}")
+        raise SketchError(f"unknown keys {sorted(extra, key=repr)}; a v1 sketch has {sorted(_TOP_KEYS)}")
     for key in ("labels", "classifiers", "counts"):
         if key not in data:
             raise SketchError(f"sketch JSON lacks {key!r}")

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SpecError
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
@@ -189,6 +189,8 @@ def algebraic_evaluation(
     >>> outside.chosen, "undecided" in outside.alarm_kinds()
     (None, True)
     """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"the algebraic evaluator needs a Sketch, got {type(sketch).__name__}")
     if sketch.n_labels != 2:
         raise SpecError(f"the algebraic evaluator is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
     if sketch.n_classifiers < 3:

@@ -65,7 +65,11 @@ def evaluate_batch(counts: Any) -> dict[str, np.ndarray]:
     >>> out["prevalence"][0].tolist(), out["chosen"].tolist(), out["blind_spot"].tolist()
     ([0.25, 0.75], [0, -1], [False, True])
     """
-    table = np.asarray(counts, dtype=np.float64)
+    try:
+        table = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise SketchError("counts must be an array of shape (k, 8) of non-negative numbers (rows of 8 pattern "
+                          f"counts); cannot read this {type(counts).__name__} as one") from None
     if table.ndim != 2 or table.shape[1] != 8:
         raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
     if table.size and (not np.isfinite(table).all() or table.min() < 0):

@@ -49,12 +49,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import reprlib
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import flint
 
+from evalgebra.data.numbers import exact_rational
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
@@ -423,17 +425,32 @@ ALARM_DETAILS = {
 
 def _counts(counts: Sequence[Any]) -> list[int]:
     """Validated pattern counts: 8 non-negative integers, not all zero."""
+    message = f"need 8 non-negative integer pattern counts (pattern order aaa .. bbb), got {reprlib.repr(counts)}"
+    if isinstance(counts, (str, bytes, dict)):
+        raise SketchError(message)
     try:
-        values = list(counts)
+        values = list(itertools.islice(iter(counts), 9))  # a long iterable is never copied whole
         ints = [int(c) for c in values]
         exact = all(c == x for c, x in zip(ints, values))
-    except (TypeError, ValueError, OverflowError):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}") from None
+    except (TypeError, ValueError, OverflowError, ArithmeticError):
+        raise SketchError(message) from None
     if len(ints) != 8 or not exact or any(c < 0 for c in ints):
-        raise SketchError(f"need 8 non-negative integer pattern counts, got {counts!r}")
+        raise SketchError(message)
     if sum(ints) == 0:
         raise SketchError("empty test: the counts sum to 0")
     return ints
+
+
+def _names(names: Any, size: int, what: str) -> tuple[str, ...]:
+    """``size`` distinct names (strings) as a tuple; a :class:`SpecError` otherwise."""
+    try:
+        listed = None if isinstance(names, (str, bytes)) else tuple(itertools.islice(iter(names), size + 1))
+    except TypeError:
+        listed = None
+    if listed is None or len(listed) != size or not all(isinstance(n, str) for n in listed) \
+            or len(set(listed)) != size:
+        raise SpecError(f"need {size} distinct {what} names (strings), got {reprlib.repr(names)}")
+    return listed
 
 
 def prevalence_bounds(bounds: Any) -> tuple[Fraction, Fraction]:
@@ -457,12 +474,10 @@ def prevalence_bounds(bounds: Any) -> tuple[Fraction, Fraction]:
         raise SpecError("decoding 'prevalence_range' needs prevalence_range=(low, high)")
     try:
         low, high = bounds
-        if isinstance(low, float) or isinstance(high, float):
-            raise TypeError("floats are not exact")
-        low, high = Fraction(low), Fraction(high)
-    except (TypeError, ValueError, ZeroDivisionError) as exc:
+    except (TypeError, ValueError):
         raise SpecError(f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
-                        f"got {bounds!r} ({exc})") from None
+                        f"got {reprlib.repr(bounds)}") from None
+    low, high = (exact_rational(v, f"prevalence_range {name}", SpecError) for v, name in ((low, "low"), (high, "high")))
     if not 0 <= low <= high <= 1:
         raise SpecError(f"prevalence_range must satisfy 0 <= low <= high <= 1, got ({low}, {high})")
     return low, high
@@ -504,19 +519,15 @@ def evaluate_counts(
     >>> r.partition["a"][0]
     (('a', 'a', 'a'), Fraction(60, 1))
     """
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    if not isinstance(decoding, str) or decoding not in DECODINGS:
+        raise SpecError(f"unknown decoding {reprlib.repr(decoding)}; known: {', '.join(DECODINGS)}")
     ints = _counts(counts)
     q = sum(ints)
     if prevalence_range is not None and decoding == "total_accuracy":
         decoding = "prevalence_range"  # a range given is a range meant
     if decoding == "prevalence_range":
         prevalence_range = prevalence_bounds(prevalence_range)
-    labels, classifiers = tuple(labels), tuple(classifiers)
-    if len(labels) != 2 or len(set(labels)) != 2:
-        raise SpecError(f"need two distinct label names, got {list(labels)!r}")
-    if len(classifiers) != 3 or len(set(classifiers)) != 3:
-        raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
+    labels, classifiers = _names(labels, 2, "label"), _names(classifiers, 3, "classifier")
     sol = exact_solution(ints, prevalence_range)
     alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
     for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety", "undecided"):

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import reprlib
 from typing import Any
 
-from evalgebra.errors import SpecError
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.result import Evaluation
 from evalgebra.data.sketch import Sketch
 
@@ -83,6 +84,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
 
     Raises
     ------
+    SketchError
+        ``sketch`` is not a :class:`~evalgebra.data.sketch.Sketch`.
     SpecError
         An unknown method, an option the method does not take, or a correlated structure.
 
@@ -101,8 +104,13 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     ...
     evalgebra.errors.SpecError: structure [(0, 1)]: correlated structures are not evaluated by these methods yet; accepted: structure=None (the method's own assumption, independent errors) or 'independent'
     """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"evaluate needs a Sketch (Sketch.from_decisions, from_counts, from_csv, ...), "
+                          f"got {type(sketch).__name__}")
+    if not isinstance(method, str):
+        raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
-        raise SpecError(f"structure {structure!r}: correlated structures are not evaluated by these methods yet; "
+        raise SpecError(f"structure {reprlib.repr(structure)}: correlated structures are not evaluated by these methods yet; "
                         "accepted: structure=None (the method's own assumption, independent errors) or 'independent'")
     function = _method(method)
     taken = _options(function)

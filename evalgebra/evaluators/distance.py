@@ -53,6 +53,8 @@ References
 
 from __future__ import annotations
 
+import math
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -61,7 +63,7 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import Polynomial
 
-from evalgebra.errors import PointError, SpecError
+from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
 from evalgebra.evaluators.result import Estimate
 from evalgebra.data.sketch import Sketch
@@ -99,6 +101,11 @@ def _frequencies_b(sketch: Sketch) -> list[Fraction]:
 
 
 def _coordinates(estimate: Estimate, sketch: Sketch) -> tuple[Any, list[tuple[Any, Any]]]:
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"containing_distance needs a Sketch (Sketch.from_decisions, from_counts, ...), "
+                          f"got {type(sketch).__name__}")
+    if not isinstance(estimate, Estimate):
+        raise PointError(f"containing_distance needs an Estimate (an Evaluation's point), got {type(estimate).__name__}")
     if sketch.n_labels != 2:
         raise SpecError(f"the containing variety is derived for binary classifiers; this sketch has R = {sketch.n_labels}")
     first, second = sketch.labels
@@ -107,8 +114,18 @@ def _coordinates(estimate: Estimate, sketch: Sketch) -> tuple[Any, list[tuple[An
         rows = [(estimate.accuracy[c][first], estimate.accuracy[c][second]) for c in sketch.classifiers]
     except KeyError as exc:
         raise PointError(f"the estimate has no value for {exc}: it must name the sketch's labels and classifiers") from None
+    except (TypeError, IndexError, AttributeError):
+        raise PointError("the estimate must map the sketch's labels and classifiers to values") from None
     if prevalence is None or any(v is None for row in rows for v in row):
         raise PointError("the estimate leaves a statistic undefined (None): no distance can be computed")
+    for value in (prevalence, *(v for row in rows for v in row)):
+        try:
+            finite = math.isfinite(float(value))
+        except (TypeError, ValueError, OverflowError, ArithmeticError):
+            finite = False
+        if not finite:
+            raise PointError(f"the estimate holds {reprlib.repr(value)}, not a finite real number: "
+                             "no distance can be computed")
     return prevalence, rows
 
 

@@ -1,0 +1,167 @@
+r"""Exact rationals from user input, with bounded size: ints, Fractions and ``"p/q"`` strings.
+
+:class:`fractions.Fraction` expands a decimal exponent before anything can look at the
+size of the result (``Fraction("0e99999999")`` computes ``10**99999999``), and ``int``
+refuses strings of more than 4,300 digits with a ``ValueError`` of its own. Every rational
+the API reads from text goes through :func:`parse_rational`, which checks the digits and the
+exponent against :data:`MAX_DIGITS` and :data:`MAX_EXPONENT` *before* calling ``Fraction``,
+and raises one of the project's errors (the caller's choice) with a one-line message.
+
+Examples
+--------
+>>> parse_rational(" 3/12 ", "x")
+Fraction(1, 4)
+>>> parse_rational("2.5e-1", "x")
+Fraction(1, 4)
+>>> parse_rational("0e99999999", "threshold")
+Traceback (most recent call last):
+...
+evalgebra.errors.SketchError: threshold: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000 in absolute value
+>>> from evalgebra.errors import PointError
+>>> exact_rational(1.5, "x", PointError)
+Traceback (most recent call last):
+...
+evalgebra.errors.PointError: x: 1.5 is not exact; give an int, a Fraction or a 'p/q' string
+"""
+
+from __future__ import annotations
+
+import re
+import reprlib
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import EvalgebraError, SketchError
+
+__all__ = ["parse_rational", "exact_rational", "show_int", "MAX_DIGITS", "MAX_EXPONENT", "MAX_BITS"]
+
+#: Digits a rational written as text may have (numerator, decimals and denominator together).
+MAX_DIGITS = 1000
+#: Largest absolute decimal exponent of a rational written as text (``1e1000`` is accepted).
+MAX_EXPONENT = 1000
+#: Bits the numerator and denominator of any rational read may have (about 2,400 digits: what
+#: the text limits allow, and every such number still prints).
+MAX_BITS = 8000
+
+# The grammar Fraction accepts: sign, digits (underscores between them), then "/denominator"
+# or ".decimals" and an exponent. Exponent digits are bounded here so reading them is cheap.
+_RATIONAL = re.compile(
+    r"""
+    (?P<sign>[-+]?)
+    (?=\d|\.\d)
+    (?P<num>\d*|\d+(?:_\d+)*)
+    (?:
+        /(?P<denom>\d+(?:_\d+)*)
+      | (?:\.(?P<decimal>\d*|\d+(?:_\d+)*))?
+        (?:[eE](?P<exp>[-+]?\d+(?:_\d+)*))?
+    )
+    """,
+    re.VERBOSE,
+)
+
+ErrorType = type[EvalgebraError]
+
+
+def parse_rational(text: str, where: str, error: ErrorType = SketchError) -> Fraction:
+    r"""An exact rational from text (``"3"``, ``"-1/4"``, ``"0.25"``, ``"25e-2"``), size-checked first.
+
+    Parameters
+    ----------
+    text : str
+        What :class:`fractions.Fraction` reads, surrounding blanks ignored.
+    where : str
+        What the value is, for the message.
+    error : type
+        The project error to raise (:class:`~evalgebra.errors.SketchError` by default).
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    error
+        Not a rational, a zero denominator, more than :data:`MAX_DIGITS` digits or an
+        exponent over :data:`MAX_EXPONENT`.
+
+    Examples
+    --------
+    >>> parse_rational("-6/8", "x")
+    Fraction(-3, 4)
+    """
+    if not isinstance(text, str):
+        raise error(f"{where}: expected a rational as text, got {type(text).__name__}")
+    shown = text if len(text) <= 40 else text[:40] + "..."
+    stripped = text.strip()
+    found = _RATIONAL.fullmatch(stripped) if len(stripped) <= 4 * MAX_DIGITS else None
+    if found is None:
+        raise error(f"{where}: cannot read {shown!r} as a rational; accepted: an integer, 'p/q' or a decimal "
+                    f"such as '0.25', with at most {MAX_DIGITS} digits")
+    digits = sum(len((found[k] or "").replace("_", "")) for k in ("num", "denom", "decimal"))
+    if digits > MAX_DIGITS:
+        raise error(f"{where}: {shown!r} has {digits} digits; accepted: at most {MAX_DIGITS}")
+    exponent = (found["exp"] or "0").replace("_", "")
+    if len(exponent.lstrip("+-").lstrip("0")) > len(str(MAX_EXPONENT)) or abs(int(exponent)) > MAX_EXPONENT:
+        raise error(f"{where}: exponent {exponent.lstrip('+')} of {shown!r} is out of range; accepted: exponents "
+                    f"of at most {MAX_EXPONENT} in absolute value")
+    try:
+        return _bounded(Fraction(stripped), where, error)
+    except ZeroDivisionError:
+        raise error(f"{where}: cannot read {shown!r} as a rational (zero denominator)") from None
+
+
+def _bounded(value: Fraction, where: str, error: ErrorType) -> Fraction:
+    if max(abs(value.numerator), value.denominator).bit_length() > MAX_BITS:
+        raise error(f"{where}: {show_int(value.numerator)}/{show_int(value.denominator)} is too large; accepted: "
+                    f"numerators and denominators of at most {MAX_BITS} bits")
+    return value
+
+
+def show_int(number: int) -> str:
+    """An integer for a message: in full when short, else its size (huge ints do not print).
+
+    Examples
+    --------
+    >>> show_int(12), show_int(10**500)
+    ('12', 'an integer of 1661 bits')
+    """
+    return str(number) if number.bit_length() <= 256 else f"an integer of {number.bit_length()} bits"
+
+
+def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fraction:
+    r"""An exact rational from an int, Fraction, finite Decimal, sympy/flint rational or text.
+
+    Floats and booleans are refused (not exact); text goes through :func:`parse_rational`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> exact_rational(np.int64(3), "x"), exact_rational("1/3", "x")
+    (Fraction(3, 1), Fraction(1, 3))
+    """
+    if isinstance(value, (bool, float, np.bool_, np.floating)):
+        raise error(f"{where}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string")
+    if isinstance(value, (int, np.integer)):
+        return _bounded(Fraction(int(value)), where, error)
+    if isinstance(value, Fraction):
+        return _bounded(value, where, error)
+    if isinstance(value, str):
+        return parse_rational(value, where, error)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise error(f"{where}: {value} is not a finite rational")
+        return parse_rational(str(value), where, error)
+    numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
+    if isinstance(numerator, (int, np.integer)) or hasattr(numerator, "__index__"):
+        try:
+            top, bottom = int(numerator), int(denominator)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            pass
+        else:
+            if bottom != 0:
+                return _bounded(Fraction(top, bottom), where, error)
+    raise error(f"{where}: cannot read {reprlib.repr(value)} as an exact rational; give an int, a Fraction "
+                "or a 'p/q' string")
