@@ -141,14 +141,12 @@ __all__ = [
     "subset_masks",
     "segments",
     "residue_period",
+    "class_spans",
 ]
 
-#: ``Q_a`` values evaluated together (arrays of this length per classifier and pair).
-_BLOCK = 1 << 17
-#: Bytes of masks (scan) or of ``k`` bounds (residue classes) held at once per block.
-_MASK_BYTES = 1 << 27
-#: Largest magnitude the int64 path lets an intermediate value reach.
-_INT64_SAFE = 2**62
+_BLOCK = 1 << 17  # Q_a values evaluated together (arrays of this length per classifier and pair)
+_MASK_BYTES = 1 << 27  # bytes of masks (scan) or of k bounds (residue classes) held at once per block
+_INT64_SAFE = 2**62  # largest magnitude the int64 path lets an intermediate value reach
 
 #: A closed interval ``(lo, hi)`` of ``Q_a``.
 Interval = tuple[int, int]
@@ -219,8 +217,7 @@ class _Block:
         dtype = _dtype(observed, spec)
         q_a = np.arange(start, stop, dtype=np.int64).astype(dtype)
         q_b = observed.Q - q_a
-        self.q_a = q_a
-        # lower bounds shared by all classifiers: per label "a", and per label "b" less R_{a_i}
+        self.q_a = q_a  # lower bounds shared by all: per label "a", and per label "b" less R_{a_i}
         shared_lo = np.zeros(q_a.shape, dtype=dtype)
         b_offset = -q_b  # the axiom: x_i >= R_{a_i} - Q_b
         total = None
@@ -232,8 +229,7 @@ class _Block:
             top = threshold.numerator * observed.Q
             least = top // threshold.denominator + 1 if spec.strict else -(-top // threshold.denominator)
             total = least - q_b  # 2 x_i >= least - Q_b + R_{a_i}
-        self.lo = []
-        self.hi = []
+        self.lo, self.hi = [], []
         for r_a in observed.r_a:
             lo = np.maximum(shared_lo, b_offset + r_a)
             if total is not None:
@@ -280,8 +276,7 @@ def _runs(mask: np.ndarray, offset: int) -> list[Interval]:
 def _append(intervals: list[Interval], new: list[Interval]) -> None:
     """Extend ``intervals`` with ``new``, merging runs that touch across blocks."""
     if new and intervals and intervals[-1][1] + 1 == new[0][0]:
-        intervals[-1] = (intervals[-1][0], new[0][1])
-        new = new[1:]
+        intervals[-1], new = (intervals[-1][0], new[0][1]), new[1:]
     intervals.extend(new)
 
 
@@ -359,10 +354,8 @@ def scan(observed: Observed, spec: Thresholds, subsets: Sequence[tuple[int, ...]
 
 
 # -- the constraints, per residue class of Q_a ---------------------------------------------
-#: Residue classes solved together (arrays of this length per bound and subset).
-_RESIDUES = 1 << 14
-#: Residue classes are used when ``L * _RESIDUE_COST <= Q + 1``; beyond, the scan.
-_RESIDUE_COST = 16
+_RESIDUES = 1 << 14  # residue classes solved together (arrays of this length per bound and subset)
+_RESIDUE_COST = 16  # residue classes are used when L * _RESIDUE_COST <= Q + 1; beyond, the scan
 
 #: A bound linear in ``k`` along ``Q_a = L k + s``: slope, and intercept per class ``s``.
 Linear = tuple[int, np.ndarray]
@@ -448,8 +441,7 @@ class _Classes:
         return self.solve(rows, _meet(self.single(i), self.single(j)))
 
 
-def _meet(one: Span, other: Span) -> Span:
-    """Intersection of two intervals of ``k`` per class."""
+def _meet(one: Span, other: Span) -> Span:  # the intersection of two intervals of k per class
     return np.maximum(one[0], other[0]), np.minimum(one[1], other[1])
 
 
@@ -464,8 +456,7 @@ def _minus(
     ]
 
 
-def _shift(k: np.ndarray, where: np.ndarray, step: int) -> np.ndarray:
-    """``k + step`` where ``where``, ``k`` elsewhere."""
+def _shift(k: np.ndarray, where: np.ndarray, step: int) -> np.ndarray:  # k + step where `where`
     return np.where(where, k + step, k)
 
 
@@ -558,6 +549,32 @@ def solve_residues(
         [(int(lo), int(hi)) for lo, hi in zip(lows.tolist(), highs.tolist())]
         for lows, highs in zip(_by_owner(starts, len(subsets)), _by_owner(ends, len(subsets)))
     ]
+
+
+def class_spans(
+    observed: Observed, spec: Thresholds, subsets: Sequence[tuple[int, ...]]
+) -> tuple[int, list[Span]]:
+    """``L`` and per subset ``(k_lo, k_hi)`` for each class ``s = 0..L-1``: it passes at ``Q_a = L k + s``
+    iff ``k_lo[s] <= k <= k_hi[s]``; each class is one progression of step ``L``, nothing listed.
+
+    >>> from evalgebra.alarm.safety import SafetySpec
+    >>> odd = Observed(("c0", "c1"), Q=6, r_a=(3, 3), both_a={(0, 1): 1})
+    >>> period, ((k_lo, k_hi),) = class_spans(odd, SafetySpec(), [(0, 1)])
+    >>> period, k_lo.tolist(), k_hi.tolist()  # class 0 empty; class 1: Q_a = 1, 3, 5
+    (2, [1, 0], [-1, 2])
+    """
+    period = residue_period(spec)
+    classes = _Classes(observed, spec, period, np.arange(period, dtype=np.int64).astype(_dtype(observed, spec)))
+    out = []
+    for subset in subsets:
+        members = sorted(subset)
+        span = classes.single(members[0])
+        for k, j in enumerate(members):
+            span = _meet(span, classes.single(j))
+            for i in members[:k]:
+                span = _meet(span, classes.pair(i, j, observed.table(i, j)))
+        out.append(span)
+    return period, out
 
 
 def feasible_intervals(

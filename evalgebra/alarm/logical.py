@@ -154,24 +154,27 @@ References
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
+from evalgebra.alarm.certificates import Certificate, Witness
 from evalgebra.alarm.intervals import (
     Interval,
     Observed,
-    feasible_intervals,
     residue_period,
     scan,
     segments,
     solve_residues,
     subset_masks,
 )
+from evalgebra.alarm.program import Program, build_program
+from evalgebra.alarm.ranges import BUDGET, FeasibleSet, accuracy_ranges, exact_qa_set, label_ranges, pairwise_sets
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
+from evalgebra.alarm.solve import Verdict, decide
 from evalgebra.evaluators.result import Alarm
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
@@ -181,6 +184,7 @@ __all__ = [
     "feasible_qa",
     "axiom_segments",
     "alarm_as_alarms",
+    "minimal_firing",
 ]
 
 #: Largest ensemble for which ``subsets=None`` lists every subset.
@@ -196,13 +200,17 @@ _solve_residues = solve_residues
 
 
 # -- observed counts --------------------------------------------------------------------
-def _observe(sketch: Sketch) -> Observed:
+def _check_sketch(sketch: Sketch) -> None:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
+
+
+def _observe(sketch: Sketch) -> Observed:
+    _check_sketch(sketch)
     if sketch.n_labels != 2:
         raise SketchError(
-            f"the logical alarm is for binary classifiers (R = 2); this sketch has "
-            f"{sketch.n_labels} labels {list(sketch.labels)}"
+            f"the interval method is for binary classifiers (R = 2); this sketch has "
+            f"{sketch.n_labels} labels {list(sketch.labels)} (logical_alarm takes any number)"
         )
     _, _, code, count = sketch.table()  # populations pooled, answer key ignored
     n = sketch.n_classifiers
@@ -212,6 +220,16 @@ def _observe(sketch: Sketch) -> Observed:
         (i, j): int(count[said_a[:, i] & said_a[:, j]].sum()) for i, j in itertools.combinations(range(n), 2)
     }
     return Observed(tuple(sketch.classifiers), int(count.sum()), r_a, both_a)
+
+
+def _patterns(sketch: Sketch) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Every observed pattern (label indices) with its count, populations and answer key pooled."""
+    _, _, code, count = sketch.table()
+    merged: dict[tuple[int, ...], int] = {}
+    for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_labels).tolist(), count.tolist()):
+        merged[tuple(row)] = merged.get(tuple(row), 0) + int(c)
+    keys = sorted(merged)
+    return keys, [merged[k] for k in keys]
 
 
 # -- the public functions -----------------------------------------------------------------
@@ -231,44 +249,108 @@ def _subset_indices(sketch: Sketch, subsets: Iterable[Iterable[str | int]] | Non
     for subset in subsets:
         if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
             raise SpecError(f"each subset must be a collection of classifier names or indices, got {subset!r}")
-        indices = [spec.classifier_index(c) for c in subset]
+        indices = [spec.classifier_index(c.item() if isinstance(c, np.generic) else c) for c in subset]
         if not indices or len(set(indices)) != len(indices):
             raise SpecError(f"each subset needs one or more distinct classifiers, got {list(subset)!r}")
         result.append(tuple(sorted(indices)))
+    if not result:
+        raise SpecError("subsets is empty; give one or more collections of classifiers, or None for all")
     return result
 
 
-def _check_spec(spec: Any) -> SafetySpec:
+def _check_spec(spec: Any, sketch: Sketch | None = None) -> SafetySpec:
     if not isinstance(spec, SafetySpec):
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
+    if sketch is not None:
+        labels, classifiers = spec.names()
+        unknown = sorted(labels - set(sketch.labels)) + sorted(classifiers - set(sketch.classifiers))
+        if unknown:
+            raise SpecError(f"spec names {unknown}, not labels {list(sketch.labels)} or classifiers "
+                            f"{list(sketch.classifiers)} of this sketch")
     return spec
+
+
+class _Verdicts:
+    """Verdicts of subsets, reusing evidence: a witness covers every subset of its members, a
+    certificate every superset of its members (feasibility is monotone)."""
+
+    def __init__(self, sketch: Sketch, spec: SafetySpec) -> None:
+        self.patterns, self.counts = _patterns(sketch)
+        self.sketch, self.spec = sketch, spec
+        self.quiet: list[Witness] = []
+        self.firing: list[tuple[frozenset[int], Certificate]] = []
+        self.undecided: dict[tuple[int, ...], str] = {}
+
+    def program(self, subset: tuple[int, ...]) -> Program:
+        return build_program(self.patterns, self.counts, self.sketch.n_labels, subset, self.spec,
+                             self.sketch.classifiers, self.sketch.labels)
+
+    def known(self, subset: tuple[int, ...]) -> Verdict | None:
+        members = set(subset)
+        for witness in self.quiet:
+            if members <= set(witness.members):
+                return Verdict("quiet", witness=witness.restrict(subset))
+        for owners, proof in self.firing:
+            if owners <= members:
+                return Verdict("fires", certificate=proof)
+        return None
+
+    def __call__(self, subset: tuple[int, ...]) -> Verdict:
+        found = self.known(subset)
+        if found is not None:
+            return found
+        if subset in self.undecided:
+            return Verdict("undecided", reason=self.undecided[subset])
+        verdict = decide(self.program(subset))
+        if verdict.kind == "quiet" and verdict.witness is not None:
+            self.quiet.append(verdict.witness)
+        elif verdict.kind == "fires" and verdict.certificate is not None:
+            self.firing.append((frozenset(subset), verdict.certificate))
+        else:
+            self.undecided[subset] = verdict.reason
+        return verdict
 
 
 def logical_alarm(
     sketch: Sketch,
     spec: SafetySpec | None = None,
     subsets: Iterable[Iterable[str | int]] | None = None,
+    *,
+    prevalences: bool = True,
+    accuracy: bool = False,
+    budget: int = BUDGET,
 ) -> AlarmReport:
-    r"""Run the logical alarm on every subset of an ensemble.
+    r"""Run the logical alarm on every subset of an ensemble: exact verdicts with evidence.
 
     Parameters
     ----------
     sketch : Sketch
-        ``R = 2`` labels; populations are pooled and an answer key, if any, is ignored.
+        Any number of labels; populations are pooled and an answer key, if any, is ignored.
     spec : SafetySpec, optional
         Default ``SafetySpec()``: better than 1/2 on each label, strictly.
     subsets : iterable of collections of classifier names or indices, optional
         Default: every non-empty subset, singletons first, then pairs, ... (up to 12
         classifiers; beyond, choose the subsets).
+    prevalences : bool
+        Also give each quiet subset its exact feasible ``Q_a`` (items of ``labels[0]``; see
+        :func:`~evalgebra.alarm.ranges.exact_qa_set`) and, with three or more labels, each
+        label's least and greatest count. ``False``: verdicts only (the fast path).
+    accuracy : bool
+        Also give each quiet subset every member's exact accuracy range on each label.
+    budget : int
+        Candidate ``Q_a`` values decided one by one per subset of three or more members.
 
     Returns
     -------
     AlarmReport
+        Per subset ``fires`` (a certificate proves that no labelled test consistent with the
+        counts lets every member meet ``spec``), quiet (a witness: one that does) or
+        ``undecided`` (neither could be certified; never a guess).
 
     Raises
     ------
     SketchError
-        Not a sketch, or not two labels.
+        Not a sketch.
     SpecError
         A bad ``spec`` or ``subsets``.
 
@@ -279,8 +361,9 @@ def logical_alarm(
     >>> report = logical_alarm(sk)
     >>> report.fires, [r.feasible_Qa for r in report.subsets]
     (False, [((3, 9),), ((3, 9),), ((3, 9),)])
-    >>> report.to_dict()["subsets"][2]
-    {'classifiers': ['c0', 'c1'], 'fires': False, 'feasible_Qa': [[3, 9]]}
+    >>> entry = report.to_dict()["subsets"][2]
+    >>> entry["classifiers"], entry["fires"], entry["feasible_Qa"], entry["verdict"]
+    (['c0', 'c1'], False, [[3, 9]], 'quiet')
     >>> report.to_dict()["spec"]
     {'min_accuracy': '1/2', 'min_total_accuracy': None, 'strict': True}
 
@@ -290,17 +373,106 @@ def logical_alarm(
     >>> never = Sketch.from_counts({"ab": 6, "ba": 4}, labels=["a", "b"])
     >>> [(r.classifiers, r.fires) for r in logical_alarm(never).subsets]
     [(('c0',), False), (('c1',), False), (('c0', 'c1'), True)]
+
+    A trio the pairwise conditions miss (six items, accuracy above 1/3 on each label):
+
+    >>> trio = Sketch.from_counts({"abb": 1, "bab": 1, "bba": 1, "bbb": 3}, labels=["a", "b"])
+    >>> logical_alarm(trio, SafetySpec("1/3")).result("c0", "c1", "c2").verdict
+    'fires'
     """
-    observed = _observe(sketch)
-    spec = _check_spec(SafetySpec() if spec is None else spec)
+    _check_sketch(sketch)
+    spec = _check_spec(SafetySpec() if spec is None else spec, sketch)
     indices = _subset_indices(sketch, subsets)
-    found = feasible_intervals(observed, spec, indices)
-    names = observed.classifiers
-    results = tuple(
-        SubsetResult(tuple(names[i] for i in subset), not intervals, tuple(intervals))
-        for subset, intervals in zip(indices, found)
-    )
-    return AlarmReport(observed.Q, spec, results, names, tuple(sketch.labels))
+    verdicts = _Verdicts(sketch, spec)
+    union = tuple(sorted(set().union(*indices)))
+    verdicts(union)  # one program often answers every subset
+    order = sorted(range(len(indices)), key=lambda k: len(indices[k]))
+    found: dict[int, Verdict] = {k: verdicts(indices[k]) for k in order}
+    names, labels = tuple(sketch.classifiers), tuple(sketch.labels)
+    interval_sets: dict[tuple[int, ...], FeasibleSet] = {}
+    if sketch.n_labels == 2 and spec.uniform and (prevalences or any(len(s) <= 2 for s in indices)):
+        observed = _observe(sketch)
+        small = [s for s in indices if len(s) <= 2 or prevalences]
+        interval_sets = dict(zip(small, pairwise_sets(observed, spec, small)))
+    results = []
+    for k, subset in enumerate(indices):
+        verdict = found[k]
+        pairwise = interval_sets.get(subset)
+        reason = verdict.reason
+        if pairwise is not None and len(subset) <= 2 and verdict.kind != "undecided" \
+                and (verdict.kind == "fires") != (not pairwise):
+            verdict, reason = Verdict("undecided"), "the interval method and the program disagree"
+        feasible: FeasibleSet | None = None
+        ranges: dict[str, tuple[int, int]] | None = None
+        accuracies = None
+        if verdict.kind == "fires":
+            feasible = FeasibleSet()
+        elif verdict.kind == "quiet" and prevalences:
+            program = verdicts.program(subset)
+            if pairwise is not None and len(subset) <= 2:
+                feasible = pairwise
+            else:
+                feasible = exact_qa_set(program, pairwise, budget)
+            if sketch.n_labels > 2:
+                ranges = _label_ranges(program, labels)
+            if accuracy:
+                accuracies = _accuracies(program, names, labels)
+        elif verdict.kind == "quiet" and accuracy:
+            accuracies = _accuracies(verdicts.program(subset), names, labels)
+        results.append(SubsetResult(
+            tuple(names[i] for i in subset), verdict.kind == "fires", feasible, verdict.kind,
+            verdict.witness, verdict.certificate, reason, ranges, accuracies,
+        ))
+    return AlarmReport(sum(verdicts.counts), spec, tuple(results), names, labels)
+
+
+def _label_ranges(program: Program, labels: Sequence[str]) -> dict[str, tuple[int, int]] | None:
+    out = {}
+    for ell, (low, high) in label_ranges(program).items():
+        if low.value is None or high.value is None:
+            return None
+        out[labels[ell]] = (int(low.value), -int(high.value))
+    return out
+
+
+def _accuracies(program: Program, names: Sequence[str], labels: Sequence[str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for (i, ell), (lo, hi, _) in accuracy_ranges(program).items():
+        out.setdefault(names[i], {})[labels[ell]] = (lo, hi)
+    return out
+
+
+def minimal_firing(
+    sketch: Sketch, spec: SafetySpec | None = None, max_size: int | None = None
+) -> tuple[tuple[str, ...], ...]:
+    r"""The smallest subsets on which the alarm fires (no proper subset fires), without all ``2^N - 1``.
+
+    When the whole ensemble can meet ``spec`` (one program, one witness) nothing fires and
+    nothing else is solved. Otherwise subsets are visited by size, skipping supersets of a
+    firing subset (they fire too) and subsets of a witnessed quiet one. Subsets left
+    undecided are not reported.
+
+    Examples
+    --------
+    >>> from evalgebra.data.sketch import Sketch
+    >>> sk = Sketch.from_counts({"abb": 6, "baa": 4}, labels=["a", "b"])
+    >>> minimal_firing(sk)
+    (('c0', 'c1'), ('c0', 'c2'))
+    """
+    _check_sketch(sketch)
+    spec = _check_spec(SafetySpec() if spec is None else spec, sketch)
+    n = sketch.n_classifiers
+    verdicts = _Verdicts(sketch, spec)
+    if verdicts(tuple(range(n))).kind == "quiet":
+        return ()
+    firing: list[tuple[int, ...]] = []
+    for size in range(1, (n if max_size is None else min(n, max_size)) + 1):
+        for subset in itertools.combinations(range(n), size):
+            if any(set(f) <= set(subset) for f in firing):
+                continue
+            if verdicts(subset).kind == "fires":
+                firing.append(subset)
+    return tuple(tuple(sketch.classifiers[i] for i in subset) for subset in firing)
 
 
 def feasible_qa(
@@ -309,8 +481,7 @@ def feasible_qa(
     r"""The ``Q_a`` values at which every member of one subset can meet ``spec``.
 
     The per-``Q_a`` data of the logical-alarm paper's Figure 4 traces, as intervals: for a single
-    classifier, a pair or a larger subset (checked pair by pair, as in
-    :func:`logical_alarm`).
+    classifier, a pair or a larger subset (exact, as in :func:`logical_alarm`).
 
     Examples
     --------
@@ -326,12 +497,10 @@ def feasible_qa(
     >>> feasible_qa(odd, ["c0"]), feasible_qa(odd, ["c0", "c1"])
     (((1, 5),), ((1, 1), (3, 3), (5, 5)))
     """
-    observed = _observe(sketch)
-    spec = _check_spec(SafetySpec() if spec is None else spec)
+    _check_sketch(sketch)
     if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, Iterable):
         raise SpecError(f"classifiers must be a collection of names or indices, e.g. [{classifiers!r}]")
-    (subset,) = _subset_indices(sketch, [list(classifiers)])
-    return tuple(feasible_intervals(observed, spec, [subset])[0])
+    return logical_alarm(sketch, spec, [list(classifiers)]).subsets[0].feasible_Qa
 
 
 def axiom_segments(

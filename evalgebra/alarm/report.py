@@ -5,7 +5,16 @@ the specification, writes the ``evalgebra.alarm/1`` JSON document, and renders a
 (:meth:`AlarmReport.summary`) and as a compact HTML block in notebooks.
 
 A subset that fires holds at least one member that fails the specification, whatever the
-answer key. A quiet subset means less: no violation is provable from these counts.
+answer key (a certificate proves it). A quiet subset means less: these counts cannot prove a
+violation, because an answer key exists under which every member meets the specification
+(the witness). An ``undecided`` subset is neither: no evidence could be certified.
+
+The ``evalgebra.alarm/1`` document keeps its keys and their meaning and adds new ones after
+them: per subset ``verdict``, ``feasible_Qa_progressions`` (``[[lo, hi, step], ...]``, never
+listed value by value), ``feasible_Qa_exact``, ``witness``, ``certificate``, ``reason``,
+``label_ranges`` and ``accuracy_ranges``; at the top ``undecided`` and ``minimal_firing``.
+``feasible_Qa`` (``[[lo, hi], ...]``) is ``null`` when it would list more than
+:data:`JSON_INTERVALS` runs or was not computed: read ``feasible_Qa_progressions``.
 """
 
 from __future__ import annotations
@@ -17,17 +26,25 @@ from typing import Any
 
 from evalgebra.display import escape, html_block, html_table, shorten
 from evalgebra.errors import SpecError
+from evalgebra.alarm.certificates import Certificate, Witness
 from evalgebra.alarm.intervals import Interval
+from evalgebra.alarm.ranges import FeasibleSet
 from evalgebra.alarm.safety import SafetySpec
 
-__all__ = ["ALARM_FORMAT", "FIRES_TEXT", "QUIET_TEXT", "SubsetResult", "AlarmReport"]
+__all__ = ["ALARM_FORMAT", "FIRES_TEXT", "QUIET_TEXT", "UNDECIDED_TEXT", "JSON_INTERVALS", "SubsetResult",
+           "AlarmReport"]
 
 ALARM_FORMAT = "evalgebra.alarm/1"
 
 #: What a firing subset means.
-FIRES_TEXT = "at least one member of each fails the specification, whatever the answer key"
+FIRES_TEXT = "provably at least one of these misses the specification, whatever the answer key"
 #: What a quiet subset means (and does not mean).
-QUIET_TEXT = "no violation is provable from these counts (the specification may still be unmet)"
+QUIET_TEXT = ("these counts cannot prove a violation (an answer key exists under which all meet it: "
+              "see the witness); the specification may still be unmet")
+#: What an undecided subset means.
+UNDECIDED_TEXT = "neither a witness nor a certificate could be checked: no verdict"
+#: Most runs ``feasible_Qa`` lists in JSON (beyond: null; read ``feasible_Qa_progressions``).
+JSON_INTERVALS = 1000
 
 #: Firing subsets a ``repr`` names before it counts the rest.
 _REPR_SUBSETS = 3
@@ -42,22 +59,77 @@ class SubsetResult:
     classifiers : tuple of str
         The members, in the sketch's order.
     fires : bool
-        True when no ``Q_a`` in ``0..Q`` lets every member meet the specification.
-    feasible_Qa : tuple of (int, int)
-        The ``Q_a`` values where it can, as disjoint, increasing closed intervals.
+        True when a certificate proves that no labelled test consistent with the counts lets
+        every member meet the specification.
+    feasible : FeasibleSet or None
+        The ``Q_a`` at which they can, as arithmetic progressions (``None``: not computed).
+        Built from a tuple of closed intervals too.
+    verdict : str
+        ``"fires"``, ``"quiet"`` or ``"undecided"``.
+    witness : Witness or None
+        Quiet: a labelled test (an integer split of the members' counts) under which all meet it.
+    certificate : Farkas or Split or None
+        Fires: the exactly checked proof (of these members or of a firing subset of them).
+    reason : str
+        Why a subset is undecided.
+    label_ranges : dict or None
+        Three or more labels: each label's least and greatest item count.
+    accuracy : dict or None
+        ``{classifier: {label: (least, greatest)}}`` exact accuracies (``accuracy=True``).
     """
 
     classifiers: tuple[str, ...]
     fires: bool
-    feasible_Qa: tuple[Interval, ...]  # noqa: N815 - the paper's name
+    feasible: Any = None
+    verdict: str = ""
+    witness: Witness | None = field(default=None, compare=False)
+    certificate: Certificate | None = field(default=None, compare=False)
+    reason: str = ""
+    label_ranges: dict[str, tuple[int, int]] | None = None
+    accuracy: dict[str, dict[str, Any]] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"classifiers": [...], "fires": bool, "feasible_Qa": [[lo, hi], ...]}``."""
-        return {
+    def __post_init__(self) -> None:
+        if self.feasible is not None and not isinstance(self.feasible, FeasibleSet):
+            object.__setattr__(self, "feasible", FeasibleSet.from_intervals(self.feasible))
+        if not self.verdict:
+            object.__setattr__(self, "verdict", "fires" if self.fires else "quiet")
+
+    @property
+    def feasible_Qa(self) -> tuple[Interval, ...] | None:  # noqa: N802 - the paper's name
+        """The feasible ``Q_a`` as disjoint, increasing closed intervals (None: not computed).
+
+        A SpecError when they are more than :data:`~evalgebra.alarm.ranges.MAX_INTERVALS`:
+        read :attr:`feasible` (arithmetic progressions) instead.
+        """
+        return None if self.feasible is None else self.feasible.intervals()
+
+    def to_dict(self, classifiers: Sequence[str] = (), labels: Sequence[str] = ()) -> dict[str, Any]:
+        """``classifiers``, ``fires``, ``feasible_Qa`` (``[[lo, hi], ...]`` or null), then the added keys."""
+        intervals = None
+        if self.feasible is not None:
+            try:
+                intervals = [[lo, hi] for lo, hi in self.feasible.intervals(JSON_INTERVALS)]
+            except SpecError:
+                intervals = None
+        names = list(classifiers) or list(self.classifiers)
+        out: dict[str, Any] = {
             "classifiers": list(self.classifiers),
             "fires": self.fires,
-            "feasible_Qa": [[lo, hi] for lo, hi in self.feasible_Qa],
+            "feasible_Qa": intervals,
+            "verdict": self.verdict,
+            "feasible_Qa_progressions": None if self.feasible is None else self.feasible.to_list(),
+            "feasible_Qa_exact": None if self.feasible is None else self.feasible.exact,
+            "witness": None if self.witness is None or not labels else self.witness.to_dict(names, labels),
+            "certificate": None if self.certificate is None or not labels
+            else self.certificate.to_dict(names, labels),
+            "reason": self.reason or None,
+            "label_ranges": None if self.label_ranges is None else {k: list(v) for k, v in self.label_ranges.items()},
+            "accuracy_ranges": None if self.accuracy is None else {
+                c: {label: [None if v is None else str(v) for v in pair] for label, pair in row.items()}
+                for c, row in self.accuracy.items()
+            },
         }
+        return out
 
 
 @dataclass(frozen=True, repr=False)
@@ -93,9 +165,9 @@ class AlarmReport:
     >>> print(report.summary())
     Logical alarm on 10 items (Q_a counts items of true label 'a')
     specification: accuracy > 1/2 on each label
-    fires on 1 of 3 subsets: at least one member of each fails the specification, whatever the answer key
+    fires on 1 of 3 subsets: provably at least one of these misses the specification, whatever the answer key
       c0, c1
-    quiet on 2 subsets: no violation is provable from these counts (the specification may still be unmet)
+    quiet on 2 subsets: these counts cannot prove a violation (an answer key exists under which all meet it: see the witness); the specification may still be unmet
       c0  feasible Q_a: 3..9
       c1  feasible Q_a: 1..7
     >>> "c0, c1" in report._repr_html_()
@@ -125,18 +197,31 @@ class AlarmReport:
         """The ``evalgebra.alarm/1`` document as a dictionary.
 
         Keys: ``format``, ``Q``, ``spec``, ``subsets`` (per subset ``classifiers``, ``fires``,
-        ``feasible_Qa``), then ``labels`` (``feasible_Qa`` counts items of true label
-        ``labels[0]``), ``classifiers`` (the sketch's) and ``fires`` (any subset fires).
+        ``feasible_Qa``, then the keys added by :meth:`SubsetResult.to_dict`), then ``labels``
+        (``feasible_Qa`` counts items of true label ``labels[0]``), ``classifiers`` (the
+        sketch's), ``fires`` (any subset fires), ``undecided`` (any subset undecided) and
+        ``minimal_firing`` (firing subsets no firing subset of the report is inside).
         """
         return {
             "format": ALARM_FORMAT,
             "Q": self.Q,
             "spec": self.spec.to_dict(),
-            "subsets": [result.to_dict() for result in self.subsets],
+            "subsets": [result.to_dict(self.classifiers, self.labels) for result in self.subsets],
             "labels": list(self.labels),
             "classifiers": list(self.classifiers),
             "fires": self.fires,
+            "undecided": any(r.verdict == "undecided" for r in self.subsets),
+            "minimal_firing": [list(r.classifiers) for r in self.minimal_firing()],
         }
+
+    def minimal_firing(self) -> tuple[SubsetResult, ...]:
+        """Firing subsets of the report none of whose proper subsets in the report fires."""
+        firing = self.firing()
+        return tuple(r for r in firing if not any(set(o.classifiers) < set(r.classifiers) for o in firing))
+
+    def undecided(self) -> tuple[SubsetResult, ...]:
+        """The subsets on which no verdict could be certified."""
+        return tuple(r for r in self.subsets if r.verdict == "undecided")
 
     def to_json(self) -> str:
         """``evalgebra.alarm/1`` JSON text."""
@@ -149,7 +234,7 @@ class AlarmReport:
 
     def quiet(self) -> tuple[SubsetResult, ...]:
         """The subsets on which it stays quiet: no violation is provable from the counts."""
-        return tuple(result for result in self.subsets if not result.fires)
+        return tuple(result for result in self.subsets if result.verdict == "quiet")
 
     def __repr__(self) -> str:
         firing = self.firing()
@@ -178,8 +263,15 @@ class AlarmReport:
             lines.append(f"quiet on {len(quiet)} subsets: {QUIET_TEXT}")
             shown, more = shorten(quiet)
             width = max(len(", ".join(r.classifiers)) for r in shown)
-            lines.extend(f"  {', '.join(r.classifiers):<{width}}  feasible Q_a: {_intervals_text(r.feasible_Qa)}"
+            lines.extend(f"  {', '.join(r.classifiers):<{width}}  feasible Q_a: {_set_text(r.feasible)}"
                          for r in shown)
+            if more:
+                lines.append(f"  ... and {more} more")
+        undecided = self.undecided()
+        if undecided:
+            lines.append(f"undecided on {len(undecided)} subsets: {UNDECIDED_TEXT}")
+            shown, more = shorten(undecided)
+            lines.extend(f"  {', '.join(r.classifiers)}: {r.reason}" for r in shown)
             if more:
                 lines.append(f"  ... and {more} more")
         return "\n".join(lines)
@@ -206,6 +298,6 @@ class AlarmReport:
         return html_block(f"Logical alarm: {verdict}", *parts)
 
 
-def _intervals_text(intervals: Sequence[Interval]) -> str:
-    """``1..9, 12..20``; a single point prints once."""
-    return ", ".join(f"{lo}..{hi}" if lo != hi else str(lo) for lo, hi in intervals) or "none"
+def _set_text(feasible: FeasibleSet | None) -> str:
+    """``1..9, 12..20 step 2``; a single point prints once; ``not computed`` for None."""
+    return "not computed" if feasible is None else feasible.text(8)

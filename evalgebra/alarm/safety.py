@@ -13,7 +13,8 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -45,7 +46,42 @@ def _threshold(value: Any, what: str, strict: bool) -> Fraction | None:
     return number
 
 
-@dataclass(frozen=True)
+def _overrides(value: Any, what: str, strict: bool) -> tuple[tuple[str, Fraction | None], ...]:
+    """``{name: threshold}`` as sorted pairs (``None`` thresholds kept: no condition)."""
+    if value is None:
+        return ()
+    if isinstance(value, tuple) and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        value = dict(value)
+    if not isinstance(value, Mapping):
+        raise SpecError(f"{what} must be a mapping of names to thresholds, got {type(value).__name__}")
+    out = []
+    for key, threshold in value.items():
+        if not isinstance(key, str):
+            raise SpecError(f"{what}: keys are label or classifier names (str), got {key!r}")
+        out.append((key, _threshold(threshold, f"{what}[{key!r}]", strict)))
+    return tuple(sorted(out))
+
+
+def _per_classifier(value: Any, strict: bool) -> tuple[tuple[str, tuple[tuple[str, Fraction | None], ...]], ...]:
+    """``{classifier: threshold or {label: threshold}}`` as sorted pairs (``""`` keys every label)."""
+    if value is None:
+        return ()
+    if isinstance(value, tuple):
+        value = dict(value)
+    if not isinstance(value, Mapping):
+        raise SpecError(f"by_classifier must be a mapping of classifier names, got {type(value).__name__}")
+    out = []
+    for name, thresholds in value.items():
+        if not isinstance(name, str):
+            raise SpecError(f"by_classifier: keys are classifier names (str), got {name!r}")
+        if isinstance(thresholds, (Mapping, tuple)):
+            out.append((name, _overrides(thresholds, f"by_classifier[{name!r}]", strict)))
+        else:
+            out.append((name, (("", _threshold(thresholds, f"by_classifier[{name!r}]", strict)),)))
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True, repr=False)
 class SafetySpec:
     r"""What every member of an ensemble must meet: rational accuracy thresholds.
 
@@ -62,6 +98,12 @@ class SafetySpec:
         ``>`` (the paper's "better than 50%", default) or ``>=``. Conditions are read with
         denominators cleared, so on a label no item has a strict per-label threshold is
         never met (``0 > 0``) and a non-strict one always is (``0 >= 0``).
+    by_label : mapping of label name to threshold, optional
+        Per-label thresholds that differ by label: they replace ``min_accuracy`` on those
+        labels (``None``: no condition on that label).
+    by_classifier : mapping of classifier name to a threshold or to {label: threshold}, optional
+        Thresholds of one classifier: a single value for every label, or per label; they
+        replace ``by_label`` and ``min_accuracy`` for that classifier.
 
     Thresholds are exact: ints, :class:`~fractions.Fraction` or ``"p/q"`` strings in
     ``[0, 1)`` (``[0, 1]`` when not strict); floats are rejected.
@@ -74,6 +116,10 @@ class SafetySpec:
     {'min_accuracy': '2/3', 'min_total_accuracy': '3/4', 'strict': True}
     >>> SafetySpec().met_by(correct_a=3, correct_b=2, q_a=5, q_b=3)
     True
+    >>> SafetySpec("1/2", by_label={"b": "2/3"}).threshold("c0", "b")
+    Fraction(2, 3)
+    >>> SafetySpec(by_classifier={"c1": {"a": "3/4"}}).describe()
+    'accuracy > 1/2 on each label; c1: accuracy > 3/4 on a'
     >>> SafetySpec(0.5)
     Traceback (most recent call last):
     ...
@@ -83,6 +129,8 @@ class SafetySpec:
     min_accuracy: Fraction | None = Fraction(1, 2)
     min_total_accuracy: Fraction | None = None
     strict: bool = True
+    by_label: Any = field(default=None)
+    by_classifier: Any = field(default=None)
 
     def __post_init__(self) -> None:
         if not isinstance(self.strict, bool):
@@ -91,6 +139,45 @@ class SafetySpec:
         object.__setattr__(
             self, "min_total_accuracy", _threshold(self.min_total_accuracy, "min_total_accuracy", self.strict)
         )
+        object.__setattr__(self, "by_label", _overrides(self.by_label, "by_label", self.strict))
+        object.__setattr__(self, "by_classifier", _per_classifier(self.by_classifier, self.strict))
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.by_label:
+            extra += f", by_label={dict(self.by_label)!r}"
+        if self.by_classifier:
+            extra += f", by_classifier={ {k: dict(v) for k, v in self.by_classifier}!r}"
+        return (f"SafetySpec(min_accuracy={self.min_accuracy!r}, min_total_accuracy={self.min_total_accuracy!r}, "
+                f"strict={self.strict!r}{extra})")
+
+    @property
+    def uniform(self) -> bool:
+        """True when one per-label threshold holds for every classifier and label."""
+        return not self.by_label and not self.by_classifier
+
+    def threshold(self, classifier: str, label: str) -> Fraction | None:
+        """The threshold on ``classifier``'s accuracy on ``label`` (``None``: no condition)."""
+        for name, overrides in self.by_classifier:
+            if name == classifier:
+                table = dict(overrides)
+                if label in table:
+                    return table[label]
+                if "" in table:
+                    return table[""]
+        table = dict(self.by_label)
+        if label in table:
+            return table[label]
+        return self.min_accuracy
+
+    def total_threshold(self, classifier: str) -> Fraction | None:
+        """The threshold on ``classifier``'s total accuracy (the same for every classifier)."""
+        return self.min_total_accuracy
+
+    def names(self) -> tuple[set[str], set[str]]:
+        """The label names and classifier names the overrides mention."""
+        labels = {k for k, _ in self.by_label} | {k for _, v in self.by_classifier for k, _ in v if k}
+        return labels, {k for k, _ in self.by_classifier}
 
     def _exceeds(self, count: int, threshold: Fraction, size: int) -> bool:
         value = count * threshold.denominator - threshold.numerator * size
@@ -118,12 +205,30 @@ class SafetySpec:
             parts.append(f"accuracy {sign} {self.min_accuracy} on each label")
         if self.min_total_accuracy is not None:
             parts.append(f"total accuracy {sign} {self.min_total_accuracy}")
-        return " and ".join(parts) or "no condition"
+        text = " and ".join(parts) or "no condition"
+
+        def listed(pairs: tuple[tuple[str, Fraction | None], ...]) -> str:
+            return ", ".join(f"accuracy {sign} {t} on {k}" if k else f"accuracy {sign} {t} on each label"
+                             if t is not None else f"no condition on {k or 'any label'}" for k, t in pairs)
+
+        if self.by_label:
+            text += f"; by label: {listed(self.by_label)}"
+        for name, overrides in self.by_classifier:
+            text += f"; {name}: {listed(overrides)}"
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """Thresholds as exact ``"p/q"`` strings (``None`` when absent)."""
-        return {
+        out: dict[str, Any] = {
             "min_accuracy": None if self.min_accuracy is None else str(self.min_accuracy),
             "min_total_accuracy": None if self.min_total_accuracy is None else str(self.min_total_accuracy),
             "strict": self.strict,
         }
+        if self.by_label:
+            out["by_label"] = {k: None if t is None else str(t) for k, t in self.by_label}
+        if self.by_classifier:
+            out["by_classifier"] = {
+                name: {k or "*": None if t is None else str(t) for k, t in overrides}
+                for name, overrides in self.by_classifier
+            }
+        return out

@@ -1,0 +1,303 @@
+r"""Witnesses and certificates of the logical alarm, checked in exact arithmetic.
+
+A verdict of :mod:`evalgebra.alarm.solve` is never HiGHS's word: it carries evidence that
+these functions re-check with Python integers and :class:`~fractions.Fraction` s.
+
+* :class:`Witness` (quiet): an integer split ``n[d, l]`` of the observed counts, i.e. a
+  labelled test consistent with the sketch, under which every row of the program holds.
+* :class:`Farkas` (fires): multipliers ``lambda_d`` (free, one per pattern) and ``mu_r >= 0``
+  (one per row) with ``r_v = lambda_{d(v)} + sum_r mu_r A_{r,v}`` for each variable ``v =
+  (d, l)``. Every split satisfies ``sum_v r_v n_v = lambda . n + sum_r mu_r (A_r n) >= lambda .
+  n + mu . b``, and ``sum_v r_v n_v <= sum_v n_d max(0, r_v)`` since ``0 <= n_v <= n_d``; so
+  ``lambda . n + mu . b > sum_v n_d max(0, r_v)`` proves that no split, even fractional,
+  exists (Farkas' lemma for the relaxation).
+* :class:`Split` (fires when the relaxation is feasible but no integer split is): a
+  branch-and-bound tree. Each node splits on an integer combination ``e`` of the unknowns,
+  which is an integer at every integer split, so either ``e <= k`` or ``e >= k + 1``; each
+  leaf carries a :class:`Farkas` certificate for its branch's rows. Checked recursively.
+
+A certificate found for a subset also proves every superset infeasible (its rows are among
+the superset's, and its patterns are the superset's summed); :func:`check_farkas` accepts a
+program whose members include the certificate's.
+
+Examples
+--------
+Two classifiers that never agree cannot both be right on more than half of each label:
+
+>>> from evalgebra.alarm.program import build_program
+>>> from evalgebra.alarm.safety import SafetySpec
+>>> program = build_program([(0, 1), (1, 0)], [6, 4], 2, (0, 1), SafetySpec(), ("c0", "c1"), ("a", "b"))
+>>> proof = farkas_certificate(program)
+>>> check_farkas(program, proof)
+True
+>>> proof.margin(program) > 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Union
+
+import numpy as np
+
+from evalgebra.alarm.program import Program, Row, Term, farkas_multipliers
+
+__all__ = [
+    "Witness",
+    "Farkas",
+    "Split",
+    "Certificate",
+    "marginal",
+    "check_witness",
+    "check_farkas",
+    "check_certificate",
+    "farkas_certificate",
+    "witness_from_point",
+]
+
+
+def marginal(program: Program, members: Sequence[int]) -> Program:
+    """``program``'s patterns summed onto ``members`` (a subset of its members), no rows."""
+    members = tuple(sorted(members))
+    positions = [program.members.index(i) for i in members]
+    merged: dict[tuple[int, ...], int] = {}
+    for pattern, count in zip(program.patterns, program.counts):
+        key = tuple(pattern[k] for k in positions)
+        merged[key] = merged.get(key, 0) + count
+    keys = tuple(sorted(merged))
+    return Program(members, keys, tuple(merged[k] for k in keys), program.n_labels, program.labels, ())
+
+
+def _value(program: Program, split: Sequence[Sequence[int]], term: Term) -> int:
+    kind, total = term[0], 0
+    if kind == "count":
+        return sum(row[term[1]] for row in split)
+    if kind == "correct":
+        k = program.members.index(term[1])
+        return sum(row[term[2]] for pattern, row in zip(program.patterns, split) if pattern[k] == term[2])
+    positions = [program.members.index(i) for i in term[1]]
+    for pattern, row in zip(program.patterns, split):
+        if tuple(pattern[k] for k in positions) == tuple(term[2]):
+            total += row[term[3]]
+    return total
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A labelled test consistent with the counts: ``split[d][l] = n[d, l]`` for each pattern.
+
+    Attributes
+    ----------
+    members : tuple of int
+    patterns : tuple of tuple of int
+        The members' observed patterns (label indices), as in the program.
+    split : tuple of tuple of int
+        One row per pattern, one count per label, summing to the pattern's count.
+    """
+
+    members: tuple[int, ...]
+    patterns: tuple[tuple[int, ...], ...]
+    split: tuple[tuple[int, ...], ...]
+
+    def restrict(self, members: Sequence[int]) -> Witness:
+        """The same labelled test seen by a subset of the members (patterns summed)."""
+        members = tuple(sorted(members))
+        positions = [self.members.index(i) for i in members]
+        merged: dict[tuple[int, ...], list[int]] = {}
+        for pattern, row in zip(self.patterns, self.split):
+            key = tuple(pattern[k] for k in positions)
+            slot = merged.setdefault(key, [0] * len(row))
+            for ell, c in enumerate(row):
+                slot[ell] += c
+        keys = tuple(sorted(merged))
+        return Witness(members, keys, tuple(tuple(merged[k]) for k in keys))
+
+    def label_counts(self) -> tuple[int, ...]:
+        """``Q_l`` of this labelled test."""
+        return tuple(sum(col) for col in zip(*self.split)) if self.split else ()
+
+    def correct(self, position: int, label: int) -> int:
+        """``C_{i,l}`` for the member at ``position``."""
+        return sum(row[label] for pattern, row in zip(self.patterns, self.split) if pattern[position] == label)
+
+    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+        """``{"classifiers": [...], "by_true_label": {label: {pattern: count}}}``: a labelled sketch's counts."""
+        return {
+            "classifiers": [classifiers[i] for i in self.members],
+            "by_true_label": {
+                label: {"|".join(labels[k] for k in pattern): row[ell]
+                        for pattern, row in zip(self.patterns, self.split) if row[ell]}
+                for ell, label in enumerate(labels)
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Farkas:
+    """Farkas multipliers proving a program's relaxation empty (see the module notes)."""
+
+    members: tuple[int, ...]
+    patterns: dict[tuple[int, ...], Fraction]
+    rows: tuple[tuple[Row, Fraction], ...]
+
+    def margin(self, program: Program) -> Fraction:
+        """``lambda . n + mu . b - sum_v n_d max(0, r_v)`` on ``program`` (positive: a proof)."""
+        base = marginal(program, self.members)
+        vectors = [(base.row_vector(row), mu) for row, mu in self.rows]
+        total = sum((mu * row.bound for row, mu in self.rows), Fraction(0))
+        r_labels = base.n_labels
+        for d, (pattern, count) in enumerate(zip(base.patterns, base.counts)):
+            lam = self.patterns.get(pattern, Fraction(0))
+            total += lam * count
+            for ell in range(r_labels):
+                r = lam + sum((mu * vector[d * r_labels + ell] for vector, mu in vectors), Fraction(0))
+                if r > 0:
+                    total -= r * count
+        return total
+
+    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+        """Exact multipliers as ``"p/q"`` strings, rows in words."""
+        return {
+            "kind": "farkas",
+            "classifiers": [classifiers[i] for i in self.members],
+            "pattern_multipliers": {"|".join(labels[k] for k in p): str(v) for p, v in self.patterns.items() if v},
+            "row_multipliers": [{"row": row.why or str(row), "terms": row.to_dict()["terms"],
+                                 "bound": row.bound, "multiplier": str(mu)} for row, mu in self.rows if mu],
+        }
+
+
+@dataclass(frozen=True)
+class Split:
+    """A branch-and-bound node: ``expression <= at`` (``below``) or ``>= at + 1`` (``above``)."""
+
+    expression: tuple[tuple[Term, int], ...]
+    at: int
+    below: Certificate
+    above: Certificate
+
+    def rows(self) -> tuple[Row, Row]:
+        """The two branches' added rows."""
+        text = " + ".join(f"{c}*{t}" for t, c in self.expression)
+        return (Row(tuple((t, -c) for t, c in self.expression), -self.at, f"{text} <= {self.at}"),
+                Row(self.expression, self.at + 1, f"{text} >= {self.at + 1}"))
+
+    def leaves(self) -> int:
+        """Leaves of the tree (Farkas certificates)."""
+        return sum(node.leaves() if isinstance(node, Split) else 1 for node in (self.below, self.above))
+
+    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+        """The tree, each leaf a Farkas certificate."""
+        return {
+            "kind": "branch",
+            "expression": [[list(t), c] for t, c in self.expression],
+            "at": self.at,
+            "below": self.below.to_dict(classifiers, labels),
+            "above": self.above.to_dict(classifiers, labels),
+        }
+
+
+Certificate = Union[Farkas, Split]
+
+
+def check_witness(program: Program, witness: Witness) -> bool:
+    """Exactly: ``witness`` is an integer split of ``program``'s counts meeting every row.
+
+    The witness may be of a superset of the program's members (it is restricted first).
+    """
+    if not set(program.members) <= set(witness.members):
+        return False
+    if witness.members != program.members:
+        witness = witness.restrict(program.members)
+    given = dict(zip(witness.patterns, witness.split))
+    if set(given) - set(program.patterns):
+        return False
+    split = []
+    for pattern, count in zip(program.patterns, program.counts):
+        row = given.get(pattern)
+        if row is None or len(row) != program.n_labels:
+            return False
+        if any(not isinstance(c, int) or c < 0 for c in row) or sum(row) != count:
+            return False
+        split.append(row)
+    for row in program.rows:
+        if sum(c * _value(program, split, term) for term, c in row.terms) < row.bound:
+            return False
+    return True
+
+
+def check_farkas(program: Program, proof: Farkas) -> bool:
+    """Exactly: ``proof`` shows that no split (not even fractional) meets ``program``'s rows."""
+    if not set(proof.members) <= set(program.members):
+        return False
+    present = set(program.rows)
+    if any(row not in present or mu < 0 for row, mu in proof.rows):
+        return False
+    return proof.margin(program) > 0
+
+
+def check_certificate(program: Program, proof: Certificate) -> bool:
+    """Exactly: no integer split meets ``program``'s rows (a Farkas proof or a tree of them)."""
+    if isinstance(proof, Farkas):
+        return check_farkas(program, proof)
+    if not all(isinstance(c, int) for _, c in proof.expression):
+        return False
+    below, above = proof.rows()
+    return check_certificate(program.with_rows(below), proof.below) and check_certificate(
+        program.with_rows(above), proof.above
+    )
+
+
+def _rational(values: np.ndarray, limit: int, floor: Fraction | None) -> list[Fraction]:
+    out = []
+    for value in values.tolist():
+        if abs(value) < 1e-10:
+            out.append(Fraction(0))
+            continue
+        number = Fraction(value).limit_denominator(limit)
+        out.append(max(number, floor) if floor is not None else number)
+    return out
+
+
+def farkas_certificate(program: Program, time_limit: float | None = None) -> Farkas | None:
+    """An exactly checked Farkas certificate of ``program``'s relaxation, or None.
+
+    HiGHS's multipliers (:func:`~evalgebra.alarm.program.farkas_multipliers`) are rounded to
+    rationals of growing denominators until one passes :func:`check_farkas`.
+    """
+    found = farkas_multipliers(program, time_limit)
+    if found is None:
+        return None
+    lam, mu = found
+    scale = max(float(np.max(np.abs(lam), initial=0.0)), float(np.max(mu, initial=0.0)))
+    if scale <= 0:
+        return None
+    for limit in (1, 6, 60, 840, 10**5, 10**8):
+        lams = _rational(lam / scale, limit, None)
+        mus = _rational(mu / scale, limit, Fraction(0))
+        proof = Farkas(program.members, dict(zip(program.patterns, lams)),
+                       tuple((row, m) for row, m in zip(program.rows, mus) if m))
+        if check_farkas(program, proof):
+            return proof
+    return None
+
+
+def witness_from_point(program: Program, point: np.ndarray) -> Witness | None:
+    """A floating-point point of HiGHS rounded to integers, kept only when it checks exactly.
+
+    Each pattern's last label takes what the rounded others leave, so the counts add up.
+    """
+    r = program.n_labels
+    split = []
+    for d, count in enumerate(program.counts):
+        row = [int(round(float(v))) for v in point[d * r:(d + 1) * r]]
+        row = [min(max(c, 0), count) for c in row]
+        rest = count - sum(row[:-1])
+        if rest < 0:
+            return None
+        row[-1] = rest
+        split.append(tuple(row))
+    witness = Witness(program.members, program.patterns, tuple(split))
+    return witness if check_witness(program, witness) else None

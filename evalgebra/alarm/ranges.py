@@ -1,0 +1,302 @@
+r"""Feasible prevalences and accuracies of the logical alarm, exact, never listed one by one.
+
+* :class:`Progression` and :class:`FeasibleSet`: a set of ``Q_a`` values as disjoint
+  arithmetic progressions ``lo..hi step k`` (a run of consecutive values has step 1). A pair
+  whose feasible ``Q_a`` alternate in parity over ``10^14`` items is one progression, not
+  ``5 * 10^13`` intervals.
+* :func:`pairwise_sets`: the interval method of :mod:`evalgebra.alarm.intervals` (two labels,
+  one threshold for all) as feasible sets, from its residue classes when listing the runs
+  would be long. Exact for one classifier and for a pair; for larger subsets a superset of the
+  exact set (every pair's condition, not their joint one).
+* :func:`exact_qa_set`: the exact set of ``Q_a`` for any program (any subset, labels,
+  thresholds): the least and the greatest ``Q_a`` by certified optimisation
+  (:func:`~evalgebra.alarm.solve.minimise`), then every candidate between them (those of the
+  pairwise superset, when there is one) decided one by one with a witness or a certificate.
+  Holes are found this way: a candidate whose program with ``Q_a`` fixed is infeasible.
+  Beyond ``budget`` candidates the interior is not resolved and the set says so (``exact``
+  False: its ends are exact, its interior a superset).
+* :func:`label_ranges` and :func:`accuracy_ranges`: the least and greatest ``Q_l`` of each
+  label, and of each member's accuracy ``C_{i,l} / Q_l`` on each label, over the labelled
+  tests consistent with the counts under which every member meets the specification.
+
+Examples
+--------
+>>> FeasibleSet.from_intervals([(1, 1), (3, 3), (5, 5), (8, 12)]).text()
+'1..5 step 2, 8..12'
+>>> s = FeasibleSet((Progression(1, 10**14 - 1, 2),))
+>>> s.count(), 77 in s, 78 in s, s.to_list()
+(50000000000000, True, False, [[1, 99999999999999, 2]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from evalgebra.errors import SpecError
+from evalgebra.alarm.intervals import Interval, Observed, Thresholds, class_spans, feasible_intervals, residue_period
+from evalgebra.alarm.program import Program, Row, Term
+from evalgebra.alarm.solve import Optimum, decide, minimise, minimise_ratio
+
+__all__ = [
+    "Progression",
+    "FeasibleSet",
+    "pairwise_sets",
+    "exact_qa_set",
+    "label_ranges",
+    "accuracy_ranges",
+    "MAX_INTERVALS",
+]
+
+#: Most closed intervals a feasible set lists (``SubsetResult.feasible_Qa``); beyond, read its progressions.
+MAX_INTERVALS = 100_000
+#: Runs of the interval method listed before its residue classes are used instead.
+_MAX_RUNS = 10_000
+#: Candidate ``Q_a`` values :func:`exact_qa_set` decides one by one by default.
+BUDGET = 64
+
+
+@dataclass(frozen=True)
+class Progression:
+    """``lo, lo + step, ..., hi`` (``hi - lo`` a multiple of ``step``; one value: ``step`` 1)."""
+
+    lo: int
+    hi: int
+    step: int = 1
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and self.lo <= value <= self.hi and (value - self.lo) % self.step == 0
+
+    def count(self) -> int:
+        """How many values."""
+        return (self.hi - self.lo) // self.step + 1
+
+    def text(self) -> str:
+        """``"lo..hi"``, ``"lo..hi step k"`` or ``"lo"``."""
+        if self.lo == self.hi:
+            return str(self.lo)
+        return f"{self.lo}..{self.hi}" + ("" if self.step == 1 else f" step {self.step}")
+
+
+@dataclass(frozen=True)
+class FeasibleSet:
+    """A set of ``Q_a`` as disjoint progressions, increasing by ``lo``.
+
+    ``exact`` is False when only the ends are exact and the interior is a superset
+    (:func:`exact_qa_set` beyond its budget).
+    """
+
+    parts: tuple[Progression, ...] = ()
+    exact: bool = field(default=True)
+
+    @classmethod
+    def from_intervals(cls, intervals: Iterable[Interval], exact: bool = True) -> FeasibleSet:
+        """From maximal runs ``(lo, hi)``: runs of single values with a common gap become one progression."""
+        parts: list[Progression] = []
+        for lo, hi in intervals:
+            last = parts[-1] if parts else None
+            if lo == hi and last is not None and (last.lo == last.hi or last.step > 1):
+                gap = lo - last.hi
+                if last.lo == last.hi and gap > 1:
+                    parts[-1] = Progression(last.lo, lo, gap)
+                    continue
+                if last.step > 1 and gap == last.step:
+                    parts[-1] = Progression(last.lo, lo, last.step)
+                    continue
+            parts.append(Progression(lo, hi, 1))
+        return cls(tuple(parts), exact)
+
+    @classmethod
+    def from_values(cls, values: Iterable[int], exact: bool = True) -> FeasibleSet:
+        """From any integers."""
+        runs: list[Interval] = []
+        for v in sorted(set(values)):
+            if runs and runs[-1][1] + 1 == v:
+                runs[-1] = (runs[-1][0], v)
+            else:
+                runs.append((v, v))
+        return cls.from_intervals(runs, exact)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+    def __contains__(self, value: object) -> bool:
+        return any(value in part for part in self.parts)
+
+    def __iter__(self) -> Iterator[int]:
+        """Every value, increasing (beware: may be astronomically many)."""
+        return iter(sorted(v for part in self.parts for v in range(part.lo, part.hi + 1, part.step)))
+
+    def count(self) -> int:
+        """How many values."""
+        return sum(part.count() for part in self.parts)
+
+    @property
+    def lo(self) -> int | None:
+        """The least value (None when empty)."""
+        return min((p.lo for p in self.parts), default=None)
+
+    @property
+    def hi(self) -> int | None:
+        """The greatest value (None when empty)."""
+        return max((p.hi for p in self.parts), default=None)
+
+    def intervals(self, limit: int = MAX_INTERVALS) -> tuple[Interval, ...]:
+        """The maximal runs ``(lo, hi)``; a SpecError when there are more than ``limit``."""
+        runs = sum(1 if p.step == 1 else p.count() for p in self.parts)
+        if runs > limit:
+            raise SpecError(
+                f"the feasible Q_a form {runs} separate runs (more than {limit}); read them as "
+                f"progressions: {self.text(3)}"
+            )
+        found: list[Interval] = []
+        for part in sorted(self.parts, key=lambda p: p.lo):
+            pieces = [(part.lo, part.hi)] if part.step == 1 else [(v, v) for v in range(part.lo, part.hi + 1, part.step)]
+            for lo, hi in pieces:
+                if found and found[-1][1] + 1 >= lo:
+                    found[-1] = (found[-1][0], max(hi, found[-1][1]))
+                else:
+                    found.append((lo, hi))
+        return tuple(found)
+
+    def clip(self, lo: int, hi: int) -> FeasibleSet:
+        """The values in ``lo..hi``."""
+        parts = []
+        for p in self.parts:
+            first = p.lo if p.lo >= lo else p.lo + -(-(lo - p.lo) // p.step) * p.step
+            last = p.hi if p.hi <= hi else p.lo + ((hi - p.lo) // p.step) * p.step
+            if first <= last:
+                parts.append(Progression(first, last, p.step if first < last else 1))
+        return FeasibleSet(tuple(parts), self.exact)
+
+    def text(self, limit: int | None = None) -> str:
+        """``"1..5 step 2, 8..12"`` (``"none"`` when empty; ``... (k more)`` past ``limit`` parts)."""
+        shown = self.parts if limit is None else self.parts[:limit]
+        more = len(self.parts) - len(shown)
+        text = ", ".join(p.text() for p in shown) + (f", ... ({more} more)" if more else "")
+        if not self.exact:
+            text += " (ends exact; interior not resolved)"
+        return text or "none"
+
+    def to_list(self) -> list[list[int]]:
+        """``[[lo, hi, step], ...]``."""
+        return [[p.lo, p.hi, p.step] for p in self.parts]
+
+
+def _merge_classes(period: int, parts: list[Progression]) -> tuple[Progression, ...]:
+    """Per-class progressions of step ``L``; one progression of step ``L / m`` when the ``m`` classes interleave."""
+    parts = sorted(parts, key=lambda p: p.lo)
+    m = len(parts)
+    if m > 1 and period % m == 0:
+        step = period // m
+        top = max(p.hi for p in parts)
+        if all(p.lo == parts[0].lo + j * step for j, p in enumerate(parts)) and all(p.hi > top - period for p in parts):
+            return (Progression(parts[0].lo, top, step),)
+    return tuple(Progression(p.lo, p.hi, p.step if p.lo < p.hi else 1) for p in parts)
+
+
+def _starts(period: int, k_lo: np.ndarray, k_hi: np.ndarray) -> int:
+    """Runs of the set (values ``v`` in it with ``v - 1`` not), from its class spans."""
+    lo, hi = [int(v) for v in k_lo.tolist()], [int(v) for v in k_hi.tolist()]
+    total = 0
+    for s in range(period):
+        size = max(0, hi[s] - lo[s] + 1)
+        if s:
+            b_lo, b_hi = lo[s - 1], hi[s - 1]
+        else:
+            b_lo, b_hi = lo[period - 1] + 1, hi[period - 1] + 1
+        total += size - max(0, min(hi[s], b_hi) - max(lo[s], b_lo) + 1)
+    return total
+
+
+def pairwise_sets(observed: Observed, spec: Thresholds, subsets: Sequence[tuple[int, ...]]) -> list[FeasibleSet]:
+    """The interval method's feasible ``Q_a`` of each subset (exact for one and two members).
+
+    Runs are listed by :func:`~evalgebra.alarm.intervals.feasible_intervals` when there are few;
+    otherwise each residue class of ``Q_a`` is one progression (:func:`~evalgebra.alarm.intervals.class_spans`).
+    """
+    if residue_period(spec) * 16 > observed.Q + 1:  # the scan: at most 16 L values
+        return [FeasibleSet.from_intervals(found) for found in feasible_intervals(observed, spec, subsets)]
+    period, spans = class_spans(observed, spec, subsets)
+    out: list[FeasibleSet | None] = []
+    few: list[tuple[int, ...]] = []
+    for subset, (k_lo, k_hi) in zip(subsets, spans):
+        k_hi = np.minimum(k_hi, (observed.Q - np.arange(period)) // period)
+        k_lo = np.maximum(k_lo, 0)
+        if _starts(period, k_lo, k_hi) <= _MAX_RUNS:
+            out.append(None)
+            few.append(subset)
+            continue
+        parts = [Progression(period * lo + s, period * hi + s, period)
+                 for s, (lo, hi) in enumerate(zip(k_lo.tolist(), k_hi.tolist())) if lo <= hi]
+        out.append(FeasibleSet(_merge_classes(period, parts)))
+    listed = iter(feasible_intervals(observed, spec, few)) if few else iter(())
+    return [FeasibleSet.from_intervals(next(listed)) if found is None else found for found in out]
+
+
+def _fixed(value: int, label: int = 0) -> tuple[Row, Row]:
+    term: Term = ("count", label)
+    return Row(((term, 1),), value, f"Q({label}) >= {value}"), Row(((term, -1),), -value, f"Q({label}) <= {value}")
+
+
+def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET) -> FeasibleSet:
+    """The exact ``Q_a`` (label 0) of the program's integer points (the module docs).
+
+    Every value is decided with exact evidence; values left undecided, or an interior past
+    ``budget`` candidates, make the result's ``exact`` False (its values then a superset).
+    """
+    count: tuple[tuple[Term, int], ...] = ((("count", 0), 1),)
+    low = minimise(program, count)
+    if low.value is None:
+        return FeasibleSet((), exact=low.certificate is not None)
+    high = minimise(program, ((("count", 0), -1),))
+    if high.value is None:
+        return FeasibleSet.from_values([int(low.value)], exact=False)
+    lo, hi = int(low.value), -int(high.value)
+    pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
+    if pool.count() > budget:
+        ends = {lo, hi}
+        return FeasibleSet(FeasibleSet.from_values(ends).parts + pool.clip(lo + 1, hi - 1).parts, exact=False)
+    found, exact = {lo, hi}, True
+    for value in pool:
+        if value in found:
+            continue
+        verdict = decide(program.with_rows(*_fixed(value)))
+        if verdict.kind == "quiet":
+            found.add(value)
+        elif verdict.kind == "undecided":
+            found.add(value)
+            exact = False
+    return FeasibleSet.from_values(found, exact)
+
+
+def label_ranges(program: Program) -> dict[int, tuple[Optimum, Optimum]]:
+    """Per label index, the exact least and greatest ``Q_l`` (the second with negated value: ``-max``)."""
+    return {
+        ell: (minimise(program, ((("count", ell), 1),)), minimise(program, ((("count", ell), -1),)))
+        for ell in range(program.n_labels)
+    }
+
+
+def accuracy_ranges(program: Program) -> dict[tuple[int, int], tuple[Fraction | None, Fraction | None, Any]]:
+    """Per ``(member, label index)``: the least and greatest accuracy ``C_{i,l} / Q_l`` and the evidence.
+
+    Over the labelled tests (with ``Q_l >= 1``) consistent with the counts under which every
+    member meets the program's rows; ``None`` where undecided or where no such test exists.
+    The evidence is ``(least, greatest)`` :class:`~evalgebra.alarm.solve.Optimum` s.
+    """
+    out = {}
+    for i in program.members:
+        for ell in range(program.n_labels):
+            top: tuple[tuple[Term, int], ...] = ((("correct", i, ell), 1),)
+            bottom: tuple[tuple[Term, int], ...] = ((("count", ell), 1),)
+            least = minimise_ratio(program, top, bottom)
+            most = minimise_ratio(program, ((("correct", i, ell), -1),), bottom)
+            hi = None if most.value is None else -Fraction(most.value)
+            lo = None if least.value is None else Fraction(least.value)
+            out[(i, ell)] = (lo, hi, (least, most))
+    return out
