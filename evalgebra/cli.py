@@ -35,12 +35,19 @@ f_b = acc_0_b*(1 - prev_a) + prev_a*(1 - acc_0_a)
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any, NoReturn
 
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
+from evalgebra.cli_args import (MAX_DIGITS, MAX_EXPONENT, MAX_INPUT_BYTES, byte_size, check_csv_header, count,
+                                load_sketch_json, one_line, rational, read_input, structure_value)
+from evalgebra.cli_guards import (CORRELATION_LIMIT, POLYNOMIAL_LIMIT, TERM_LIMIT, TRIO_LIMIT, check_correlations,
+                                  check_polys, check_trios)
 from evalgebra.errors import EvalgebraError
 from evalgebra.alarm.logical import logical_alarm
 from evalgebra.alarm.report import AlarmReport
@@ -54,37 +61,6 @@ from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
 __all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm"]
-
-
-def _structure_arg(value: str, names: Sequence[str] = ()) -> object:
-    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names).
-
-    Members are separated by ``-``; a classifier whose name contains ``-`` (``gpt-4o``) or is
-    all digits is recognised by its full name first, so ``gpt-4o-claude-3`` splits into
-    ``gpt-4o`` and ``claude-3`` when those are the names.
-    """
-    if value in ("independent", "complete"):
-        return value
-    known = set(names)
-    subsets = []
-    for part in value.split(","):
-        tokens = [t.strip() for t in part.split("-")]
-        members: list[object] = []
-        i = 0
-        while i < len(tokens):
-            for j in range(len(tokens), i, -1):  # the longest run of tokens that is a name
-                candidate = "-".join(tokens[i:j])
-                if candidate in known:
-                    members.append(candidate)
-                    i = j
-                    break
-            else:
-                token = tokens[i]
-                if token:
-                    members.append(int(token) if token.isdigit() else token)
-                i += 1
-        subsets.append(members)
-    return subsets
 
 
 def _fraction(value: Fraction | None) -> str:
@@ -179,12 +155,32 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     return "\n".join(lines)
 
 
+#: Feasible ranges a text line of ``alarm`` shows before it counts the rest.
+FEASIBLE_SHOWN = 8
+
+
+def _feasible_text(entry: Sequence[int]) -> str:
+    """``[lo, hi]`` for an interval, ``lo..hi step k`` for an arithmetic progression."""
+    lo, hi = entry[0], entry[1]
+    step = entry[2] if len(entry) > 2 else getattr(entry, "step", 1)
+    if lo == hi:
+        return f"[{lo}]"
+    return f"[{lo}, {hi}]" if step == 1 else f"{lo}..{hi} step {step}"
+
+
 def format_alarm(report: AlarmReport) -> str:
-    """A readable rendering of a logical-alarm report, one line per subset."""
+    """A readable rendering of a logical-alarm report, one line per subset.
+
+    Feasible ``Q_a`` ranges are listed as intervals (or progressions ``lo..hi step k`` when the
+    report gives them so), at most :data:`FEASIBLE_SHOWN` per line and then counted.
+    """
     lines = [f"Q = {report.Q}; specification: {report.spec.describe()}"]
     width = max(len(", ".join(r.classifiers)) for r in report.subsets)
     for r in report.subsets:
-        where = " ".join(f"[{lo}, {hi}]" for lo, hi in r.feasible_Qa) or "none"
+        ranges = list(r.feasible_Qa[:FEASIBLE_SHOWN + 1])
+        where = " ".join(_feasible_text(entry) for entry in ranges[:FEASIBLE_SHOWN]) or "none"
+        if len(r.feasible_Qa) > FEASIBLE_SHOWN:
+            where += f" ... and {len(r.feasible_Qa) - FEASIBLE_SHOWN} more ranges (--json lists them)"
         verdict = "FIRES" if r.fires else "quiet"
         lines.append(f"  {', '.join(r.classifiers):<{width}}  {verdict}  feasible Q_{report.labels[0]}: {where}")
     lines.append("the alarm fires: at least one member of a firing subset provably misses the specification"
@@ -192,20 +188,30 @@ def format_alarm(report: AlarmReport) -> str:
     return "\n".join(lines)
 
 
+def _read_sketch(args: argparse.Namespace) -> Sketch:
+    """The sketch named on the command line: a path (``-`` is standard input), read strictly."""
+    text = read_input(args.sketch, args.max_input_bytes, "sketch file")
+    return Sketch.from_json(load_sketch_json(text))
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    sketch = Sketch.read_json(args.sketch)
+    sketch = _read_sketch(args)
+    if args.classifiers:
+        sketch = sketch.marginalise([c.strip() for c in args.classifiers.split(",") if c.strip()])
     options: dict[str, object] = {}
     if args.prevalence_range:
         if args.method != "algebraic":
             raise EvalgebraError("--prevalence-range applies to the algebraic method")
         options = {"decoding": "prevalence_range", "prevalence_range": tuple(args.prevalence_range)}
+    if args.method == "algebraic":
+        check_trios(sketch.n_classifiers, args.force)
     result = evaluate(sketch, method=args.method, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     return 1 if args.strict and result.alarms else 0
 
 
 def _cmd_alarm(args: argparse.Namespace) -> int:
-    sketch = Sketch.read_json(args.sketch)
+    sketch = _read_sketch(args)
     spec = SafetySpec(min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
                       min_total_accuracy=args.min_total_accuracy, strict=not args.non_strict)
     subsets = None
@@ -238,12 +244,18 @@ def _cmd_example(args: argparse.Namespace) -> int:
     algebraic, majority = evaluate(unlabelled, "algebraic"), evaluate(unlabelled, "majority")
     print("\n# evaluation from the counts alone (answer key dropped): algebraic vs majority vote vs truth")
     print(f"{'statistic':<14}{'algebraic':>12}{'majority':>12}{'truth':>12}")
-    rows = [(f"P_{sketch.labels[0]}", lambda e: e.prevalence[sketch.labels[0]], point.prevalence_of()[sketch.labels[0]])]
+    first = sketch.labels[0]
+    rows: list[tuple[str, Any, Any]] = [(f"P_{first}", ("prevalence", first), point.prevalence_of()[first])]
     for c in sketch.classifiers:
         for label in sketch.labels:
-            rows.append((f"{c} acc {label}", lambda e, c=c, label=label: e.accuracy[c][label], point.accuracy(c, label)))
-    for name, get, truth in rows:
-        print(f"{name:<14}{float(get(algebraic.point)):>12.4f}{float(get(majority.point)):>12.4f}{float(truth):>12.4f}")
+            rows.append((f"{c} acc {label}", ("accuracy", c, label), point.accuracy(c, label)))
+
+    def pick(estimate: Any, where: tuple[str, ...]) -> float:
+        table = getattr(estimate, where[0])
+        return float(table[where[1]] if len(where) == 2 else table[where[1]][where[2]])
+
+    for name, where, truth in rows:
+        print(f"{name:<14}{pick(algebraic.point, where):>12.4f}{pick(majority.point, where):>12.4f}{float(truth):>12.4f}")
     print("alarms (algebraic): " + "; ".join(f"[{a.kind}] {a.detail}" for a in algebraic.alarms))
     graders = datasets.load("bigbench_mistake")
     print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
@@ -253,7 +265,13 @@ def _cmd_example(args: argparse.Namespace) -> int:
 
 
 def _cmd_sketch(args: argparse.Namespace) -> int:
-    sketch = Sketch.from_csv(args.items, truth=args.truth, population=args.population)
+    text = read_input(args.items, args.max_input_bytes, "items CSV")
+    check_csv_header(text, args.truth, args.population)
+    try:
+        sketch = Sketch.from_csv(io.StringIO(text, newline=""), truth=args.truth, population=args.population)
+    except csv.Error as exc:
+        raise EvalgebraError(f"items CSV: {exc} (a cell holds at most {csv.field_size_limit()} characters, "
+                             "quotes close before the line ends)") from None
     if args.output:
         write_text_atomic(args.output, sketch.to_json())
         print(f"wrote {args.output}: {sketch!r}", file=sys.stderr)
@@ -263,17 +281,19 @@ def _cmd_sketch(args: argparse.Namespace) -> int:
 
 
 def _cmd_point(args: argparse.Namespace) -> int:
-    sketch = Sketch.read_json(args.sketch)
-    point = evaluation_point(sketch, structure=_structure_arg(args.structure, sketch.classifiers),
-                             population=args.population)
+    sketch = _read_sketch(args)
+    structure = structure_value(args.structure, sketch.classifiers)
+    check_correlations(sketch.n_classifiers, sketch.n_labels, structure, args.force)
+    point = evaluation_point(sketch, structure=structure, population=args.population)
     sys.stdout.write(point.to_json() if args.json else format_point(point) + "\n")
     return 0
 
 
 def _cmd_polys(args: argparse.Namespace) -> int:
-    spec = EnsembleSpec(
-        args.classifiers, args.labels, _structure_arg(args.structure), args.populations
-    )
+    structure = structure_value(args.structure)
+    check_polys(args.classifiers, args.labels, args.populations or 1, structure,
+                expanded=args.expand or args.format == "json", force=args.force)
+    spec = EnsembleSpec(args.classifiers, args.labels, structure, args.populations)
     gs = GeneratingSet(spec, args.space)
     if args.format == "json":
         sys.stdout.write(gs.to_json() + "\n")
@@ -293,24 +313,34 @@ def _short(exc: BaseException, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[:limit] + " ..."
 
 
-def _rational(value: str) -> Fraction:
-    """A command-line rational: ``1/2``, ``0.25`` or ``3`` (exact)."""
-    if len(value) > 200:
-        raise argparse.ArgumentTypeError(f"{value[:40]}...: too long for a rational")
-    try:
-        result = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{value!r} is not a rational number (e.g. 1/2, 0.25)") from None
-    if max(abs(result.numerator), result.denominator).bit_length() > 3000:
-        raise argparse.ArgumentTypeError(f"{value!r}: numerator or denominator too large")
-    return result
+#: Kept for callers of the former private helper: the structure syntax of ``--structure``.
+_structure_arg = structure_value
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``evalgebra: error: ...``, and status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        self.exit(2, f"evalgebra: error: {one_line(command + message)} (see --help)\n")
+
+
+_RATIONAL = f"exact: 1/2, 0.25 or 1e-3; at most {MAX_DIGITS} digits, exponent within ±{MAX_EXPONENT}"
+_CAP = (f"refuse input files larger than this (default {MAX_INPUT_BYTES // 2**20}M; "
+        "suffixes K, M, G)")
+
+
+def _input_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--max-input-bytes", type=byte_size, default=MAX_INPUT_BYTES, metavar="SIZE", help=_CAP)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``evalgebra`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="evalgebra",
         description="Exact algebraic evaluation of classifier ensembles on unlabelled data.",
+        epilog="Input paths are paths ('-' reads standard input); errors print one line "
+               "'evalgebra: error: ...' and exit with status 2.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -318,54 +348,78 @@ def build_parser() -> argparse.ArgumentParser:
     example.set_defaults(run=_cmd_example)
 
     sketch = sub.add_parser("sketch", help="count an items CSV into sketch JSON")
-    sketch.add_argument("items", help="CSV with a header row, one column per classifier")
+    sketch.add_argument("items", help="UTF-8 CSV with a header row of distinct names, one column per classifier "
+                                      f"(cells of at most {csv.field_size_limit()} characters)")
     sketch.add_argument("--truth", metavar="COLUMN", help="column with the true labels")
-    sketch.add_argument("--population", metavar="COLUMN", help="column with each item's population")
+    sketch.add_argument("--population", metavar="COLUMN",
+                        help="column with each item's population (not the truth column)")
     sketch.add_argument("-o", "--output", metavar="OUT.json", help="write here (default: stdout)")
+    _input_options(sketch)
     sketch.set_defaults(run=_cmd_sketch)
 
     point = sub.add_parser("point", help="exact evaluation point of a labelled sketch")
     point.add_argument("sketch", help="sketch JSON v1 with by_true_label counts")
     point.add_argument("--structure", default="complete",
-                       help="independent, complete (default) or subsets like 0-1,1-2")
+                       help="independent, complete (default) or subsets like 0-1,1-2 (ASCII indices or names)")
     point.add_argument("--population", default=None,
                        help="one population's point (default: all populations, rows shared)")
     point.add_argument("--json", action="store_true", help="print evalgebra.point/1 JSON")
+    point.add_argument("--force", action="store_true",
+                       help=f"compute more than {CORRELATION_LIMIT} correlation values (R times the sum of "
+                            "R^|T| over the correlated subsets T: the complete structure on 9 binary "
+                            "classifiers has 39328)")
+    _input_options(point)
     point.set_defaults(run=_cmd_point)
 
     polys = sub.add_parser("polys", help="print the generating set")
-    polys.add_argument("--classifiers", type=int, required=True, metavar="N")
-    polys.add_argument("--labels", type=int, required=True, metavar="R")
+    polys.add_argument("--classifiers", type=count, required=True, metavar="N")
+    polys.add_argument("--labels", type=lambda v: count(v, 2), required=True, metavar="R")
     polys.add_argument("--structure", default="independent",
-                       help="independent (default), complete, or subsets like 0-1,1-2")
+                       help="independent (default), complete, or subsets like 0-1,1-2 (ASCII indices)")
     polys.add_argument("--space", choices=["P", "R"], default="P")
-    polys.add_argument("--populations", type=int, default=None, metavar="K")
-    polys.add_argument("--format", choices=["text", "latex", "json"], default="text")
+    polys.add_argument("--populations", type=count, default=None, metavar="K")
+    polys.add_argument("--format", choices=["text", "latex", "json"], default="text",
+                       help="json holds the expanded polynomials")
     polys.add_argument("--expand", action="store_true", help="expand the products")
+    polys.add_argument("--force", action="store_true",
+                       help=f"build more than {POLYNOMIAL_LIMIT} polynomials (K R^N) or print more than "
+                            f"{TERM_LIMIT} products (K R^N R (1 + |T|); expanded, about K (2R-1)^(N+1) (1 + |T|) "
+                            "terms); more than 2^62 answer patterns or 10^9 terms are refused even so")
     polys.set_defaults(run=_cmd_polys)
 
     ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
     ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
     ev.add_argument("--method", choices=METHODS, default="algebraic")
-    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=_rational,
-                    help="decode to the point whose first-label prevalence lies in [LO, HI] (rationals)")
+    ev.add_argument("--classifiers", default=None, metavar="c1,c2,...",
+                    help="evaluate these classifiers only (names, comma-separated)")
+    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
+                    help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({_RATIONAL})")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
     ev.add_argument("--strict", action="store_true", help="exit with status 1 when an alarm is raised")
+    ev.add_argument("--force", action="store_true",
+                    help=f"solve more than {TRIO_LIMIT} trios (more than 20 classifiers, algebraic method)")
+    _input_options(ev)
     ev.set_defaults(run=_cmd_evaluate)
 
     al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
     al.add_argument("sketch", help="sketch JSON v1 with two labels")
-    al.add_argument("--min-accuracy", default="1/2", type=lambda v: v if v == "none" else _rational(v),
-                    help="every member above this accuracy on each label (rational; 'none' to drop)")
-    al.add_argument("--min-total-accuracy", default=None, type=_rational,
-                    help="every member above this total accuracy (rational)")
+    al.add_argument("--min-accuracy", default="1/2", type=lambda v: v if v == "none" else rational(v),
+                    help=f"every member above this accuracy on each label ({_RATIONAL}; 'none' to drop)")
+    al.add_argument("--min-total-accuracy", default=None, type=rational,
+                    help=f"every member above this total accuracy ({_RATIONAL})")
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
     al.add_argument("--subsets", default=None, metavar="c1,c2;c1,c2,c3",
                     help="the subsets to check (default: all; needed beyond 12 classifiers)")
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
     al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires")
+    _input_options(al)
     al.set_defaults(run=_cmd_alarm)
     return parser
+
+
+def _error(text: str) -> int:
+    print(f"evalgebra: error: {one_line(text)}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -375,14 +429,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except EvalgebraError as exc:
-        print(f"evalgebra: error: {_short(exc)}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError, RecursionError) as exc:
-        # unreadable or unwritable files and malformed input are the user's to fix: no traceback
-        print(f"evalgebra: error: {type(exc).__name__}: {_short(exc)}", file=sys.stderr)
-        return 2
+        return _error(_short(exc))
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except UnicodeEncodeError as exc:  # a terminal whose encoding lacks a name's characters
+        return _error(f"cannot write {exc.object[exc.start:exc.end]!r} in the output encoding {exc.encoding}; "
+                      "set PYTHONIOENCODING=utf-8")
+    except MemoryError:
+        return _error("out of memory: the request is too large for this machine")
+    except (OSError, UnicodeDecodeError, RecursionError) as exc:
+        # unreadable or unwritable files and malformed input are the user's to fix: no traceback
+        return _error(f"{type(exc).__name__}: {_short(exc)}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,285 @@
+r"""What the command line accepts, read strictly and within stated bounds.
+
+Every value the ``evalgebra`` command reads from its arguments or its input files passes
+through here first, so that a bad value ends in one short message (exit status 2) instead of
+a traceback, a hang or an unbounded allocation:
+
+- numbers are ASCII only (``int`` and :class:`~fractions.Fraction` also accept other
+  Unicode digits such as ``'٣'``) and bounded *before* they are converted: counts have at
+  most 9 digits, rationals at most :data:`MAX_DIGITS` digits and a decimal exponent within
+  ``±MAX_EXPONENT`` (``0e99999999`` would otherwise make ``Fraction`` build a number with a
+  hundred million digits);
+- input files are read with a size cap (:data:`MAX_INPUT_BYTES` by default) and decoded as
+  strict UTF-8; ``-`` is standard input and any other text is a path (never JSON text);
+- sketch JSON is parsed with duplicate keys, ``NaN``/``Infinity``, integers of more than
+  :data:`MAX_JSON_DIGITS` digits and lone surrogates (names that cannot be written back as
+  UTF-8) refused;
+- an items CSV may not repeat a column name, and its truth and population columns differ.
+
+The size guards of the commands (polynomials, terms, trios, correlation values) live in
+:mod:`evalgebra.cli_guards`.
+
+Examples
+--------
+>>> rational("3/4"), rational("0.25"), rational("-1e-2")
+(Fraction(3, 4), Fraction(1, 4), Fraction(-1, 100))
+>>> rational("0e99999999")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: '0e99999999': exponent beyond ±50 (rationals have at most 50 digits and an exponent within ±50)
+>>> structure_value("0-1,1-2")
+[[0, 1], [1, 2]]
+>>> structure_value("0-²")
+[[0, '²']]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from evalgebra.errors import SketchError, SpecError
+
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "MAX_INPUT_BYTES",
+    "MAX_JSON_DIGITS",
+    "MAX_STRUCTURE_CHARS",
+    "rational",
+    "count",
+    "byte_size",
+    "structure_value",
+    "read_input",
+    "load_sketch_json",
+    "check_csv_header",
+    "one_line",
+]
+
+#: Digits a command-line rational may have (numerator, denominator or mantissa).
+MAX_DIGITS = 50
+#: Largest decimal exponent, in absolute value, of a command-line rational.
+MAX_EXPONENT = 50
+#: Default cap on the size of an input file (64 MiB); ``--max-input-bytes`` changes it.
+MAX_INPUT_BYTES = 64 * 2**20
+#: Digits of an integer in sketch JSON (counts are below 2^62, which has 19 digits).
+MAX_JSON_DIGITS = 20
+#: Characters of a ``--structure`` value.
+MAX_STRUCTURE_CHARS = 10_000
+
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+_FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
+_RATIONAL_HELP = f"rationals have at most {MAX_DIGITS} digits and an exponent within ±{MAX_EXPONENT}"
+
+
+def one_line(text: str, limit: int = 2000) -> str:
+    """``text`` on one line (line breaks become spaces), cut to ``limit`` characters.
+
+    >>> one_line("first\\nsecond")
+    'first second'
+    """
+    flat = " ".join(text.split("\n")).replace("\r", " ")
+    return flat if len(flat) <= limit else flat[:limit] + " ..."
+
+
+def rational(value: str) -> Fraction:
+    r"""A command-line rational: ``1/2``, ``0.25``, ``3`` or ``1e-3``, exact.
+
+    ASCII digits only, at most :data:`MAX_DIGITS` digits in each part and an exponent within
+    ``±MAX_EXPONENT``, checked before any number is built; raises
+    :class:`argparse.ArgumentTypeError` otherwise (see the module examples).
+    """
+    if len(value) > 3 * MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{value[:40]!r}...: too long for a rational ({_RATIONAL_HELP})")
+    match = _FRACTION.fullmatch(value)
+    if match:
+        sign, top, bottom = match.groups()
+        if max(len(top), len(bottom)) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(f"{value!r}: more than {MAX_DIGITS} digits ({_RATIONAL_HELP})")
+        if int(bottom) == 0:
+            raise argparse.ArgumentTypeError(f"{value!r}: the denominator is zero")
+        return Fraction(int(sign + top), int(bottom))
+    match = _DECIMAL.fullmatch(value)
+    if not match or not (match.group(2) or match.group(3)):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a rational number (e.g. 1/2, 0.25, 1e-3; ASCII digits; {_RATIONAL_HELP})"
+        )
+    sign, whole, part, exponent = match.groups()
+    digits = (whole + (part or "")).lstrip("0") or "0"
+    if len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{value!r}: more than {MAX_DIGITS} digits ({_RATIONAL_HELP})")
+    power = 0
+    if exponent is not None:
+        magnitude = exponent.lstrip("+-").lstrip("0") or "0"
+        if len(magnitude) > 3 or int(magnitude) > MAX_EXPONENT:
+            raise argparse.ArgumentTypeError(f"{value!r}: exponent beyond ±{MAX_EXPONENT} ({_RATIONAL_HELP})")
+        power = -int(magnitude) if exponent.startswith("-") else int(magnitude)
+    power -= len(part or "")
+    mantissa = int(sign + (whole + (part or "") or "0"))
+    return Fraction(mantissa * 10**power) if power >= 0 else Fraction(mantissa, 10**-power)
+
+
+def count(value: str, minimum: int = 1) -> int:
+    """A count of at most 9 ASCII digits, at least ``minimum``.
+
+    >>> count("12")
+    12
+    """
+    if not _ASCII_DIGITS.fullmatch(value) or len(value) > 9:
+        raise argparse.ArgumentTypeError(f"{value[:40]!r} is not a count (ASCII digits, at most 9 of them)")
+    number = int(value)
+    if number < minimum:
+        raise argparse.ArgumentTypeError(f"{value!r}: need at least {minimum}")
+    return number
+
+
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}
+
+
+def byte_size(value: str) -> int:
+    """A size in bytes: ``1000``, ``64M``, ``2G`` (powers of 1024), at most 1 TiB.
+
+    >>> byte_size("64M")
+    67108864
+    """
+    match = re.fullmatch(r"([0-9]{1,13})([kKmMgG]?)", value)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{value[:40]!r} is not a size in bytes (e.g. 1000000, 64M, 2G)")
+    size = int(match.group(1)) * _UNITS[match.group(2).lower()]
+    if not 0 < size <= 2**40:
+        raise argparse.ArgumentTypeError(f"{value!r}: a size between 1 byte and 1T")
+    return size
+
+
+def structure_value(value: str, names: Sequence[str] = ()) -> Any:
+    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names).
+
+    Members are separated by ``-``; a classifier whose name contains ``-`` (``gpt-4o``) or is
+    all digits is recognised by its full name first, so ``gpt-4o-claude-3`` splits into
+    ``gpt-4o`` and ``claude-3`` when those are the names. Only ASCII digits make an index
+    (``'٣'`` and ``'²'`` stay names, which the spec then refuses as unknown).
+    """
+    if len(value) > MAX_STRUCTURE_CHARS:
+        raise SpecError(f"--structure: at most {MAX_STRUCTURE_CHARS} characters, got {len(value)}")
+    if value in ("independent", "complete"):
+        return value
+    known = set(names)
+    subsets = []
+    for part in value.split(","):
+        tokens = [t.strip() for t in part.split("-")]
+        members: list[object] = []
+        i = 0
+        while i < len(tokens):
+            for j in range(len(tokens), i, -1):  # the longest run of tokens that is a name
+                candidate = "-".join(tokens[i:j])
+                if candidate in known:
+                    members.append(candidate)
+                    i = j
+                    break
+            else:
+                token = tokens[i]
+                if token:
+                    members.append(int(token) if _ASCII_DIGITS.fullmatch(token) and len(token) < 10 else token)
+                i += 1
+        subsets.append(members)
+    return subsets
+
+
+def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input") -> str:
+    """The text of ``path`` (``-``: standard input), at most ``max_bytes`` bytes of strict UTF-8.
+
+    A leading byte-order mark is dropped. Raises :class:`SketchError` when the file cannot be
+    read, is larger than the cap (``--max-input-bytes`` raises it) or is not UTF-8.
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(Path(path), "rb") as handle:
+                data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise SketchError(f"cannot read {what} {path!r}: {exc.strerror or type(exc).__name__}") from None
+    if len(data) > max_bytes:
+        raise SketchError(f"{what} {path!r} is larger than {max_bytes} bytes; "
+                          "raise the cap with --max-input-bytes (e.g. 2G)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SketchError(f"{what} {path!r} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise SketchError(f"sketch JSON repeats the key {key!r} in one object; each key appears once")
+        result[key] = value
+    return result
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise SketchError(f"sketch JSON holds an integer of {len(text.lstrip('-'))} digits; counts are below "
+                          f"2^62 (at most {MAX_JSON_DIGITS} digits)")
+    return int(text)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise SketchError(f"sketch JSON holds {name}; counts are non-negative integers")
+
+
+def _check_text(data: Any) -> None:
+    """Refuse strings that are not valid Unicode text (lone surrogates from ``\\ud800`` escapes)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SketchError(
+                    f"sketch JSON holds the name {item!r} with a lone surrogate; names must be valid Unicode text"
+                ) from None
+
+
+def load_sketch_json(text: str) -> Any:
+    """Parse sketch JSON text strictly (see the module docstring); the parsed value."""
+    try:
+        data = json.loads(text, object_pairs_hook=_refuse_duplicates, parse_int=_bounded_int,
+                          parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise SketchError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise SketchError("sketch JSON is nested too deeply; a sketch is an object of lists of entries") from None
+    _check_text(data)
+    return data
+
+
+def check_csv_header(text: str, truth: str | None, population: str | None) -> None:
+    """Refuse an items CSV whose header repeats a name, and a truth column that is also the population."""
+    if truth is not None and truth == population:
+        raise SketchError(f"--truth and --population name the same column {truth!r}; they must differ")
+    try:
+        header = next(csv.reader(io.StringIO(text)), [])
+    except csv.Error as exc:
+        raise SketchError(f"CSV header: {exc} (a cell holds at most {csv.field_size_limit()} characters)") from None
+    seen: dict[str, int] = {}
+    for position, name in enumerate(h.strip() for h in header):
+        if name in seen:
+            raise SketchError(f"CSV column {name!r} appears twice (columns {seen[name] + 1} and {position + 1}); "
+                              "every column needs its own name")
+        seen[name] = position

@@ -1,0 +1,140 @@
+r"""Size guards of the command line: refuse, before any work starts, what would not end soon.
+
+Each guard computes the size of a request from the numbers alone (no spec, generating set or
+table is built first: ``--classifiers 1000000000`` would otherwise build a billion names) and
+raises :class:`~evalgebra.errors.SpecError` with the limit, the size asked for and what to do
+instead. ``--force`` lifts the soft limits; the hard ones are the library's own.
+
+========================  =================================================  ==============
+command                   measure                                            limit
+========================  =================================================  ==============
+``polys``                 polynomials ``S R^N``                              :data:`POLYNOMIAL_LIMIT`
+``polys``                 products ``S R^N R (1 + |T|)`` (expanded: terms    :data:`TERM_LIMIT`
+                          ``S (2R-1)^(N+1) (1 + |T|)``)
+``polys``                 answer patterns ``R^N`` (hard)                      ``2^62``
+``evaluate``              trios ``C(N, 3)`` (algebraic method)               :data:`TRIO_LIMIT`
+``point``                 correlation values ``R sum_T R^|T|``               :data:`CORRELATION_LIMIT`
+========================  =================================================  ==============
+
+``N`` classifiers, ``R`` labels, ``S`` populations, ``T`` the correlated subsets.
+
+Examples
+--------
+>>> polys_size(3, 2, 1, 4)
+(8, 80, 405)
+>>> check_polys(30, 5, 1, 0, expanded=False, force=False)
+Traceback (most recent call last):
+...
+evalgebra.errors.SpecError: polys: 30 classifiers with 5 labels make 5^30 answer patterns, more than 2^62
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from evalgebra.errors import SpecError
+
+__all__ = [
+    "POLYNOMIAL_LIMIT",
+    "TERM_LIMIT",
+    "TRIO_LIMIT",
+    "CORRELATION_LIMIT",
+    "PATTERN_LIMIT",
+    "FORCED_LIMIT",
+    "structure_size",
+    "polys_size",
+    "check_polys",
+    "check_trios",
+    "check_correlations",
+]
+
+#: Polynomials ``polys`` builds without ``--force``.
+POLYNOMIAL_LIMIT = 10**5
+#: Products (or, expanded, terms) ``polys`` prints without ``--force`` (about five seconds).
+TERM_LIMIT = 5 * 10**3
+#: Trios the algebraic evaluator solves without ``--force`` (20 classifiers; a few seconds).
+TRIO_LIMIT = comb(20, 3)
+#: Correlation values ``point`` computes without ``--force`` (the complete structure on 8
+#: binary classifiers; about a second).
+CORRELATION_LIMIT = 2 * 10**4
+#: Answer patterns that can be indexed at all (``R^N``).
+PATTERN_LIMIT = 2**62
+#: What ``--force`` still refuses (products, terms or values): beyond it no run ends.
+FORCED_LIMIT = 10**9
+
+
+def _patterns(n_classifiers: int, n_labels: int) -> int | None:
+    """``R^N``, or None when it exceeds :data:`PATTERN_LIMIT` (computed without a huge power)."""
+    if n_classifiers > PATTERN_LIMIT.bit_length():
+        return None
+    patterns = n_labels**n_classifiers
+    return patterns if patterns <= PATTERN_LIMIT else None
+
+
+def structure_size(structure: object, n_classifiers: int) -> int:
+    """Number of correlated subsets: 0, ``2^N - N - 1`` (complete) or the subsets listed."""
+    if structure == "independent":
+        return 0
+    if structure == "complete":
+        return 2**n_classifiers - n_classifiers - 1
+    return len(structure) if isinstance(structure, list) else 0
+
+
+def polys_size(n_classifiers: int, n_labels: int, n_populations: int, n_subsets: int) -> tuple[int, int, int]:
+    """``(polynomials, products, expanded terms)`` of a generating set (module table)."""
+    polynomials = n_populations * n_labels**n_classifiers
+    products = polynomials * n_labels * (1 + n_subsets)
+    expanded = n_populations * (2 * n_labels - 1) ** (n_classifiers + 1) * (1 + n_subsets)
+    return polynomials, products, expanded
+
+
+def check_polys(n_classifiers: int, n_labels: int, n_populations: int, structure: object,
+                expanded: bool, force: bool) -> None:
+    """Refuse a generating set beyond the limits of the module table (``--force`` lifts the soft ones)."""
+    head = f"polys: {n_classifiers} classifiers with {n_labels} labels"
+    if _patterns(n_classifiers, n_labels) is None:
+        raise SpecError(f"{head} make {n_labels}^{n_classifiers} answer patterns, more than 2^62")
+    if n_populations > FORCED_LIMIT:
+        raise SpecError(f"polys: {n_populations} populations, more than {FORCED_LIMIT}")
+    n_subsets = structure if isinstance(structure, int) else structure_size(structure, n_classifiers)
+    polynomials, products, terms = polys_size(n_classifiers, n_labels, n_populations, n_subsets)
+    size, noun = (terms, "terms once expanded") if expanded else (products, "products")
+    if size > FORCED_LIMIT or polynomials > FORCED_LIMIT:
+        raise SpecError(f"{head} and {n_subsets} correlated subsets make about {size:.3g} {noun}, "
+                        f"beyond what any run finishes ({FORCED_LIMIT:.0e}, even with --force)")
+    if force:
+        return
+    if polynomials > POLYNOMIAL_LIMIT:
+        raise SpecError(f"{head} and {n_populations} population(s) make {polynomials} polynomials, more than "
+                        f"{POLYNOMIAL_LIMIT}; pass --force to build them anyway (time and memory grow with the count)")
+    if size > TERM_LIMIT:
+        hint = "; print them unexpanded (--format text without --expand)" if expanded else ""
+        raise SpecError(f"{head} and {n_subsets} correlated subsets make about {size} {noun}, more than "
+                        f"{TERM_LIMIT} (a few seconds){hint}; pass --force to print them anyway")
+
+
+def check_trios(n_classifiers: int, force: bool) -> None:
+    """Refuse an algebraic evaluation of more than :data:`TRIO_LIMIT` trios unless forced."""
+    trios = comb(n_classifiers, 3)
+    if trios > TRIO_LIMIT and not force:
+        raise SpecError(f"evaluate: {n_classifiers} classifiers make {trios} trios, more than {TRIO_LIMIT} "
+                        "(20 classifiers); choose some with --classifiers c1,c2,..., use --method majority, "
+                        "or pass --force")
+
+
+def check_correlations(n_classifiers: int, n_labels: int, structure: object, force: bool) -> None:
+    """Refuse an evaluation point with more than :data:`CORRELATION_LIMIT` correlation values unless forced."""
+    if structure == "complete":
+        if n_classifiers > 40:
+            values = FORCED_LIMIT + 1
+        else:
+            values = n_labels * ((n_labels + 1) ** n_classifiers - 1 - n_classifiers * n_labels)
+    elif isinstance(structure, list):
+        values = n_labels * sum(n_labels ** min(len(s), 64) for s in structure if len(s) >= 2)
+    else:
+        return
+    if values > FORCED_LIMIT or (values > CORRELATION_LIMIT and not force):
+        which = "the complete structure" if structure == "complete" else "this structure"
+        raise SpecError(f"point: {which} on {n_classifiers} classifiers has {values} correlation values, more than "
+                        f"{CORRELATION_LIMIT}; use --structure independent, list the subsets (e.g. 0-1,1-2), "
+                        "or pass --force" + (" (too many even with --force)" if values > FORCED_LIMIT else ""))
