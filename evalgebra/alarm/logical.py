@@ -399,9 +399,12 @@ def logical_alarm(
         verdict = found[k]
         pairwise = interval_sets.get(subset)
         reason = verdict.reason
-        if pairwise is not None and len(subset) <= 2 and verdict.kind != "undecided" \
-                and (verdict.kind == "fires") != (not pairwise):
-            verdict, reason = Verdict("undecided"), "the interval method and the program disagree"
+        if pairwise is not None and len(subset) <= 2:
+            if verdict.kind == "undecided":  # the pair conditions are exact (Notes): their verdict stands
+                verdict = Verdict("fires" if not pairwise else "quiet")
+                reason = "decided by the exact pair conditions (interval method); the solver gave no evidence"
+            elif (verdict.kind == "fires") != (not pairwise):
+                verdict, reason = Verdict("undecided"), "the interval method and the program disagree"
         feasible: FeasibleSet | None = None
         ranges: dict[str, tuple[int, int]] | None = None
         accuracies = None

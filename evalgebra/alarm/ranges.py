@@ -153,14 +153,14 @@ class FeasibleSet:
                 f"the feasible Q_a form {runs} separate runs (more than {limit}); read them as "
                 f"progressions: {self.text(3)}"
             )
+        pieces = sorted(piece for part in self.parts for piece in (
+            [(part.lo, part.hi)] if part.step == 1 else [(v, v) for v in range(part.lo, part.hi + 1, part.step)]))
         found: list[Interval] = []
-        for part in sorted(self.parts, key=lambda p: p.lo):
-            pieces = [(part.lo, part.hi)] if part.step == 1 else [(v, v) for v in range(part.lo, part.hi + 1, part.step)]
-            for lo, hi in pieces:
-                if found and found[-1][1] + 1 >= lo:
-                    found[-1] = (found[-1][0], max(hi, found[-1][1]))
-                else:
-                    found.append((lo, hi))
+        for lo, hi in pieces:
+            if found and found[-1][1] + 1 >= lo:
+                found[-1] = (found[-1][0], max(hi, found[-1][1]))
+            else:
+                found.append((lo, hi))
         return tuple(found)
 
     def clip(self, lo: int, hi: int) -> FeasibleSet:
@@ -258,9 +258,8 @@ def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget
         return FeasibleSet.from_values([int(low.value)], exact=False)
     lo, hi = int(low.value), -int(high.value)
     pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
-    if pool.count() > budget:
-        ends = {lo, hi}
-        return FeasibleSet(FeasibleSet.from_values(ends).parts + pool.clip(lo + 1, hi - 1).parts, exact=False)
+    if pool.count() > budget:  # pool holds lo and hi (a superset of the exact set)
+        return FeasibleSet(pool.parts, exact=False)
     found, exact = {lo, hi}, True
     for value in pool:
         if value in found:

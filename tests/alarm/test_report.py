@@ -16,7 +16,12 @@ def test_alarmreport_to_dict_has_exact_format():
     data = report.to_dict()
     # the original keys unchanged and first; then which label Q_a counts, the classifiers and
     # the overall verdict (regression: the document did not say which label Q_a counts)
-    assert list(data) == ["format", "Q", "spec", "subsets", "labels", "classifiers", "fires"]
+    assert list(data)[:7] == ["format", "Q", "spec", "subsets", "labels", "classifiers", "fires"]
+    assert list(data)[7:] == ["undecided", "minimal_firing"]  # added keys come after (issue 12)
+    firing = [set(e["classifiers"]) for e in data["subsets"] if e["fires"]]
+    assert data["minimal_firing"] == [e["classifiers"] for e in data["subsets"]
+                                      if e["fires"] and not any(f < set(e["classifiers"]) for f in firing)]
+    assert data["minimal_firing"] and data["undecided"] is False
     assert data["labels"] == ["a", "b"]
     assert data["classifiers"] == list(report.classifiers) == list(datasets.load("bigbench_mistake").classifiers)
     assert data["fires"] is report.fires is any(entry["fires"] for entry in data["subsets"])
@@ -24,7 +29,9 @@ def test_alarmreport_to_dict_has_exact_format():
     assert data["Q"] == 281
     assert data["spec"] == {"min_accuracy": "1/2", "min_total_accuracy": "3/5", "strict": True}
     for entry in data["subsets"]:
-        assert list(entry) == ["classifiers", "fires", "feasible_Qa"]
+        assert list(entry)[:3] == ["classifiers", "fires", "feasible_Qa"]
+        assert entry["verdict"] == ("fires" if entry["fires"] else "quiet")
+        assert (entry["witness"] is None) == entry["fires"] and (entry["certificate"] is None) != entry["fires"]
         assert all(isinstance(v, list) and len(v) == 2 for v in entry["feasible_Qa"])
     assert json.loads(report.to_json()) == data
 
@@ -57,10 +64,10 @@ def test_alarmreport_summary_says_what_quiet_means():
     lines = text.splitlines()
     assert lines[0] == "Logical alarm on 281 items (Q_a counts items of true label 'a')"
     assert lines[1] == "specification: accuracy > 1/2 on each label"
-    assert lines[2].startswith("fires on 2 of 7 subsets: at least one member")
+    assert lines[2].startswith("fires on 2 of 7 subsets: provably at least one of these misses")
     assert lines[3:5] == ["  mistral_large, gpt4_turbo", "  claude_haiku, mistral_large, gpt4_turbo"]
     assert lines[5] == f"quiet on 5 subsets: {QUIET_TEXT}"
-    assert "no violation is provable" in text and "specification is met" not in text
+    assert "cannot prove a violation" in text and "specification is met" not in text
     assert f"  {'claude_haiku':<27}  feasible Q_a: 12..280" in lines
 
 
@@ -72,7 +79,7 @@ def test_alarmreport_html_is_compact_and_honest():
     assert page.count("<tr>") == 1 + 2                        # header and one line per firing subset
     assert "<td>mistral_large, gpt4_turbo</td>" in page
     assert "Quiet on 5 subsets (3 of size 1, 2 of size 2)" in page
-    assert "no violation is provable from these counts" in page and "is met" not in page
+    assert "these counts cannot prove a violation" in page and "is met" not in page
     quiet = logical_alarm(Sketch.from_counts({"aaa": 6, "bbb": 4}, labels=["a", "b"]))._repr_html_()
     assert "quiet on all 7 subsets" in quiet and "<table" not in quiet
 
