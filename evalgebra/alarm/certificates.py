@@ -222,10 +222,8 @@ def check_witness(program: Program, witness: Witness) -> bool:
         if any(not isinstance(c, int) or c < 0 for c in row) or sum(row) != count:
             return False
         split.append(row)
-    for row in program.rows:
-        if sum(c * _value(program, split, term) for term, c in row.terms) < row.bound:
-            return False
-    return True
+    return all(sum(c * _value(program, split, term) for term, c in condition.terms) >= condition.bound
+               for condition in program.rows)
 
 
 def check_farkas(program: Program, proof: Farkas) -> bool:

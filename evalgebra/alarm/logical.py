@@ -503,7 +503,8 @@ def feasible_qa(
     _check_sketch(sketch)
     if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, Iterable):
         raise SpecError(f"classifiers must be a collection of names or indices, e.g. [{classifiers!r}]")
-    return logical_alarm(sketch, spec, [list(classifiers)]).subsets[0].feasible_Qa
+    found = logical_alarm(sketch, spec, [list(classifiers)]).subsets[0].feasible_Qa
+    return () if found is None else found
 
 
 def axiom_segments(

@@ -248,7 +248,7 @@ def lp_point(program: Program, time_limit: float | None = None) -> np.ndarray | 
 
 
 def milp_point(
-    program: Program, objective: Sequence[float] | None = None, time_limit: float | None = None
+    program: Program, objective: Sequence[float] | np.ndarray | None = None, time_limit: float | None = None
 ) -> tuple[str, np.ndarray | None]:
     """``("found", x)``, ``("infeasible", None)`` or ``("unknown", None)`` from HiGHS's MILP.
 
