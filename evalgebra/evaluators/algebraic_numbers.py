@@ -117,7 +117,7 @@ def _isolate(poly: flint.fmpz_poly) -> tuple[list[tuple[flint.fmpq, flint.fmpq]]
     try:
         for prec in _ISOLATION_PRECISIONS:
             flint.ctx.prec = prec
-            roots = poly.complex_roots()
+            roots: list[Any] = list(poly.complex_roots())
             real = [_ball_interval(c.real) for c, _ in roots if c.imag.is_exact() and c.imag == 0]
             real.sort(key=lambda iv: iv[0])
             disjoint = all(a[1] < b[0] for a, b in zip(real, real[1:]))

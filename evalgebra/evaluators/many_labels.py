@@ -32,7 +32,7 @@ Examples
 >>> spec = EnsembleSpec(3, 3)
 >>> rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
 >>> truth = EvaluationPoint.from_values(spec, {"a": "1/2", "b": "3/10"}, response={i: rows for i in range(3)})
->>> result = evaluate_many_labels(expected_sketch(truth))
+>>> result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), spec.labels)
 >>> result.point.prevalence, result.alarms
 ({'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}, ())
 >>> result.point.response["c0"]["a"]
@@ -69,7 +69,7 @@ __all__ = [
     "ManyLabelSolution",
     "exact_solution_many",
     "evaluate_counts_many",
-    "evaluate_many_labels",
+    "best_assignment",
 ]
 
 #: Decoding rules: which assignment of the hidden labels to the label names to report.
@@ -146,7 +146,7 @@ class ManyLabelSolution:
         Alarm kind -> detail text.
     """
 
-    __slots__ = ("n_labels", "polynomial", "role", "weights", "prevalence", "response", "kinds", "details")
+    __slots__ = ("n_labels", "polynomial", "role", "weights", "prevalence", "response", "kinds", "details", "exact")
 
     def __init__(self, n_labels: int) -> None:
         self.n_labels = n_labels
@@ -157,6 +157,7 @@ class ManyLabelSolution:
         self.response: list[list[list[Any]]] = []
         self.kinds: set[str] = set()
         self.details: dict[str, str] = {}
+        self.exact = False  # True when every value is an fmpq (rational roots)
 
     def alarm(self, kind: str, detail: str) -> None:
         self.kinds.add(kind)
@@ -275,7 +276,7 @@ def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], 
             return False
         image = mz * flint.fmpz_mat(r, 1, [null[row, 0] for row in range(r)])
         column = [image[row, 0] for row in range(r)]
-        total = sum(column)
+        total: Any = sum(column)
         if total == 0:
             sol.alarm("blind_spot", "a hidden label has zero prevalence")
             return False
@@ -283,9 +284,11 @@ def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], 
     a_i = flint.fmpq_mat(r, r, [columns[col][row] for row in range(r) for col in range(r)])
     inverse = a_i.inv()
     b_j, b_k = inverse * mz, inverse * kz  # rows: Q P_l A_j[:, l]^T and Q P_l A_k[:, l]^T
-    prevalence, col_j, col_k = [], [], []
+    prevalence: list[Any] = []
+    col_j: list[Any] = []
+    col_k: list[Any] = []
     for row in range(r):
-        total = sum(b_j[row, c] for c in range(r))
+        total = sum((b_j[row, c] for c in range(r)), flint.fmpq(0))
         if total == 0:
             sol.alarm("blind_spot", "a hidden label has zero prevalence")
             return False
@@ -296,11 +299,12 @@ def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], 
     order = _order(r, sol.role)
     for t in range(r):
         scaled = flint.fmpq_mat(r, r, [b_j[row, c] * col_k[row][t] for row in range(r) for c in range(r)])
-        model = a_i * scaled
-        if any(model[x, y] != counts[order[(x * r + y) * r + t]] for x in range(r) for y in range(r)):
+        observed = flint.fmpq_mat(r, r, [counts[order[(x * r + y) * r + t]] for x in range(r) for y in range(r)])
+        if a_i * scaled != observed:
             sol.alarm("empty_variety", "the exact residual of the three-way table is not zero: no independent "
                                        "evaluation reproduces the counts")
             break
+    sol.exact = True
     _store(sol, prevalence, columns, col_j, col_k)
     return True
 
@@ -314,7 +318,8 @@ def _store(sol: ManyLabelSolution, prevalence: list[Any], col_i: list[Any], col_
         response[classifier] = by_role[position]
     sol.prevalence, sol.response = prevalence, response
     values = [*prevalence, *(v for rows in response for row in rows for v in row)]
-    if any(v < 0 or v > 1 for v in values):
+    # every column and the prevalences sum to one exactly, so [0, 1] is the same as >= 0
+    if sol.exact and any(v.p < 0 for v in values) or not sol.exact and any(v < 0 for v in values):
         sol.alarm("outside_unit_cube", "a prevalence or response rate lies outside [0, 1] (outside the "
                                        "probability simplex)")
 
@@ -323,12 +328,14 @@ def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int],
                        q: int, counts: Sequence[int]) -> None:
     """Irrational or complex roots: every column computed once per irreducible factor, in its number field."""
     r = sol.n_labels
-    roots, n_complex = real_roots(sol.polynomial)
+    polynomial = sol.polynomial
+    assert polynomial is not None
+    roots, n_complex = real_roots(polynomial)
     if n_complex:
-        sol.alarm("complex", f"det(lambda M - S) = {poly_text(sol.polynomial)} has {n_complex} non-real root(s): "
+        sol.alarm("complex", f"det(lambda M - S) = {poly_text(polynomial)} has {n_complex} non-real root(s): "
                              "complex evaluations")
         return
-    sol.alarm("irrational", f"det(lambda M - S) = {poly_text(sol.polynomial)} has irrational roots: the "
+    sol.alarm("irrational", f"det(lambda M - S) = {poly_text(polynomial)} has irrational roots: the "
                             "classifiers were not sample independent on this test")
     prevalence: list[Any] = []
     cols: list[list[Any]] = [[], [], []]
@@ -396,16 +403,11 @@ def _best(scores: list[Any]) -> int | None:
     return best if all(n == best or scores[n].upper() < lower for n in range(len(scores))) else None
 
 
-def _exact_values(sol: ManyLabelSolution) -> bool:
-    values = [*sol.prevalence, *(v for rows in sol.response for row in rows for v in row)]
-    return not any(isinstance(v, AlgebraicNumber) for v in values)
-
-
 def _decode(sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[str, ...], decoding: str,
             option: Any) -> int | None:
     """Index into ``perms`` (``perm[column] = label index``) chosen by the decoding rule, or None."""
     r = sol.n_labels
-    exact = _exact_values(sol)
+    exact = sol.exact
     lift = _fmpq if exact else _ball
     zero = lift(Fraction(0))
     if decoding == "prevalence_order":
@@ -425,6 +427,11 @@ def _decode(sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[
         scores = [-sum((abs(prevalence[c] - known[perm[c]]) for c in range(r)), zero) for perm in perms]
         return _best(scores)
     # total accuracy: sum over classifiers of sum_l P_l P_{i,l|l}
+    if exact:
+        resp = sol.response
+        weight = [[sol.prevalence[c] * (resp[0][c][ell] + resp[1][c][ell] + resp[2][c][ell]) for ell in range(r)]
+                  for c in range(r)]
+        return _best([sum([weight[c][perm[c]] for c in range(r)], zero) for perm in perms])
     weight = [[lift(sol.prevalence[c]) * sum((lift(sol.response[i][c][ell]) for i in range(3)), zero)
                for ell in range(r)] for c in range(r)]
     scores = [sum((weight[c][perm[c]] for c in range(r)), zero) for perm in perms]
@@ -553,79 +560,25 @@ def evaluate_counts_many(
     return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))
 
 
-def _combine(trios: list[Evaluation], labels: tuple[str, ...],
-             classifiers: tuple[str, ...]) -> tuple[ResponseEstimate | None, list[str]]:
-    """The mean over the decoded trios of every statistic, and the statistics on which they differ."""
-    values: dict[tuple[str, ...], list[Any]] = {}
-    for trio in trios:
-        point = trio.point
-        if not isinstance(point, ResponseEstimate):
-            continue
-        for ell in labels:
-            values.setdefault(("prevalence", ell), []).append(point.prevalence[ell])
-        for c, rows in point.response.items():
-            for t, row in rows.items():
-                for a, v in row.items():
-                    values.setdefault(("response", c, t, a), []).append(v)
-    if not values:
-        return None, []
-
-    def mean(key: tuple[str, ...]) -> Any:
-        xs = values.get(key)
-        if not xs:
-            return None
-        if all(isinstance(x, Fraction) for x in xs):
-            return sum(xs, Fraction(0)) / len(xs)
-        return sum(float(x) for x in xs) / len(xs)
-
-    differ = [" ".join(k) for k, xs in values.items() if len(set(xs)) > 1]
-    prevalence = {ell: mean(("prevalence", ell)) for ell in labels}
-    response = {c: {t: {a: mean(("response", c, t, a)) for a in labels} for t in labels} for c in classifiers}
-    accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
-    return ResponseEstimate(prevalence, accuracy, response), differ
+_PERMS: dict[int, list[tuple[int, ...]]] = {}
 
 
-def evaluate_many_labels(
-    sketch: Sketch,
-    decoding: str = "total_accuracy",
-    prevalence_order: Sequence[str] | None = None,
-    known_prevalences: Mapping[str, Any] | None = None,
-) -> Evaluation:
-    r"""Evaluate ``N >= 3`` classifiers with ``R >= 3`` labels assuming error independence.
+def _perms(r: int) -> list[tuple[int, ...]]:
+    if r not in _PERMS:
+        _PERMS[r] = list(itertools.permutations(range(r)))
+    return _PERMS[r]
 
-    Parameters
-    ----------
-    sketch : Sketch
-        Truth and populations are ignored (pooled).
-    decoding, prevalence_order, known_prevalences
-        See :func:`evaluate_counts_many`.
 
-    Returns
-    -------
-    Evaluation
-        For ``N = 3`` every candidate point and the chosen one. For ``N > 3`` every trio's
-        evaluation (each decoded by the same rule) in ``trios`` and one combined point: the
-        mean of the decoded trios' statistics (exact when all are rational), with a
-        ``trio_disagreement`` alarm when the trios differ.
+def best_assignment(sol: ManyLabelSolution, labels: Sequence[str], decoding: str = "total_accuracy",
+                    option: Any = None) -> tuple[int, ...] | None:
+    r"""The decoded assignment ``perm[column] = label index`` of a solution, or ``None`` (undecided).
+
+    ``option`` is the prevalence order (a sequence of label names) or the known prevalences
+    (label -> Fraction) for those decodings.
     """
-    if sketch.n_classifiers < 3:
-        raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
-    pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
-    labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
-    options = {"decoding": decoding, "prevalence_order": prevalence_order, "known_prevalences": known_prevalences}
-    if sketch.n_classifiers == 3:
-        return evaluate_counts_many(pooled.count_vector().tolist(), labels, classifiers, **options)
-    trios = []
-    for members in itertools.combinations(range(sketch.n_classifiers), 3):
-        marginal = pooled.marginalise(list(members))
-        trios.append(evaluate_counts_many(marginal.count_vector().tolist(), labels,
-                                          tuple(classifiers[i] for i in members), **options))
-    alarms = [Alarm(a.kind, f"trio {', '.join(t.classifiers)}: {a.detail}", t.classifiers)
-              for t in trios for a in t.alarms]
-    combined, differ = _combine(trios, labels, classifiers)
-    if differ:
-        alarms.append(Alarm("trio_disagreement", f"the decoded trios differ on {len(differ)} statistic(s): "
-                                                 + "; ".join(differ[:6]) + ("; ..." if len(differ) > 6 else "")))
-    if combined is None:
-        return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms), tuple(trios))
-    return Evaluation("algebraic", labels, classifiers, (combined,), 0, {}, tuple(alarms), tuple(trios))
+    if not sol.defined:
+        return None
+    perms = _perms(sol.n_labels)
+    chosen = _decode(sol, perms, tuple(labels), decoding, option)
+    return None if chosen is None else perms[chosen]
+

@@ -1,0 +1,201 @@
+"""The exact evaluator for R >= 3 labels: round trips, decoding, partition, every alarm, the float path."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.evaluators.many_labels import (
+    ResponseEstimate, best_assignment, evaluate_counts_many, exact_solution_many)
+from evalgebra.evaluators.many_labels_trios import evaluate_batch_many, evaluate_many_labels
+from evalgebra.spec import EnsembleSpec
+
+
+@st.composite
+def independent_points(draw, n_labels: int, n_classifiers: int) -> EvaluationPoint:
+    """Distinct prevalences; every response column puts more than half on its true label."""
+    spec = EnsembleSpec(n_classifiers, n_labels)
+    labels = spec.labels
+    weights = draw(st.lists(st.integers(1, 9), min_size=n_labels, max_size=n_labels, unique=True))
+    prevalence = {lab: Fraction(w, sum(weights)) for lab, w in zip(labels, weights)}
+    response = {}
+    for i in range(n_classifiers):
+        response[i] = {}
+        for t in labels:
+            others = draw(st.lists(st.integers(0, 3), min_size=n_labels - 1, max_size=n_labels - 1))
+            diagonal = sum(others) + draw(st.integers(1, 4))
+            total = diagonal + sum(others)
+            rest = iter(others)
+            response[i][t] = {a: Fraction(diagonal if a == t else next(rest), total) for a in labels}
+    return EvaluationPoint.from_values(spec, prevalence, response=response)
+
+
+def _matches(point: ResponseEstimate, truth: EvaluationPoint, classifiers) -> bool:
+    labels = truth.spec.labels
+    return all(point.prevalence[lab] == truth.prevalence[0][k] for k, lab in enumerate(labels)) and all(
+        point.response[c][t][a] == truth.response[i][ti][ai]
+        for i, c in enumerate(classifiers) for ti, t in enumerate(labels) for ai, a in enumerate(labels))
+
+
+def _order(truth: EvaluationPoint) -> list[str]:
+    labels = truth.spec.labels
+    return sorted(labels, key=lambda lab: -truth.prevalence[0][labels.index(lab)])
+
+
+@pytest.mark.parametrize("n_labels,n_classifiers,examples", [(3, 3, 25), (4, 3, 10), (3, 4, 8), (4, 4, 4), (3, 5, 3)])
+def test_evaluate_many_labels_round_trip(n_labels, n_classifiers, examples):
+    @settings(max_examples=examples)
+    @given(independent_points(n_labels, n_classifiers))
+    def run(truth):
+        sketch = expected_sketch(truth).unlabelled()
+        result = evaluate_many_labels(sketch, prevalence_order=_order(truth))
+        assert result.alarm_kinds() <= {"blind_spot"}, result.alarms  # never complex/irrational/empty here
+        assume("blind_spot" not in result.alarm_kinds())
+        assert _matches(result.point, truth, sketch.classifiers)
+        if n_classifiers == 3:
+            assert len(result.points) == len(list(itertools.permutations(range(n_labels))))
+            assert sum(1 for p in result.points if _matches(p, truth, sketch.classifiers)) == 1
+    run()
+
+
+@settings(max_examples=15)
+@given(independent_points(3, 3))
+def test_evaluate_counts_many_decodings_and_partition(truth):
+    sketch = expected_sketch(truth)
+    counts = sketch.count_vector().tolist()
+    labels = truth.spec.labels
+    known = {lab: truth.prevalence[0][k] for k, lab in enumerate(labels)}
+    result = evaluate_counts_many(counts, labels, known_prevalences=known)
+    assume(result.point is not None)
+    assert _matches(result.point, truth, ("c0", "c1", "c2"))
+    # the partition: each pattern's count split by true label, summing to the count and to Q P_l
+    for k, lab in enumerate(labels):
+        assert sum(c for _, c in result.partition[lab]) == sketch.Q * truth.prevalence[0][k]
+    totals = [sum(result.partition[lab][p][1] for lab in labels) for p in range(len(counts))]
+    assert totals == counts
+    # total accuracy: the classifiers are better than chance, so the truth maximises it
+    default = evaluate_counts_many(counts, labels)
+    assert _matches(default.point, truth, ("c0", "c1", "c2"))
+
+
+def test_evaluate_counts_many_other_orders_pick_other_points():
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
+        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+    counts = expected_sketch(truth).count_vector().tolist()
+    swapped = evaluate_counts_many(counts, "abc", prevalence_order=["b", "a", "c"])
+    assert swapped.point.prevalence == {"a": Fraction(3, 10), "b": Fraction(1, 2), "c": Fraction(1, 5)}
+    sol = exact_solution_many(counts, 3)
+    assert best_assignment(sol, "abc") is not None
+    with pytest.raises(SpecError):
+        evaluate_counts_many(counts, "abc", prevalence_order=["a", "b"])
+    with pytest.raises(SpecError):
+        evaluate_counts_many(counts, "abc", known_prevalences={"a": 0.5, "b": 0.3, "c": 0.2})
+    with pytest.raises(SketchError):
+        evaluate_counts_many(counts[:-1], "abc")
+
+
+def test_evaluate_counts_many_ties_are_undecided():
+    rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
+    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "2/5", "b": "2/5"},
+                                        response={i: rows for i in range(3)})
+    result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc",
+                                  prevalence_order=["a", "b", "c"])
+    assert result.chosen is None and "undecided" in result.alarm_kinds()
+
+
+def _correlated(seed: int) -> Sketch:
+    import random
+
+    rng = random.Random(seed)
+    labels = ("a", "b", "c")
+    decisions, truth = [], []
+    for _ in range(300):
+        t, shared = rng.randrange(3), rng.randrange(3)
+        row = []
+        for _i in range(3):
+            u = rng.random()
+            row.append(labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(3)])
+        truth.append(labels[t])
+        decisions.append(row)
+    return Sketch.from_decisions(decisions, truth=truth, labels=labels).unlabelled()
+
+
+def test_evaluate_counts_many_irrational_and_empty_variety_on_correlated_test():
+    result = evaluate_many_labels(_correlated(5))
+    assert {"irrational", "empty_variety"} <= result.alarm_kinds()
+    values = result.points[0].values()
+    assert any(isinstance(v, AlgebraicNumber) for v in values)
+    # the prevalences of every candidate still sum to one exactly (one trace)
+    assert "exact" in result.points[0].to_dict() and "response" in result.points[0].to_dict()
+
+
+def test_evaluate_counts_many_complex_alarm():
+    found = None
+    for seed in range(200):
+        counts = [(seed * 7919 + 104729 * k * k) % 29 + 1 for k in range(27)]
+        result = evaluate_counts_many(counts, "abc")
+        if "complex" in result.alarm_kinds():
+            found = result
+            break
+    assert found is not None and found.points == () and found.chosen is None
+
+
+def test_evaluate_counts_many_outside_simplex():
+    result = evaluate_many_labels(_correlated(5))
+    assert "outside_unit_cube" in result.alarm_kinds()
+    point = result.points[0]
+    assert any(v < 0 or v > 1 for v in point.values())
+
+
+def test_evaluate_counts_many_blind_spot_singular_pair_tables():
+    counts = [0] * 27
+    counts[0] = counts[13] = 5  # only aaa and bbb: no classifier ever answers c
+    result = evaluate_counts_many(counts, "abc")
+    assert result.alarm_kinds() == {"blind_spot"} and result.points == ()
+
+
+def test_evaluate_counts_many_blind_spot_labels_not_separated():
+    # two hidden labels on which every classifier answers alike: the pair tables are singular
+    rows = {"a": {"a": "1/2", "b": "1/4"}, "b": {"a": "1/2", "b": "1/4"}, "c": {"a": "1/10", "b": "1/10"}}
+    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
+                                        response={i: rows for i in range(3)})
+    result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc")
+    assert "blind_spot" in result.alarm_kinds()
+
+
+def test_evaluate_batch_many_matches_exact():
+    points = [EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": f"{k}/10"},
+        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)}) for k in (1, 2, 3)]
+    counts = np.array([expected_sketch(p).count_vector() for p in points])
+    out = evaluate_batch_many(counts, 3)
+    assert out["ok"].all()
+    for row, p in zip(out["prevalence"], points):
+        assert np.allclose(row, [float(x) for x in p.prevalence[0]])
+    assert np.allclose(out["response"][0, 1, 0], [0.7, 0.2, 0.1])  # classifier 1, truth a, answers a..c
+    exact = evaluate_counts_many(counts[1].tolist(), "abc")
+    assert np.allclose([float(v) for v in exact.point.prevalence.values()], out["prevalence"][1])
+
+
+def test_evaluation_to_dict_has_response_rows():
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
+        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+    doc = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc").to_dict()
+    chosen = doc["points"][doc["chosen"]]
+    assert chosen["exact"]["response"]["c0"]["a"] == {"a": "7/10", "b": "1/5", "c": "1/10"}
+    assert chosen["accuracy"]["c0"]["a"] == 0.7
