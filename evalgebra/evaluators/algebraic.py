@@ -26,6 +26,7 @@ References
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -34,6 +35,7 @@ import numpy as np
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
+from evalgebra.evaluators.many_labels_trios import evaluate_many_labels
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
@@ -157,8 +159,15 @@ def algebraic_evaluation(
     sketch: Sketch,
     decoding: str = "total_accuracy",
     prevalence_range: tuple[Any, Any] | None = None,
+    prevalence_order: Sequence[str] | None = None,
+    known_prevalences: Mapping[str, Any] | None = None,
 ) -> Evaluation:
     r"""Evaluate an ensemble of ``N >= 3`` binary classifiers assuming error independence.
+
+    With ``R >= 3`` labels the sketch goes to
+    :func:`~evalgebra.evaluators.many_labels_trios.evaluate_many_labels` (``decoding``
+    ``"total_accuracy"``, ``"prevalence_order"`` or ``"known_prevalences"``, with
+    ``prevalence_order`` or ``known_prevalences``); ``prevalence_range`` is for ``R = 2``.
 
     Parameters
     ----------
@@ -191,8 +200,13 @@ def algebraic_evaluation(
     """
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the algebraic evaluator needs a Sketch, got {type(sketch).__name__}")
+    if sketch.n_labels >= 3:
+        return evaluate_many_labels(sketch, decoding, prevalence_order, known_prevalences)
+    if prevalence_order is not None or known_prevalences is not None:
+        raise SpecError("prevalence_order and known_prevalences are decodings for R >= 3 labels; for R = 2 use "
+                        "prevalence_range")
     if sketch.n_labels != 2:
-        raise SpecError(f"the algebraic evaluator is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
+        raise SpecError(f"the algebraic evaluator needs at least 2 labels; this sketch has R = {sketch.n_labels}")
     if sketch.n_classifiers < 3:
         raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
     pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
