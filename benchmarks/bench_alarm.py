@@ -38,6 +38,11 @@ Usage::
     python benchmarks/bench_alarm.py [--items 1000000,10000000,1000000000] [--classifiers 5]
                                      [--repeat 3] [--scan-items 10000000] [--loop-items 20000]
                                      [--lattice-items 400] [--seed 0] [--strict]
+    python benchmarks/bench_alarm.py --exact [--seed 0] [--strict]   # the exact alarm, N = 3..10, R = 2..4
+
+The pairwise rows time the interval method (``pairwise_report``), the exact alarm's fast path and
+cross-check; ``--exact`` times ``logical_alarm(prevalences=False)`` and ``minimal_firing``: targets
+N = 10, R = 2, Q = 10^9 under 1 s when nothing fires and N = 5, R = 3 under 1 s.
 """
 
 from __future__ import annotations
@@ -52,8 +57,9 @@ import numpy as np
 
 from evalgebra import Sketch
 from evalgebra.alarm import logical as alarm
-from evalgebra.alarm.logical import logical_alarm
-from evalgebra.alarm.report import AlarmReport
+from evalgebra.alarm.intervals import feasible_intervals
+from evalgebra.alarm.logical import logical_alarm, minimal_firing
+from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
 from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
 from _timing import check as _check  # noqa: E402
@@ -221,7 +227,7 @@ class Baselines:
         key = (kind, name, sketch.Q)
         if key not in self.cache:
             seconds, result = best_time(route, 1)
-            _check(result == _as_map(logical_alarm(sketch, spec), sketch), f"{name}: {kind} disagrees at Q={sketch.Q}")
+            _check(result == _as_map(pairwise_report(sketch, spec), sketch), f"{name}: {kind} disagrees at Q={sketch.Q}")
             self.cache[key] = seconds
         return self.cache[key]
 
@@ -240,14 +246,83 @@ class Baselines:
         """Lattice enumeration and ``logical_alarm`` seconds, both at ``--lattice-items``."""
         tiny = self.sketch(min(self.args.lattice_items, sketch.Q))
         seconds = self._timed("lattice", name, tiny, lambda: lattice(tiny, spec), spec)
-        alarm_seconds, _ = best_time(lambda: logical_alarm(tiny, spec), self.args.repeat)
+        alarm_seconds, _ = best_time(lambda: pairwise_report(tiny, spec), self.args.repeat)
         return seconds, alarm_seconds
+
+
+def pairwise_report(sketch: Sketch, spec: SafetySpec) -> AlarmReport:
+    """The interval method alone (the exact alarm's fast path and cross-check), as a report."""
+    observed = alarm._observe(sketch)
+    subsets = _subsets(sketch.n_classifiers)
+    results = tuple(SubsetResult(tuple(sketch.classifiers[i] for i in s), not found, tuple(found))
+                    for s, found in zip(subsets, feasible_intervals(observed, spec, subsets)))
+    return AlarmReport(sketch.Q, spec, results, tuple(sketch.classifiers), tuple(sketch.labels))
+
+
+# -- the exact alarm (issue 12): every subset's verdict and the minimal firing subsets ----------
+EXACT_GRID = [(n, r) for r in (2, 3, 4) for n in range(3, 11) if r**n <= 1100]
+EXACT_ITEMS = (10**3, 10**6, 10**9)
+EXACT_TARGETS = {(10, 2): 1.0, (5, 3): 1.0}
+
+
+def make_labelled_sketch(rng: np.random.Generator, n_items: int, n_classifiers: int, n_labels: int,
+                         accuracy: float) -> Sketch:
+    """Uniform prevalences; each classifier right with ``accuracy``, otherwise a uniform other label."""
+    labels = "abcd"[:n_labels]
+    patterns = list(itertools.product(range(n_labels), repeat=n_classifiers))
+    cells: dict[str, int] = {}
+    for truth in range(n_labels):
+        rates = np.full(n_labels, (1 - accuracy) / (n_labels - 1))
+        rates[truth] = accuracy
+        law = np.array([np.prod(rates[list(p)]) for p in patterns])
+        for p, c in zip(patterns, rng.multinomial(n_items // n_labels, law / law.sum())):
+            if c:
+                key = "".join(labels[k] for k in p)
+                cells[key] = cells.get(key, 0) + int(c)
+    return Sketch.from_counts(cells, labels=list(labels))
+
+
+def exact_cases(args: argparse.Namespace) -> list[str]:
+    """Time the exact report (verdicts only) and the minimal firing subsets over the grid; check them."""
+    rng = np.random.default_rng(args.seed)
+    missed = []
+    print("\nexact alarm: logical_alarm(prevalences=False) (every subset's verdict with its evidence) and "
+          "minimal_firing; R = 2 checked against the interval method (exact for pairs, necessary beyond)")
+    print(f"{'N':>3} {'R':>2} {'items':>11} {'acc':>5} {'subsets':>8} {'fires':>6} {'undec':>6} "
+          f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10}  target")
+    for n, r in EXACT_GRID:
+        for n_items in EXACT_ITEMS:
+            for accuracy in (0.8, 0.55):
+                sketch = make_labelled_sketch(rng, n_items, n, r, accuracy)
+                spec = SafetySpec(Fraction(1, 2) if r == 2 else Fraction(1, 3) + Fraction(1, 20))
+                seconds, report = best_time(lambda: logical_alarm(sketch, spec, prevalences=False), 1)
+                minimal_seconds, minimal = best_time(lambda: minimal_firing(sketch, spec), 1)
+                firing = {r_.classifiers for r_ in report.minimal_firing()}
+                _check(firing == set(minimal), f"N={n} R={r}: minimal firing subsets differ")
+                pairwise_seconds = float("nan")
+                if r == 2:
+                    pairwise_seconds, pairwise = best_time(lambda: pairwise_report(sketch, spec), 1)
+                    for exact, necessary in zip(report.subsets, pairwise.subsets):
+                        if necessary.fires:
+                            _check(exact.fires, f"N={n}: pairwise fires on {exact.classifiers}, exact does not")
+                        if len(exact.classifiers) <= 2 and exact.verdict != "undecided":
+                            _check(exact.fires == necessary.fires, f"N={n}: pair verdicts differ")
+                target = EXACT_TARGETS.get((n, r))
+                quiet = not report.fires
+                gated = target is not None and (r == 3 or quiet) and n_items == 10**9
+                verdict = "" if not gated else ("meets" if seconds < target else "MISSES")
+                if gated and seconds >= target:
+                    missed.append(f"N={n} R={r} Q={n_items}")
+                print(f"{n:>3} {r:>2} {n_items:>11} {accuracy:>5} {len(report.subsets):>8} "
+                      f"{sum(x.fires for x in report.subsets):>6} {len(report.undecided()):>6} {seconds:>9.3f} "
+                      f"{minimal_seconds:>9.3f} {pairwise_seconds:>10.3f}  {verdict}", flush=True)
+    return missed
 
 
 def run_case(name: str, spec: SafetySpec, sketch: Sketch, baselines: Baselines) -> dict[str, Any]:
     """Time one specification at one size against the baselines (which are checked)."""
     args = baselines.args
-    seconds, report = best_time(lambda: logical_alarm(sketch, spec), args.repeat)
+    seconds, report = best_time(lambda: pairwise_report(sketch, spec), args.repeat)
     _check(len(report.subsets) == 2**sketch.n_classifiers - 1, f"{name}: not every subset reported")
     _check(canonical(report), f"{name}: intervals not disjoint, increasing, within 0..Q")
     scan_seconds, scan_scaled = baselines.scan(name, spec, sketch)  # checked where it ran
@@ -312,7 +387,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--loop-items", type=int, default=20_000, help="items for the per-Q_a loop baseline")
     parser.add_argument("--lattice-items", type=int, default=400, help="items for the lattice baseline")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a gated case misses the target")
+    parser.add_argument("--exact", action="store_true",
+                        help="time the exact alarm (N = 3..10, R = 2..4, Q = 10^3..10^9) instead")
     args = parser.parse_args(argv)
+    if args.exact:
+        missed_exact = exact_cases(args)
+        print("exact targets: " + (f"MISSED by {missed_exact}" if missed_exact else "all gated cases met"))
+        return 1 if missed_exact and args.strict else 0
     sizes = args.items
     if min(*sizes, args.classifiers, args.repeat, args.scan_items, args.loop_items, args.lattice_items) < 1:
         parser.error("sizes and --repeat must be positive")

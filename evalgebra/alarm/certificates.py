@@ -105,15 +105,20 @@ class Witness:
     def restrict(self, members: Sequence[int]) -> Witness:
         """The same labelled test seen by a subset of the members (patterns summed)."""
         members = tuple(sorted(members))
+        if members == self.members:
+            return self
         positions = [self.members.index(i) for i in members]
-        merged: dict[tuple[int, ...], list[int]] = {}
-        for pattern, row in zip(self.patterns, self.split):
-            key = tuple(pattern[k] for k in positions)
-            slot = merged.setdefault(key, [0] * len(row))
-            for ell, c in enumerate(row):
-                slot[ell] += c
-        keys = tuple(sorted(merged))
-        return Witness(members, keys, tuple(tuple(merged[k]) for k in keys))
+        patterns = np.array(self.patterns, dtype=np.int64).reshape(len(self.patterns), -1)[:, positions]
+        split = np.array(self.split, dtype=object if self.total() >= 2**62 else np.int64)
+        keys, inverse = np.unique(patterns, axis=0, return_inverse=True)
+        summed = np.zeros((len(keys), split.shape[1]), dtype=split.dtype)
+        np.add.at(summed, inverse.ravel(), split)
+        return Witness(members, tuple(tuple(int(v) for v in k) for k in keys.tolist()),
+                       tuple(tuple(int(v) for v in row) for row in summed.tolist()))
+
+    def total(self) -> int:
+        """Items in the test."""
+        return sum(sum(row) for row in self.split)
 
     def label_counts(self) -> tuple[int, ...]:
         """``Q_l`` of this labelled test."""

@@ -288,8 +288,8 @@ class _Verdicts:
     def known(self, subset: tuple[int, ...]) -> Verdict | None:
         members = set(subset)
         for witness in self.quiet:
-            if members <= set(witness.members):
-                return Verdict("quiet", witness=witness.restrict(subset))
+            if members <= set(witness.members):  # kept whole: SubsetResult.to_dict restricts it
+                return Verdict("quiet", witness=witness)
         for owners, proof in self.firing:
             if owners <= members:
                 return Verdict("fires", certificate=proof)

@@ -67,7 +67,8 @@ class SubsetResult:
     verdict : str
         ``"fires"``, ``"quiet"`` or ``"undecided"``.
     witness : Witness or None
-        Quiet: a labelled test (an integer split of the members' counts) under which all meet it.
+        Quiet: a labelled test (an integer split of the counts of these members, or of a
+        superset of them: :meth:`~evalgebra.alarm.certificates.Witness.restrict`) under which all meet it.
     certificate : Farkas or Split or None
         Fires: the exactly checked proof (of these members or of a firing subset of them).
     reason : str
@@ -119,7 +120,8 @@ class SubsetResult:
             "verdict": self.verdict,
             "feasible_Qa_progressions": None if self.feasible is None else self.feasible.to_list(),
             "feasible_Qa_exact": None if self.feasible is None else self.feasible.exact,
-            "witness": None if self.witness is None or not labels else self.witness.to_dict(names, labels),
+            "witness": None if self.witness is None or not labels else self.witness.restrict(
+                [names.index(c) for c in self.classifiers]).to_dict(names, labels),
             "certificate": None if self.certificate is None or not labels
             else self.certificate.to_dict(names, labels),
             "reason": self.reason or None,
