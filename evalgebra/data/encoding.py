@@ -20,12 +20,12 @@ Examples
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.errors import SketchError
 from evalgebra.spec import default_label_names
 
@@ -144,7 +144,7 @@ def _not_a_value(values: np.ndarray, what: str, names: Sequence[str] | None) -> 
             hash(value)
         except TypeError:
             return SketchError(
-                f"{what}: {type(value).__name__} {reprlib.repr(value)} at {describe_position(position, what, names)} "
+                f"{what}: {type(value).__name__} {short_repr(value)} at {describe_position(position, what, names)} "
                 "is not one label; each cell holds a label name (str) or index (int)"
             )
     return SketchError(f"{what}: cells must be label names (str) or indices (int)")
@@ -157,14 +157,14 @@ class LabelEncoder:
         self.fixed = labels is not None
         if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
             if not 2 <= labels <= MAX_INFERRED_LABELS:
-                raise SketchError(f"labels={labels}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
+                raise SketchError(f"labels={show_int(int(labels))}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
                                   "or list their names")
             labels = default_label_names(int(labels))
         elif labels is not None:
             listed = None if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) else list(labels)
             if listed is None or not all(isinstance(name, str) for name in listed):
                 raise SketchError(
-                    f"labels must be a list of label names (str) or their number, got {reprlib.repr(labels)}"
+                    f"labels must be a list of label names (str) or their number, got {short_repr(labels)}"
                 )
             labels = listed
         self.labels: list[str] = [] if labels is None else list(labels)
@@ -202,7 +202,7 @@ class LabelEncoder:
         for u in uniques:
             if not isinstance(u, str):
                 raise SketchError(
-                    f"{what}: label {u!r} is not a string; use label names or integer indices"
+                    f"{what}: label {short_repr(u)} is not a string; use label names or integer indices"
                 )
         self._pending.append((codes, uniques, -1))
         return len(self._pending) - 1
@@ -279,7 +279,7 @@ def integers_if_all(array: np.ndarray, what: str = "decisions") -> np.ndarray:
             wrong = high if high >= INT64_LIMIT else low
             position = tuple(int(x) for x in np.argwhere(array == wrong)[0])
             raise SketchError(
-                f"{what}: index {wrong} at position {position} is out of range; indices are 0..R-1 "
+                f"{what}: index {show_int(wrong)} at position {position} is out of range; indices are 0..R-1 "
                 "(at most 2^63 - 1)"
             )
         return array.astype(np.int64)

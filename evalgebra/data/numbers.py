@@ -36,7 +36,7 @@ import numpy as np
 
 from evalgebra.errors import EvalgebraError, SketchError
 
-__all__ = ["parse_rational", "exact_rational", "show_int", "MAX_DIGITS", "MAX_EXPONENT", "MAX_BITS"]
+__all__ = ["parse_rational", "exact_rational", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT", "MAX_BITS"]
 
 #: Digits a rational written as text may have (numerator, decimals and denominator together).
 MAX_DIGITS = 1000
@@ -131,6 +131,31 @@ def show_int(number: int) -> str:
     return str(number) if number.bit_length() <= 256 else f"an integer of {number.bit_length()} bits"
 
 
+class _ShortRepr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        return show_int(x)
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxstring = _SHORT.maxother = 40
+
+
+def short_repr(value: Any) -> str:
+    """A bounded ``repr`` for messages: long containers cut, huge ints by their size.
+
+    Examples
+    --------
+    >>> short_repr([1, 2, 3, 4, 5, 6, 7, 10**5000])
+    '[1, 2, 3, 4, 5, 6, ...]'
+    >>> short_repr((10**5000,))
+    '(an integer of 16610 bits,)'
+    """
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - a message must never fail on the value it shows
+        return f"<{type(value).__name__}>"
+
+
 def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fraction:
     r"""An exact rational from an int, Fraction, finite Decimal, sympy/flint rational or text.
 
@@ -163,5 +188,5 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
         else:
             if bottom != 0:
                 return _bounded(Fraction(top, bottom), where, error)
-    raise error(f"{where}: cannot read {reprlib.repr(value)} as an exact rational; give an int, a Fraction "
+    raise error(f"{where}: cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
                 "or a 'p/q' string")

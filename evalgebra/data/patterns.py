@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.errors import SketchError
 
 __all__ = ["encode", "decode", "count_patterns", "check_size", "max_classifiers", "recode"]
@@ -47,11 +48,12 @@ def check_size(n_classifiers: int, n_labels: int) -> None:
     """Raise :class:`~evalgebra.errors.SketchError` when ``R^N`` codes overflow 64 bits."""
     for name, value in (("classifiers", n_classifiers), ("labels", n_labels)):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise SketchError(f"the number of {name} must be a positive integer, got {value!r}")
+            raise SketchError(f"the number of {name} must be a positive integer, got {short_repr(value)}")
     # R^N is compared only once N is known to be small: 2^(10^9) alone takes seconds
     if n_labels > 1 and (n_classifiers > 62 or n_labels**n_classifiers > _INT64_LIMIT):
         raise SketchError(
-            f"{n_classifiers} classifiers with {n_labels} labels give {n_labels}^{n_classifiers} "
+            f"{show_int(int(n_classifiers))} classifiers with {show_int(int(n_labels))} labels give "
+            f"{show_int(int(n_labels))}^{show_int(int(n_classifiers))} "
             f"patterns, more than 64-bit codes hold; at most {max_classifiers(n_labels)} "
             "classifiers are supported for this many labels"
         )

@@ -523,6 +523,8 @@ def evaluation_point(
     >>> pt.prevalence_of(), pt.accuracy(1, "a"), pt.correlation_value((0, 1), "a", ("a", "a"))
     ({'a': Fraction(1, 2), 'b': Fraction(1, 2)}, Fraction(3, 4), Fraction(0, 1))
     """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"evaluation_point needs a Sketch, got {type(sketch).__name__}")
     if not sketch.is_labelled:
         raise SketchError("the evaluation point needs an answer key: this sketch is unlabelled")
     if population is not None:

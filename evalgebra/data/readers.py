@@ -31,7 +31,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import reprlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -45,7 +44,7 @@ from evalgebra.data.encoding import (
     integers_if_all,
     population_indices,
 )
-from evalgebra.data.numbers import show_int
+from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
 from evalgebra.spec import EnsembleSpec
@@ -154,7 +153,7 @@ def decisions_table(
 def check_count(value: Any, where: str) -> int:
     """One count as an int; a :class:`SketchError` naming ``where`` unless a non-negative integer."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SketchError(f"{where}: counts must be non-negative integers, got {reprlib.repr(value)}")
+        raise SketchError(f"{where}: counts must be non-negative integers, got {short_repr(value)}")
     if value < 0:
         raise SketchError(f"{where}: counts must be non-negative integers, got {show_int(int(value))}")
     return int(value)
@@ -209,6 +208,8 @@ def counts_table(
     """
     if counts is None and by_true_label is None:
         raise SketchError("give counts, by_true_label, or both")
+    labels = _names(labels, "labels")
+    classifiers = _names(classifiers, "classifiers")
     rows = _count_rows(counts, labels, "counts") if counts is not None else []
     split: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     if by_true_label is not None:
@@ -270,6 +271,16 @@ def counts_table(
     return CellTable(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, (population,))
 
 
+def _names(names: Any, what: str) -> list[str] | None:
+    """``None`` or a list of names (str); a :class:`SketchError` for anything else."""
+    if names is None:
+        return None
+    listed = None if isinstance(names, (str, bytes)) or not isinstance(names, Iterable) else list(names)
+    if listed is None or not all(isinstance(name, str) for name in listed):
+        raise SketchError(f"{what} must be a list of names (str), got {short_repr(names)}")
+    return listed
+
+
 def _decode_one(code: int, spec: EnsembleSpec) -> tuple[str, ...]:
     digits = []
     for _ in range(spec.n_classifiers):
@@ -308,23 +319,29 @@ def long_table(
         tasks, workers, answers = (records[c].to_numpy(dtype=object) for c in (task, worker, label))
     elif isinstance(records, Mapping):
         try:
-            tasks, workers, answers = (np.asarray(records[c], dtype=object) for c in (task, worker, label))
+            tasks, workers, answers = (_objects(records[c], c) for c in (task, worker, label))
         except KeyError as exc:
-            raise SketchError(f"long table lacks column {exc.args[0]!r}") from None
+            raise SketchError(f"long table lacks column {short_repr(exc.args[0])}") from None
     else:
+        if isinstance(records, (str, bytes)) or not isinstance(records, Iterable):
+            raise SketchError(f"long rows must be (task, worker, label) triples, got {type(records).__name__}")
         rows = list(records)
-        if any(len(r) != 3 for r in rows):
+        if any(not isinstance(r, (tuple, list)) or len(r) != 3 for r in rows):
             raise SketchError("long rows must be (task, worker, label) triples")
-        tasks, workers, answers = (np.array([r[k] for r in rows], dtype=object) for k in range(3))
+        tasks, workers, answers = (_objects([r[k] for r in rows], name) for k, name in enumerate((task, worker, label)))
     if tasks.size == 0:
         raise SketchError("empty test: no rows")
-    task_codes, task_names = factorize(tasks)
-    worker_codes, worker_names = factorize(workers)
+    if not tasks.size == workers.size == answers.size:
+        raise SketchError(f"long table columns have different lengths ({tasks.size}, {workers.size}, {answers.size})")
+    task_codes, task_names = factorize(tasks, "task")
+    worker_codes, worker_names = factorize(workers, "worker")
+    if any(isinstance(w, int) and w.bit_length() > 64 for w in worker_names):
+        raise SketchError("worker: names are strings or integers of at most 64 bits")
     worker_names = [str(w) for w in worker_names]
     order = list(classifiers) if classifiers is not None else sorted(worker_names)
     unknown = [w for w in worker_names if w not in order]
     if unknown or (task_codes < 0).any() or (worker_codes < 0).any():
-        raise SketchError(f"rows with missing task or worker, or unknown workers {unknown}")
+        raise SketchError(f"rows with missing task or worker, or unknown workers {short_repr(unknown)}")
     column = np.array([order.index(w) for w in worker_names], dtype=np.int64)[worker_codes]
     n_tasks, n_workers = len(task_names), len(order)
     cell = task_codes.astype(np.int64) * n_workers + column
@@ -332,25 +349,39 @@ def long_table(
     if (seen > 1).any():
         k = int(np.flatnonzero(seen > 1)[0])
         raise SketchError(
-            f"task {task_names[k // n_workers]!r} has {int(seen[k])} answers from worker "
+            f"task {short_repr(task_names[k // n_workers])} has {int(seen[k])} answers from worker "
             f"{order[k % n_workers]!r}; each worker answers each task once"
         )
     if (seen == 0).any():
         k = int(np.flatnonzero(seen == 0)[0])
         raise SketchError(
-            f"task {task_names[k // n_workers]!r} has no answer from worker "
+            f"task {short_repr(task_names[k // n_workers])} has no answer from worker "
             f"{order[k % n_workers]!r} (abstention is not modelled yet)"
         )
     matrix = np.empty((n_tasks, n_workers), dtype=object)
     matrix[task_codes, column] = answers
     truth_column = None
     if truth is not None:
-        lookup = truth.to_dict() if hasattr(truth, "to_dict") else dict(truth)
+        try:
+            lookup = truth.to_dict() if hasattr(truth, "to_dict") else dict(truth)
+        except (TypeError, ValueError):
+            raise SketchError(f"truth must map each task to its true label, got {type(truth).__name__}") from None
         absent = [t for t in task_names if t not in lookup]
         if absent:
-            raise SketchError(f"no true label for tasks {absent[:5]}")
-        truth_column = np.array([lookup[t] for t in task_names], dtype=object)
+            raise SketchError(f"no true label for tasks {short_repr(absent[:5])}")
+        truth_column = _objects([lookup[t] for t in task_names], "truth")
     return decisions_table(matrix, labels=labels, classifiers=order, truth=truth_column)
+
+
+def _objects(values: Any, what: str) -> np.ndarray:
+    """A 1-D object array of ``values`` as they are (a list cell stays one cell, never a new axis)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise SketchError(f"long table column {short_repr(what)} must be a sequence, got {type(values).__name__}")
+    listed = list(values)
+    out = np.empty(len(listed), dtype=object)
+    for k, value in enumerate(listed):
+        out[k] = value
+    return out
 
 
 # -- items CSV ---------------------------------------------------------------------------------
@@ -452,6 +483,9 @@ def csv_table(
     >>> table.classifiers, table.count.tolist()
     (['m1', 'm2'], [1, 1])
     """
+    for role, column in (("truth", truth), ("population", population)):
+        if column is not None and not isinstance(column, str):
+            raise SketchError(f"{role} must name a column (str), got {type(column).__name__}")
     if truth is not None and truth == population:
         raise SketchError(f"truth and population name the same column {truth!r}; give each its own column")
     if isinstance(path, (str, os.PathLike)):
@@ -469,9 +503,9 @@ def csv_table(
         raise SketchError("empty test: the CSV has no items")
     columns = [k for k, h in enumerate(header) if h not in (truth, population)]
     table = np.array(rows, dtype=object)
-    for role in (truth, population):
-        if role is not None:
-            _same_columns(table, header, role)
+    for repeated in (truth, population):
+        if repeated is not None:
+            _same_columns(table, header, repeated)
     return decisions_table(
         table[:, columns],
         labels=labels,

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import json
 import os
-import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -48,6 +47,7 @@ import numpy as np
 
 from evalgebra.data.cells import CellTable
 from evalgebra.data.readers import check_count, counts_table
+from evalgebra.data.numbers import short_repr
 from evalgebra.errors import SketchError
 
 __all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES"]
@@ -211,7 +211,7 @@ def _load(source: Any, max_bytes: int = MAX_JSON_BYTES) -> Any:
     if isinstance(source, Mapping):
         return source
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
-        raise SketchError(f"max_bytes must be a positive integer, got {reprlib.repr(max_bytes)}")
+        raise SketchError(f"max_bytes must be a positive integer, got {short_repr(max_bytes)}")
     if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
         text = _file_text(source, max_bytes)
     elif isinstance(source, str):
@@ -275,7 +275,7 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
         raise SketchError("a sketch file holds one JSON object")
     fmt = data.get("format")
     if not isinstance(fmt, str) or fmt != SKETCH_FORMAT:
-        raise SketchError(f"not an evalgebra sketch: format is {reprlib.repr(fmt)}, expected {SKETCH_FORMAT!r}")
+        raise SketchError(f"not an evalgebra sketch: format is {short_repr(fmt)}, expected {SKETCH_FORMAT!r}")
     extra = set(data) - _TOP_KEYS
     if extra:
         raise SketchError(f"unknown keys {sorted(extra, key=repr)}; a v1 sketch has {sorted(_TOP_KEYS)}")

@@ -49,14 +49,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import reprlib
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import flint
 
-from evalgebra.data.numbers import exact_rational
+from evalgebra.data.numbers import exact_rational, short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
@@ -425,7 +424,7 @@ ALARM_DETAILS = {
 
 def _counts(counts: Sequence[Any]) -> list[int]:
     """Validated pattern counts: 8 non-negative integers, not all zero."""
-    message = f"need 8 non-negative integer pattern counts (pattern order aaa .. bbb), got {reprlib.repr(counts)}"
+    message = f"need 8 non-negative integer pattern counts (pattern order aaa .. bbb), got {short_repr(counts)}"
     if isinstance(counts, (str, bytes, dict)):
         raise SketchError(message)
     try:
@@ -449,7 +448,7 @@ def _names(names: Any, size: int, what: str) -> tuple[str, ...]:
         listed = None
     if listed is None or len(listed) != size or not all(isinstance(n, str) for n in listed) \
             or len(set(listed)) != size:
-        raise SpecError(f"need {size} distinct {what} names (strings), got {reprlib.repr(names)}")
+        raise SpecError(f"need {size} distinct {what} names (strings), got {short_repr(names)}")
     return listed
 
 
@@ -476,7 +475,7 @@ def prevalence_bounds(bounds: Any) -> tuple[Fraction, Fraction]:
         low, high = bounds
     except (TypeError, ValueError):
         raise SpecError(f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
-                        f"got {reprlib.repr(bounds)}") from None
+                        f"got {short_repr(bounds)}") from None
     low, high = (exact_rational(v, f"prevalence_range {name}", SpecError) for v, name in ((low, "low"), (high, "high")))
     if not 0 <= low <= high <= 1:
         raise SpecError(f"prevalence_range must satisfy 0 <= low <= high <= 1, got ({low}, {high})")
@@ -520,7 +519,7 @@ def evaluate_counts(
     (('a', 'a', 'a'), Fraction(60, 1))
     """
     if not isinstance(decoding, str) or decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {reprlib.repr(decoding)}; known: {', '.join(DECODINGS)}")
+        raise SpecError(f"unknown decoding {short_repr(decoding)}; known: {', '.join(DECODINGS)}")
     ints = _counts(counts)
     q = sum(ints)
     if prevalence_range is not None and decoding == "total_accuracy":

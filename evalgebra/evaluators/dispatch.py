@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-import reprlib
 from typing import Any
 
+from evalgebra.data.numbers import short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.result import Evaluation
 from evalgebra.data.sketch import Sketch
@@ -110,7 +110,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
-        raise SpecError(f"structure {reprlib.repr(structure)}: correlated structures are not evaluated by these methods yet; "
+        raise SpecError(f"structure {short_repr(structure)}: correlated structures are not evaluated by these methods yet; "
                         "accepted: structure=None (the method's own assumption, independent errors) or 'independent'")
     function = _method(method)
     taken = _options(function)

@@ -54,7 +54,7 @@ References
 from __future__ import annotations
 
 import math
-import reprlib
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,9 +63,10 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import Polynomial
 
+from evalgebra.data.numbers import short_repr
 from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
-from evalgebra.evaluators.result import Estimate
+from evalgebra.evaluators.result import Estimate, QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["ContainingDistance", "containing_distance", "containing_residuals"]
@@ -119,14 +120,21 @@ def _coordinates(estimate: Estimate, sketch: Sketch) -> tuple[Any, list[tuple[An
     if prevalence is None or any(v is None for row in rows for v in row):
         raise PointError("the estimate leaves a statistic undefined (None): no distance can be computed")
     for value in (prevalence, *(v for row in rows for v in row)):
-        try:
-            finite = math.isfinite(float(value))
+        try:  # rationals, floats and real quadratic numbers; not Decimal (it mixes with neither)
+            finite = isinstance(value, (numbers.Real, QuadraticNumber)) and math.isfinite(float(value))
         except (TypeError, ValueError, OverflowError, ArithmeticError):
             finite = False
         if not finite:
-            raise PointError(f"the estimate holds {reprlib.repr(value)}, not a finite real number: "
+            raise PointError(f"the estimate holds {short_repr(value)}, not a finite real number: "
                              "no distance can be computed")
-    return prevalence, rows
+    return _plain(prevalence), [(_plain(x), _plain(y)) for x, y in rows]
+
+
+def _plain(value: Any) -> Any:
+    """Integers (NumPy's too) as Fractions and NumPy floats as floats: no fixed-width arithmetic."""
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    return float(value) if isinstance(value, np.floating) else value
 
 
 def containing_residuals(estimate: Estimate, sketch: Sketch) -> dict[str, Any]:

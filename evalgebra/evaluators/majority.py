@@ -87,6 +87,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.data.patterns import check_size, decode
@@ -108,8 +109,8 @@ def _priority(ties: Any, labels: Sequence[Any]) -> np.ndarray:
     unknown = [t for t in listed if t not in labels]
     if unknown or len(set(listed)) != len(listed):
         raise SpecError(
-            f"ties: {listed!r} must be 'split', 'drop', a label or distinct labels among "
-            f"{list(labels)}" + (f"; unknown {unknown}" if unknown else "; repeated labels")
+            f"ties: {short_repr(listed)} must be 'split', 'drop', a label or distinct labels among "
+            f"{list(labels)}" + (f"; unknown {short_repr(unknown)}" if unknown else "; repeated labels")
         )
     order = listed + [lab for lab in labels if lab not in listed]
     rank = np.empty(len(labels), dtype=np.int64)
@@ -123,12 +124,14 @@ def _rule(ties: Any, labels: Sequence[Any]) -> tuple[str, np.ndarray | None]:
     if isinstance(ties, str) and ties in TIE_RULES:
         return ties, None
     if isinstance(ties, (bytes, bool)) or ties is None:
-        raise SpecError(f"ties: {ties!r} must be 'split', 'drop', a label or a sequence of labels")
+        raise SpecError(f"ties: {short_repr(ties)} must be 'split', 'drop', a label or a sequence of labels")
     try:
         return "prefer", _priority(ties, labels)
-    except TypeError:
+    except (TypeError, ValueError) as exc:  # unhashable, or arrays compared to labels
+        if isinstance(exc, SpecError):
+            raise
         raise SpecError(
-            f"ties: {ties!r} must be 'split', 'drop', a label or a sequence of labels"
+            f"ties: {short_repr(ties)} must be 'split', 'drop', a label or a sequence of labels"
         ) from None
 
 
@@ -317,16 +320,23 @@ def majority_vote_counts(
     ([[0.6666666666666666, 0.3333333333333333]], [0.75, 1.0])
     """
     check_size(n_classifiers, n_labels)
+    n_classifiers, n_labels = int(n_classifiers), int(n_labels)  # Python ints: no fixed-width powers
+    if n_labels < 2:
+        raise SketchError(f"majority voting needs at least 2 labels, got {n_labels}")
     n_patterns = n_labels**n_classifiers
     if n_patterns > DENSE_LIMIT:
         raise SketchError(f"{n_patterns} patterns are too many for dense count vectors; use majority_vote")
-    matrix = np.asarray(counts)
-    single = matrix.ndim == 1
+    try:
+        matrix = np.asarray(counts)
+    except (TypeError, ValueError, OverflowError):
+        raise SketchError(f"counts must be an array of shape (sketches, {n_patterns}) of non-negative integers; "
+                          f"cannot read this {type(counts).__name__} as one") from None
+    single, shape = matrix.ndim == 1, matrix.shape
     matrix = np.atleast_2d(matrix)
     if matrix.ndim != 2 or matrix.shape[1] != n_patterns:
         raise SketchError(
-            f"counts must have shape (sketches, {n_patterns}) for {n_classifiers} classifiers and "
-            f"{n_labels} labels, got {np.asarray(counts).shape}"
+            f"counts must have shape (sketches, {n_patterns}) for {show_int(int(n_classifiers))} classifiers and "
+            f"{show_int(int(n_labels))} labels, got {shape}"
         )
     if matrix.dtype.kind not in "iu" or (matrix.size and int(matrix.min()) < 0):
         raise SketchError("counts must be non-negative integers")

@@ -45,3 +45,24 @@ def test_complete_correlation_fills_by_the_sum_zero_rule_and_rejects_contradicti
     assert table == {(0, 0): Fraction(1, 16), (0, 1): Fraction(-1, 16), (1, 0): Fraction(-1, 16), (1, 1): Fraction(1, 16)}
     with pytest.raises(PointError, match=r"contradicts the free values"):
         complete_correlation({(0, 0): Fraction(1, 16), (1, 1): Fraction(1, 8)}, 0, 2, 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"prevalence": [1]}, r"prevalence: expected a mapping \(a dict\), got list"),
+        ({"accuracy": [1]}, r"accuracy: expected a mapping \(a dict\), got list"),
+        ({"accuracy": {0: 5}}, r"accuracy of classifier 0: expected a mapping \(a dict\), got int"),
+        ({"accuracy": None, "response": {0: {"a": [1]}}}, r"response row of classifier 'c0', true label 'a': expected a mapping"),
+        ({"correlation": {(0, 1): 3}}, r"correlation \(0, 1\): expected a mapping"),
+        ({"correlation": {0: {"a": 1}}}, r"correlation: subset 0 must be a tuple"),
+        ({"correlation": {(0, 1): {"a": {"a": 1}}}}, r"responses 'a' must be a tuple of 2 label names"),
+        ({"prevalence": {"a": "0e99999999"}}, r"prevalence 'a': exponent 99999999 of '0e99999999' is out of range"),
+    ],
+)
+def test_from_values_refuses_rows_that_are_not_mappings(kwargs, message):
+    arguments = {"prevalence": {"a": "1/2"}, "accuracy": {0: {"a": 1, "b": 1}, 1: {"a": 1, "b": 1}}} | kwargs
+    with pytest.raises(PointError, match=message):
+        EvaluationPoint.from_values(EnsembleSpec(2, 2, structure="complete"), **arguments)
+    with pytest.raises(PointError, match=r"spec: expected an EnsembleSpec, got int"):
+        EvaluationPoint.from_values(3, {"a": "1/2"}, accuracy={})

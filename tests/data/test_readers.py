@@ -304,3 +304,88 @@ def test_from_long_rejects_missing_and_duplicated_answers():
 def test_from_csv_rejects_bad_files(text, kwargs, message):
     with pytest.raises(SketchError, match=message):
         Sketch.from_csv(io.StringIO(text), **kwargs)
+
+
+# -- hardening: every bad input is a SketchError that says what was wrong -----------------------
+def test_from_decisions_names_a_cell_that_is_not_one_label():
+    with pytest.raises(SketchError, match=r"decisions: list \['a'\] at item 1, classifier 'y' is not one label"):
+        Sketch.from_decisions([["a", "b"], ["b", ["a"]]], classifiers=["x", "y"])
+    with pytest.raises(SketchError, match=r"truth: dict \{\} at truth of item 0 is not one label"):
+        Sketch.from_decisions([["a", "b"], ["b", "a"]], truth=[{}, "a"])
+    with pytest.raises(SketchError, match=r"population: list"):
+        Sketch.from_decisions([["a", "b"], ["b", "a"]], population=[["p"], "q"])
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64, -(2**63) - 1, 10**40])
+def test_from_decisions_refuses_label_codes_outside_64_bits(value):
+    with pytest.raises(SketchError, match=rf"decisions: index {value} at position \(0, 1\) is out of range"):
+        Sketch.from_decisions([[0, value], [1, 0]])
+    with pytest.raises(SketchError, match=r"truth: index"):
+        Sketch.from_decisions([[0, 1], [1, 0]], truth=[0, value])
+    with pytest.raises(SketchError, match=r"population: index"):
+        Sketch.from_decisions([[0, 1], [1, 0]], population=[0, value])
+
+
+def test_from_decisions_refuses_unbounded_label_and_population_numbers():
+    with pytest.raises(SketchError, match=r"labels=1000000000000: give between 2 and 65536 labels"):
+        Sketch.from_decisions([[0, 1]], labels=10**12)
+    with pytest.raises(SketchError, match=r"labels must be a list of label names"):
+        Sketch.from_decisions([[0, 1]], labels=[0, 1])
+    with pytest.raises(SketchError, match=r"population index 1000000000 is too large"):
+        Sketch.from_decisions([[0, 1]], population=np.array([10**9]))
+
+
+def test_from_csv_refuses_missing_undecodable_and_odd_files(tmp_path):
+    with pytest.raises(SketchError, match=r"cannot read CSV file '.*nope.csv': No such file or directory"):
+        Sketch.from_csv(tmp_path / "nope.csv")
+    with pytest.raises(SketchError, match=r"cannot read CSV file .*: Is a directory"):
+        Sketch.from_csv(tmp_path)
+    with pytest.raises(SketchError, match=r"embedded null byte"):
+        Sketch.from_csv("a\0b.csv")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("m1,m2\nné,b\n".encode("latin-1"))
+    with pytest.raises(SketchError, match=r"CSV file '.*latin.csv' is not UTF-8 text \(byte 0xe9 at offset 7\); save it as UTF-8"):
+        Sketch.from_csv(latin)
+    with pytest.raises(SketchError, match=r"CSV line 1: iterator should return strings, not bytes"):
+        Sketch.from_csv(io.BytesIO(b"a,b\nx,y\n"))
+    with pytest.raises(SketchError, match=r"from_csv reads a path or a text file, got int"):
+        Sketch.from_csv(5)
+
+
+def test_from_csv_refuses_a_file_without_line_breaks_quickly():
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(SketchError, match=r"CSV has a line longer than \d+ characters"):
+        Sketch.from_csv("/dev/zero")
+    assert time.perf_counter() - start < 5
+
+
+def test_from_csv_refuses_a_cell_over_the_field_limit():
+    long_cell = "x" * (csv.field_size_limit() + 1)
+    with pytest.raises(SketchError, match=rf"CSV line 2: a cell is longer than {csv.field_size_limit()} characters"):
+        Sketch.from_csv(io.StringIO(f"a,b\n{long_cell},y\n"))
+
+
+def test_from_csv_refuses_repeated_columns_that_disagree():
+    with pytest.raises(SketchError, match=r"CSV has 2 columns named 'y' and they disagree on item 1 \('b' vs 'a'\); keep one"):
+        Sketch.from_csv(io.StringIO("m,y,y\na,a,a\nb,b,a\n"), truth="y")
+    agreeing = Sketch.from_csv(io.StringIO("m,y,y\na,a,a\nb,b,b\n"), truth="y")
+    assert agreeing == Sketch.from_csv(io.StringIO("m,y\na,a\nb,b\n"), truth="y")
+    with pytest.raises(SketchError, match=r"CSV repeats the column names \['m'\]"):
+        Sketch.from_csv(io.StringIO("m,m\na,b\n"))
+    with pytest.raises(SketchError, match=r"truth and population name the same column 'y'"):
+        Sketch.from_csv(io.StringIO("m,y\na,a\n"), truth="y", population="y")
+
+
+def test_from_long_keeps_list_cells_as_cells_and_refuses_them():
+    with pytest.raises(SketchError, match=r"decisions: list \['a'\] at item 0, classifier 'w1' is not one label"):
+        Sketch.from_long([("t1", "w1", ["a"]), ("t1", "w2", "b")])
+    with pytest.raises(SketchError, match=r"task: list"):
+        Sketch.from_long([(["t1"], "w1", "a")])
+    with pytest.raises(SketchError, match=r"worker: names are strings or integers of at most 64 bits"):
+        Sketch.from_long([("t1", 10**5000, "a")])
+    with pytest.raises(SketchError, match=r"long rows must be \(task, worker, label\) triples, got NoneType"):
+        Sketch.from_long(None)
+    with pytest.raises(SketchError, match=r"truth must map each task to its true label, got int"):
+        Sketch.from_long([("t1", "w1", "a"), ("t2", "w1", "b")], truth=5)

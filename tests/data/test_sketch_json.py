@@ -146,3 +146,47 @@ def test_read_json_inverts_to_json_for_any_names(classifiers, labels, population
         populations=populations,
     )
     assert Sketch.read_json(sketch.to_json()) == sketch
+
+
+# -- hardening: files, sizes, keys and numbers --------------------------------------------------
+def test_read_json_refuses_undecodable_oversized_and_endless_files(tmp_path):
+    import time
+
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(SketchError, match=r"sketch file '.*bad.json' is not UTF-8 text \(byte 0xff at offset 12\); save it as UTF-8"):
+        Sketch.read_json(bad)
+    good = tmp_path / "good.json"
+    sketch = Sketch.from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
+    sketch.write_json(good)
+    with pytest.raises(SketchError, match=r"is larger than 100 bytes \(MAX_JSON_BYTES\); pass max_bytes= to read it"):
+        Sketch.read_json(good, max_bytes=100)
+    assert Sketch.read_json(good, max_bytes=10_000) == sketch
+    start = time.perf_counter()
+    with pytest.raises(SketchError, match=r"not valid JSON: sketch file '/dev/zero' begins with '\\x00'"):
+        Sketch.from_json("/dev/zero")
+    assert time.perf_counter() - start < 2
+    with pytest.raises(SketchError, match=r"a sketch is read from a path, a file object, JSON text or a dict; got int"):
+        Sketch.from_json(5)
+
+
+def test_read_json_reads_a_file_whose_name_begins_with_a_brace(tmp_path, monkeypatch):
+    sketch = Sketch.from_counts({"ab": 2}, labels=["a", "b"])
+    monkeypatch.chdir(tmp_path)
+    sketch.write_json("{odd}.json")
+    assert Sketch.from_json("{odd}.json") == sketch
+    with pytest.raises(SketchError, match=r"not valid JSON"):
+        Sketch.from_json("{missing}.json")
+
+
+def test_read_json_refuses_duplicate_keys_huge_integers_and_deep_nesting():
+    text = sketch_to_json(Sketch.from_counts({"ab": 2}, labels=["a", "b"]))
+    duplicated = text.replace('"labels": ["a", "b"],', '"labels": ["a", "b"], "labels": ["b", "a"],')
+    with pytest.raises(SketchError, match=r"duplicate key 'labels' in a JSON object; each key may appear once"):
+        Sketch.from_json(duplicated)
+    with pytest.raises(SketchError, match=r"a JSON integer of 5000 digits is too large"):
+        Sketch.from_json(text.replace('"count": 2', '"count": ' + "9" * 5000))
+    with pytest.raises(SketchError, match=r"the JSON is nested too deeply"):
+        Sketch.from_json('{"a":' * 100_000 + "1" + "}" * 100_000)
+    with pytest.raises(SketchError, match=r"counts must total below 2\^62 \(got an integer of 16610 bits\)"):
+        Sketch.from_json(dict(json.loads(text), counts=[{"decisions": ["a", "b"], "count": 10**5000}]))

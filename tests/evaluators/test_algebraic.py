@@ -6,6 +6,7 @@ import itertools
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 from hypothesis import assume, example, given
@@ -360,3 +361,47 @@ def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirr
     result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=bounds)
     assert result.point.prevalence["a"] == target
     assert all(t.point.prevalence["a"] == target for t in result.trios)
+
+
+# -- hardening: wrong inputs raise the project's errors ------------------------------------------
+def test_algebraic_evaluation_says_a_sketch_is_expected():
+    from evalgebra.errors import SketchError
+    from evalgebra.evaluators.algebraic import algebraic_evaluation
+
+    with pytest.raises(SketchError, match=r"the algebraic evaluator needs a Sketch, got dict"):
+        algebraic_evaluation({"aaa": 1})
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"counts": range(10**18)}, "SketchError", r"need 8 non-negative integer pattern counts"),
+        ({"counts": "abcdefgh"}, "SketchError", r"need 8 non-negative integer pattern counts"),
+        ({"counts": [[1]] * 8}, "SketchError", r"need 8 non-negative integer pattern counts"),
+        ({"labels": 5}, "SpecError", r"need 2 distinct label names \(strings\), got 5"),
+        ({"labels": ["a", 1]}, "SpecError", r"need 2 distinct label names"),
+        ({"classifiers": ["x", "x", "y"]}, "SpecError", r"need 3 distinct classifier names"),
+        ({"decoding": np.array(["total_accuracy"])}, "SpecError", r"unknown decoding"),
+        ({"prevalence_range": ("0e99999999", 1)}, "SpecError", r"prevalence_range low: exponent 99999999"),
+        ({"prevalence_range": (0, 1.0)}, "SpecError", r"prevalence_range high: 1.0 is not exact"),
+        ({"prevalence_range": 5}, "SpecError", r"prevalence_range must be two rationals"),
+    ],
+)
+def test_evaluate_counts_refuses_wrong_vectors_and_options(kwargs, error, message):
+    import time
+
+    from evalgebra import errors
+
+    arguments = {"counts": [84, 36, 51, 39, 68, 52, 77, 73]} | kwargs
+    start = time.perf_counter()
+    with pytest.raises(getattr(errors, error), match=message):
+        evaluate_counts(**arguments)
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("counts", [[["a"] * 8], [[1] * 8, [1] * 7], object(), [[10**400] * 8], [[1j] * 8]])
+def test_evaluate_batch_refuses_arrays_of_the_wrong_shape_or_kind(counts):
+    from evalgebra.errors import SketchError
+
+    with pytest.raises(SketchError, match=r"counts must be an array of shape \(k, 8\)|counts must be finite"):
+        evaluate_batch(counts)

@@ -92,3 +92,17 @@ def test_deprecated_aliases_keep_their_signatures():
     assert inspect.signature(ev.solve_counts) == inspect.signature(exact_solution)
     with pytest.raises(AttributeError):
         ev.evaluate_everything  # noqa: B018 - an unknown name is still an AttributeError
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("junk", [None, [1, 2, 3], "sketch.json", np.zeros(8)])
+def test_evaluate_says_a_sketch_is_expected(method, junk):
+    from evalgebra.errors import SketchError
+
+    with pytest.raises(SketchError, match=r"needs a Sketch .*got "):
+        evaluate(junk, method=method)
+
+
+def test_evaluate_refuses_a_method_that_is_not_a_name():
+    with pytest.raises(SpecError, match=r"method must be a name, one of algebraic, majority, hui_walter; got ndarray"):
+        evaluate(_sketch(), method=np.array(["algebraic"]))

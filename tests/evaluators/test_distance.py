@@ -85,3 +85,21 @@ def test_containing_distance_rejects_bad_input():
     two = Sketch.from_decisions(np.array([[0, 1, 1], [1, 1, 0]]), labels=["a", "b"])
     with pytest.raises(PointError):
         containing_distance(Estimate({"a": None, "b": None}, {c: {"a": 0.5, "b": 0.5} for c in two.classifiers}), two)
+
+
+def test_containing_distance_says_what_it_expects():
+    from evalgebra.errors import SketchError
+
+    sketch = Sketch.from_counts({"aaa": 3, "abb": 2, "bbb": 4}, labels=["a", "b"])
+    estimate = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)},
+                        {c: {"a": Fraction(3, 4), "b": Fraction(3, 4)} for c in sketch.classifiers})
+    with pytest.raises(SketchError, match=r"containing_distance needs a Sketch .*got NoneType"):
+        containing_distance(estimate, None)
+    with pytest.raises(PointError, match=r"containing_distance needs an Estimate .*got dict"):
+        containing_distance({"a": 1}, sketch)
+    nan = Estimate({"a": float("nan"), "b": 0.5}, estimate.accuracy)
+    with pytest.raises(PointError, match=r"the estimate holds nan, not a finite real number"):
+        containing_distance(nan, sketch)
+    junk = Estimate({"a": "x", "b": 0.5}, estimate.accuracy)
+    with pytest.raises(PointError, match=r"the estimate holds 'x', not a finite real number"):
+        containing_residuals(junk, sketch)

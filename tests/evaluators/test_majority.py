@@ -306,3 +306,19 @@ def test_majority_vote_counts_checks_shapes():
         majority_vote_counts(np.zeros((2, 5), dtype=int), 2, 2)
     with pytest.raises(SketchError, match="non-negative"):
         majority_vote_counts(np.array([0, -1, 1, 0]), 2, 2)
+
+
+@pytest.mark.parametrize("n_classifiers, n_labels", [("3", 2), (10**9, 2), (3, 0), (True, 2), (3, 2.0)])
+def test_majority_vote_counts_refuses_wrong_sizes_quickly(n_classifiers, n_labels):
+    with pytest.raises(SketchError, match=r"must be a positive integer|more than 64-bit codes hold"):
+        majority_vote_counts([1] * 8, n_classifiers, n_labels)
+
+
+def test_majority_vote_names_huge_or_array_ties_without_failing():
+    sketch = Sketch.from_counts({"aa": 2, "ab": 1}, labels=["a", "b"])
+    with pytest.raises(SpecError, match=r"unknown \[an integer of 16610 bits\]"):
+        majority_vote(sketch, ties=[10**5000])
+    with pytest.raises(SpecError, match=r"ties: .* must be 'split', 'drop', a label or a sequence of labels"):
+        majority_vote(sketch, ties=[np.array([])])
+    with pytest.raises(SketchError, match=r"majority voting needs at least 2 labels, got 1"):
+        majority_vote_counts([1], 2**63, np.int64(1))
