@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
-from hypothesis import assume, example, given
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from evalgebra import datasets
@@ -346,6 +346,7 @@ def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule
             first.prevalence["a"] is not None)
 
 
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])  # generic points are a minority
 @given(rational_points(EnsembleSpec(4, 2), use_accuracy=True), st.booleans(),
        st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, max_denominator=12))
 def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirrored, below, above):
