@@ -301,6 +301,18 @@ class _Verdicts:
             return found
         if subset in self.undecided:
             return Verdict("undecided", reason=self.undecided[subset])
+        verdict = self._solve(subset)
+        if verdict.kind == "quiet":  # grow the witness: one labelled test then answers many subsets
+            grown = subset
+            for j in range(self.sketch.n_classifiers):
+                bigger = tuple(sorted({*grown, j}))
+                if j in grown or self.known(bigger) is not None or bigger in self.undecided:
+                    continue
+                if self._solve(bigger).kind == "quiet":
+                    grown = bigger
+        return verdict
+
+    def _solve(self, subset: tuple[int, ...]) -> Verdict:
         verdict = decide(self.program(subset))
         if verdict.kind == "quiet" and verdict.witness is not None:
             self.quiet.append(verdict.witness)

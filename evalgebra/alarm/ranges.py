@@ -250,12 +250,13 @@ def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget
     ``budget`` candidates, make the result's ``exact`` False (its values then a superset).
     """
     count: tuple[tuple[Term, int], ...] = ((("count", 0), 1),)
+    everything = FeasibleSet((Progression(0, program.Q, 1),)) if candidates is None else candidates
     low = minimise(program, count)
-    if low.value is None:
-        return FeasibleSet((), exact=low.certificate is not None)
+    if low.value is None:  # infeasible (certified) or undecided: then the candidates, not exact
+        return FeasibleSet() if low.certificate is not None else FeasibleSet(everything.parts, exact=False)
     high = minimise(program, ((("count", 0), -1),))
     if high.value is None:
-        return FeasibleSet.from_values([int(low.value)], exact=False)
+        return FeasibleSet(everything.clip(int(low.value), program.Q).parts, exact=False)
     lo, hi = int(low.value), -int(high.value)
     pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
     if pool.count() > budget:  # pool holds lo and hi (a superset of the exact set)
