@@ -116,16 +116,13 @@ stays integral and the elimination stays exact.)
 of ``Q_a``. With ``theta = 1/2``, both members need ``x >= floor(Q_a/2) + 1``, and C2 then
 asks ``2 floor(Q_a/2) + 2 <= Q_a + n_aa``, which for ``n_aa = 1`` holds at odd ``Q_a`` only.
 
-*Subsets.* A subset passes at ``Q_a`` when every member's segment meets the
-specification and every pair of members passes at ``Q_a``, each pair separately; the
-alarm fires when no ``Q_a`` passes. This is what the alarm checks: the single-classifier
-axiom and the pair relation, nothing of order three or more. It is sound: at the true
-``Q_a`` the true counts satisfy every one of these constraints, so when all members meet
-the specification the true ``Q_a`` passes. It is exact for singletons and pairs (given
-the pair's own counts) and only necessary for three or more members: no common
-``(x_1, ..., x_k)`` satisfying all pair cuts at once is sought (an integer problem with two
-variables per inequality), and the higher-order relations of the complete generating set
-are not used.
+*Subsets* (issue 12). These conditions are exact for one classifier and for a pair (given
+the pair's own counts) and only necessary for three or more members. :func:`logical_alarm`
+therefore decides every subset with the integer program of :mod:`evalgebra.alarm.program`
+(any number of labels and thresholds), each verdict carrying exact evidence
+(:mod:`evalgebra.alarm.certificates`); the interval method below stays the fast path for the
+feasible ``Q_a`` of singles and pairs, their cross-check, and the candidate superset from which
+:func:`~evalgebra.alarm.ranges.exact_qa_set` removes the holes of larger subsets.
 
 *Solving for every* ``Q_a``. :mod:`evalgebra.alarm.intervals` solves these
 conditions for all ``Q_a`` in ``0..Q`` at once. Along a residue class ``Q_a = L k + s``
