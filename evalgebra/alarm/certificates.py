@@ -44,6 +44,7 @@ from typing import Any, Union
 import numpy as np
 
 from evalgebra.alarm.program import Program, Row, Term, farkas_multipliers
+from evalgebra.data.sketch import Sketch
 
 __all__ = [
     "Witness",
@@ -127,6 +128,17 @@ class Witness:
     def correct(self, position: int, label: int) -> int:
         """``C_{i,l}`` for the member at ``position``."""
         return sum(row[label] for pattern, row in zip(self.patterns, self.split) if pattern[position] == label)
+
+    def to_sketch(self, classifiers: Sequence[str], labels: Sequence[str]) -> Sketch:
+        """The witness as a labelled :class:`~evalgebra.data.sketch.Sketch` of its members (``classifiers``: the ensemble's names).
+
+        >>> Witness((0, 1), ((0, 1), (1, 0)), ((2, 1), (0, 3))).to_sketch(["x", "y"], ["a", "b"]).label_counts()
+        {'a': 2, 'b': 4}
+        """
+        split = {label: {tuple(labels[k] for k in p): row[ell] for p, row in zip(self.patterns, self.split)
+                         if row[ell]} for ell, label in enumerate(labels)}
+        return Sketch.from_counts(labels=list(labels), classifiers=[classifiers[i] for i in self.members],
+                                  by_true_label={label: cells for label, cells in split.items() if cells})
 
     def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
         """``{"classifiers": [...], "by_true_label": {label: {pattern: count}}}``: a labelled sketch's counts."""
