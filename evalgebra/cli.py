@@ -8,11 +8,11 @@ Commands
     the sketch exactly.
 ``evalgebra sketch ITEMS.csv [--truth COLUMN] [--population COLUMN] [-o OUT.json]``
     Count an items CSV (header row, one column per classifier) into sketch JSON v1.
-``evalgebra point SKETCH.json [--structure S] [--population P] [--json]``
+``evalgebra point SKETCH.json [--structure S] [--population P] [--json] [--force]``
     The exact evaluation point of a labelled sketch.
-``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand]``
+``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand] [--force]``
     Print the generating set.
-``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--prevalence-range LO HI] [--json] [--strict]``
+``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--json] [--strict] [--force]``
     Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored):
     every candidate evaluation exactly, the decoded one, the partition of the counts by
     true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``.
@@ -22,7 +22,13 @@ Commands
 
 With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1.
 
-Errors in the input print ``evalgebra: error: ...`` and exit with status 2.
+Errors in the input print one line ``evalgebra: error: ...`` and exit with status 2. Input
+paths are paths (``-`` reads standard input), read up to ``--max-input-bytes`` (64M by default);
+numbers are ASCII and bounded before they are built (``evalgebra.cli_args``); requests that
+would not end within seconds are refused with the limit and the way around it, ``--force``
+among them (``evalgebra.cli_guards``: polynomials and products of ``polys``, trios of
+``evaluate``, correlation values of ``point``). Names that are not valid Unicode text (lone
+surrogates) are refused on input, so output never needs to escape them.
 
 Examples
 --------
@@ -168,6 +174,15 @@ def _feasible_text(entry: Sequence[int]) -> str:
     return f"[{lo}, {hi}]" if step == 1 else f"{lo}..{hi} step {step}"
 
 
+def _feasible_ranges(result: Any) -> Sequence[Sequence[int]] | None:
+    """The feasible ``Q_a`` of one subset: progressions when the result has them, else intervals."""
+    feasible = getattr(result, "feasible", None)
+    if feasible is not None and hasattr(feasible, "to_list"):
+        return [tuple(entry) for entry in feasible.to_list()]
+    intervals = result.feasible_Qa
+    return None if intervals is None else list(intervals)
+
+
 def format_alarm(report: AlarmReport) -> str:
     """A readable rendering of a logical-alarm report, one line per subset.
 
@@ -177,10 +192,13 @@ def format_alarm(report: AlarmReport) -> str:
     lines = [f"Q = {report.Q}; specification: {report.spec.describe()}"]
     width = max(len(", ".join(r.classifiers)) for r in report.subsets)
     for r in report.subsets:
-        ranges = list(r.feasible_Qa[:FEASIBLE_SHOWN + 1])
-        where = " ".join(_feasible_text(entry) for entry in ranges[:FEASIBLE_SHOWN]) or "none"
-        if len(r.feasible_Qa) > FEASIBLE_SHOWN:
-            where += f" ... and {len(r.feasible_Qa) - FEASIBLE_SHOWN} more ranges (--json lists them)"
+        ranges = _feasible_ranges(r)
+        if ranges is None:
+            where = "not computed"
+        else:
+            where = " ".join(_feasible_text(entry) for entry in ranges[:FEASIBLE_SHOWN]) or "none"
+        if ranges is not None and len(ranges) > FEASIBLE_SHOWN:
+            where += f" ... and {len(ranges) - FEASIBLE_SHOWN} more ranges (--json lists them)"
         verdict = "FIRES" if r.fires else "quiet"
         lines.append(f"  {', '.join(r.classifiers):<{width}}  {verdict}  feasible Q_{report.labels[0]}: {where}")
     lines.append("the alarm fires: at least one member of a firing subset provably misses the specification"

@@ -4,7 +4,7 @@ Every value the ``evalgebra`` command reads from its arguments or its input file
 through here first, so that a bad value ends in one short message (exit status 2) instead of
 a traceback, a hang or an unbounded allocation:
 
-- numbers are ASCII only (``int`` and :class:`~fractions.Fraction` also accept other
+- numbers are ASCII only (``int`` and ``Fraction`` also accept other
   Unicode digits such as ``'٣'``) and bounded *before* they are converted: counts have at
   most 9 digits, rationals at most :data:`MAX_DIGITS` digits and a decimal exponent within
   ``±MAX_EXPONENT`` (``0e99999999`` would otherwise make ``Fraction`` build a number with a
@@ -96,7 +96,7 @@ def rational(value: str) -> Fraction:
 
     ASCII digits only, at most :data:`MAX_DIGITS` digits in each part and an exponent within
     ``±MAX_EXPONENT``, checked before any number is built; raises
-    :class:`argparse.ArgumentTypeError` otherwise (see the module examples).
+    ``argparse.ArgumentTypeError`` otherwise (see the module examples).
     """
     if len(value) > 3 * MAX_DIGITS:
         raise argparse.ArgumentTypeError(f"{value[:40]!r}...: too long for a rational ({_RATIONAL_HELP})")
@@ -197,7 +197,7 @@ def structure_value(value: str, names: Sequence[str] = ()) -> Any:
 def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input") -> str:
     """The text of ``path`` (``-``: standard input), at most ``max_bytes`` bytes of strict UTF-8.
 
-    A leading byte-order mark is dropped. Raises :class:`SketchError` when the file cannot be
+    A leading byte-order mark is dropped. Raises :class:`~evalgebra.errors.SketchError` when the file cannot be
     read, is larger than the cap (``--max-input-bytes`` raises it) or is not UTF-8.
     """
     try:

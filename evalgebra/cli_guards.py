@@ -5,16 +5,11 @@ table is built first: ``--classifiers 1000000000`` would otherwise build a billi
 raises :class:`~evalgebra.errors.SpecError` with the limit, the size asked for and what to do
 instead. ``--force`` lifts the soft limits; the hard ones are the library's own.
 
-========================  =================================================  ==============
-command                   measure                                            limit
-========================  =================================================  ==============
-``polys``                 polynomials ``S R^N``                              :data:`POLYNOMIAL_LIMIT`
-``polys``                 products ``S R^N R (1 + |T|)`` (expanded: terms    :data:`TERM_LIMIT`
-                          ``S (2R-1)^(N+1) (1 + |T|)``)
-``polys``                 answer patterns ``R^N`` (hard)                      ``2^62``
-``evaluate``              trios ``C(N, 3)`` (algebraic method)               :data:`TRIO_LIMIT`
-``point``                 correlation values ``R sum_T R^|T|``               :data:`CORRELATION_LIMIT`
-========================  =================================================  ==============
+- ``polys``: at most :data:`POLYNOMIAL_LIMIT` polynomials ``S R^N`` and :data:`TERM_LIMIT`
+  products ``S R^N R (1 + |T|)`` (expanded output: terms ``S (2R-1)^(N+1) (1 + |T|)``);
+  never more than ``2^62`` answer patterns ``R^N`` or :data:`FORCED_LIMIT` products;
+- ``evaluate`` (algebraic method): at most :data:`TRIO_LIMIT` trios ``C(N, 3)``;
+- ``point``: at most :data:`CORRELATION_LIMIT` correlation values ``R sum_T R^|T|``.
 
 ``N`` classifiers, ``R`` labels, ``S`` populations, ``T`` the correlated subsets.
 

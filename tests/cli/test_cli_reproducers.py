@@ -1,0 +1,231 @@
+"""Every command-line reproducer of the hardening issue ends in a result or one error line, fast.
+
+Each test runs ``main`` in-process and checks the exit status, that an error is exactly one
+line ``evalgebra: error: ...`` (no traceback) and, where the old behaviour was a hang, that
+the answer comes within seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import time
+from types import SimpleNamespace
+from fractions import Fraction
+
+import pytest
+
+from evalgebra import datasets
+from evalgebra.cli import _structure_arg, build_parser, format_alarm, main
+from evalgebra.cli_args import byte_size, count, rational
+from evalgebra.cli_guards import TERM_LIMIT, check_polys
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SpecError
+
+SKETCH = {"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1", "c2", "c3"],
+          "counts": [{"decisions": ["a", "a", "a"], "count": 5}, {"decisions": ["a", "b", "a"], "count": 2},
+                     {"decisions": ["b", "b", "b"], "count": 4}, {"decisions": ["b", "a", "b"], "count": 1}]}
+
+
+def _run(capsys, *argv):
+    """``(status, stdout, stderr, seconds)``; argparse's SystemExit counts as a status."""
+    start = time.monotonic()
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exc:
+        status = exc.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err, time.monotonic() - start
+
+
+def _refused(capsys, *argv, says=(), within=5.0):
+    status, out, err, seconds = _run(capsys, *argv)
+    assert status == 2, (argv, out[:200], err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("evalgebra: error: "), err
+    for text in ([says] if isinstance(says, str) else says):
+        assert text in err, err
+    assert seconds < within, f"{argv} took {seconds:.1f} s"
+    return err
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- numbers -------------------------------------------------------------------------------------
+def test_structure_indices_are_ascii_digits_only(capsys):
+    assert _structure_arg("0-²") == [[0, "²"]]
+    assert _structure_arg("٣-0") == [["٣", 0]]
+    _refused(capsys, "polys", "--classifiers", 4, "--labels", 2, "--structure", "0-²", says="unknown classifier '²'")
+    _refused(capsys, "polys", "--classifiers", 4, "--labels", 2, "--structure", "٣-0", says="unknown classifier '٣'")
+    _refused(capsys, "polys", "--classifiers", "٣", "--labels", 2, says="not a count")
+
+
+def test_rational_is_exact_ascii_and_bounded_before_fraction():
+    assert rational("1/3") == Fraction(1, 3) and rational("-0.25") == Fraction(-1, 4)
+    assert rational("1e-3") == Fraction(1, 1000) and rational("2.5E2") == 250 and rational(".5") == Fraction(1, 2)
+    assert rational("0e50") == 0
+    for text in ("0e99999999", "1e51", "1" * 51, "٠.5", "1_000", "1/0", "nan", "inf", " 1", "e5", "."):
+        with pytest.raises(argparse.ArgumentTypeError):
+            rational(text)
+    assert count("12") == 12 and byte_size("2K") == 2048
+    for text in ("١", "+3", "1000000000", "0"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            count(text)
+
+
+def test_huge_exponents_are_refused_at_once(capsys):
+    graders, acs = datasets.path("bigbench_mistake"), datasets.path("acs_employment")
+    _refused(capsys, "alarm", graders, "--min-accuracy", "0e99999999", says="exponent beyond", within=2)
+    _refused(capsys, "evaluate", acs, "--prevalence-range", "0e99999999", "1", says="exponent beyond", within=2)
+
+
+# -- sketch JSON ---------------------------------------------------------------------------------
+def test_json_integer_of_more_than_4300_digits(capsys, tmp_path):
+    text = json.dumps(SKETCH).replace('"count": 5', '"count": ' + "7" * 4400)
+    _refused(capsys, "evaluate", _write(tmp_path / "big.json", text), says="4400 digits")
+
+
+def test_lone_surrogate_names_are_refused_on_input(capsys, tmp_path):
+    doc = dict(SKETCH, labels=["a", "\ud800"])
+    doc["counts"] = [{"decisions": ["a", "\ud800", "a"], "count": 1}, {"decisions": ["a", "a", "a"], "count": 2}]
+    path = _write(tmp_path / "surrogate.json", json.dumps(doc))  # ASCII escapes: \ud800
+    for command in (("evaluate", "--method", "majority"), ("alarm",), ("point", "--structure", "independent")):
+        _refused(capsys, command[0], path, *command[1:], says="surrogate")
+
+
+def test_a_path_beginning_with_a_brace_is_a_path(capsys, tmp_path):
+    path = _write(tmp_path / "{odd}.json", json.dumps(SKETCH))
+    status, out, err, _ = _run(capsys, "evaluate", path, "--json")
+    assert status == 0 and json.loads(out)["classifiers"] == ["c1", "c2", "c3"], err
+    _refused(capsys, "evaluate", json.dumps(SKETCH), says="cannot read")  # JSON text is no path
+
+
+def test_duplicate_json_keys_are_refused(capsys, tmp_path):
+    text = json.dumps(SKETCH)[:-1] + ', "labels": ["a", "b"]}'
+    _refused(capsys, "evaluate", _write(tmp_path / "dup.json", text), says="repeats the key 'labels'")
+    inner = json.dumps(SKETCH).replace('"count": 5', '"count": 5, "count": 6')
+    _refused(capsys, "evaluate", _write(tmp_path / "dup_inner.json", inner), says="repeats the key 'count'")
+
+
+def test_nan_and_deep_nesting_are_refused(capsys, tmp_path):
+    _refused(capsys, "evaluate", _write(tmp_path / "nan.json", json.dumps(SKETCH).replace("5", "NaN")), says="NaN")
+    _refused(capsys, "evaluate", _write(tmp_path / "deep.json", "[" * 200_000 + "]" * 200_000))
+
+
+# -- input size and stdin ------------------------------------------------------------------------
+def test_inputs_are_read_with_a_size_cap(capsys, tmp_path):
+    _refused(capsys, "point", "/dev/zero", says="larger than", within=5)
+    path = _write(tmp_path / "s.json", json.dumps(SKETCH))
+    _refused(capsys, "evaluate", path, "--max-input-bytes", "100", says="--max-input-bytes")
+    status, _, _, _ = _run(capsys, "evaluate", path, "--max-input-bytes", "1M")
+    assert status == 0
+    assert "64M" in build_parser()._subparsers._group_actions[0].choices["point"].format_help()
+
+
+def test_dash_reads_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(SKETCH).encode())))
+    status, out, _, _ = _run(capsys, "evaluate", "-", "--method", "majority", "--json")
+    assert status == 0 and json.loads(out)["method"] == "majority"
+
+
+# -- items CSV -----------------------------------------------------------------------------------
+def test_csv_cell_longer_than_the_field_limit(capsys, tmp_path):
+    _refused(capsys, "sketch", _write(tmp_path / "cell.csv", "c1,c2\n" + "a" * 140_000 + ",b\na,b\n"))
+    _refused(capsys, "sketch", _write(tmp_path / "head.csv", "c1," + "x" * 140_000 + "\na,b\n"))
+
+
+def test_repeated_or_clashing_columns_are_refused(capsys, tmp_path):
+    path = _write(tmp_path / "items.csv", "c1,c2,truth,truth\na,b,a,b\nb,b,b,a\n")
+    _refused(capsys, "sketch", path, "--truth", "truth", says="'truth' appears twice")
+    path = _write(tmp_path / "pop.csv", "c1,c2,g\na,b,x\nb,b,y\n")
+    _refused(capsys, "sketch", path, "--truth", "g", "--population", "g", says="same column 'g'")
+    status, out, _, _ = _run(capsys, "sketch", path, "--population", "g")
+    assert status == 0 and set(json.loads(out)["populations"]) == {"x", "y"}
+
+
+# -- size guards ---------------------------------------------------------------------------------
+def test_polys_size_guards(capsys):
+    _refused(capsys, "polys", "--classifiers", 30, "--labels", 5, says="2^62", within=3)
+    _refused(capsys, "polys", "--classifiers", 1_000_000_000, "--labels", 2, within=3)
+    _refused(capsys, "polys", "--classifiers", 999_999_999, "--labels", 2, says="2^62", within=3)
+    _refused(capsys, "polys", "--classifiers", 3, "--labels", 2, "--populations", 100_000,
+             says=("800000 polynomials", "--force"), within=3)
+    _refused(capsys, "polys", "--classifiers", 40, "--labels", 2, "--structure", "complete", "--force", within=3)
+    _refused(capsys, "polys", "--classifiers", 8, "--labels", 2, "--structure", "complete", says="--force")
+    _refused(capsys, "polys", "--classifiers", 8, "--labels", 2, "--format", "json", says="expanded")
+    status, out, _, _ = _run(capsys, "polys", "--classifiers", 3, "--labels", 2, "--structure", "complete", "--expand")
+    assert status == 0 and out.count("\n") == 8
+    check_polys(3, 2, 100_000, "independent", expanded=False, force=True)  # --force lifts the soft limits
+    with pytest.raises(SpecError):
+        check_polys(20, 2, 1, "independent", expanded=False, force=False)
+    help_text = build_parser()._subparsers._group_actions[0].choices["polys"].format_help()
+    assert "100000 polynomials" in " ".join(help_text.split()) and str(TERM_LIMIT) in help_text
+
+
+def _wide_sketch(tmp_path, n_classifiers):
+    counts = {"a" * n_classifiers: 7, "b" * n_classifiers: 5, "ab" * (n_classifiers // 2): 2}
+    path = tmp_path / f"wide{n_classifiers}.json"
+    Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
+    return path
+
+
+def _labelled_wide_sketch(tmp_path, n_classifiers):
+    path = tmp_path / f"labelled{n_classifiers}.json"
+    items = [("a" * n_classifiers, "a"), ("b" * n_classifiers, "b"), ("ab" * (n_classifiers // 2), "a")]
+    Sketch.from_decisions([list(p) for p, _ in items], truth=[t for _, t in items]).write_json(path)
+    return path
+
+
+def test_evaluate_guards_many_classifiers(capsys, tmp_path):
+    path = _wide_sketch(tmp_path, 40)
+    _refused(capsys, "evaluate", path, says=("9880 trios", "--classifiers", "--force"))
+    status, out, _, seconds = _run(capsys, "evaluate", path, "--classifiers", "c0,c1,c2", "--json")
+    assert status == 0 and json.loads(out)["classifiers"] == ["c0", "c1", "c2"] and seconds < 5
+    status, _, _, _ = _run(capsys, "evaluate", path, "--method", "majority", "--json")
+    assert status == 0
+
+
+def test_point_guards_the_complete_structure(capsys, tmp_path):
+    path = _labelled_wide_sketch(tmp_path, 12)
+    _refused(capsys, "point", path, says=("correlation values", "--structure independent", "--force"))
+    status, out, _, seconds = _run(capsys, "point", path, "--structure", "independent", "--json")
+    assert status == 0 and seconds < 5 and json.loads(out)
+
+
+# -- argparse and output -------------------------------------------------------------------------
+def test_argument_errors_are_one_line(capsys):
+    _refused(capsys, "frobnicate", says="invalid choice")
+    _refused(capsys, "polys", "--labels", 2, says="--classifiers")
+    _refused(capsys, "evaluate", says="sketch")
+
+
+def test_alarm_feasible_sets_are_summarised(capsys, tmp_path):
+    path = _write(tmp_path / "alarm.json", json.dumps(
+        {"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1", "c2"],
+         "counts": [{"decisions": ["a", "a"], "count": 107900000000000},
+                    {"decisions": ["a", "b"], "count": 416100000000000},
+                    {"decisions": ["b", "a"], "count": 515800000000000}]}))
+    for extra in ((), ("--json",)):
+        status, out, err, seconds = _run(capsys, "alarm", path, "--non-strict", *extra)
+        assert "Traceback" not in err and seconds < 10
+        assert status in (0, 1) and len(out) < 100_000 or status == 2 and len(err.splitlines()) == 1
+    status, out, _, _ = _run(capsys, "alarm", path, "--non-strict")
+    assert "c1, c2  quiet  feasible Q_a: 207600000000000..1039800000000000 step 2" in out
+
+
+def test_format_alarm_shows_progressions_and_counts_long_lists(capsys):
+    from evalgebra.cli import _feasible_text
+
+    assert _feasible_text((3, 9, 2)) == "3..9 step 2" and _feasible_text((3, 9)) == "[3, 9]"
+    assert _feasible_text((4, 4)) == "[4]"
+    status, out, _, _ = _run(capsys, "alarm", datasets.path("bigbench_mistake"))
+    assert status == 0 and "feasible Q_" in out
+    many = SimpleNamespace(classifiers=("x", "y"), fires=False, feasible_Qa=tuple((k, k) for k in range(0, 10**5, 2)))
+    report = SimpleNamespace(Q=10**5, spec=SimpleNamespace(describe=lambda: "spec"), subsets=(many,),
+                             labels=("a", "b"), fires=False)
+    text = format_alarm(report)
+    assert "[0] [2]" in text and "49992 more ranges" in text and len(text) < 500
