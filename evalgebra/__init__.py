@@ -49,7 +49,7 @@ from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
-from evalgebra.consistency.metrics import consistency
+from evalgebra.samplewise.metrics import consistency
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.hui_walter import evaluate_hui_walter
 from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter

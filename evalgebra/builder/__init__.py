@@ -1,6 +1,6 @@
 """Generating sets of evaluation ideals (P-space, R-space, any structure and populations)."""
 
-from evalgebra.builder.generating_set import (
+from evalgebra.builder.generating import (
     ORDERINGS,
     FlintSystem,
     GeneratingSet,

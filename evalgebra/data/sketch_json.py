@@ -50,7 +50,7 @@ from evalgebra.data.readers import check_count, counts_table
 from evalgebra.data.numbers import short_repr
 from evalgebra.errors import SketchError
 
-__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES"]
+__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES", "MAX_JSON_INT_DIGITS"]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
 

@@ -551,4 +551,5 @@ def evaluate_counts(
 
 
 #: Deprecated: the old name of :func:`exact_solution`.
-solve_counts = deprecated_alias(exact_solution, "solve_counts", "exact_solution")
+solve_counts = deprecated_alias(exact_solution, "solve_counts",
+                                "evalgebra.evaluators.closed_form.exact_solution (or ev.evaluate_counts for an Evaluation)")

@@ -5,7 +5,7 @@ old name                         use instead
 ================================ ==========================================================
 ``evaluate_algebraic(sketch)``   ``evaluate(sketch, method="algebraic")``
 ``evaluate_many(counts)``        ``evaluate_batch(counts)``
-``solve_counts(counts)``         ``exact_solution(counts)``
+``solve_counts(counts)``         ``closed_form.exact_solution(counts)``
 ================================ ==========================================================
 
 Examples

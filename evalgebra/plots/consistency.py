@@ -2,7 +2,7 @@ r"""Pictures of samplewise consistency : the distribution of each metric over ru
 
 :func:`plot_consistency` draws, for each metric, the values on every pair of runs (the note's
 reproducibility distribution ``{m_ij}``) as a box with the points over it, and marks the mean
-(what :func:`~evalgebra.consistency.metrics.consistency` returns).
+(what :func:`~evalgebra.samplewise.metrics.consistency` returns).
 
 matplotlib is imported inside the plotting function only.
 
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.consistency.metrics import ERROR_METRICS, PREDICTION_METRICS, consistency_values
+from evalgebra.samplewise.metrics import ERROR_METRICS, PREDICTION_METRICS, consistency_values
 
 __all__ = ["plot_consistency"]
 

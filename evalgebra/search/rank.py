@@ -60,7 +60,7 @@ rational point): the four trios of the one quad agree exactly, so every trio sco
 one partner.
 
 >>> import numpy as np
->>> from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
+>>> from evalgebra.evaluators.batch import evaluate_batch
 >>> from evalgebra.data.point import EvaluationPoint
 >>> from evalgebra.search.trios import trio_counts
 >>> from evalgebra.data.simulate import labelled_test
@@ -70,7 +70,7 @@ one partner.
 ...     3: {"a": 1, "b": "3/4"}})
 >>> decisions = labelled_test(point, 512).decisions  # label indices: 1 = "b"
 >>> trios = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]])
->>> many = evaluate_many(trio_counts(decisions, trios))
+>>> many = evaluate_batch(trio_counts(decisions, trios))
 >>> score, used = trio_scores(trios, trio_points(many), many["chosen"], np.ones(4, dtype=bool),
 ...                           "disagreement", decisions.mean(axis=0), np.array([[0, 1, 2, 3]]))
 >>> np.round(score, 12).tolist(), used.tolist()
@@ -125,8 +125,8 @@ def trio_points(out: dict[str, np.ndarray]) -> np.ndarray:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
-    >>> points = trio_points(evaluate_many([[84, 36, 51, 39, 68, 52, 77, 73]]))
+    >>> from evalgebra.evaluators.batch import evaluate_batch
+    >>> points = trio_points(evaluate_batch([[84, 36, 51, 39, 68, 52, 77, 73]]))
     >>> points.shape, points[0, :, 0].tolist()
     ((1, 2, 7), [0.25, 0.75])
     """

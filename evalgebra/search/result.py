@@ -15,7 +15,7 @@ import networkx as nx
 import numpy as np
 
 from evalgebra.display import escape, html_block, html_table
-from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
+from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 
@@ -51,7 +51,7 @@ class TrioResult:
         0 for the best survivor; ``None`` for rejected trios.
     exact : bool
         Whether ``evaluation`` is exact (:func:`evaluate_counts`) or floating point
-        (:func:`evaluate_many`, which checks neither ``irrational`` nor ``empty_variety``).
+        (:func:`evaluate_batch`, which checks neither ``irrational`` nor ``empty_variety``).
     """
 
     classifiers: tuple[str, str, str]
@@ -75,7 +75,7 @@ class TrioResult:
         if self.exact:
             return evaluate_counts(list(self.counts), self.labels, self.classifiers)
         with np.errstate(all="ignore"):
-            return float_evaluation(evaluate_many([self.counts]), 0, self.labels, self.classifiers)
+            return float_evaluation(evaluate_batch([self.counts]), 0, self.labels, self.classifiers)
 
     @property
     def estimate(self) -> Estimate | None:
@@ -192,7 +192,7 @@ class TrioSearch:
 # -- evaluation of the trios -----------------------------------------------------------------
 def float_evaluation(out: dict[str, np.ndarray], t: int, labels: tuple[str, ...],
                       names: tuple[str, ...]) -> Evaluation:
-    """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_many`."""
+    """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_batch`."""
     kinds = [k for k in ("blind_spot", "complex", "outside_unit_cube") if out[k][t]]
     points = []
     for s in range(2):

@@ -84,8 +84,8 @@ import networkx as nx
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.batch import evaluate_batch as evaluate_many
-from evalgebra.evaluators.closed_form import exact_solution as solve_counts
+from evalgebra.evaluators.batch import evaluate_batch
+from evalgebra.evaluators.closed_form import exact_solution
 from evalgebra.data.patterns import decode
 from evalgebra.search.rank import CRITERIA, trio_scores
 from evalgebra.search.rank import containing_distances as _distance_many  # noqa: F401 - importable here
@@ -353,10 +353,10 @@ def search_trios(
     partners : int, optional
         Use at most this many partners per trio (the first in pool order).
     exact : bool, optional
-        Check every trio's failure modes exactly (:func:`solve_counts`) or vectorised in
-        floating point (:func:`evaluate_many`: no ``irrational`` or ``empty_variety``
+        Check every trio's failure modes exactly (:func:`exact_solution`) or vectorised in
+        floating point (:func:`evaluate_batch`: no ``irrational`` or ``empty_variety``
         checks). Default: exact up to 20,000 candidate trios. Scores are always computed
-        in floating point, from :func:`evaluate_many`.
+        in floating point, from :func:`evaluate_batch`.
 
     Returns
     -------
@@ -393,9 +393,9 @@ def search_trios(
         exact = len(trios) <= _EXACT_LIMIT
     counts = _counts(data, trios)
     with np.errstate(all="ignore"):
-        many = evaluate_many(counts)
+        many = evaluate_batch(counts)
     if exact:
-        solutions = [solve_counts(row) for row in counts.tolist()]
+        solutions = [exact_solution(row) for row in counts.tolist()]
         kinds = [sol.kinds for sol in solutions]
         chosen = np.array([-1 if sol.chosen is None else sol.chosen for sol in solutions], dtype=np.int64)
     else:

@@ -78,7 +78,7 @@ def test_evaluate_many_alias_still_works_and_warns():
 def test_solve_counts_alias_still_works_and_warns():
     from evalgebra.evaluators.closed_form import exact_solution
 
-    with pytest.warns(DeprecationWarning, match="solve_counts is deprecated.*use exact_solution"):
+    with pytest.warns(DeprecationWarning, match="solve_counts is deprecated.*use evalgebra.evaluators.closed_form.exact_solution"):
         old = ev.solve_counts(COUNTS)
     new = exact_solution(COUNTS)
     assert (old.radicand, old.num, old.root, old.den, old.chosen) == (new.radicand, new.num, new.root, new.den, new.chosen)

@@ -1,6 +1,6 @@
 """Tests of evalgebra.groebner.counting: points of zero-dimensional ideals, exactly.
 
-(Named apart from tests/consistency/test_counting.py: test basenames are unique.)
+(Named apart from tests/samplewise/test_counting.py: test basenames are unique.)
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from evalgebra import datasets  # noqa: E402
 from evalgebra.errors import SpecError  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
-from evalgebra.consistency.metrics import consistency  # noqa: E402
+from evalgebra.samplewise.metrics import consistency  # noqa: E402
 from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 
 

@@ -1,10 +1,10 @@
-"""Tests of evalgebra.consistency.runs: reading predictions into label codes, option checks."""
+"""Tests of evalgebra.samplewise.runs: reading predictions into label codes, option checks."""
 
 import numpy as np
 import pytest
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.consistency.runs import Runs, check_arity, check_budget, check_metric, compact_codes
+from evalgebra.samplewise.runs import Runs, check_arity, check_budget, check_metric, compact_codes
 
 
 def test_compact_codes_number_the_distinct_labels_in_sorted_order():

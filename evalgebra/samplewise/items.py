@@ -1,7 +1,7 @@
 r"""Item-level consistency: how consistently the runs treat each single item.
 
 Summarising along the runs first gives one value per item; its mean over the items is the
-n-ary consistency of :func:`evalgebra.consistency.metrics.consistency`. It names the items a
+n-ary consistency of :func:`evalgebra.samplewise.metrics.consistency`. It names the items a
 model treats inconsistently, which aggregate metrics hide.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SpecError
-from evalgebra.consistency.counting import closed_form_blocks
-from evalgebra.consistency.runs import CLOSED_FORM_METRICS, ERROR_METRICS, Runs, check_arity, check_metric
+from evalgebra.samplewise.counting import closed_form_blocks
+from evalgebra.samplewise.runs import CLOSED_FORM_METRICS, ERROR_METRICS, Runs, check_arity, check_metric
 
 __all__ = ["item_consistency"]
 

@@ -159,9 +159,9 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SpecError
-from evalgebra.consistency.counting import closed_mean, exact_mean, float_mean, ratio_parts, surd_parts
-from evalgebra.consistency.items import item_consistency
-from evalgebra.consistency.runs import (
+from evalgebra.samplewise.counting import closed_mean, exact_mean, float_mean, ratio_parts, surd_parts
+from evalgebra.samplewise.items import item_consistency
+from evalgebra.samplewise.runs import (
     CLOSED_FORM_METRICS,
     ERROR_METRICS,
     MAX_SUBSETS,
@@ -205,14 +205,14 @@ def consistency(
     predictions : array_like, shape (p, N)
         One row per run, one column per item: integer label codes or strings.
     metric : str
-        One of :data:`~evalgebra.consistency.runs.METRICS` (case-insensitive): ``ec_l``, ``ec_g``, ``ec_acc``,
+        One of :data:`~evalgebra.samplewise.runs.METRICS` (case-insensitive): ``ec_l``, ``ec_g``, ``ec_acc``,
         ``ec_corr``, ``pa_acc``, ``pa_kappa``, ``pa_v``.
     truth : array_like, shape (N,), optional
         The answer key, labels of the same kind; required by the ``ec_*`` metrics. To
         compare residual vectors you already have, pass them as ``predictions`` with
         ``truth`` all zero.
     n : int
-        Subset size, ``2 <= n <= p``; ``n > 2`` only for :data:`~evalgebra.consistency.runs.N_ARY_METRICS`.
+        Subset size, ``2 <= n <= p``; ``n > 2`` only for :data:`~evalgebra.samplewise.runs.N_ARY_METRICS`.
     exact : bool, optional
         ``None``: a Fraction where the metric is rational, a float for ``ec_corr`` and
         ``pa_v``. ``True``: a Fraction (not available for ``ec_corr``, ``pa_v``).
@@ -368,7 +368,7 @@ def consistency_metrics(
     Returns
     -------
     dict
-        Metric name -> value, in :data:`~evalgebra.consistency.runs.METRICS` order.
+        Metric name -> value, in :data:`~evalgebra.samplewise.runs.METRICS` order.
 
     Examples
     --------

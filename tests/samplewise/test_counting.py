@@ -1,11 +1,11 @@
-"""Tests of evalgebra.consistency.counting: subset counts and the exact arithmetic of the means."""
+"""Tests of evalgebra.samplewise.counting: subset counts and the exact arithmetic of the means."""
 
 from fractions import Fraction
 
 import numpy as np
 
-from evalgebra.consistency.counting import exact_mean, float_mean, popcount, set_counts, signed_root
-from evalgebra.consistency.runs import Runs
+from evalgebra.samplewise.counting import exact_mean, float_mean, popcount, set_counts, signed_root
+from evalgebra.samplewise.runs import Runs
 from evalgebra.evaluators.result import QuadraticNumber
 
 

@@ -1,6 +1,6 @@
 r"""Counting for the consistency metrics: per-subset integer counts and exact means.
 
-Everything here works on :class:`~evalgebra.consistency.runs.Runs` in vectorised blocks of at
+Everything here works on :class:`~evalgebra.samplewise.runs.Runs` in vectorised blocks of at
 most ``_BLOCK`` elements: intersections and unions of residual sets (bit-packed for ``n > 2``),
 agreements, contingency tables, the closed forms of the means, and the exact arithmetic that
 turns integer counts into ``Fraction`` or square-root values.
@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from evalgebra.consistency.runs import ERROR_METRICS, Runs
+from evalgebra.samplewise.runs import ERROR_METRICS, Runs
 from evalgebra.evaluators.result import QuadraticNumber
 
 __all__ = [

@@ -11,7 +11,7 @@ module       what it holds
 ============ ===========================================================================
 """
 
-from evalgebra.consistency.items import item_consistency
-from evalgebra.consistency.metrics import consistency, consistency_metrics, consistency_values
+from evalgebra.samplewise.items import item_consistency
+from evalgebra.samplewise.metrics import consistency, consistency_metrics, consistency_values
 
 __all__ = ["consistency", "consistency_values", "consistency_metrics", "item_consistency"]

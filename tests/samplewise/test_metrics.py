@@ -1,4 +1,4 @@
-"""Tests of evalgebra.consistency.metrics: samplewise consistency metrics (the draft note
+"""Tests of evalgebra.samplewise.metrics: samplewise consistency metrics (the draft note
 "Samplewise consistency metrics").
 
 Line numbers ("note line N") refer to the plain-text version of that note.
@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.consistency import counting as module
-from evalgebra.consistency.metrics import (
+from evalgebra.samplewise import counting as module
+from evalgebra.samplewise.metrics import (
     ERROR_METRICS,
     METRICS,
     N_ARY_METRICS,

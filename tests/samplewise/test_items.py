@@ -1,12 +1,12 @@
-"""Tests of evalgebra.consistency.items: one consistency value per item."""
+"""Tests of evalgebra.samplewise.items: one consistency value per item."""
 
 from fractions import Fraction
 
 import pytest
 
 from evalgebra.errors import SpecError
-from evalgebra.consistency.items import item_consistency
-from evalgebra.consistency.metrics import consistency
+from evalgebra.samplewise.items import item_consistency
+from evalgebra.samplewise.metrics import consistency
 
 
 def test_item_consistency_mean_is_the_consistency():

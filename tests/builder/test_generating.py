@@ -1,4 +1,4 @@
-"""Tests of evalgebra.builder.generating_set: completeness, backends, exact evaluation."""
+"""Tests of evalgebra.builder.generating: completeness, backends, exact evaluation."""
 
 import itertools
 import json
