@@ -72,7 +72,7 @@ def shorten(rows: Sequence[Any], limit: int = MAX_ROWS) -> tuple[list[Any], int]
 
 
 def html_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], caption: str | None = None,
-               more: int = 0) -> str:
+               more: int = 0, digits: int | None = None) -> str:
     r"""A compact HTML table; every cell is escaped, numbers print exactly.
 
     Parameters
@@ -84,6 +84,8 @@ def html_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], caption: st
     caption : str, optional
     more : int
         Rows left out; shown as a last row ``... and N more``.
+    digits : int, optional
+        Show each ``Fraction`` with a decimal approximation to this many places too.
     """
     lines = ['<table class="evalgebra">']
     if caption:
@@ -91,7 +93,7 @@ def html_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], caption: st
     lines.append("<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead>")
     lines.append("<tbody>")
     for row in rows:
-        cells = (number_text(c) if isinstance(c, Fraction) or c is None else c for c in row)
+        cells = (number_text(c, digits) if isinstance(c, Fraction) or c is None else c for c in row)
         lines.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     if more:
         lines.append(f'<tr><td colspan="{len(header)}">… and {more} more</td></tr>')

@@ -26,6 +26,9 @@ from typing import Any
 from evalgebra.data.patterns import decode
 from evalgebra.display import html_block, html_table, number_text, shorten
 
+#: Decimal places shown beside exact fractions in the HTML of a point.
+DIGITS = 4
+
 __all__ = [
     "short_names",
     "pattern_text",
@@ -255,14 +258,15 @@ def point_html(point: Any) -> str:
     """A compact HTML block: prevalences, accuracies (or response rows), correlations summarised."""
     parts = []
     header, rows = _prevalence_rows(point)
-    parts.append(html_table(header, rows, caption="Prevalences"))
+    parts.append(html_table(header, rows, caption="Prevalences", digits=DIGITS))
     header, rows = _accuracy_rows(point)
     shown, more = shorten(rows)
-    parts.append(html_table(header, shown, caption="Accuracies P(answer = truth | truth)", more=more))
+    parts.append(html_table(header, shown, caption="Accuracies P(answer = truth | truth)", more=more, digits=DIGITS))
     if point.spec.n_labels > 2:
         header, rows = _response_rows(point)
         shown, more = shorten(rows)
-        parts.append(html_table(header, shown, caption="Response rates P(answer | truth)", more=more))
+        parts.append(html_table(header, shown, caption="Response rates P(answer | truth)", more=more,
+                                digits=DIGITS))
     header, rows, note = _correlation_rows(point)
     if rows:
         shown, more = shorten(rows)

@@ -155,6 +155,19 @@ def _decode(point: Estimate, labels: tuple[str, ...],
     return None if difference == 0 else (0 if difference > 0 else 1)
 
 
+def _values(estimate: Estimate) -> list[Any]:
+    return [*estimate.prevalence.values(), *(v for row in estimate.accuracy.values() for v in row.values())]
+
+
+def _outside_unit_interval(value: Any) -> bool:
+    if value is None:
+        return False
+    try:
+        return bool(value < 0 or value > 1)
+    except TypeError:  # a number without an order (complex): not a point of the unit cube at all
+        return True
+
+
 def algebraic_evaluation(
     sketch: Sketch,
     decoding: str = "total_accuracy",
@@ -231,6 +244,9 @@ def algebraic_evaluation(
         alarms.append(Alarm("trio_disagreement", f"the trios' evaluations differ on {len(differ)} statistic(s) "
                                                  f"(largest spread {spread:.3g}): " + "; ".join(differ[:6])
                                                  + ("; ..." if len(differ) > 6 else "")))
+    if any(_outside_unit_interval(value) for value in _values(combined)):
+        alarms.append(Alarm("outside_unit_cube", "the combined estimate (the mean of the aligned trios) has a "
+                                                 "prevalence or accuracy outside [0, 1]"))
     if side is None:
         if combined.prevalence[labels[0]] is not None:
             alarms.append(Alarm("undecided", ALARM_DETAILS["undecided"]))

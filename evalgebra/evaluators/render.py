@@ -60,6 +60,8 @@ def _short(name: str, value: Any) -> str:
     """``name=1/4`` when the exact text is short, else ``name≈0.08875`` (for a repr)."""
     text = number_text(value)
     number = _float(value)
+    if isinstance(value, float):  # an approximate value says so
+        return f"{name}≈{value:.4g}"
     return f"{name}={text}" if len(text) <= 16 or number is None else f"{name}≈{number:.4g}"
 
 
@@ -173,7 +175,21 @@ def _parts_summary(evaluation: Any) -> str | None:
 
 
 def _alarm_rows(evaluation: Any) -> tuple[list[list[str]], int]:
-    return shorten([[a.kind, a.detail] for a in evaluation.alarms])
+    """The ensemble's own alarms one line each, then the trios' alarms one line per kind."""
+    trios = {tuple(trio.classifiers) for trio in getattr(evaluation, "trios", ())}
+    own = [[a.kind, a.detail] for a in evaluation.alarms if tuple(a.classifiers) not in trios]
+    by_kind: dict[str, list[str]] = {}
+    for alarm in evaluation.alarms:
+        if tuple(alarm.classifiers) in trios:
+            members = by_kind.setdefault(alarm.kind, [])
+            trio = ", ".join(map(str, alarm.classifiers))
+            if trio not in members:  # a trio may raise one kind several times (blind spots)
+                members.append(trio)
+    for kind, members in sorted(by_kind.items()):
+        shown, more = shorten(members, 3)
+        own.append([kind, f"in {len(members)} of {len(trios)} trios ({'; '.join(shown)}"
+                          + (f"; and {more} more" if more else "") + ")"])
+    return shorten(own)
 
 
 def evaluation_summary(evaluation: Any) -> str:

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+import numpy as np
+
 from evalgebra import datasets
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
@@ -63,11 +65,17 @@ def test_evaluation_html_shows_alarms_one_line_each_and_candidates_when_undecide
     result = evaluate(four, prevalence_range=("1/4", "3/4"))
     page = result._repr_html_()
     assert "No point chosen" in page and "candidate 0" in page and "candidate 1" in page
+    trios = {t.classifiers for t in result.trios}
+    own = [a for a in result.alarms if a.classifiers not in trios]
+    in_trios = {a.kind for a in result.alarms if a.classifiers in trios}
     for kind in ("blind_spot", "undecided"):
-        assert page.count(f"<td>{kind}</td>") == sum(a.kind == kind for a in result.alarms) > 0
+        rows = sum(a.kind == kind for a in own) + (kind in in_trios)
+        assert page.count(f"<td>{kind}</td>") == rows > 0
     text = result.summary()
     assert "no point chosen; 2 candidate(s):" in text
-    assert sum(line.startswith("  [") for line in text.splitlines()) == len(result.alarms)
+    # the ensemble's own alarms one line each, the trios' alarms one line per kind
+    assert sum(line.startswith("  [") for line in text.splitlines()) == len(own) + len(in_trios)
+    assert "[blind_spot] in 3 of 4 trios" in text
     assert "4 trios, 0 with a chosen point" in text and "blind_spot 3" in text
 
 
@@ -108,4 +116,21 @@ def test_to_frame_without_pandas_says_it_is_optional(monkeypatch):
 def test_estimate_display_handles_undefined_and_float_values():
     e = Estimate({"a": None, "b": 0.25}, {"c0": {"a": None, "b": Fraction(1, 3)}})
     assert "—" in e._repr_html_() and "1/3 ≈ 0.3333" in e.summary()
-    assert repr(e) == "Estimate(prevalence a=—, b=0.25; accuracy of 1 classifiers)"
+    assert repr(e) == "Estimate(prevalence a=—, b≈0.25; accuracy of 1 classifiers)"  # a float says it is approximate
+
+
+def test_evaluation_summary_keeps_the_ensemble_alarms_of_a_large_ensemble():
+    """Ten classifiers: 120 trios' alarms fold into one line per kind; the ensemble's own
+    alarms (trio disagreement, a combined estimate outside the unit cube) stay visible."""
+    acs = datasets.load("acs_employment")
+    decisions = np.array([p for p, n in acs.pooled().unlabelled().counts().items() for _ in range(n)])
+    rng = np.random.default_rng(0)
+    columns = [decisions[:, k % 3].copy() for k in range(10)]
+    for column in columns[3:]:
+        rng.shuffle(column)
+    result = evaluate(Sketch.from_decisions(np.stack(columns, axis=1), labels=["a", "b"]))
+    text = result.summary()
+    assert "[trio_disagreement]" in text
+    assert "[outside_unit_cube] the combined estimate" in text
+    assert "of 120 trios" in text and len(text.splitlines()) < 40
+    assert "trio_disagreement" in result._repr_html_()
