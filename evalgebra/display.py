@@ -16,8 +16,8 @@ Examples
 <tr><td>b</td><td>&lt;9/10&gt;</td></tr>
 </tbody>
 </table>
->>> number_text(Fraction(3, 4)), number_text(Fraction(3, 4), digits=3)
-('3/4', '3/4 ≈ 0.750')
+>>> number_text(Fraction(3, 4)), number_text(Fraction(3, 4), digits=3), number_text(Fraction(1), digits=3)
+('3/4', '3/4 ≈ 0.750', '1')
 >>> shorten(["x"] * 30, limit=3)
 (['x', 'x', 'x'], 27)
 """
@@ -54,8 +54,8 @@ def number_text(value: Any, digits: int | None = None) -> str:
         return f"{value:.{digits if digits is not None else 6}g}"
     else:
         text = str(value)
-    if digits is None or isinstance(value, int) and not isinstance(value, bool):
-        return text
+    if digits is None or isinstance(value, int) or isinstance(value, Fraction) and value.denominator == 1:
+        return text  # integers are their own decimals
     try:
         approx = float(value)
     except (TypeError, ValueError, OverflowError):

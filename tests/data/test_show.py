@@ -96,8 +96,9 @@ def _point():
 def test_point_html_shows_exact_values_and_escapes_names():
     html = _point()._repr_html_()
     cells = _cells(html)
-    assert cells[:3] == ["all", "1/10", "9/10"]
-    assert ["x", "3/4", "1/2"] == cells[3:6] and ["&lt;y&gt;", "1", "2/3"] == cells[6:9]
+    assert cells[:3] == ["all", "1/10 ≈ 0.1000", "9/10 ≈ 0.9000"]  # exact, with decimals beside
+    assert ["x", "3/4 ≈ 0.7500", "1/2 ≈ 0.5000"] == cells[3:6]
+    assert ["&lt;y&gt;", "1", "2/3 ≈ 0.6667"] == cells[6:9]
     assert "1/16" in cells
     assert "<y>" not in html
     assert "largest |G| = 1/16" in html
