@@ -8,6 +8,7 @@ module        what it holds
 ``logical``   :func:`logical_alarm` and its helpers (per-subset feasible ``Q_a``)
 ``report``    :class:`AlarmReport` and :class:`SubsetResult`: the verdicts, JSON, display
 ``intervals`` the exact feasible sets of the number of items of label ``a``
+``sampling``  possible evaluations: count and draw uniformly the labelled tests a subset allows
 ============= =========================================================================
 """
 

@@ -40,6 +40,7 @@ import numpy as np
 from evalgebra.errors import SpecError
 from evalgebra.alarm.intervals import Interval, Observed, Thresholds, class_spans, feasible_intervals, residue_period
 from evalgebra.alarm.program import Program, Row, Term
+from evalgebra.alarm.certificates import check_certificate, check_witness
 from evalgebra.alarm.solve import Optimum, decide, minimise, minimise_ratio
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "exact_qa_set",
     "label_ranges",
     "accuracy_ranges",
+    "check_ratio_optimum",
     "MAX_INTERVALS",
 ]
 
@@ -300,3 +302,39 @@ def accuracy_ranges(program: Program) -> dict[tuple[int, int], tuple[Fraction | 
             lo = None if least.value is None else Fraction(least.value)
             out[(i, ell)] = (lo, hi, (least, most))
     return out
+
+
+def check_ratio_optimum(
+    program: Program, top: Sequence[tuple[Term, int]], bottom: Sequence[tuple[Term, int]], optimum: Optimum
+) -> bool:
+    """Exactly: ``optimum.value`` is the least ``top / bottom`` over the integer points with ``bottom >= 1``.
+
+    The witness attains it (it checks, and its ratio is the value) and the certificate proves
+    that no point has ``b top - a bottom <= -1`` (``a / b`` the value), i.e. a smaller ratio:
+    the evidence of :func:`~evalgebra.alarm.solve.minimise_ratio`, re-checked with integers.
+    """
+    if optimum.value is None or optimum.witness is None or optimum.certificate is None:
+        return False
+    top, bottom = tuple(top), tuple(bottom)
+    base = program.with_rows(Row(bottom, 1, "the label has items"))
+    if not check_witness(base, optimum.witness):
+        return False
+    witness = optimum.witness.restrict(base.members)
+    given = dict(zip(witness.patterns, witness.split))
+    point = [given[p] for p in base.patterns]
+
+    def value(expression: tuple[tuple[Term, int], ...]) -> int:
+        total = 0
+        for term, c in expression:
+            vector = base.coefficients(term)
+            total += c * sum(vector[d * base.n_labels + ell] * row[ell]
+                             for d, row in enumerate(point) for ell in range(base.n_labels))
+        return total
+
+    ratio = Fraction(optimum.value)
+    if Fraction(value(top), value(bottom)) != ratio:
+        return False
+    a, b = ratio.numerator, ratio.denominator
+    mixed = tuple((t, b * c) for t, c in top) + tuple((t, -a * c) for t, c in bottom)
+    better = Row(tuple((t, -c) for t, c in mixed), 1, "a smaller ratio")
+    return check_certificate(base.with_rows(better), optimum.certificate)
