@@ -12,15 +12,24 @@ Commands
     The exact evaluation point of a labelled sketch.
 ``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand] [--force]``
     Print the generating set.
-``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--json] [--strict] [--force]``
-    Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored):
-    every candidate evaluation exactly, the decoded one, the partition of the counts by
-    true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``.
-``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--json] [--strict]``
-    The logical alarm for every subset of the ensemble; ``--json`` prints
-    ``evalgebra.alarm/1``.
+``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--prevalence-order a,b,c] [--known-prevalences a=1/2,...] [--min-accuracy X [--non-strict]] [--fail-on KINDS] [--json] [--strict] [--force]``
+    Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored), any
+    number of labels: every candidate evaluation exactly, the decoded one (marked
+    ``(chosen)``, with its response rows when there are three or more labels), the partition
+    of the counts by true label and the alarms; ``--json`` prints ``evalgebra.evaluation/1``
+    (``response`` rows per classifier next to ``accuracy``). The estimate-based gate:
+    ``--min-accuracy X`` checks that the chosen point puts every classifier above ``X`` on
+    every label (at least ``X`` with ``--non-strict``) and ``--fail-on below_spec,irrational,...``
+    exits with status 1 on a failed check or a named alarm kind.
+``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--witness OUT.json] [--verdicts-only] [--accuracy] [--fail-on fires,undecided] [--json] [--strict]``
+    The exact logical alarm for every subset of the ensemble, any number of labels: each
+    subset FIRES (a checked certificate proves that at least one member misses the
+    specification, whatever the answer key), is quiet (a checked witness: an answer key under
+    which all meet it; ``--witness`` writes it as a labelled sketch) or UNDECIDED; ``--json``
+    prints ``evalgebra.alarm/1``.
 
-With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1.
+With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1;
+``--fail-on`` names what does.
 
 Errors in the input print one line ``evalgebra: error: ...`` and exit with status 2. Input
 paths are paths (``-`` reads standard input), read up to ``--max-input-bytes`` (64M by default);
@@ -51,16 +60,18 @@ from typing import Any, NoReturn
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
 from evalgebra.cli_args import (MAX_DIGITS, MAX_EXPONENT, MAX_INPUT_BYTES, byte_size, check_csv_header, count,
-                                load_sketch_json, one_line, rational, read_input, structure_value)
-from evalgebra.cli_guards import (CORRELATION_LIMIT, POLYNOMIAL_LIMIT, TERM_LIMIT, TRIO_LIMIT, check_correlations,
-                                  check_polys, check_trios)
-from evalgebra.errors import EvalgebraError
+                                label_values, load_sketch_json, names, one_line, rational, read_input,
+                                structure_value)
+from evalgebra.cli_guards import (ALARM_FAILURES, CORRELATION_LIMIT, EVALUATE_FAILURES, POLYNOMIAL_LIMIT, TERM_LIMIT,
+                                  TRIO_LIMIT, below_spec, check_correlations, check_polys, check_trios)
+from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.alarm.logical import logical_alarm
 from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.evaluators.result import Evaluation, exact_text
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.evaluators.result import ALARM_KINDS, Evaluation, exact_text
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.sketch import Sketch
 from evalgebra.fileio import write_text_atomic
@@ -114,6 +125,8 @@ def format_point(point: EvaluationPoint) -> str:
 def _exact(value: object) -> str:
     if value is None:
         return "undefined"
+    if isinstance(value, AlgebraicNumber):  # its minimal polynomial may be long: --json has it
+        return f"{float(value):.6g} (algebraic of degree {value.degree}: exact in --json)"
     try:
         number = f"{float(value):.6g}"  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -134,6 +147,12 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
             lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
         for c, row in point.accuracy.items():
             lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
+        if k == result.chosen and len(result.labels) > 2 and point.response:
+            lines.append("  response rates P(answer | true label):")
+            for c, by_truth in point.response.items():
+                for truth, answers in by_truth.items():
+                    lines.append(f"    {c} | true {truth}: " + "   ".join(f"{answer}: {_exact(v)}"
+                                                                          for answer, v in answers.items()))
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
     if result.partition and result.chosen is not None:
@@ -183,27 +202,68 @@ def _feasible_ranges(result: Any) -> Sequence[Sequence[int]] | None:
     return None if intervals is None else list(intervals)
 
 
-def format_alarm(report: AlarmReport) -> str:
-    """A readable rendering of a logical-alarm report, one line per subset.
+#: The closing line of ``alarm`` when it fires, when it is quiet, and when subsets are undecided.
+FIRES_LINE = ("the alarm fires: provably at least one member of each firing subset misses the specification, "
+              "whatever the answer key")
+QUIET_LINE = ("the alarm is quiet: these counts cannot prove a violation (an answer key exists under which all "
+              "meet it: see --witness); the specification may still be unmet")
+UNDECIDED_LINE = "undecided on {n} subsets: no witness or certificate could be checked"
 
-    Feasible ``Q_a`` ranges are listed as intervals (or progressions ``lo..hi step k`` when the
-    report gives them so), at most :data:`FEASIBLE_SHOWN` per line and then counted.
-    """
+_VERDICT_WORDS = {"fires": "FIRES", "quiet": "quiet", "undecided": "UNDECIDED"}
+
+
+def _where(result: Any) -> str:
+    """The feasible ``Q_a`` of one subset: the report's progressions (``FeasibleSet.text``), else intervals."""
+    feasible = getattr(result, "feasible", None)
+    if feasible is not None and hasattr(feasible, "text"):
+        return str(feasible.text(FEASIBLE_SHOWN))
+    ranges = _feasible_ranges(result)
+    if ranges is None:
+        return "not computed"
+    where = " ".join(_feasible_text(entry) for entry in ranges[:FEASIBLE_SHOWN]) or "none"
+    if len(ranges) > FEASIBLE_SHOWN:
+        where += f" ... and {len(ranges) - FEASIBLE_SHOWN} more ranges (--json lists them)"
+    return where
+
+
+def format_alarm(report: AlarmReport) -> str:
+    """A logical-alarm report as text: per subset ``FIRES``, ``quiet`` or ``UNDECIDED`` (with the
+    reason), its feasible ``Q_a`` (at most :data:`FEASIBLE_SHOWN` progressions ``lo..hi step k``;
+    ``not computed`` with ``--verdicts-only``), each label's count range (three or more labels) and
+    each member's accuracy range (``--accuracy``); then :data:`FIRES_LINE` or :data:`QUIET_LINE`,
+    and :data:`UNDECIDED_LINE`."""
+    first = report.labels[0] if report.labels else "a"
     lines = [f"Q = {report.Q}; specification: {report.spec.describe()}"]
     width = max(len(", ".join(r.classifiers)) for r in report.subsets)
     for r in report.subsets:
-        ranges = _feasible_ranges(r)
-        if ranges is None:
-            where = "not computed"
-        else:
-            where = " ".join(_feasible_text(entry) for entry in ranges[:FEASIBLE_SHOWN]) or "none"
-        if ranges is not None and len(ranges) > FEASIBLE_SHOWN:
-            where += f" ... and {len(ranges) - FEASIBLE_SHOWN} more ranges (--json lists them)"
-        verdict = "FIRES" if r.fires else "quiet"
-        lines.append(f"  {', '.join(r.classifiers):<{width}}  {verdict}  feasible Q_{report.labels[0]}: {where}")
-    lines.append("the alarm fires: at least one member of a firing subset provably misses the specification"
-                 if report.fires else "the alarm does not fire")
+        verdict = getattr(r, "verdict", "") or ("fires" if r.fires else "quiet")
+        line = f"  {', '.join(r.classifiers):<{width}}  {_VERDICT_WORDS.get(verdict, verdict)}"
+        if verdict == "undecided":
+            line += f" ({getattr(r, 'reason', '') or 'no evidence'})"
+        line += f"  feasible Q_{first}: {_where(r)}"
+        ranges = getattr(r, "label_ranges", None)
+        if ranges:
+            line += "; counts " + ", ".join(f"Q_{label} {lo}..{hi}" for label, (lo, hi) in ranges.items())
+        lines.append(line)
+        for member, row in (getattr(r, "accuracy", None) or {}).items():
+            cells = "   ".join(f"on {label} {_bounds(pair)}" for label, pair in row.items())
+            lines.append(f"  {'':<{width}}    {member} accuracy: {cells}")
+    undecided = report.undecided() if hasattr(report, "undecided") else ()
+    if report.fires:
+        lines.append(FIRES_LINE)
+        minimal = report.minimal_firing() if hasattr(report, "minimal_firing") else ()
+        if minimal:
+            lines.append("smallest firing subsets: " + "; ".join(", ".join(r.classifiers) for r in minimal))
+    elif not undecided:
+        lines.append(QUIET_LINE)
+    if undecided:
+        lines.append(UNDECIDED_LINE.format(n=len(undecided)))
     return "\n".join(lines)
+
+
+def _bounds(pair: Sequence[Any]) -> str:
+    """``[3/5, 9/10]``: an exact accuracy range (``?`` for an end not found)."""
+    return "[" + ", ".join("?" if v is None else str(v) for v in pair) + "]"
 
 
 def _read_sketch(args: argparse.Namespace) -> Sketch:
@@ -217,15 +277,36 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.classifiers:
         sketch = sketch.marginalise([c.strip() for c in args.classifiers.split(",") if c.strip()])
     options: dict[str, object] = {}
+    decodings = [flag for flag, value in (("--prevalence-range", args.prevalence_range),
+                                          ("--prevalence-order", args.prevalence_order),
+                                          ("--known-prevalences", args.known_prevalences)) if value]
+    if decodings and args.method != "algebraic":
+        raise EvalgebraError(f"{decodings[0]} applies to the algebraic method")
+    if len(decodings) > 1:
+        raise EvalgebraError(f"{' and '.join(decodings)}: give one decoding rule")
     if args.prevalence_range:
-        if args.method != "algebraic":
-            raise EvalgebraError("--prevalence-range applies to the algebraic method")
         options = {"decoding": "prevalence_range", "prevalence_range": tuple(args.prevalence_range)}
+    elif args.prevalence_order:
+        options = {"prevalence_order": [name.strip() for name in args.prevalence_order.split(",") if name.strip()]}
+    elif args.known_prevalences:
+        options = {"known_prevalences": args.known_prevalences}
+    fail_on = set(args.fail_on or ())
+    if "below_spec" in fail_on and args.min_accuracy is None:
+        raise EvalgebraError("--fail-on below_spec needs --min-accuracy X (the threshold to check)")
     if args.method == "algebraic":
         check_trios(sketch.n_classifiers, args.force)
     result = evaluate(sketch, method=args.method, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
-    return 1 if args.strict and result.alarms else 0
+    failed = args.strict and bool(result.alarms)
+    if args.min_accuracy is not None:
+        below = below_spec(result, args.min_accuracy, strict=not args.non_strict, show=_exact)
+        for message in below:
+            print(f"evalgebra: below the specification: {message}", file=sys.stderr)
+        failed = failed or bool(below) and (not args.fail_on or "below_spec" in fail_on)
+    raised = sorted(fail_on & result.alarm_kinds())
+    if raised:
+        print(f"evalgebra: alarms named by --fail-on: {', '.join(raised)}", file=sys.stderr)
+    return 1 if failed or raised else 0
 
 
 def _cmd_alarm(args: argparse.Namespace) -> int:
@@ -235,9 +316,34 @@ def _cmd_alarm(args: argparse.Namespace) -> int:
     subsets = None
     if args.subsets:
         subsets = [[m.strip() for m in part.split(",") if m.strip()] for part in args.subsets.split(";")]
-    report = logical_alarm(sketch, spec, subsets=subsets)
+    report = logical_alarm(sketch, spec, subsets=subsets, prevalences=not args.verdicts_only,
+                           accuracy=args.accuracy)
     sys.stdout.write(report.to_json() + "\n" if args.json else format_alarm(report) + "\n")
-    return 1 if args.strict and report.fires else 0
+    if args.witness:
+        members = subsets[0] if subsets else list(sketch.classifiers)
+        _write_witness(report, members, args.witness)
+    fail_on = set(args.fail_on or ()) | ({"fires"} if args.strict else set())
+    failed = ("fires" in fail_on and report.fires) or ("undecided" in fail_on and bool(report.undecided()))
+    return 1 if failed else 0
+
+
+def _write_witness(report: AlarmReport, members: Sequence[str], path: str) -> None:
+    """Write the witness of the subset ``members`` as a labelled sketch JSON (a SpecError if it has none)."""
+    result = report.result(*members)
+    subset = ", ".join(result.classifiers)
+    if result.verdict != "quiet":
+        why = "no answer key lets all of it meet the specification" if result.verdict == "fires" else \
+            "no witness could be checked"
+        raise SpecError(f"--witness: the subset {subset} is {result.verdict.upper()} ({why}); only a quiet subset "
+                        "has a witness (choose one with --subsets)")
+    if result.witness is None:
+        raise SpecError(f"--witness: the subset {subset} is quiet by the exact pair conditions, but the solver "
+                        "kept no witness to write")
+    indices = [report.classifiers.index(c) for c in result.classifiers]
+    witness = result.witness.restrict(indices).to_sketch(report.classifiers, report.labels)
+    write_text_atomic(path, witness.to_json())
+    print(f"wrote {path}: an answer key under which {subset} all meet {report.spec.describe()}: {witness!r}",
+          file=sys.stderr)
 
 
 def _cmd_example(args: argparse.Namespace) -> int:
@@ -390,12 +496,15 @@ def build_parser() -> argparse.ArgumentParser:
     point.set_defaults(run=_cmd_point)
 
     polys = sub.add_parser("polys", help="print the generating set")
-    polys.add_argument("--classifiers", type=count, required=True, metavar="N")
-    polys.add_argument("--labels", type=lambda v: count(v, 2), required=True, metavar="R")
+    polys.add_argument("--classifiers", type=count, required=True, metavar="N", help="number of classifiers")
+    polys.add_argument("--labels", type=lambda v: count(v, 2), required=True, metavar="R",
+                       help="number of labels (at least 2)")
     polys.add_argument("--structure", default="independent",
                        help="independent (default), complete, or subsets like 0-1,1-2 (ASCII indices)")
-    polys.add_argument("--space", choices=["P", "R"], default="P")
-    polys.add_argument("--populations", type=count, default=None, metavar="K")
+    polys.add_argument("--space", choices=["P", "R"], default="P",
+                       help="P: in frequencies and rates (default); R: in integer counts")
+    polys.add_argument("--populations", type=count, default=None, metavar="K",
+                       help="K populations sharing the response rates (default 1)")
     polys.add_argument("--format", choices=["text", "latex", "json"], default="text",
                        help="json holds the expanded polynomials")
     polys.add_argument("--expand", action="store_true", help="expand the products")
@@ -407,20 +516,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
     ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
-    ev.add_argument("--method", choices=METHODS, default="algebraic")
+    ev.add_argument("--method", choices=METHODS, default="algebraic",
+                    help="algebraic (default: exact, independent errors, any number of labels), majority "
+                         "(majority vote) or hui_walter (two tests on two or more populations)")
     ev.add_argument("--classifiers", default=None, metavar="c1,c2,...",
                     help="evaluate these classifiers only (names, comma-separated)")
     ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
                     help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({_RATIONAL})")
+    ev.add_argument("--prevalence-order", metavar="a,b,c", default=None,
+                    help="three or more labels: decode to the point whose labels, most prevalent first, "
+                         "come in this order (every label once)")
+    ev.add_argument("--known-prevalences", metavar="a=1/2,b=1/3,...", type=label_values, default=None,
+                    help="three or more labels: decode to the point nearest these prevalences (every label, "
+                         f"summing to 1; {_RATIONAL})")
+    ev.add_argument("--min-accuracy", type=rational, default=None, metavar="X",
+                    help="check that the chosen point puts every classifier above X on every label; exit "
+                         f"with status 1 when not (unless --fail-on omits below_spec) ({_RATIONAL})")
+    ev.add_argument("--non-strict", action="store_true", help="--min-accuracy means 'at least X', not 'above X'")
+    ev.add_argument("--fail-on", metavar="KINDS", default=None,
+                    type=lambda v: names(v, EVALUATE_FAILURES),
+                    help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
+                         f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
-    ev.add_argument("--strict", action="store_true", help="exit with status 1 when an alarm is raised")
+    ev.add_argument("--strict", action="store_true", help="exit with status 1 when any alarm is raised")
     ev.add_argument("--force", action="store_true",
                     help=f"solve more than {TRIO_LIMIT} trios (more than 20 classifiers, algebraic method)")
     _input_options(ev)
     ev.set_defaults(run=_cmd_evaluate)
 
     al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
-    al.add_argument("sketch", help="sketch JSON v1 with two labels")
+    al.add_argument("sketch", help="sketch JSON v1, any number of labels (an answer key, if any, is ignored)")
     al.add_argument("--min-accuracy", default="1/2", type=lambda v: v if v == "none" else rational(v),
                     help=f"every member above this accuracy on each label ({_RATIONAL}; 'none' to drop)")
     al.add_argument("--min-total-accuracy", default=None, type=rational,
@@ -428,8 +553,19 @@ def build_parser() -> argparse.ArgumentParser:
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
     al.add_argument("--subsets", default=None, metavar="c1,c2;c1,c2,c3",
                     help="the subsets to check (default: all; needed beyond 12 classifiers)")
+    al.add_argument("--witness", metavar="OUT.json", default=None,
+                    help="write the witness of the whole ensemble (or of the first --subsets entry) as a "
+                         "labelled sketch: an answer key consistent with the counts under which every member "
+                         "meets the specification (status 2 when that subset is not quiet)")
+    al.add_argument("--verdicts-only", action="store_true",
+                    help="verdicts with their evidence only: skip the feasible Q_a and label counts (faster)")
+    al.add_argument("--accuracy", action="store_true",
+                    help="also give every member of a quiet subset its exact accuracy range on each label")
+    al.add_argument("--fail-on", metavar="fires,undecided", default=None,
+                    type=lambda v: names(v, ALARM_FAILURES),
+                    help="exit with status 1 when a subset fires, or is undecided (comma-separated)")
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
-    al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires")
+    al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires (--fail-on fires)")
     _input_options(al)
     al.set_defaults(run=_cmd_alarm)
     return parser

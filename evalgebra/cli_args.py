@@ -31,6 +31,10 @@ argparse.ArgumentTypeError: '0e99999999': exponent beyond ±50 (rationals have a
 [[0, 1], [1, 2]]
 >>> structure_value("0-²")
 [[0, '²']]
+>>> label_values("a=1/2,b=0.3,c=1/5")
+{'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}
+>>> names("fires,undecided", ("fires", "undecided"))
+('fires', 'undecided')
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ __all__ = [
     "count",
     "byte_size",
     "structure_value",
+    "label_values",
+    "names",
     "read_input",
     "load_sketch_json",
     "check_csv_header",
@@ -192,6 +198,36 @@ def structure_value(value: str, names: Sequence[str] = ()) -> Any:
                 i += 1
         subsets.append(members)
     return subsets
+
+
+def label_values(value: str) -> dict[str, Fraction]:
+    """``a=1/2,b=1/3,c=1/6``: a rational per label name (``--known-prevalences``).
+
+    Each value is read by :func:`rational`; a name may appear once. Raises
+    ``argparse.ArgumentTypeError`` otherwise.
+    """
+    if len(value) > MAX_STRUCTURE_CHARS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_STRUCTURE_CHARS} characters, got {len(value)}")
+    out: dict[str, Fraction] = {}
+    for part in value.split(","):
+        name, equals, number = part.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise argparse.ArgumentTypeError(f"{part[:40]!r} is not label=value (e.g. a=1/2,b=1/3,c=1/6)")
+        if name in out:
+            raise argparse.ArgumentTypeError(f"label {name!r} is given twice; give each label once")
+        out[name] = rational(number.strip())
+    return out
+
+
+def names(value: str, accepted: Sequence[str]) -> tuple[str, ...]:
+    """A comma-separated list of names, each one of ``accepted`` (``--fail-on``), in the order given."""
+    chosen = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    unknown = [name for name in chosen if name not in accepted]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"{', '.join(repr(n[:40]) for n in unknown) or 'nothing'} not known; "
+                                         f"accepted (comma-separated): {', '.join(accepted)}")
+    return chosen
 
 
 def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input") -> str:

@@ -1,4 +1,6 @@
-r"""Size guards of the command line: refuse, before any work starts, what would not end soon.
+r"""Size guards and exit gates of the command line.
+
+The size guards refuse, before any work starts, what would not end soon.
 
 Each guard computes the size of a request from the numbers alone (no spec, generating set or
 table is built first: ``--classifiers 1000000000`` would otherwise build a billion names) and
@@ -13,6 +15,10 @@ instead. ``--force`` lifts the soft limits; the hard ones are the library's own.
 
 ``N`` classifiers, ``R`` labels, ``S`` populations, ``T`` the correlated subsets.
 
+The exit gates say when a finished run exits with status 1: :func:`below_spec` (the
+estimate-based gate of ``evaluate --min-accuracy``) and what ``--fail-on`` accepts
+(:data:`EVALUATE_FAILURES`, :data:`ALARM_FAILURES`).
+
 Examples
 --------
 >>> polys_size(3, 2, 1, 4)
@@ -25,9 +31,13 @@ evalgebra.errors.SpecError: polys: 30 classifiers with 5 labels make 5^30 answer
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
 from math import comb
+from typing import Any
 
 from evalgebra.errors import SpecError
+from evalgebra.evaluators.result import ALARM_KINDS, Evaluation
 
 __all__ = [
     "POLYNOMIAL_LIMIT",
@@ -41,6 +51,9 @@ __all__ = [
     "check_polys",
     "check_trios",
     "check_correlations",
+    "EVALUATE_FAILURES",
+    "ALARM_FAILURES",
+    "below_spec",
 ]
 
 #: Polynomials ``polys`` builds without ``--force``.
@@ -133,3 +146,39 @@ def check_correlations(n_classifiers: int, n_labels: int, structure: object, for
         raise SpecError(f"point: {which} on {n_classifiers} classifiers has {values} correlation values, more than "
                         f"{CORRELATION_LIMIT}; use --structure independent, list the subsets (e.g. 0-1,1-2), "
                         "or pass --force" + (" (too many even with --force)" if values > FORCED_LIMIT else ""))
+
+
+#: What ``evaluate --fail-on`` accepts: a failed ``--min-accuracy`` check, or an alarm kind.
+EVALUATE_FAILURES = ("below_spec", *sorted(ALARM_KINDS))
+#: What ``alarm --fail-on`` accepts.
+ALARM_FAILURES = ("fires", "undecided")
+
+
+def below_spec(result: Evaluation, threshold: Fraction, strict: bool = True,
+               show: Callable[[Any], str] = str) -> list[str]:
+    """Why the chosen point misses ``accuracy > threshold`` (``>=`` when not strict) on some label.
+
+    One message per classifier and label below it (values written by ``show``); an undefined or
+    complex accuracy, or no chosen point, cannot be checked and counts as missing it (the gate
+    fails closed).
+
+    >>> from evalgebra.evaluators.closed_form import evaluate_counts
+    >>> below_spec(evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]), Fraction(1, 2))
+    ['c3 accuracy on b = 1/2 is not above 1/2']
+    >>> below_spec(evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]), Fraction(1, 2), strict=False)
+    []
+    """
+    point = result.point
+    if point is None:
+        return ["no point chosen: the accuracies cannot be checked (see the alarms)"]
+    word = "above" if strict else "at least"
+    found = []
+    for c, row in point.accuracy.items():
+        for label, value in row.items():
+            try:
+                met = value is not None and (value > threshold if strict else value >= threshold)
+            except (TypeError, ValueError):  # a complex value has no order
+                met = False
+            if not met:
+                found.append(f"{c} accuracy on {label} = {show(value)} is not {word} {threshold}")
+    return found

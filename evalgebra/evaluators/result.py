@@ -6,21 +6,16 @@ every label, exact where the method is exact), the index of the one decoding cho
 partition of every pattern's count by true label implied by it, and the alarms raised on the
 way. Mathematical failure modes are alarms (:class:`Alarm`), never exceptions.
 
-Exact values are :class:`fractions.Fraction` or :class:`QuadraticNumber` (``p + q*sqrt(d)``,
-rational ``p, q, d``), so a point the closed form leaves irrational is still exact.
+Exact values are :class:`fractions.Fraction`, :class:`QuadraticNumber` (``p + q*sqrt(d)``, two
+labels) or :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber` (three or more labels),
+so an irrational point is still exact; :func:`exact_text` writes text :func:`sympy.sympify` reads.
 
 Examples
 --------
 >>> from fractions import Fraction
 >>> x = QuadraticNumber(Fraction(1, 2), Fraction(1, 4), 5)
->>> x
-QuadraticNumber(1/2 + sqrt(5)/4)
->>> x * x.conjugate() == Fraction(1, 4) - Fraction(5, 16)
-True
->>> (x + 1).to_sympy_text()
-'3/2 + sqrt(5)/4'
->>> round(float(x), 6)
-1.059017
+>>> x, x * x.conjugate() == Fraction(1, 4) - Fraction(5, 16), (x + 1).to_sympy_text(), round(float(x), 6)
+(QuadraticNumber(1/2 + sqrt(5)/4), True, '3/2 + sqrt(5)/4', 1.059017)
 """
 
 from __future__ import annotations
@@ -33,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 import evalgebra.evaluators.render as render
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
 
 __all__ = [
     "ALARM_KINDS",
@@ -41,6 +37,7 @@ __all__ = [
     "Evaluation",
     "Exact",
     "QuadraticNumber",
+    "EXACT_TYPES",
     "exact_text",
 ]
 
@@ -327,22 +324,26 @@ def _sqrt_float(x: Fraction) -> float:
     return float(Fraction(math.isqrt((a * b) << (2 * k)), b << k))
 
 
-Exact = Union[Fraction, QuadraticNumber]
+Exact = Union[Fraction, QuadraticNumber, AlgebraicNumber]
+#: The types of exact values (``int`` counts among them).
+EXACT_TYPES = (Fraction, int, QuadraticNumber, AlgebraicNumber)
 
 
 def exact_text(value: Any) -> str:
-    """The text of an exact value that :func:`sympy.sympify` reads (``"3/4"``, ``"1/2 + sqrt(5)/4"``)."""
-    if isinstance(value, QuadraticNumber):
+    """The text of an exact value that :func:`sympy.sympify` reads back to the same number.
+
+    >>> exact_text(Fraction(3, 4)), exact_text(AlgebraicNumber([-2, 0, 1], 1))
+    ('3/4', 'CRootOf(x**2 - 2, 1)')
+    """
+    if isinstance(value, (QuadraticNumber, AlgebraicNumber)):
         return value.to_sympy_text()
     return str(Fraction(value))
 
 
 def _number(value: Any) -> float | None:
-    if value is None:
-        return None
     try:
-        return float(value)
-    except (TypeError, ValueError):
+        return None if value is None else float(value)
+    except (TypeError, ValueError):  # complex
         return None
 
 
@@ -389,8 +390,13 @@ class Alarm:
 class Estimate:
     r"""One candidate evaluation: prevalence per label, accuracy per classifier and label.
 
-    Values are exact (:class:`~fractions.Fraction`, :class:`QuadraticNumber`) or floats when
-    the method is numeric; ``None`` marks a statistic the method leaves undefined.
+    Values are exact (:class:`~fractions.Fraction`, :class:`QuadraticNumber`,
+    :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`) or floats when the method
+    is numeric; ``None`` marks a statistic the method leaves undefined.
+
+    ``response[classifier][true label][answer]`` (optional, keyword only) holds every rate
+    ``P_{i,answer|true label}`` (three or more labels; ``accuracy`` is its diagonal); with two
+    labels the rows follow from the accuracies (:meth:`response_rows`).
 
     It shows itself in a notebook as a compact table (``_repr_html_``), in a terminal with
     :meth:`summary`, and as a pandas table with :meth:`to_frame`.
@@ -410,11 +416,27 @@ class Estimate:
 
     prevalence: Mapping[str, Any]
     accuracy: Mapping[str, Mapping[str, Any]]
+    response: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, kw_only=True)
 
     @property
     def is_exact(self) -> bool:
-        values = list(self.prevalence.values()) + [v for row in self.accuracy.values() for v in row.values()]
-        return all(isinstance(v, (Fraction, QuadraticNumber, int)) for v in values if v is not None)
+        """True when every defined value is exact (rational or algebraic)."""
+        values = self.values() + [v for rows in self.response.values() for row in rows.values() for v in row.values()]
+        return all(isinstance(v, EXACT_TYPES) for v in values if v is not None)
+
+    def response_rows(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """``{classifier: {true label: {answer: rate}}}``: given, or implied by two labels' accuracies (else ``{}``).
+
+        >>> Estimate({"a": Fraction(1, 4), "b": Fraction(3, 4)},
+        ...          {"c0": {"a": Fraction(3, 4), "b": None}}).response_rows()["c0"]
+        {'a': {'a': Fraction(3, 4), 'b': Fraction(1, 4)}, 'b': {'a': None, 'b': None}}
+        """
+        if self.response:
+            return {c: {t: dict(row) for t, row in rows.items()} for c, rows in self.response.items()}
+        labels = list(self.prevalence)
+        flip = lambda v, same: v if v is None or same else 1 - v  # noqa: E731 - P_{i,b|a} = 1 - P_{i,a|a}
+        return {} if len(labels) != 2 else {c: {t: {r: flip(row.get(t), r == t) for r in labels} for t in labels}
+                                            for c, row in self.accuracy.items()}
 
     def values(self) -> list[Any]:
         """Prevalences, then accuracies classifier by classifier."""
@@ -446,16 +468,22 @@ class Estimate:
         return render.frame(render.estimate_records(self), _COLUMNS)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "prevalence": {k: _number(v) for k, v in self.prevalence.items()},
-            "accuracy": {c: {k: _number(v) for k, v in row.items()} for c, row in self.accuracy.items()},
-        }
+        """``prevalence``, ``accuracy`` and ``response`` as floats (null: undefined or complex); when
+        every value is exact, ``exact`` holds the same keys as text :func:`sympy.sympify` reads."""
+        rows = self.response_rows()
+
+        def table(convert: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {"prevalence": {k: convert(v) for k, v in self.prevalence.items()},
+                                   "accuracy": {c: {k: convert(v) for k, v in row.items()}
+                                                for c, row in self.accuracy.items()}}
+            if rows:
+                out["response"] = {c: {t: {r: convert(v) for r, v in row.items()} for t, row in by_truth.items()}
+                                   for c, by_truth in rows.items()}
+            return out
+
+        out = table(_number)
         if self.is_exact:
-            text = lambda v: None if v is None else exact_text(v)  # noqa: E731 - undefined stays null
-            out["exact"] = {
-                "prevalence": {k: text(v) for k, v in self.prevalence.items()},
-                "accuracy": {c: {k: text(v) for k, v in row.items()} for c, row in self.accuracy.items()},
-            }
+            out["exact"] = table(lambda v: None if v is None else exact_text(v))  # undefined stays null
         return out
 
 
@@ -537,7 +565,7 @@ class Evaluation:
             "chosen": self.chosen,
             "partition": {
                 label: [{"decisions": list(pattern), "count": _number(count),
-                         **({"exact": exact_text(count)} if isinstance(count, (Fraction, QuadraticNumber, int)) else {})}
+                         **({"exact": exact_text(count)} if isinstance(count, EXACT_TYPES) else {})}
                         for pattern, count in rows]
                 for label, rows in self.partition.items()
             },

@@ -1,0 +1,183 @@
+"""``evalgebra evaluate``: three or more labels, exact text for irrational values, the estimate gate.
+
+Every test runs the real command line (``main``) on a sketch built in the test: for three
+labels an exact simulation (an evaluation point, its expected sketch, the answer key dropped),
+so the truth is known and must come back exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from evalgebra import datasets
+from evalgebra.cli import main
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.data.sketch import Sketch
+from evalgebra.spec import EnsembleSpec
+
+LABELS = ("a", "b", "c")
+PREVALENCE = {"a": Fraction(1, 2), "b": Fraction(3, 10), "c": Fraction(1, 5)}
+#: response[classifier][true label][answer]: three different classifiers, each better than chance.
+RESPONSE = {
+    "c0": {"a": {"a": "7/10", "b": "1/5", "c": "1/10"}, "b": {"a": "1/10", "b": "4/5", "c": "1/10"},
+           "c": {"a": "1/5", "b": "1/10", "c": "7/10"}},
+    "c1": {"a": {"a": "3/5", "b": "1/5", "c": "1/5"}, "b": {"a": "1/5", "b": "7/10", "c": "1/10"},
+           "c": {"a": "1/10", "b": "1/10", "c": "4/5"}},
+    "c2": {"a": {"a": "4/5", "b": "1/10", "c": "1/10"}, "b": {"a": "1/5", "b": "3/5", "c": "1/5"},
+           "c": {"a": "1/10", "b": "3/10", "c": "3/5"}},
+}
+
+
+def _run(capsys, *argv):
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exc:
+        status = exc.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def three_labels(tmp_path):
+    """The unlabelled expected sketch of :data:`PREVALENCE` and :data:`RESPONSE`."""
+    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), PREVALENCE,
+                                        response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)})
+    path = tmp_path / "three_labels.json"
+    expected_sketch(truth).unlabelled().write_json(path)
+    return path
+
+
+def test_evaluate_three_labels_recovers_the_truth_exactly(capsys, three_labels):
+    status, out, _ = _run(capsys, "evaluate", three_labels)
+    assert status == 0 and out.count("(chosen)") == 1 and "alarms: none" in out
+    chosen = out[out.index("(chosen)"):].split("\npoint ")[0]
+    assert "P_a = 1/2" in chosen and "P_b = 3/10" in chosen and "P_c = 1/5" in chosen
+    assert "response rates P(answer | true label):" in chosen
+    assert "c1 | true b: a: 1/5 (0.2)   b: 7/10 (0.7)   c: 1/10 (0.1)" in chosen
+
+    status, out, _ = _run(capsys, "evaluate", three_labels, "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["labels"] == list(LABELS) and len(doc["points"]) == 6
+    point = doc["points"][doc["chosen"]]
+    assert {k: Fraction(v) for k, v in point["exact"]["prevalence"].items()} == PREVALENCE
+    for c, rows in RESPONSE.items():
+        for truth, answers in rows.items():
+            for answer, value in answers.items():
+                assert Fraction(point["exact"]["response"][c][truth][answer]) == Fraction(value)
+                assert point["response"][c][truth][answer] == float(Fraction(value))
+            assert point["accuracy"][c][truth] == float(Fraction(answers[truth]))  # accuracy kept
+    items = int(Sketch.read_json(three_labels).count_vector().sum())
+    split = {label: sum(Fraction(row["exact"]) for row in rows) for label, rows in doc["partition"].items()}
+    assert split == {label: p * items for label, p in PREVALENCE.items()}  # the counts split by true label
+
+
+@pytest.mark.parametrize(("flags", "order"), [
+    (("--prevalence-order", "c,b,a"), ("c", "b", "a")),
+    (("--prevalence-order", "b,a,c"), ("b", "a", "c")),
+    (("--known-prevalences", "a=1/2,b=3/10,c=1/5"), ("a", "b", "c")),
+    (("--known-prevalences", "a=0.2,b=0.3,c=0.5"), ("c", "b", "a")),
+])
+def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(capsys, three_labels, flags, order):
+    status, out, _ = _run(capsys, "evaluate", three_labels, "--json", *flags)
+    doc = json.loads(out)
+    assert status == 0 and doc["chosen"] is not None
+    prevalence = {k: Fraction(v) for k, v in doc["points"][doc["chosen"]]["exact"]["prevalence"].items()}
+    assert sorted(prevalence, key=lambda k: -prevalence[k]) == list(order)
+    assert sorted(prevalence.values()) == sorted(PREVALENCE.values())
+
+
+@pytest.mark.parametrize("flags", [
+    ("--prevalence-order", "a,b"), ("--known-prevalences", "a=1/2,b=1/2,c=1/2"),
+    ("--prevalence-order", "a,b,c", "--known-prevalences", "a=1/2,b=3/10,c=1/5"),
+    ("--known-prevalences", "a=1/2,a=1/2"), ("--known-prevalences", "a"),
+    ("--method", "majority", "--prevalence-order", "a,b,c"),
+])
+def test_evaluate_bad_decoding_options_exit_2_on_one_line(capsys, three_labels, flags):
+    status, out, err = _run(capsys, "evaluate", three_labels, *flags)
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1 and lines[0].startswith("evalgebra: error: ") and not out
+
+
+def _irrational_three_labels(tmp_path):
+    """The exact sketch above with every count raised a little: irrational eliminant roots."""
+    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), PREVALENCE,
+                                        response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)})
+    vector = expected_sketch(truth).unlabelled().count_vector().tolist()
+    counts = {"".join(p): v + (k * 7) % 11 for k, (p, v) in enumerate(zip(itertools.product(LABELS, repeat=3), vector))}
+    path = tmp_path / "irrational.json"
+    Sketch.from_counts(counts, labels=list(LABELS)).write_json(path)
+    return path
+
+
+def test_evaluate_three_labels_irrational_values_are_exact_text_in_json(capsys, tmp_path):
+    path = _irrational_three_labels(tmp_path)
+    status, out, _ = _run(capsys, "evaluate", path, "--json")
+    doc = json.loads(out)
+    assert status == 0 and "irrational" in [a["kind"] for a in doc["alarms"]]
+    point = doc["points"][0]
+    texts = [(text, point["prevalence"][k]) for k, text in point["exact"]["prevalence"].items()]
+    texts += [(point["exact"]["response"][c][t][r], point["response"][c][t][r])
+              for c in ("c0", "c2") for t in LABELS for r in LABELS]
+    assert any("CRootOf" in text for text, _ in texts)
+    for text, number in texts:
+        assert math.isclose(float(sympy.sympify(text).evalf(30)), number, rel_tol=1e-12), text
+    status, out, _ = _run(capsys, "evaluate", path)  # text: a short decimal, the exact form in --json
+    assert status == 0 and "(algebraic of degree" in out and "CRootOf" not in out
+    assert _run(capsys, "evaluate", path, "--fail-on", "irrational")[0] == 1
+    assert _run(capsys, "evaluate", path, "--fail-on", "complex,blind_spot")[0] == 0
+
+
+def test_evaluate_two_labels_json_gains_response_rows_and_exact_partition(capsys):
+    status, out, _ = _run(capsys, "evaluate", datasets.path("acs_employment"), "--json")
+    doc = json.loads(out)
+    assert status == 0
+    for point in doc["points"]:
+        for c, rows in point["exact"]["response"].items():
+            for truth, answers in rows.items():
+                assert answers[truth] == point["exact"]["accuracy"][c][truth]
+                assert sympy.simplify(sum(sympy.sympify(v) for v in answers.values()) - 1) == 0
+                assert math.isclose(sum(point["response"][c][truth].values()), 1.0)
+    for rows in doc["partition"].values():
+        for row in rows:
+            assert "sqrt" in row["exact"] or "/" in row["exact"] or row["exact"].isdigit()
+            assert math.isclose(float(sympy.sympify(row["exact"])), row["count"], rel_tol=1e-9, abs_tol=1e-9)
+
+
+def test_evaluate_min_accuracy_gate(capsys, three_labels):
+    # the chosen point's lowest accuracies are exactly 3/5 (c1 on a, c2 on b and c)
+    status, _, err = _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5")
+    assert status == 1 and err.count("evalgebra: below the specification:") == 3
+    assert "c1 accuracy on a = 3/5 (0.6) is not above 3/5" in err
+    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--non-strict")[0] == 0
+    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "1/2")[0] == 0
+    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "below_spec")[0] == 1
+    # --fail-on without below_spec: the check is reported, only the named alarm kinds fail
+    status, _, err = _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "irrational")
+    assert status == 0 and "below the specification" in err
+    status, _, err = _run(capsys, "evaluate", three_labels, "--fail-on", "below_spec")
+    assert status == 2 and "--min-accuracy" in err
+
+
+def test_evaluate_gate_on_real_data_is_not_tripped_by_irrational(capsys):
+    acs = datasets.path("acs_employment")
+    assert _run(capsys, "evaluate", acs, "--strict")[0] == 1  # every alarm, irrational included
+    assert _run(capsys, "evaluate", acs, "--fail-on", "complex,empty_variety,undecided")[0] == 0
+    assert _run(capsys, "evaluate", acs, "--fail-on", "irrational")[0] == 1
+    status, _, err = _run(capsys, "evaluate", acs, "--min-accuracy", "2/5", "--fail-on", "below_spec,complex")
+    assert status == 0 and not err
+    status, _, err = _run(capsys, "evaluate", acs, "--min-accuracy", "1/2", "--fail-on", "below_spec,complex")
+    assert status == 1 and "c1 accuracy on a" in err
+
+
+def test_evaluate_gate_fails_closed_when_no_point_is_chosen(capsys, tmp_path):
+    path = tmp_path / "four.json"
+    Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
+    status, _, err = _run(capsys, "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0")
+    assert status == 1 and "no point chosen" in err
