@@ -11,7 +11,10 @@
   :func:`evalgebra.plots.evaluation.plot_partition`;
 * ``consistency.png``: the metrics of *Samplewise consistency metrics* over every pair of
   eight simulated runs (items of random difficulty: a run errs on an item with that item's
-  probability), :func:`evalgebra.plots.consistency.plot_consistency`.
+  probability), :func:`evalgebra.plots.consistency.plot_consistency`;
+* ``many_labels.png``: three classifiers and three labels from an exact simulation: the six
+  candidate points (label permutations) and the chosen one against the truth,
+  :func:`evalgebra.plots.many_labels.plot_label_permutations` (the README's example).
 
 The papers: A. Corrada-Emmanuel, I. Parker and R. Bharadwaj, *A logical alarm for misaligned
 binary classifiers* (arXiv:2409.11052); A. Corrada-Emmanuel, *Algebraic Evaluation Theorems*;
@@ -37,10 +40,21 @@ from evalgebra.plots.alarm import plot_alarm_trace  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
+from evalgebra.plots.many_labels import plot_label_permutations  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
+from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+
+#: The README's three-label example: response[classifier][true label][answer] (the last answer completes each row).
+MANY_LABELS = {
+    "c0": {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}},
+    "c1": {"a": {"a": "3/5", "b": "1/5"}, "b": {"a": "1/5", "b": "7/10"}, "c": {"a": "1/10", "b": "1/10"}},
+    "c2": {"a": {"a": "4/5", "b": "1/10"}, "b": {"a": "1/5", "b": "3/5"}, "c": {"a": "1/10", "b": "3/10"}},
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     difficulty = rng.beta(0.6, 3.0, size=400)  # most items easy, a few hard
     runs = np.where(rng.random((8, 400)) < difficulty, 1 - truth, truth)
     plot_consistency(runs, truth).savefig(out / "consistency.png", **save)
-    for name in ("alarm_trace.png", "evaluation_space.png", "partition_acs.png", "consistency.png"):
+    three = EvaluationPoint.from_values(EnsembleSpec(["c0", "c1", "c2"], ["a", "b", "c"]), {"a": "1/2", "b": "3/10"},
+                                        response=MANY_LABELS)
+    plot_label_permutations(evaluate(expected_sketch(three).unlabelled()), three).savefig(out / "many_labels.png", **save)
+    for name in ("alarm_trace.png", "evaluation_space.png", "partition_acs.png", "consistency.png", "many_labels.png"):
         print(out / name)
     return 0
 
