@@ -347,7 +347,11 @@ def logical_alarm(
     accuracy : bool
         Also give each quiet subset every member's exact accuracy range on each label.
     budget : int
-        Candidate ``Q_a`` values decided one by one per subset of three or more members.
+        Default 64. For a subset of three or more members, the candidate ``Q_a`` between the
+        exact least and greatest are decided one by one when there are at most ``budget``;
+        beyond, the interior is resolved by blocks with at most ``budget`` solver calls
+        (:func:`~evalgebra.alarm.ranges.exact_qa_set`). Either way a set left unresolved says
+        so (``feasible.exact`` False: exact ends, superset between); a larger budget costs time.
 
     Returns
     -------

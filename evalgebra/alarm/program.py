@@ -52,7 +52,7 @@ from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from evalgebra.alarm.safety import SafetySpec
 
-__all__ = ["Term", "Row", "Program", "build_program", "lp_point", "milp_point", "farkas_multipliers"]
+__all__ = ["Term", "Row", "Program", "build_program", "lp_point", "milp_point", "milp_segment", "farkas_multipliers"]
 
 #: A linear quantity of a labelled test: ``("count", l)``, ``("correct", i, l)`` or ``("cell", d, l)``.
 Term = tuple[Any, ...]
@@ -270,6 +270,45 @@ def milp_point(
     if result.status == 2:
         return "infeasible", None
     return "unknown", None
+
+
+def milp_segment(
+    program: Program, start: int, step: int, length: int, time_limit: float | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Floating-point ``(x, delta)`` with ``x`` and ``x + length * delta`` integer points, or None.
+
+    ``x`` has ``Q_a = start`` (label 0), ``delta`` is an integer direction with ``sum_l delta[d, l]
+    = 0`` for every pattern and ``Q_a(delta) = step``: the program is convex, so every ``x + k
+    delta`` (``0 <= k <= length``) is then an integer point with ``Q_a = start + k step``. One
+    MILP in ``x`` and ``delta`` (HiGHS; :func:`evalgebra.alarm.ranges.segment_witnesses` checks
+    the answer exactly).
+    """
+    v = program.n_variables
+    if not program.patterns or length < 1:
+        return None
+    a, b = program.matrix()
+    e, n = program.equalities()
+    u = program.upper()
+    q_a = np.zeros(v)
+    q_a[0::program.n_labels] = 1.0
+    zero = sparse.csr_matrix((e.shape[0], v))
+    constraints = [
+        LinearConstraint(sparse.hstack([e, zero]), n, n),
+        LinearConstraint(sparse.hstack([zero, e]), 0.0, 0.0),
+        LinearConstraint(np.concatenate([q_a, np.zeros(v)])[None, :], start, start),
+        LinearConstraint(np.concatenate([np.zeros(v), q_a])[None, :], step, step),
+        LinearConstraint(sparse.hstack([sparse.identity(v), length * sparse.identity(v)]), 0.0, u),
+    ]
+    if a.shape[0]:
+        constraints.append(LinearConstraint(sparse.hstack([a, sparse.csr_matrix(a.shape)]), b, np.inf))
+        constraints.append(LinearConstraint(sparse.hstack([a, length * a]), b, np.inf))
+    bounds = Bounds(np.concatenate([np.zeros(v), -u]), np.concatenate([u, u]))
+    result = milp(np.zeros(2 * v), constraints=constraints, integrality=np.ones(2 * v), bounds=bounds,
+                  options={"time_limit": TIME_LIMIT if time_limit is None else time_limit})
+    if result.x is None or result.status not in (0, 1):
+        return None
+    x = np.asarray(result.x)
+    return x[:v], x[v:]
 
 
 def farkas_multipliers(

@@ -13,8 +13,13 @@ r"""Feasible prevalences and accuracies of the logical alarm, exact, never liste
   (:func:`~evalgebra.alarm.solve.minimise`), then every candidate between them (those of the
   pairwise superset, when there is one) decided one by one with a witness or a certificate.
   Holes are found this way: a candidate whose program with ``Q_a`` fixed is infeasible.
-  Beyond ``budget`` candidates the interior is not resolved and the set says so (``exact``
-  False: its ends are exact, its interior a superset).
+  Beyond ``budget`` candidates the interior is resolved by blocks, with at most ``budget``
+  solver calls: a progression of candidates is feasible at once when two witnesses differ by
+  an integer multiple of one direction (:func:`check_segment`: the program's points form a
+  convex set, so the lattice points between them are witnesses too), a block is a hole at
+  once when one certificate covers it, and a block that is neither is bisected. What is still
+  unresolved when the calls run out makes the set say so (``exact`` False: its ends are exact,
+  its interior a superset).
 * :func:`label_ranges` and :func:`accuracy_ranges`: the least and greatest ``Q_l`` of each
   label, and of each member's accuracy ``C_{i,l} / Q_l`` on each label, over the labelled
   tests consistent with the counts under which every member meets the specification.
@@ -39,8 +44,8 @@ import numpy as np
 
 from evalgebra.errors import SpecError
 from evalgebra.alarm.intervals import Interval, Observed, Thresholds, class_spans, feasible_intervals, residue_period
-from evalgebra.alarm.program import Program, Row, Term
-from evalgebra.alarm.certificates import check_certificate, check_witness
+from evalgebra.alarm.program import Program, Row, Term, milp_segment
+from evalgebra.alarm.certificates import Witness, check_certificate, check_witness
 from evalgebra.alarm.solve import Optimum, decide, minimise, minimise_ratio
 
 __all__ = [
@@ -51,6 +56,8 @@ __all__ = [
     "label_ranges",
     "accuracy_ranges",
     "check_ratio_optimum",
+    "segment_witnesses",
+    "check_segment",
     "MAX_INTERVALS",
 ]
 
@@ -245,11 +252,146 @@ def _fixed(value: int, label: int = 0) -> tuple[Row, Row]:
     return Row(((term, 1),), value, f"Q({label}) >= {value}"), Row(((term, -1),), -value, f"Q({label}) <= {value}")
 
 
+def _qa(witness: Witness) -> int:
+    return sum(row[0] for row in witness.split)
+
+
+def check_segment(program: Program, first: Witness, last: Witness, length: int) -> bool:
+    """Exactly: two witnesses whose difference is ``length`` times an integer direction.
+
+    Then every ``first + k (last - first) / length`` is a witness too (the program's rows and
+    bounds are linear, so its points form a convex set; the direction is integral), so every
+    ``Q_a`` of ``Q_a(first), Q_a(first) + step, ..., Q_a(last)`` is feasible.
+    """
+    if length < 1 or first.patterns != program.patterns or last.patterns != program.patterns:
+        return False
+    if not (check_witness(program, first) and check_witness(program, last)):
+        return False
+    return all((b - a) % length == 0 for r0, r1 in zip(first.split, last.split) for a, b in zip(r0, r1))
+
+
+def segment_witnesses(program: Program, start: int, step: int, length: int) -> tuple[Witness, Witness] | None:
+    """Witnesses at ``Q_a = start`` and ``start + length * step`` that :func:`check_segment` accepts, or None."""
+    found = milp_segment(program, start, step, length)
+    if found is None:
+        return None
+    x, delta = found
+    r = program.n_labels
+    first, direction = [], []
+    for d, count in enumerate(program.counts):
+        row = [min(max(int(round(float(v))), 0), count) for v in x[d * r:(d + 1) * r - 1]]
+        first.append((*row, count - sum(row)))
+        move = [int(round(float(v))) for v in delta[d * r:(d + 1) * r - 1]]
+        direction.append((*move, -sum(move)))
+    last = tuple(tuple(a + length * b for a, b in zip(row, move)) for row, move in zip(first, direction))
+    pair = (Witness(program.members, program.patterns, tuple(first)),
+            Witness(program.members, program.patterns, last))
+    if _qa(pair[0]) != start or _qa(pair[1]) != start + length * step:
+        return None
+    return pair if check_segment(program, *pair, length) else None
+
+
+def _block(value_lo: int, value_hi: int) -> tuple[Row, Row]:
+    term: Term = ("count", 0)
+    return (Row(((term, 1),), value_lo, f"Q(0) >= {value_lo}"),
+            Row(((term, -1),), -value_hi, f"Q(0) <= {value_hi}"))
+
+
+class _Resolver:
+    """The interior of a feasible set by blocks: segment witnesses and block certificates."""
+
+    def __init__(self, program: Program, calls: int) -> None:
+        self.program, self.calls = program, calls
+        self.feasible: list[Progression] = []
+        self.unresolved: list[Progression] = []
+
+    def _spend(self, inside: FeasibleSet) -> bool:
+        if self.calls <= 0:
+            self.unresolved.extend(inside.parts)
+            return False
+        self.calls -= 1
+        return True
+
+    def resolve(self, inside: FeasibleSet) -> None:
+        if 0 < inside.count() <= 3:  # a few values: decided one by one
+            for value in inside:
+                if self._spend(FeasibleSet((Progression(value, value),))):
+                    verdict = decide(self.program.with_rows(*_fixed(value)))
+                    if verdict.kind != "fires":
+                        (self.feasible if verdict.kind == "quiet" else self.unresolved).append(Progression(value, value))
+            return
+        rest = []
+        for part in inside.parts:  # a progression proved feasible at once (at most 4 tried per block)
+            if part.lo < part.hi and len(inside.parts) <= 4 and self.calls > 0:
+                self.calls -= 1
+                if segment_witnesses(self.program, part.lo, part.step, part.count() - 1) is not None:
+                    self.feasible.append(part)
+                    continue
+            rest.append(part)
+        inside = FeasibleSet(tuple(rest))
+        if not inside or not self._spend(inside):
+            return
+        first, last = inside.lo, inside.hi
+        assert first is not None and last is not None
+        verdict = decide(self.program.with_rows(*(_fixed(first) if inside.count() == 1 else _block(first, last))))
+        if verdict.kind == "fires":
+            return  # a certified hole: no Q_a at all in first..last
+        if verdict.kind != "quiet" or verdict.witness is None:
+            self.unresolved.extend(inside.parts)
+            return
+        value = _qa(verdict.witness.restrict(self.program.members))
+        if value in inside:
+            self.feasible.append(Progression(value, value))
+            inside = _without(inside, value)
+        if inside:
+            middle = (first + last) // 2
+            self.resolve(inside.clip(first, middle))
+            self.resolve(inside.clip(middle + 1, last))
+
+
+def _without(found: FeasibleSet, value: int) -> FeasibleSet:
+    parts: list[Progression] = []
+    for p in found.parts:
+        if value not in p:
+            parts.append(p)
+            continue
+        for lo, hi in ((p.lo, value - p.step), (value + p.step, p.hi)):
+            if lo <= hi:
+                parts.append(Progression(lo, hi, p.step if lo < hi else 1))
+    return FeasibleSet(tuple(parts), found.exact)
+
+
+def _union(parts: list[Progression], exact: bool) -> FeasibleSet:
+    """Disjoint progressions as a set of maximal runs (long progressions of step > 1 kept whole)."""
+    runs: list[Interval] = []
+    kept: list[Progression] = []
+    for part in parts:
+        if part.step == 1 or part.lo == part.hi:
+            runs.append((part.lo, part.hi))
+        elif part.count() <= _MAX_RUNS:
+            runs.extend((v, v) for v in range(part.lo, part.hi + 1, part.step))
+        else:
+            kept.append(part)
+    merged: list[Interval] = []
+    for lo, hi in sorted(runs):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    listed = FeasibleSet.from_intervals(merged).parts
+    return FeasibleSet(tuple(sorted(listed + tuple(kept), key=lambda p: p.lo)), exact)
+
+
 def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET) -> FeasibleSet:
     """The exact ``Q_a`` (label 0) of the program's integer points (the module docs).
 
-    Every value is decided with exact evidence; values left undecided, or an interior past
-    ``budget`` candidates, make the result's ``exact`` False (its values then a superset).
+    The least and greatest by certified optimisation; between them, at most ``budget``
+    candidates are decided one by one. Beyond, the interior is resolved by blocks, at most
+    ``budget`` solver calls: a progression of candidates is proved feasible at once by two
+    witnesses whose difference is an integer multiple of a direction (:func:`check_segment`;
+    the program is convex), a block of candidates proved empty at once by one certificate
+    (a hole), and a block that is neither is split at a witnessed value. Values left undecided
+    make the result's ``exact`` False (its values then a superset).
     """
     count: tuple[tuple[Term, int], ...] = ((("count", 0), 1),)
     everything = FeasibleSet((Progression(0, program.Q, 1),)) if candidates is None else candidates
@@ -261,8 +403,10 @@ def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget
         return FeasibleSet(everything.clip(int(low.value), program.Q).parts, exact=False)
     lo, hi = int(low.value), -int(high.value)
     pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
-    if pool.count() > budget:  # pool holds lo and hi (a superset of the exact set)
-        return FeasibleSet(pool.parts, exact=False)
+    if pool.count() > budget:
+        resolver = _Resolver(program, budget)
+        resolver.resolve(pool)
+        return _union(resolver.feasible + resolver.unresolved, not resolver.unresolved)
     found, exact = {lo, hi}, True
     for value in pool:
         if value in found:

@@ -219,3 +219,39 @@ def test_minimal_firing_skips_everything_when_the_ensemble_is_quiet():
     assert minimal_firing(sketch) == ()
     never = Sketch.from_counts({"abb": 6, "baa": 4}, labels=["a", "b"])
     assert minimal_firing(never) == (("c0", "c1"), ("c0", "c2"))
+
+
+@pytest.mark.parametrize("counts, spec, expected", [
+    ({"aba": 5, "bba": 5, "baa": 3, "bbb": 2, "bab": 2, "abb": 2, "aab": 3}, SafetySpec("1/3", strict=False),
+     "0, 2..22"),
+    ({"abb": 6, "aba": 8, "aaa": 5, "baa": 7, "aab": 6, "bab": 2, "bbb": 2, "bba": 3}, SafetySpec("1/2"), "12, 14..38"),
+    ({"aab": 3, "aba": 3, "bab": 3, "bba": 5, "aaa": 3, "abb": 2, "baa": 4, "bbb": 1}, SafetySpec("1/2"), "7..19, 21"),
+    ({"aaa": 3, "aba": 2, "baa": 5, "bab": 5, "aab": 5, "bba": 1}, SafetySpec("1/2", strict=False), "15..19 step 2"),
+])
+def test_exact_qa_set_resolves_holes_beyond_the_budget(counts, spec, expected):
+    """Past the candidate budget, blocks (segment witnesses, block certificates) still find every hole."""
+    from evalgebra.alarm.ranges import exact_qa_set
+
+    sketch = Sketch.from_counts(counts, labels=["a", "b"])
+    program = _Verdicts(sketch, spec).program((0, 1, 2))
+    one_by_one = exact_qa_set(program, budget=10**4)
+    assert one_by_one.exact and one_by_one.text() == expected
+    assert set(one_by_one) == enumerate_feasible(sketch, (0, 1, 2), spec)
+    by_blocks = exact_qa_set(program, budget=40)
+    assert by_blocks.exact and set(by_blocks) == set(one_by_one), by_blocks.text()
+    starved = exact_qa_set(program, budget=1)  # too few calls: a superset, said so
+    assert not starved.exact and set(one_by_one) <= set(starved)
+
+
+def test_exact_qa_set_large_quiet_trio_by_segments():
+    """Q = 670: the trio's 470 candidate Q_a are proved feasible by a few segment witnesses."""
+    from evalgebra.alarm.ranges import check_segment, exact_qa_set, segment_witnesses
+
+    sketch = Sketch.from_counts({"abb": 100, "bab": 100, "bba": 100, "bbb": 300, "aaa": 57, "aab": 13},
+                                labels=["a", "b"])
+    program = _Verdicts(sketch, SafetySpec("1/3")).program((0, 1, 2))
+    found = exact_qa_set(program, budget=64)
+    assert found.exact and found.text() == "1..470"
+    first, last = segment_witnesses(program, 147, 1, 88)
+    assert check_segment(program, first, last, 88)
+    assert not check_segment(program, first, last, 89)  # the difference is not 89 times an integer direction
