@@ -2,6 +2,9 @@
 
 * ``alarm_trace.png``: the logical alarm on the BIG-Bench-Mistake graders (*A logical alarm
   for misaligned binary classifiers*, Figure 4), :func:`evalgebra.plots.alarm.plot_alarm_trace`;
+* ``alarm_accuracy_ranges.png``: each BIG-Bench-Mistake grader's exact accuracy range on each
+  label from the counts alone, over every answer key and over those under which it meets
+  the specification, with the truth, :func:`evalgebra.plots.alarm.plot_accuracy_ranges`;
 * ``evaluation_space.png``: a pair's possible evaluations at one assumed ``Q_a``, per label
   (*A logical alarm for misaligned binary classifiers*, Figure 2: ``Q = 100``,
   ``R_{a_1} = 60``, ``R_{a_2} = 20``, ``Q_a = 60``),
@@ -36,7 +39,7 @@ import numpy as np
 matplotlib.use("Agg")
 
 from evalgebra import datasets  # noqa: E402
-from evalgebra.plots.alarm import plot_alarm_trace  # noqa: E402
+from evalgebra.plots.alarm import plot_accuracy_ranges, plot_alarm_trace  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
@@ -62,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     save = {"dpi": 110, "metadata": {"Software": None}}
     plot_alarm_trace(datasets.load("bigbench_mistake")).savefig(out / "alarm_trace.png", **save)
+    plot_accuracy_ranges(datasets.load("bigbench_mistake")).savefig(out / "alarm_accuracy_ranges.png", **save)
     pair = Sketch.from_counts({"aa": 20, "ab": 40, "bb": 40}, labels=["a", "b"])
     plot_pair_evaluations(pair, 60).savefig(out / "evaluation_space.png", **save)
     acs = datasets.load("acs_employment")
@@ -75,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     three = EvaluationPoint.from_values(EnsembleSpec(["c0", "c1", "c2"], ["a", "b", "c"]), {"a": "1/2", "b": "3/10"},
                                         response=MANY_LABELS)
     plot_label_permutations(evaluate(expected_sketch(three).unlabelled()), three).savefig(out / "many_labels.png", **save)
-    for name in ("alarm_trace.png", "evaluation_space.png", "partition_acs.png", "consistency.png", "many_labels.png"):
+    for name in ("alarm_trace.png", "alarm_accuracy_ranges.png", "evaluation_space.png", "partition_acs.png", "consistency.png", "many_labels.png"):
         print(out / name)
     return 0
 

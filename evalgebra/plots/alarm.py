@@ -8,6 +8,8 @@ time: at each assumed ``Q_a`` the single-classifier axiom leaves a range of poss
 accuracies on each label (the logical-alarm paper, eqs. 7-9); a classifier can meet "better than 1/2"
 only where its ranges reach above the threshold on both labels. :func:`plot_alarm_rates`
 draws how often each alarm kind is raised as a parameter is swept (failure-rate curves).
+:func:`plot_accuracy_ranges` draws each classifier's exact accuracy range on each label over
+every labelled test consistent with the counts, with and without the specification.
 
 matplotlib is imported inside the plotting functions only. Plots build a
 :class:`matplotlib.figure.Figure` directly (no pyplot state); pass ``ax``/``axes`` to draw
@@ -40,7 +42,7 @@ from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
 
-__all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_alarm_rates"]
+__all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_accuracy_ranges", "plot_alarm_rates"]
 
 #: Colours: feasible (the specification can be met), infeasible.
 MEETS, FAILS = "#2ca02c", "#d62728"
@@ -232,6 +234,92 @@ def plot_accuracy_bands(
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4), fontsize="small")
     fig.suptitle("What the single-classifier axiom leaves of each accuracy"
                  + ("  (stars: the truth)" if truth is not None else ""), fontsize="medium")
+    return fig
+
+
+def plot_accuracy_ranges(
+    sketch: Sketch,
+    spec: SafetySpec | None = None,
+    classifiers: Sequence[str | int] | None = None,
+    axes: Any = None,
+    show_truth: bool = True,
+) -> Any:
+    r"""Each classifier's exact accuracy range on each label, from the counts alone.
+
+    One panel per label, one row per classifier. The grey bar is the least and greatest
+    accuracy ``P_{i,l|l}`` over every labelled test consistent with the counts; the coloured
+    bar the same over the labelled tests under which the classifier meets ``spec`` (absent,
+    and the row marked ``fires``, when none does). Both come from
+    :func:`~evalgebra.alarm.logical.logical_alarm` with ``accuracy=True`` (exact optima with
+    witnesses and certificates). The specification's per-label threshold is dotted; on a
+    labelled sketch a star marks the true accuracy.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        Any number of labels; populations pooled.
+    spec : SafetySpec, optional
+        Default ``SafetySpec()``.
+    classifiers : names or indices, optional
+        Default every classifier.
+    axes : sequence of matplotlib Axes, optional
+        One per label; default a new figure.
+    show_truth : bool
+
+    Returns
+    -------
+    PlotFigure
+
+    Examples
+    --------
+    >>> from evalgebra.data.sketch import Sketch
+    >>> fig = plot_accuracy_ranges(Sketch.from_counts({"aa": 3, "ab": 1, "bb": 2}, labels=["a", "b"]))
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['c1', 'c0']
+    """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"plot_accuracy_ranges needs a Sketch, got {type(sketch).__name__}")
+    spec = SafetySpec() if spec is None else spec
+    if not isinstance(spec, SafetySpec):
+        raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
+    names = list(sketch.classifiers) if classifiers is None else [
+        sketch.classifiers[sketch.spec().classifier_index(c)] for c in classifiers]
+    pooled = sketch.pooled()
+    singles = [[name] for name in names]
+    free = logical_alarm(pooled.unlabelled(), SafetySpec(None), singles, prevalences=False, accuracy=True)
+    meeting = logical_alarm(pooled.unlabelled(), spec, singles, prevalences=False, accuracy=True)
+    labels = list(sketch.labels)
+    fig, panels = _new_axes(axes, len(labels), 3.6 * len(labels) + 1.0, 0.5 * len(names) + 1.6)
+    truth = pooled if pooled.is_labelled and show_truth else None
+    for ell, (axis, label) in enumerate(zip(panels, labels)):
+        for k, name in enumerate(names):
+            level = len(names) - 1 - k
+            colour = PALETTE[sketch.classifiers.index(name) % len(PALETTE)]
+            for report, height, style in ((free, 0.7, {"color": "#d0d0d0"}), (meeting, 0.36, {"color": colour})):
+                ranges = report.result(name).accuracy
+                lo, hi = (None, None) if ranges is None else ranges[name][label]
+                if lo is not None and hi is not None:
+                    axis.broken_barh([(float(lo), max(float(hi - lo), 0.004))], (level - height / 2, height),
+                                     label=f"_{'meets' if report is meeting else 'counts'}: {name}", **style)
+            if truth is not None:
+                cells = truth.marginalise([name]).by_true_label().get(label, {})
+                size = sum(cells.values())
+                if size:
+                    axis.scatter([cells.get((label,), 0) / size], [level], marker="*", s=110, color=colour,
+                                 edgecolors="black", zorder=4)
+        t = spec.threshold(names[0], label) if names else None
+        if t is not None and all(spec.threshold(n, label) == t for n in names):
+            axis.axvline(float(t), color="black", linestyle=":", linewidth=1.0)
+        axis.set_xlim(-0.02, 1.02)
+        axis.set_ylim(-0.6, len(names) - 0.4)
+        axis.set_yticks(range(len(names)))
+        axis.set_yticklabels([n + ("  (fires)" if meeting.result(n).fires else "") for n in reversed(names)])
+        axis.set_xlabel(f"accuracy on label {label!r}")
+        if ell:
+            axis.tick_params(labelleft=False)
+    fig.suptitle(f"Exact accuracy ranges from the counts alone (grey: any answer key; colour: answer keys under "
+                 f"which the classifier meets {spec.describe()})" + ("; stars: the truth" if truth is not None else ""),
+                 fontsize="medium", wrap=True)
     return fig
 
 

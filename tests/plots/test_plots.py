@@ -16,7 +16,12 @@ from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection  # noq
 
 from evalgebra import datasets  # noqa: E402
 from evalgebra.errors import SketchError, SpecError  # noqa: E402
-from evalgebra.plots.alarm import plot_accuracy_bands, plot_alarm_rates, plot_alarm_trace  # noqa: E402
+from evalgebra.plots.alarm import (  # noqa: E402
+    plot_accuracy_bands,
+    plot_accuracy_ranges,
+    plot_alarm_rates,
+    plot_alarm_trace,
+)
 from evalgebra.plots.evaluation_space import (  # noqa: E402
     pair_evaluations,
     plot_axiom_planes,
@@ -128,6 +133,43 @@ def test_plot_accuracy_bands_without_truth(graders):
     assert left.get_lines()[-1].get_ydata()[0] == pytest.approx(2 / 3)
     with pytest.raises(SketchError):
         plot_accuracy_bands(Sketch.from_counts({"ab": 1, "ca": 2}, labels=["a", "b", "c"]))
+
+
+# -- exact accuracy ranges ---------------------------------------------------------------------
+def _range_bars(ax):
+    """Label -> (x0, x1) of the single bar of each broken_barh collection."""
+    return {c.get_label(): (c.get_paths()[0].vertices[:, 0].min(), c.get_paths()[0].vertices[:, 0].max())
+            for c in ax.collections if isinstance(c, PolyCollection)}
+
+
+def test_plot_accuracy_ranges_draws_the_exact_ranges(graders, tmp_path):
+    from evalgebra.plots.figure import PlotFigure
+
+    fig = plot_accuracy_ranges(graders)
+    assert isinstance(fig, PlotFigure) and len(fig.axes) == 2
+    report = logical_alarm(graders.unlabelled(), subsets=[["mistral_large"]], prevalences=False, accuracy=True)
+    lo, hi = report.subsets[0].accuracy["mistral_large"]["a"]
+    left, right = fig.axes
+    x0, x1 = _range_bars(left)["_meets: mistral_large"]
+    assert (x0, x1) == pytest.approx((float(lo), float(hi)))  # 27/53 .. 1
+    assert _range_bars(left)["_counts: mistral_large"] == pytest.approx((0.0, 1.0))
+    stars = [c for c in left.collections if isinstance(c, PathCollection)]
+    assert len(stars) == 3 and stars[1].get_offsets()[0][0] == pytest.approx(26 / 237)  # mistral's truth
+    assert left.get_lines()[0].get_xdata()[0] == 0.5
+    _renders(fig, tmp_path)
+
+
+def test_plot_accuracy_ranges_marks_a_classifier_that_fires(tmp_path):
+    """c0 answered a on every item: no answer key gives it accuracy > 1/2 on a non-empty label b."""
+    sketch = Sketch.from_counts({"aa": 3, "ab": 2}, labels=["a", "b"])
+    fig = plot_accuracy_ranges(sketch)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ["c1", "c0  (fires)"]
+    assert set(_range_bars(fig.axes[0])) == {"_counts: c0", "_counts: c1", "_meets: c1"}
+    with pytest.raises(SketchError):
+        plot_accuracy_ranges({"aa": 1})
+    with pytest.raises(SpecError):
+        plot_accuracy_ranges(sketch, spec="1/2")
 
 
 # -- alarm rates -------------------------------------------------------------------------------
