@@ -77,7 +77,8 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
-__all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm"]
+__all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm", "FEASIBLE_SHOWN", "FIRES_LINE",
+           "QUIET_LINE", "UNDECIDED_LINE"]
 
 
 def _fraction(value: Fraction | None) -> str:
@@ -202,14 +203,14 @@ def _feasible_ranges(result: Any) -> Sequence[Sequence[int]] | None:
     return None if intervals is None else list(intervals)
 
 
-#: The closing line of ``alarm`` when it fires, when it is quiet, and when subsets are undecided.
+#: The closing line of ``alarm`` when it fires.
 FIRES_LINE = ("the alarm fires: provably at least one member of each firing subset misses the specification, "
               "whatever the answer key")
+#: The closing line of ``alarm`` when nothing fires and nothing is undecided.
 QUIET_LINE = ("the alarm is quiet: these counts cannot prove a violation (an answer key exists under which all "
               "meet it: see --witness); the specification may still be unmet")
+#: The closing line of ``alarm`` when subsets are undecided (``{n}``: how many).
 UNDECIDED_LINE = "undecided on {n} subsets: no witness or certificate could be checked"
-
-_VERDICT_WORDS = {"fires": "FIRES", "quiet": "quiet", "undecided": "UNDECIDED"}
 
 
 def _where(result: Any) -> str:
@@ -237,7 +238,7 @@ def format_alarm(report: AlarmReport) -> str:
     width = max(len(", ".join(r.classifiers)) for r in report.subsets)
     for r in report.subsets:
         verdict = getattr(r, "verdict", "") or ("fires" if r.fires else "quiet")
-        line = f"  {', '.join(r.classifiers):<{width}}  {_VERDICT_WORDS.get(verdict, verdict)}"
+        line = f"  {', '.join(r.classifiers):<{width}}  {verdict if verdict == 'quiet' else verdict.upper()}"
         if verdict == "undecided":
             line += f" ({getattr(r, 'reason', '') or 'no evidence'})"
         line += f"  feasible Q_{first}: {_where(r)}"
@@ -261,8 +262,7 @@ def format_alarm(report: AlarmReport) -> str:
     return "\n".join(lines)
 
 
-def _bounds(pair: Sequence[Any]) -> str:
-    """``[3/5, 9/10]``: an exact accuracy range (``?`` for an end not found)."""
+def _bounds(pair: Sequence[Any]) -> str:  # [3/5, 9/10]: an exact accuracy range (? for an end not found)
     return "[" + ", ".join("?" if v is None else str(v) for v in pair) + "]"
 
 

@@ -3,7 +3,8 @@ r"""One entry point for every evaluator: ``evaluate(sketch, method=..., structur
 ========== ==============================================================================
 method     what it does
 ========== ==============================================================================
-algebraic  the error-independent closed form (N = 3, R = 2; every trio for N > 3), exact
+algebraic  error-independent, exact: the closed form for R = 2, the eliminant of
+           :mod:`~evalgebra.evaluators.many_labels` for R >= 3 (N = 3; every trio for N > 3)
 majority   impute the answer key by majority vote (any N, R), exact
 hui_walter two binary tests on two or more populations, the Hui-Walter closed form, exact
 ========== ==============================================================================
@@ -75,8 +76,10 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         structures are not evaluated by these methods yet: any other value raises
         :class:`~evalgebra.errors.SpecError`.
     **options
-        The method's own options: ``decoding`` and ``prevalence_range`` (algebraic),
-        ``ties`` (majority), ``decoding`` (hui_walter).
+        The method's own options: ``decoding`` and ``prevalence_range`` (algebraic, two
+        labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
+        labels: which label permutation to report), ``ties`` (majority), ``decoding``
+        (hui_walter).
 
     Returns
     -------
