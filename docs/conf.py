@@ -56,7 +56,7 @@ numpydoc_xref_param_type = False
 nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(fractions|numbers|collections|collections\.abc|typing|pathlib|os|io|enum"
-               r"|dataclasses|decimal|types|itertools|functools|concurrent\.futures|subprocess)\..*"),
+               r"|dataclasses|decimal|types|itertools|functools|concurrent\.futures|subprocess|random)\..*"),
     (r"py:.*", r"(numpy|np|numpy\.typing|pandas|pd|sympy|flint|matplotlib|networkx|nx"
                r"|dask|pyarrow|ipykernel|hypothesis|st|argparse|numbers|scipy|highspy|tqdm)(\..*)?"),
     (r"py:class", r"(Fraction|Path|Mapping|Sequence|Iterable|Iterator|Callable|Any|Hashable"

@@ -169,6 +169,7 @@ class LabelEncoder:
             labels = listed
         self.labels: list[str] = [] if labels is None else list(labels)
         self.integer = False
+        self.lowest = 0 if self.fixed else 1 << 62  # smallest integer label index seen
         # (label indices or factorize codes, distinct names, largest integer index)
         self._pending: list[tuple[np.ndarray, list[Any], int]] = []
 
@@ -184,8 +185,12 @@ class LabelEncoder:
             if low < 0:
                 position = tuple(int(x) for x in np.argwhere(values < 0)[0])
                 raise SketchError(
-                    f"missing answer (negative index) at {describe_position(position, what, names)}"
+                    f"missing answer (negative index) at {describe_position(position, what, names)}; "
+                    "integer cells are label positions 0..R-1 (for labels coded -1/+1, give the cells as "
+                    "strings, e.g. df.astype(str))"
                 )
+            if values.size:
+                self.lowest = min(self.lowest, low)
             self._pending.append((values, [], high))
             return len(self._pending) - 1
         factorized = factorize_objects(values, what, names) if values.dtype.kind == "O" else None
@@ -219,6 +224,12 @@ class LabelEncoder:
                     raise SketchError(
                         f"label index {top} is too large to infer the labels from "
                         f"(at most {MAX_INFERRED_LABELS} inferred); pass labels=[...]"
+                    )
+                if self.lowest > 0:  # positions start at 0: numbers coded 1..R are names, not positions
+                    raise SketchError(
+                        f"integer cells are label positions 0..R-1, but no cell is 0 (they run from "
+                        f"{self.lowest} to {top}); if the numbers are label names, give the cells as strings "
+                        f"(e.g. df.astype(str)), or pass labels=[...] naming positions 0..{top}"
                     )
                 self.labels = list(default_label_names(max(2, top + 1)))
             else:

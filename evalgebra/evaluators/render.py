@@ -69,6 +69,8 @@ def _exact_text(value: Any) -> str | None:
     """The exact text of a value (``3/4``, ``1/2 + sqrt(5)/4``), ``None`` for floats and undefined."""
     if value is None or isinstance(value, float):
         return None
+    if hasattr(value, "to_sympy_text"):  # quadratic and algebraic numbers: text SymPy reads back
+        return str(value.to_sympy_text())
     return str(value)
 
 

@@ -57,3 +57,25 @@ def test_factorize_and_population_indices():
         population_indices(["r"], ["p", "q"], 1)
     with pytest.raises(SketchError, match="population has 1 entries for 2 items"):
         population_indices(["p"], None, 2)
+
+
+def test_label_encoder_refuses_numbers_coded_from_one_without_labels():
+    """Columns coded 1/2 are names, not positions 0..R-1: say so instead of inventing a label."""
+    import pandas as pd
+
+    from evalgebra.data.sketch import Sketch
+
+    frame = pd.DataFrame({"x": [1, 2, 2], "y": [2, 1, 2], "z": [1, 1, 2]})
+    with pytest.raises(SketchError, match=r"no cell is 0 \(they run from 1 to 2\).*df.astype\(str\)"):
+        Sketch.from_decisions(frame)
+    sketch = Sketch.from_decisions(frame.astype(str))
+    assert sketch.labels == ("1", "2") and sketch.Q == 3
+    named = Sketch.from_decisions(frame, labels=["zero", "one", "two"])  # positions named: accepted as before
+    assert named.n_labels == 3
+
+
+def test_label_encoder_negative_codes_point_to_strings():
+    from evalgebra.data.sketch import Sketch
+
+    with pytest.raises(SketchError, match=r"negative index.*-1/\+1.*astype\(str\)"):
+        Sketch.from_decisions([[1, -1, 1], [-1, -1, 1]])
