@@ -52,7 +52,7 @@ from evalgebra.data.sketch import Sketch
 __all__ = ["Draw", "count_labelled_tests", "sample_program", "sample_labelled_tests", "MAX_STATES"]
 
 #: Most states (per pattern) the exact count keeps before it gives up (returns None).
-MAX_STATES = 200_000
+MAX_STATES = 50_000
 #: Rejection draws per requested sample before a short sample is returned.
 MAX_TRIES = 200
 
@@ -120,10 +120,12 @@ class _Counter:
         start = tuple(0 for _ in terms)
         layers: list[set[tuple[int, ...]]] = [{start}]
         for steps in self.steps:
-            nxt = {tuple(a + b for a, b in zip(state, step)) for state in layers[-1] for step in steps}
-            if len(nxt) > max_states:
-                self.complete = False
-                return
+            nxt: set[tuple[int, ...]] = set()
+            for state in layers[-1]:
+                nxt.update(tuple(a + b for a, b in zip(state, step)) for step in steps)
+                if len(nxt) > max_states:
+                    self.complete = False
+                    return
             layers.append(nxt)
         ways: dict[tuple[int, ...], int] = {s: int(self._meets(s)) for s in layers[-1]}
         self.ways = [ways]
@@ -194,14 +196,17 @@ def sample_program(
             raise SpecError(f"the exact method needs more than max_states={max_states} states here; "
                             "use method='rejection' or a larger max_states")
     limit = MAX_TRIES * max(size, 1) if max_tries is None else max_tries
+    rows = [([(k, c) for k, c in enumerate(program.row_vector(row)) if c], row.bound) for row in program.rows]
     kept: list[Witness] = []
     tries = 0
     while len(kept) < size and tries < limit:
         tries += 1
         split = tuple(_uniform_composition(rng, count, program.n_labels) for count in program.counts)
-        witness = Witness(program.members, program.patterns, split)
-        if check_witness(program, witness):
-            kept.append(witness)
+        flat = [v for part in split for v in part]  # variable d * R + l
+        if all(sum(c * flat[k] for k, c in vector) >= bound for vector, bound in rows):
+            witness = Witness(program.members, program.patterns, split)
+            if check_witness(program, witness):  # the exact check of every kept draw
+                kept.append(witness)
     return Draw(program, tuple(kept), "rejection", None, tries)
 
 
