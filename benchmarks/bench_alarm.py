@@ -42,7 +42,11 @@ Usage::
 
 The pairwise rows time the interval method (``pairwise_report``), the exact alarm's fast path and
 cross-check; ``--exact`` times ``logical_alarm(prevalences=False)`` and ``minimal_firing``: targets
-N = 10, R = 2, Q = 10^9 under 1 s when nothing fires and N = 5, R = 3 under 1 s.
+N = 10, R = 2, Q = 10^9 under 1 s when nothing fires and N = 5, R = 3 under 1 s. Its grid runs
+Q = 12, 10^3, 10^6, 10^9 with every classifier right with 0.8, with 0.55, and "one bad" (``c0``
+never agrees with ``c1``, the others right with 0.8: ``c0, c1`` and its supersets fire); at Q = 12 every verdict is checked
+against a brute-force enumeration of the labelled tests (``brute_force``), timed in the same run,
+and the ``x`` columns give baseline time / exact time (pairwise for R = 2, brute force where it runs).
 """
 
 from __future__ import annotations
@@ -261,25 +265,73 @@ def pairwise_report(sketch: Sketch, spec: SafetySpec) -> AlarmReport:
 
 # -- the exact alarm (issue 12): every subset's verdict and the minimal firing subsets ----------
 EXACT_GRID = [(n, r) for r in (2, 3, 4) for n in range(3, 11) if r**n <= 1100]
-EXACT_ITEMS = (10**3, 10**6, 10**9)
+EXACT_ITEMS = (12, 10**3, 10**6, 10**9)
+#: Accuracy cases: every classifier right with this probability, or ``"one bad"``: ``c0`` never
+#: agrees with ``c1`` (it answers the label after ``c1``'s), the others right with 0.8: the pair
+#: ``c0, c1`` and every superset fire, at every size.
+EXACT_ACCURACY: tuple[float | str, ...] = (0.8, 0.55, "one bad")
 EXACT_TARGETS = {(10, 2): 1.0, (5, 3): 1.0}
+#: Most states the brute-force enumeration keeps before it is skipped ("-").
+BRUTE_STATES = 200_000
 
 
 def make_labelled_sketch(rng: np.random.Generator, n_items: int, n_classifiers: int, n_labels: int,
-                         accuracy: float) -> Sketch:
-    """Uniform prevalences; each classifier right with ``accuracy``, otherwise a uniform other label."""
+                         accuracy: float | str) -> Sketch:
+    """Uniform prevalences; each classifier right with its accuracy, otherwise a uniform other label."""
     labels = "abcd"[:n_labels]
+    bad = accuracy == "one bad"
+    right_rate = 0.8 if bad else float(accuracy)
     patterns = list(itertools.product(range(n_labels), repeat=n_classifiers))
     cells: dict[str, int] = {}
     for truth in range(n_labels):
-        rates = np.full(n_labels, (1 - accuracy) / (n_labels - 1))
-        rates[truth] = accuracy
-        law = np.array([np.prod(rates[list(p)]) for p in patterns])
-        for p, c in zip(patterns, rng.multinomial(n_items // n_labels, law / law.sum())):
+        law = np.ones(len(patterns))
+        for i in range(n_classifiers):
+            if bad and i == 0:  # c0 never agrees with c1: the next label after c1's answer
+                law *= np.array([float(p[0] == (p[1] + 1) % n_labels) for p in patterns])
+                continue
+            rates = np.full(n_labels, (1 - right_rate) / (n_labels - 1))
+            rates[truth] = right_rate
+            law *= np.array([rates[p[i]] for p in patterns])
+        share = n_items // n_labels + (1 if truth < n_items % n_labels else 0)
+        for p, c in zip(patterns, rng.multinomial(share, law / law.sum())):
             if c:
                 key = "".join(labels[k] for k in p)
                 cells[key] = cells.get(key, 0) + int(c)
     return Sketch.from_counts(cells, labels=list(labels))
+
+
+def _above(spec: SafetySpec, count: int, threshold: Fraction | None, size: int) -> bool:
+    """``count / size`` above ``threshold`` (strictly when the spec is strict; None: no condition)."""
+    if threshold is None:
+        return True
+    margin = count * threshold.denominator - threshold.numerator * size
+    return margin > 0 if spec.strict else margin >= 0
+
+
+def brute_force(sketch: Sketch, spec: SafetySpec) -> dict[tuple[str, ...], bool] | None:
+    """Baseline: every labelled test enumerated (by its members' correct counts and label counts).
+
+    A subset is quiet iff some labelled test lets all its members meet ``spec``: the final
+    states give, each, the set of classifiers meeting it. None when the states pass
+    :data:`BRUTE_STATES`.
+    """
+    labels, names = list(sketch.labels), list(sketch.classifiers)
+    r, n = len(labels), len(names)
+    states = {(tuple(0 for _ in range(n * r)), tuple(0 for _ in range(r)))}
+    for pattern, count in sketch.unlabelled().counts().items():
+        index = [labels.index(x) for x in pattern]
+        splits = [c for c in itertools.product(range(count + 1), repeat=r) if sum(c) == count]
+        states = {(tuple(v + (split[k % r] if index[k // r] == k % r else 0) for k, v in enumerate(correct)),
+                   tuple(a + b for a, b in zip(sizes, split))) for correct, sizes in states for split in splits}
+        if len(states) > BRUTE_STATES:
+            return None
+    meeting = set()
+    for correct, sizes in states:
+        good = frozenset(i for i in range(n) if all(
+            _above(spec, correct[i * r + ell], spec.threshold(names[i], labels[ell]), sizes[ell])
+            for ell in range(r)))
+        meeting.add(good)
+    return {tuple(names[i] for i in s): not any(set(s) <= m for m in meeting) for s in _subsets(n)}
 
 
 def exact_cases(args: argparse.Namespace) -> list[str]:
@@ -287,12 +339,14 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
     rng = np.random.default_rng(args.seed)
     missed = []
     print("\nexact alarm: logical_alarm(prevalences=False) (every subset's verdict with its evidence) and "
-          "minimal_firing; R = 2 checked against the interval method (exact for pairs, necessary beyond)")
-    print(f"{'N':>3} {'R':>2} {'items':>11} {'acc':>5} {'subsets':>8} {'fires':>6} {'undec':>6} "
-          f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10}  target")
+          "minimal_firing; R = 2 checked against the interval method (exact for pairs, necessary beyond); "
+          "where the labelled tests can be enumerated (small Q), every verdict checked against brute force; "
+          "x columns: baseline time / exact report time")
+    print(f"{'N':>3} {'R':>2} {'items':>11} {'acc':>7} {'subsets':>8} {'fires':>6} {'undec':>6} "
+          f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10} {'x pairw':>8} {'brute s':>9} {'x brute':>8}  target")
     for n, r in EXACT_GRID:
         for n_items in EXACT_ITEMS:
-            for accuracy in (0.8, 0.55):
+            for accuracy in EXACT_ACCURACY:
                 sketch = make_labelled_sketch(rng, n_items, n, r, accuracy)
                 spec = SafetySpec(Fraction(1, 2) if r == 2 else Fraction(1, 3) + Fraction(1, 20))
                 seconds, report = best_time(lambda: logical_alarm(sketch, spec, prevalences=False), 1)
@@ -307,15 +361,24 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
                             _check(exact.fires, f"N={n}: pairwise fires on {exact.classifiers}, exact does not")
                         if len(exact.classifiers) <= 2 and exact.verdict != "undecided":
                             _check(exact.fires == necessary.fires, f"N={n}: pair verdicts differ")
+                brute_seconds, brute = (best_time(lambda: brute_force(sketch, spec), 1) if n_items <= 100
+                                        else (float("nan"), None))
+                if brute is None:
+                    brute_seconds = float("nan")
+                else:
+                    for result in report.subsets:
+                        _check(result.verdict != "undecided" and result.fires == brute[result.classifiers],
+                               f"N={n} R={r} Q={n_items}: {result.classifiers} disagrees with brute force")
                 target = EXACT_TARGETS.get((n, r))
                 quiet = not report.fires
                 gated = target is not None and (r == 3 or quiet) and n_items == 10**9
                 verdict = "" if not gated else ("meets" if seconds < target else "MISSES")
                 if gated and seconds >= target:
                     missed.append(f"N={n} R={r} Q={n_items}")
-                print(f"{n:>3} {r:>2} {n_items:>11} {accuracy:>5} {len(report.subsets):>8} "
+                print(f"{n:>3} {r:>2} {n_items:>11} {accuracy!s:>7} {len(report.subsets):>8} "
                       f"{sum(x.fires for x in report.subsets):>6} {len(report.undecided()):>6} {seconds:>9.3f} "
-                      f"{minimal_seconds:>9.3f} {pairwise_seconds:>10.3f}  {verdict}", flush=True)
+                      f"{minimal_seconds:>9.3f} {pairwise_seconds:>10.4f} {pairwise_seconds / seconds:>8.3g} "
+                      f"{brute_seconds:>9.3f} {brute_seconds / seconds:>8.3g}  {verdict}", flush=True)
     return missed
 
 
