@@ -87,6 +87,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -103,7 +104,7 @@ from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout
 from evalgebra.spec import EnsembleSpec, Structure
-from evalgebra.variables import VariableKey, auxiliary_name
+from evalgebra.variables import VariableKey, auxiliary_name, free_responses
 
 __all__ = [
     "random_point",
@@ -120,19 +121,50 @@ __all__ = [
 # -- random evaluation points ----------------------------------------------------------------
 def _check_binary(spec: EnsembleSpec) -> None:
     if spec.n_labels != 2 or spec.n_populations != 1:
-        raise SpecError("identifiability handles two labels and one population; "
+        raise SpecError("Youden coordinates need two labels and one population; "
                         f"got R = {spec.n_labels}, {spec.n_populations} population(s)")
 
 
-def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
-    r"""A realisable rational evaluation point of a two-label spec, fixed by ``seed``.
+def _check_population(spec: EnsembleSpec) -> None:
+    if spec.n_populations != 1:
+        raise SpecError(f"identifiability handles one population, got {spec.n_populations}")
 
-    The prevalence is ``k/13`` (``3 <= k <= 10``), the accuracies ``k/40`` in
-    ``[11/20, 7/8]``; they depend only on ``seed``, ``N`` and ``salt``, so every structure
-    of one ``N`` shares them. Each correlated subset gets its own correlations
-    ``+-k/100`` (``k <= 3``) on both labels, drawn from ``(seed, subset)``; they are
-    halved until a labelled test realises the point (every per-label pattern frequency
-    is non-negative).
+
+def _n_basic(spec: EnsembleSpec) -> int:
+    """``R - 1`` prevalences and ``N R (R - 1)`` response rates (``1 + 2N`` for ``R = 2``)."""
+    r_count = spec.n_labels
+    return r_count - 1 + spec.n_classifiers * r_count * (r_count - 1)
+
+
+def _random_rows(spec: EnsembleSpec, rng: random.Random) -> tuple[dict[str, Any], dict[int, Any]]:
+    """Prevalences and response rows for ``R >= 3``: weights ``3..10``, accuracies in ``[11/20, 7/8]``."""
+    labels = spec.labels
+    weights = [rng.randint(3, 10) for _ in labels]
+    prevalence = {lab: Fraction(w, sum(weights)) for lab, w in zip(labels[:-1], weights)}
+    response: dict[int, Any] = {}
+    for i in range(spec.n_classifiers):
+        response[i] = {}
+        for truth in labels:
+            right = Fraction(rng.randint(22, 35), 40)
+            others = [rng.randint(1, 5) for _ in labels[1:]]
+            errors = [lab for lab in labels if lab != truth]
+            row = {lab: (1 - right) * Fraction(w, sum(others)) for lab, w in zip(errors, others)}
+            row[truth] = right
+            response[i][truth] = row
+    return prevalence, response
+
+
+def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
+    r"""A realisable rational evaluation point of a one-population spec, fixed by ``seed``.
+
+    For ``R = 2`` the prevalence is ``k/13`` (``3 <= k <= 10``), the accuracies ``k/40`` in
+    ``[11/20, 7/8]``; for ``R >= 3`` the prevalences are proportional to integers in
+    ``3..10``, each row's accuracy is ``k/40`` in ``[11/20, 7/8]`` and its errors share the
+    rest in proportions ``1..5``. They depend only on ``seed``, ``N``, ``R`` and ``salt``,
+    so every structure of one ``N`` shares them. Each correlated subset gets its own
+    correlations ``+-k/100`` (``k <= 3``; every free entry of every label), drawn from
+    ``(seed, subset)``; they are halved until a labelled test realises the point (every
+    per-label pattern frequency is non-negative).
 
     Examples
     --------
@@ -143,20 +175,31 @@ def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
     from evalgebra.data.point import EvaluationPoint  # runtime objects only describe points here
     from evalgebra.data.simulate import smallest_test_size
 
-    _check_binary(spec)
-    n = spec.n_classifiers
+    _check_population(spec)
+    n, r_count = spec.n_classifiers, spec.n_labels
     rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}")
-    prevalence = Fraction(rng.randint(3, 10), 13)
-    accuracy = {i: {lab: Fraction(rng.randint(22, 35), 40) for lab in spec.labels} for i in range(n)}
-    correlation = {}
+    if r_count == 2:
+        prevalence: dict[str, Any] = {spec.labels[0]: Fraction(rng.randint(3, 10), 13)}
+        rates: dict[str, Any] = {"accuracy": {i: {lab: Fraction(rng.randint(22, 35), 40) for lab in spec.labels}
+                                              for i in range(n)}}
+    else:
+        prevalence, response = _random_rows(spec, rng)
+        rates = {"response": response}
+    correlation: dict[tuple[int, ...], Any] = {}
     for subset in spec.structure:
         sub_rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}:{subset}")
-        correlation[subset] = {lab: Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100) for lab in spec.labels}
+        if r_count == 2:
+            correlation[subset] = {lab: Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100) for lab in spec.labels}
+            continue
+        correlation[subset] = {
+            spec.labels[ell]: {tuple(spec.labels[r] for r in free): Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100)
+                               for free in itertools.product(free_responses(ell, r_count), repeat=len(subset))}
+            for ell in range(r_count)}
     scale = Fraction(1)
     for _ in range(40):
-        values = {t: {lab: v * scale for lab, v in per.items()} for t, per in correlation.items()}
-        point = EvaluationPoint.from_values(spec, {spec.labels[0]: prevalence}, accuracy=accuracy,
-                                            correlation=values)
+        values = {t: {lab: (v * scale if r_count == 2 else {k: x * scale for k, x in v.items()})
+                      for lab, v in per.items()} for t, per in correlation.items()}
+        point = EvaluationPoint.from_values(spec, prevalence, correlation=values, **rates)
         try:
             smallest_test_size(point)
             return point
@@ -183,7 +226,7 @@ def jacobian_ranks(spec: EnsembleSpec, point: Any) -> tuple[int, int]:
     >>> jacobian_ranks(spec, random_point(spec))
     (7, 4)
     """
-    _check_binary(spec)
+    _check_population(spec)
     gs = GeneratingSet(spec)
     registry = gs.registry
     variables = registry.variables()
@@ -219,7 +262,7 @@ def projection_dimension(spec: EnsembleSpec, seed: int = 0, points: int = 2) -> 
     [4, 5]
     """
     full, partial = _generic_ranks(spec, seed, points)
-    return 1 + 2 * spec.n_classifiers - full + partial
+    return _n_basic(spec) - full + partial
 
 
 # -- the Gröbner projection ------------------------------------------------------------------------
@@ -353,7 +396,9 @@ class Identifiability:
     status : str
         One of :data:`STATUSES`: everything asked for finished, the degree or the
         elimination hit its time limit (what finished is kept), or no Gröbner
-        computation was asked for.
+        computation was asked for (for ``R >= 3``: or the projection is not finite).
+    n_labels : int
+        ``R``.
     """
 
     n_classifiers: int
@@ -369,6 +414,7 @@ class Identifiability:
     real_points: int | None = None
     contains_truth: bool | None = None
     status: str = "jacobian only"
+    n_labels: int = 2
 
     @property
     def finite(self) -> bool:
@@ -378,7 +424,8 @@ class Identifiability:
     @property
     def correlation_freedom(self) -> int:
         """Dimension of the correlations left free once the basic statistics are known."""
-        return 2 * len(self.structure) - self.correlation_rank
+        r_count = self.n_labels
+        return sum(r_count * (r_count - 1) ** len(t) for t in self.structure) - self.correlation_rank
 
 
 def identifiability(
@@ -387,13 +434,14 @@ def identifiability(
     time_limit: float | None = 60.0,
     groebner: bool = True,
     degree: bool = True,
+    backend: str | None = None,
 ) -> Identifiability:
     r"""Dimension and degree of the evaluation variety projected to the basic statistics.
 
     Parameters
     ----------
     spec : EnsembleSpec
-        Two labels, one population; its structure is the one studied.
+        One population, any number of labels; its structure is the one studied.
     seed : int
         Fixes the random evaluation points (:func:`random_point`).
     time_limit : float or None
@@ -403,6 +451,9 @@ def identifiability(
     degree : bool
         False: skip the degree of a positive-dimensional projection (often the slowest
         step); finite projections are always counted.
+    backend : str, optional
+        Gröbner engine. Default: python-flint for ``R = 2``; for ``R >= 3`` the first
+        available of msolve, Singular and python-flint.
 
     Returns
     -------
@@ -416,6 +467,12 @@ def identifiability(
     computed on a slice by ``dimension`` random hyperplanes in ``(J, prev_a)``: a generic
     slice of a variety of dimension ``e`` has dimension ``e - dimension``.
 
+    For ``R >= 3`` the basic statistics are the ``R - 1`` prevalences and the
+    ``N R (R - 1)`` free response rates, and only a finite projection is computed: the
+    numeric evaluation ideal (raw coordinates) with its correlations eliminated, its
+    points counted with multiplicity, distinct and real (:func:`count_points`); a
+    positive-dimensional one keeps its Jacobian dimension only (status ``jacobian only``).
+
     Examples
     --------
     >>> row = identifiability(EnsembleSpec(3, 2, "complete"), time_limit=60)
@@ -424,14 +481,19 @@ def identifiability(
     """
     from evalgebra.data.simulate import expected_sketch
 
-    _check_binary(spec)
+    _check_population(spec)
     n = spec.n_classifiers
     full, partial = _generic_ranks(spec, seed, 2)
     fields: dict[str, Any] = dict(
         n_classifiers=n, structure=spec.structure, unknowns=spec.n_free_variables(),
         observables=spec.n_observables(), rank=full, correlation_rank=partial,
-        dimension=1 + 2 * n - full + partial,
+        dimension=_n_basic(spec) - full + partial,
     )
+    if spec.n_labels > 2:
+        fields["n_labels"] = spec.n_labels
+        if not groebner or fields["dimension"] > 0:
+            return Identifiability(**fields)
+        return _finite_many_labels(spec, fields, seed, time_limit, backend)
     if not groebner:
         return Identifiability(**fields)
     point = random_point(spec, seed)
@@ -440,7 +502,7 @@ def identifiability(
         raise InconsistentIdealError("the expected sketch does not reproduce the point's frequencies")
     system, names, back = youden_ideal(spec, sketch)
     try:
-        projected = eliminate(system, names, time_limit=time_limit)
+        projected = eliminate(system, names, time_limit=time_limit, backend=backend or "flint")
     except GroebnerTimeout:
         if fields["dimension"] > 0:
             fields["groebner_dimension"] = _sliced_dimension(system, names, fields["dimension"], seed, time_limit)
@@ -501,3 +563,32 @@ def _basic_degree(projected: Ideal, back: dict[str, Any], time_limit: float | No
     generators = [poly.compose(*images, ctx=ring.q) for poly in projected.generators]
     generators += [g[name] - back[name].compose(*images, ctx=ring.q) for name in basics if name != prev]
     return groebner_basis(Ideal(ring, generators, is_groebner=False), time_limit=time_limit).degree()
+
+
+def _finite_many_labels(spec: EnsembleSpec, fields: dict[str, Any], seed: int, time_limit: float | None,
+                        backend: str | None) -> Identifiability:
+    """The points of a finite projection for ``R >= 3``: correlations eliminated, points counted."""
+    from evalgebra.data.simulate import expected_sketch
+    from evalgebra.groebner.backends import available_backends
+
+    engine = backend or next(b for b in ("msolve", "singular", "flint") if b in available_backends())
+    point = random_point(spec, seed)
+    sketch = expected_sketch(point)
+    if any(sketch.frequencies().get(p, 0) != f for p, f in point.expected_frequencies().items()):
+        raise InconsistentIdealError("the expected sketch does not reproduce the point's frequencies")
+    system = evaluation_ideal(spec, observed=sketch, ordering="degrevlex" if not spec.structure else "lex")
+    try:
+        if spec.structure:
+            projected = eliminate(system, "correlation", backend=engine, time_limit=time_limit)
+        else:
+            projected = groebner_basis(system, backend=engine, time_limit=time_limit)
+    except GroebnerTimeout:
+        return Identifiability(**fields, status="elimination timeout")
+    registry = GeneratingSet(spec).registry
+    truth = {str(registry.symbol(k)): v for k, v in point.free_values().items()}
+    at = [_fmpq(truth[name]) for name in projected.ring.names]
+    fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
+    fields["groebner_dimension"] = projected.dimension()
+    if fields["groebner_dimension"] == 0:
+        fields["degree"], fields["points"], fields["real_points"] = count_points(projected)
+    return Identifiability(**fields, status="ok")
