@@ -70,3 +70,44 @@ def test_atlas_rows_match_committed_table_for_n3():
 @pytest.mark.slow
 def test_d04_matches_committed_result():
     assert _d04().main(["--check"]) == 0
+
+
+# -- R >= 3 -------------------------------------------------------------------------------------
+def test_projection_dimension_three_labels_pair_structures_on_three_classifiers():
+    dims = [projection_dimension(EnsembleSpec(3, 3, s)) for s in structures(3, "graphs")]
+    assert dims == [0, 6, 10, 14]      # complete graph: 20 basic statistics less the 6 axioms
+
+
+def test_projection_dimension_three_labels_is_invariant_under_relabelling():
+    rng = random.Random(3)
+    for s in structures(4, "graphs")[:6]:
+        perm = list(range(4))
+        rng.shuffle(perm)
+        image = [tuple(perm[i] for i in t) for t in s]
+        assert projection_dimension(EnsembleSpec(4, 3, s)) == projection_dimension(EnsembleSpec(4, 3, image))
+
+
+def test_random_point_three_labels_is_realisable_and_correlated():
+    from evalgebra.data.simulate import expected_sketch
+    from evalgebra.groebner.identifiability import random_point
+
+    spec = EnsembleSpec(3, 3, [(0, 1)])
+    point = random_point(spec, seed=4)
+    assert sum(expected_sketch(point).counts().values()) > 0
+    assert any(v != 0 for table in point.correlation[(0, 1)] for v in table.values())
+
+
+def test_identifiability_three_labels_independent_trio_has_six_points():
+    from evalgebra.groebner.backends import available_backends
+
+    if not {"msolve", "singular"} & set(available_backends()):
+        pytest.skip("needs msolve or Singular")
+    row = identifiability(EnsembleSpec(3, 3), seed=0, time_limit=120)
+    assert (row.dimension, row.groebner_dimension, row.degree, row.points, row.real_points) == (0, 0, 6, 6, 6)
+    assert row.contains_truth is True and row.n_labels == 3 and row.correlation_freedom == 0
+
+
+def test_identifiability_three_labels_positive_dimension_keeps_the_jacobian_only():
+    row = identifiability(EnsembleSpec(3, 3, [(0, 1)]), time_limit=10)
+    assert (row.dimension, row.status, row.points) == (6, "jacobian only", None)
+    assert row.correlation_freedom == 12 - row.correlation_rank == 0

@@ -1,0 +1,58 @@
+"""The R = 3 identifiability atlas (derivation d09): the fast rows against the committed table."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from evalgebra.groebner.backends import available_backends
+
+DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
+RESULT = DERIVATIONS / "results" / "d09_identifiability_many_labels.txt"
+
+
+def _d09():
+    sys.path.insert(0, str(DERIVATIONS))
+    try:
+        spec = importlib.util.spec_from_file_location("d09_identifiability_many_labels",
+                                                      DERIVATIONS / "d09_identifiability_many_labels.py")
+        module = importlib.util.module_from_spec(spec)
+        assert spec.loader is not None
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(DERIVATIONS))
+
+
+def _committed_rows(n: int) -> list[str]:
+    return [" ".join(line.split()) for line in RESULT.read_text(encoding="utf-8").splitlines()
+            if line.startswith(f"{n}  ")]
+
+
+@pytest.mark.skipif(not {"msolve", "singular"} & set(available_backends()), reason="needs msolve or Singular")
+def test_d09_three_classifier_rows_match_committed_table():
+    d09 = _d09()
+    rows = [" ".join(" ".join(d09.row_cells(r)).split()) for r in d09.atlas(max_n=3)]
+    assert rows == _committed_rows(3)
+    assert rows[0].endswith("0 0 6 6 6 yes ok")       # three independent classifiers: R! = 6 evaluations
+
+
+def test_d09_four_classifier_rows_keep_the_jacobian_dimensions():
+    from evalgebra.groebner.identifiability import projection_dimension
+    from evalgebra.groebner.structures import structures
+    from evalgebra.spec import EnsembleSpec
+
+    committed = [int(line.split()[-7 - (" " in _status(line))]) for line in _committed_rows(4)]
+    assert [projection_dimension(EnsembleSpec(4, 3, s)) for s in structures(4, "graphs")] == committed
+
+
+def _status(line: str) -> str:
+    return next(s for s in ("elimination timeout", "jacobian only", "degree timeout", "ok") if line.endswith(s))
+
+
+@pytest.mark.slow
+def test_d09_matches_committed_result():
+    assert _d09().main(["--check"]) == 0
