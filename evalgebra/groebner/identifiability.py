@@ -370,7 +370,7 @@ STATUSES = ("ok", "degree timeout", "elimination timeout", "jacobian only")
 
 @dataclass(frozen=True)
 class Identifiability:
-    r"""What the data pins down for one correlation structure (``R = 2``).
+    r"""What the data pins down for one correlation structure (any ``R``; columns as for ``R = 2``).
 
     Attributes
     ----------
