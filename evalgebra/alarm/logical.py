@@ -168,7 +168,8 @@ from evalgebra.alarm.intervals import (
     subset_masks,
 )
 from evalgebra.alarm.program import Program, build_program
-from evalgebra.alarm.ranges import BUDGET, FeasibleSet, accuracy_ranges, exact_qa_set, label_ranges, pairwise_sets
+from evalgebra.alarm.ranges import (BUDGET, FLOAT_EXACT, FeasibleSet, accuracy_ranges, exact_qa_set, label_ranges,
+                                    pairwise_sets)
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.alarm.solve import Verdict, decide
@@ -310,6 +311,10 @@ class _Verdicts:
         return verdict
 
     def _solve(self, subset: tuple[int, ...]) -> Verdict:
+        if self.sketch.Q > FLOAT_EXACT:  # the solver's floating point cannot hold these counts
+            self.undecided[subset] = (f"{self.sketch.Q} items is beyond the 2^53 the solver's floating point "
+                                      "holds exactly; singles and pairs are decided by the exact interval method")
+            return Verdict("undecided", reason=self.undecided[subset])
         verdict = decide(self.program(subset))
         if verdict.kind == "quiet" and verdict.witness is not None:
             self.quiet.append(verdict.witness)

@@ -53,6 +53,7 @@ __all__ = [
     "FeasibleSet",
     "pairwise_sets",
     "exact_qa_set",
+    "FLOAT_EXACT",
     "label_ranges",
     "accuracy_ranges",
     "check_ratio_optimum",
@@ -382,6 +383,10 @@ def _union(parts: list[Progression], exact: bool) -> FeasibleSet:
     return FeasibleSet(tuple(sorted(listed + tuple(kept), key=lambda p: p.lo)), exact)
 
 
+#: Largest test size whose counts the solver's floating point holds exactly (2^53).
+FLOAT_EXACT = 1 << 53
+
+
 def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET) -> FeasibleSet:
     """The exact ``Q_a`` (label 0) of the program's integer points (the module docs).
 
@@ -403,6 +408,10 @@ def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget
         return FeasibleSet(everything.clip(int(low.value), program.Q).parts, exact=False)
     lo, hi = int(low.value), -int(high.value)
     pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
+    if pool.count() > budget and program.Q > FLOAT_EXACT:
+        # the solver works in floating point: past 2^53 items its blocks cannot be certified, and
+        # each call slows down; the candidates stay a superset with exact ends
+        return FeasibleSet(pool.parts, exact=False)
     if pool.count() > budget:
         resolver = _Resolver(program, budget)
         resolver.resolve(pool)
