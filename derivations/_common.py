@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -30,3 +31,34 @@ def canonical_argv(args: argparse.Namespace, keys: Sequence[str] = ("seed",)) ->
         else:
             out += [f"--{key}", str(value)]
     return out
+
+
+# -- the identifiability atlas tables (d04 two labels, d09 three) ----------------------------
+ATLAS_COLUMNS = ("N", "structure", "name", "unknowns", "observables", "rank", "rank_c", "dim",
+                 "gb_dim", "degree", "points", "real", "truth", "status")
+
+
+def atlas_cell(value: object) -> str:
+    """One table cell: "-" for unknown, yes/NO for booleans."""
+    return "-" if value is None else "yes" if value is True else "NO" if value is False else str(value)
+
+
+def atlas_cells(row: Any) -> list[str]:
+    """The table cells of one :class:`~evalgebra.groebner.identifiability.Identifiability` row."""
+    from evalgebra.groebner.structures import structure_name, structure_text
+
+    n = row.n_classifiers
+    return [str(n), structure_text(row.structure), structure_name(n, row.structure), str(row.unknowns),
+            str(row.observables), str(row.rank), str(row.correlation_rank), str(row.dimension),
+            atlas_cell(row.groebner_dimension), atlas_cell(row.degree), atlas_cell(row.points), atlas_cell(row.real_points),
+            atlas_cell(row.contains_truth), row.status]
+
+
+def atlas_table(rows: list[list[str]]) -> list[str]:
+    """Aligned text of atlas rows under :data:`ATLAS_COLUMNS`."""
+    widths = [max(len(r[k]) for r in rows + [list(ATLAS_COLUMNS)]) for k in range(len(ATLAS_COLUMNS))]
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    return [fmt(list(ATLAS_COLUMNS)), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]

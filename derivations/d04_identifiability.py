@@ -49,18 +49,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RESULTS, canonical_argv  # noqa: E402
+from _common import RESULTS, atlas_cell, atlas_cells, atlas_table, canonical_argv  # noqa: E402
 
 from evalgebra.groebner.identifiability import Identifiability, identifiability  # noqa: E402
-from evalgebra.groebner.structures import structure_name, structure_text, structures  # noqa: E402
+from evalgebra.groebner.structures import structure_text, structures  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 NAME = "d04_identifiability"
-COLUMNS = ("N", "structure", "name", "unknowns", "observables", "rank", "rank_c", "dim",
-           "gb_dim", "degree", "points", "real", "truth", "status")
-
-
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"{NAME}.py", description=(__doc__ or "").strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="seed of the random evaluation points (default 0)")
@@ -83,29 +79,6 @@ def _plan(full: bool) -> list[tuple[int, tuple, bool, bool]]:
     chosen = sorted({s for f in families for s in structures(5, f)}, key=lambda s: (len(s), s))
     plan += [(5, s, full, full) for s in chosen]
     return plan
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "-"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "NO"
-    return str(value)
-
-
-def _row(n: int, row: Identifiability) -> list[str]:
-    return [str(n), structure_text(row.structure), structure_name(n, row.structure), str(row.unknowns),
-            str(row.observables), str(row.rank), str(row.correlation_rank), str(row.dimension),
-            _cell(row.groebner_dimension), _cell(row.degree), _cell(row.points), _cell(row.real_points),
-            _cell(row.contains_truth), row.status]
-
-
-def _table(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[k]) for r in rows + [list(COLUMNS)]) for k in range(len(COLUMNS))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return [fmt(list(COLUMNS)), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
 
 
 def _relabelled(n: int, structure: tuple, rng: random.Random) -> tuple:
@@ -156,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "truth = the test's true evaluation point lies on the computed projection; '-' = not computed.",
         "",
     ])
-    report.lines(_table([_row(n, results[(n, s)]) for n, s, _, _ in plan]))
+    report.lines(atlas_table([atlas_cells(results[(n, s)]) for n, s, _, _ in plan]))
 
     report.section("Summary by N: structures per projection dimension; degrees of the finite ones")
     for n in (3, 4, 5):
@@ -186,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         complete = results[(n, EnsembleSpec(n, 2, "complete").structure)]
         ok = complete.dimension == n + 1 and complete.groebner_dimension in (None, n + 1)
         report.line(f"N = {n} complete structure: dimension {complete.dimension}, Gröbner dimension "
-                    f"{_cell(complete.groebner_dimension)}, degree {_cell(complete.degree)}: "
+                    f"{atlas_cell(complete.groebner_dimension)}, degree {atlas_cell(complete.degree)}: "
                     f"{'yes' if ok else 'NO'} (expected N + 1 = {n + 1})")
         failures += not ok
     compared = [r for r in results.values() if r.groebner_dimension is not None]
@@ -206,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         copy = identifiability(EnsembleSpec(4, 2, _relabelled(4, s, rng)), seed=args.seed,
                                time_limit=args.time_limit, degree=True)
         original = results[(4, s)]
-        same += _row(4, copy)[3:] == _row(4, original)[3:] or (
+        same += atlas_cells(copy)[3:] == atlas_cells(original)[3:] or (
             original.status != "ok" or copy.status != "ok") and copy.dimension == original.dimension
     report.line(f"equivariance: {same} of {len(graphs)} N = 4 graphs, relabelled at random, give the same row")
     failures += same != len(graphs)

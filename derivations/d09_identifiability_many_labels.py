@@ -29,19 +29,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RESULTS, canonical_argv  # noqa: E402
+from _common import RESULTS, atlas_cells, atlas_table, canonical_argv  # noqa: E402
+
+row_cells = atlas_cells  # the cells of one row, as the tests read them
 
 from evalgebra.groebner.identifiability import Identifiability, identifiability  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.groebner.structures import structure_name, structure_text, structures  # noqa: E402
+from evalgebra.groebner.structures import structures  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 NAME = "d09_identifiability_many_labels"
 LABELS = 3
-COLUMNS = ("N", "structure", "name", "unknowns", "observables", "rank", "rank_c", "dim",
-           "gb_dim", "degree", "points", "real", "truth", "status")
-
-
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"{NAME}.py", description=(__doc__ or "").strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="seed of the random evaluation points (default 0)")
@@ -51,26 +49,6 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--time-limit", type=float, default=120.0,
                         help="seconds per Gröbner computation (default 120)")
     return parser.parse_args(list(argv) if argv is not None else None)
-
-
-def _cell(value: object) -> str:
-    return "-" if value is None else "yes" if value is True else "NO" if value is False else str(value)
-
-
-def row_cells(row: Identifiability) -> list[str]:
-    """The table cells of one row."""
-    n = row.n_classifiers
-    return [str(n), structure_text(row.structure), structure_name(n, row.structure), str(row.unknowns),
-            str(row.observables), str(row.rank), str(row.correlation_rank), str(row.dimension),
-            _cell(row.groebner_dimension), _cell(row.degree), _cell(row.points), _cell(row.real_points),
-            _cell(row.contains_truth), row.status]
-
-
-def table(rows: list[list[str]]) -> list[str]:
-    """Aligned text of the rows under :data:`COLUMNS`."""
-    widths = [max(len(r[k]) for r in rows + [list(COLUMNS)]) for k in range(len(COLUMNS))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return [fmt(list(COLUMNS)), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
 
 
 def atlas(max_n: int = 4, seed: int = 0, time_limit: float = 120.0) -> list[Identifiability]:
@@ -96,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lies on it; '-' = not computed (positive dimension, or the elimination hit the time limit).",
         "",
     ])
-    report.lines(table([row_cells(r) for r in rows]))
+    report.lines(atlas_table([atlas_cells(r) for r in rows]))
     report.section("Summary")
     failures = 0
     for n in range(3, args.max_n + 1):

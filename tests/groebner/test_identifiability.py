@@ -64,7 +64,7 @@ def test_atlas_rows_match_committed_table_for_n3():
     table = [line for line in committed if line.startswith("3  ")]
     assert len(table) == len(rows)
     for (n, s), row in rows.items():
-        assert " ".join(module._row(n, row)) in [" ".join(line.split()) for line in table]
+        assert " ".join(module.atlas_cells(row)) in [" ".join(line.split()) for line in table]
 
 
 @pytest.mark.slow
