@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import re
 import sys
 from collections.abc import Sequence
@@ -50,6 +49,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.errors import SketchError, SpecError
 
 __all__ = [
@@ -77,7 +77,7 @@ MAX_EXPONENT = 50
 #: Default cap on the size of an input file (64 MiB); ``--max-input-bytes`` changes it.
 MAX_INPUT_BYTES = 64 * 2**20
 #: Digits of an integer in sketch JSON (counts are below 2^62, which has 19 digits).
-MAX_JSON_DIGITS = 20
+MAX_JSON_DIGITS = MAX_JSON_INT_DIGITS
 #: Characters of a ``--structure`` value.
 MAX_STRUCTURE_CHARS = 10_000
 
@@ -253,56 +253,9 @@ def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input")
         raise SketchError(f"{what} {path!r} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
 
 
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise SketchError(f"sketch JSON repeats the key {key!r} in one object; each key appears once")
-        result[key] = value
-    return result
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
-        raise SketchError(f"sketch JSON holds an integer of {len(text.lstrip('-'))} digits; counts are below "
-                          f"2^62 (at most {MAX_JSON_DIGITS} digits)")
-    return int(text)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise SketchError(f"sketch JSON holds {name}; counts are non-negative integers")
-
-
-def _check_text(data: Any) -> None:
-    """Refuse strings that are not valid Unicode text (lone surrogates from ``\\ud800`` escapes)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and not item.isascii():
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise SketchError(
-                    f"sketch JSON holds the name {item!r} with a lone surrogate; names must be valid Unicode text"
-                ) from None
-
-
 def load_sketch_json(text: str) -> Any:
     """Parse sketch JSON text strictly (see the module docstring); the parsed value."""
-    try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates, parse_int=_bounded_int,
-                          parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise SketchError(f"not valid JSON: {exc}") from None
-    except RecursionError:
-        raise SketchError("sketch JSON is nested too deeply; a sketch is an object of lists of entries") from None
-    _check_text(data)
-    return data
+    return parse_sketch_json(text)
 
 
 def check_csv_header(text: str, truth: str | None, population: str | None) -> None:

@@ -50,7 +50,8 @@ from evalgebra.data.readers import check_count, counts_table
 from evalgebra.data.numbers import short_repr
 from evalgebra.errors import SketchError
 
-__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES", "MAX_JSON_INT_DIGITS"]
+__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES", "MAX_JSON_INT_DIGITS",
+           "parse_sketch_json"]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
 
@@ -128,7 +129,7 @@ def sketch_to_json(sketch: CountSource) -> str:
 #: Largest sketch JSON read from a path or a file object, in bytes; ``max_bytes=`` raises it.
 MAX_JSON_BYTES = 1 << 28
 #: Longest JSON integer read, in digits: counts stay below 2^62 (19 digits).
-MAX_JSON_INT_DIGITS = 40
+MAX_JSON_INT_DIGITS = 20
 _CHUNK = 1 << 20
 # what a JSON text can begin with (after blanks): anything else is refused on its first chunk
 _JSON_START = frozenset('{["-0123456789tfnNI')
@@ -200,11 +201,58 @@ def _file_text(source: str | os.PathLike[str], max_bytes: int) -> str:
         raise SketchError(f"cannot read sketch file {_shown(name)}: {reason}") from None
 
 
+def _refuse_constant(name: str) -> Any:
+    raise SketchError(f"sketch JSON holds {name}; counts are non-negative integers")
+
+
+def _check_text(data: Any) -> None:
+    """Refuse strings that are not valid Unicode text (lone surrogates from ``\\ud800`` escapes)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SketchError(
+                    f"sketch JSON holds the name {_shown(item)} with a lone surrogate; names must be valid Unicode text"
+                ) from None
+
+
 def _parse(text: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int, parse_constant=_refuse_constant)
     except RecursionError:
         raise SketchError("not a sketch: the JSON is nested too deeply (a sketch nests four levels)") from None
+    _check_text(data)
+    return data
+
+
+def parse_sketch_json(text: str) -> Any:
+    """Parse sketch JSON text strictly: the parsed value, or a :class:`~evalgebra.errors.SketchError`.
+
+    Refused: invalid JSON, duplicate keys, integers of more than :data:`MAX_JSON_INT_DIGITS`
+    digits, ``NaN`` and infinities, lone surrogates in strings, nesting deeper than Python's
+    recursion limit.
+
+    Examples
+    --------
+    >>> parse_sketch_json('{"labels": ["a", "b"]}')
+    {'labels': ['a', 'b']}
+    >>> parse_sketch_json('{"count": NaN}')
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.SketchError: sketch JSON holds NaN; counts are non-negative integers
+    """
+    try:
+        return _parse(text)
+    except json.JSONDecodeError as exc:
+        raise SketchError(f"not valid JSON: {exc}") from None
 
 
 def _load(source: Any, max_bytes: int = MAX_JSON_BYTES) -> Any:
@@ -230,10 +278,7 @@ def _load(source: Any, max_bytes: int = MAX_JSON_BYTES) -> Any:
         text = _decoded(source, "the sketch JSON")
     else:
         raise SketchError(f"a sketch is read from a path, a file object, JSON text or a dict; got {type(source).__name__}")
-    try:
-        return _parse(text)
-    except json.JSONDecodeError as exc:
-        raise SketchError(f"not valid JSON: {exc}") from None
+    return parse_sketch_json(text)
 
 
 def _parse_counts(entries: Any, where: str) -> dict[tuple[str, ...], int]:

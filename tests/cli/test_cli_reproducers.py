@@ -106,9 +106,9 @@ def test_a_path_beginning_with_a_brace_is_a_path(capsys, tmp_path):
 
 def test_duplicate_json_keys_are_refused(capsys, tmp_path):
     text = json.dumps(SKETCH)[:-1] + ', "labels": ["a", "b"]}'
-    _refused(capsys, "evaluate", _write(tmp_path / "dup.json", text), says="repeats the key 'labels'")
+    _refused(capsys, "evaluate", _write(tmp_path / "dup.json", text), says="duplicate key 'labels' in a JSON object")
     inner = json.dumps(SKETCH).replace('"count": 5', '"count": 5, "count": 6')
-    _refused(capsys, "evaluate", _write(tmp_path / "dup_inner.json", inner), says="repeats the key 'count'")
+    _refused(capsys, "evaluate", _write(tmp_path / "dup_inner.json", inner), says="duplicate key 'count' in a JSON object")
 
 
 def test_nan_and_deep_nesting_are_refused(capsys, tmp_path):
