@@ -54,7 +54,8 @@ from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.hui_walter import evaluate_hui_walter
 from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.majority import majority_vote
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.evaluators.stream import StreamEvaluator

@@ -18,6 +18,7 @@ module           what it holds
 """
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.quadratic import QuadraticNumber
 
 __all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]

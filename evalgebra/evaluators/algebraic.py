@@ -36,7 +36,8 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["algebraic_evaluation", "evaluate_algebraic"]

@@ -59,7 +59,8 @@ from evalgebra.data.numbers import exact_rational, short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, QuadraticNumber
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.quadratic import QuadraticNumber
 
 __all__ = [
     "DECODINGS",
@@ -144,7 +145,7 @@ class ExactSolution:
 
     Statistic ``k`` of point ``j`` is ``(num[k] + SIGNS[j] * root[k] * sqrt(radicand)) / den[k]``.
     :meth:`value` turns one into a :class:`~fractions.Fraction` or
-    :class:`~evalgebra.evaluators.result.QuadraticNumber` on demand.
+    :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` on demand.
 
     Attributes
     ----------

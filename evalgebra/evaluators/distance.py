@@ -66,7 +66,8 @@ from numpy.polynomial import Polynomial
 from evalgebra.data.numbers import short_repr
 from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
-from evalgebra.evaluators.result import Estimate, QuadraticNumber
+from evalgebra.evaluators.result import Estimate
+from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["ContainingDistance", "containing_distance", "containing_residuals"]
