@@ -26,6 +26,7 @@ from evalgebra.display import escape, html_block, html_table, number_text, short
 __all__ = [
     "DIGITS",
     "value_text",
+    "interval_text",
     "names_text",
     "estimate_repr",
     "estimate_lines",
@@ -36,6 +37,7 @@ __all__ = [
     "evaluation_html",
     "evaluation_records",
     "frame",
+    "record_columns",
 ]
 
 #: Decimals shown beside an exact number.
@@ -81,6 +83,35 @@ def _float(value: Any) -> float | None:
         return None
 
 
+def interval_text(pair: Any, digits: int = DIGITS) -> str:
+    """``[0.2100, 0.2900]`` for a ``(low, high)`` pair; ``[—]`` for an undefined one.
+
+    >>> interval_text((0.21, 0.29)), interval_text(None)
+    ('[0.2100, 0.2900]', '[—]')
+    """
+    if pair is None:
+        return "[—]"
+    return f"[{float(pair[0]):.{digits}f}, {float(pair[1]):.{digits}f}]"
+
+
+def _interval(estimate: Any, *path: str) -> Any:
+    """The ``(low, high)`` pair at ``path`` of the estimate's intervals; ``False`` when it has none."""
+    tree = getattr(estimate, "interval", None) or {}
+    if not tree:
+        return False
+    for key in path:
+        tree = tree.get(key) if isinstance(tree, dict) or hasattr(tree, "get") else None
+        if tree is None:
+            return None
+    return tree
+
+
+def _with_interval(value: Any, estimate: Any, *path: str) -> str:
+    """The value's text, followed by its interval when the estimate has intervals."""
+    pair = _interval(estimate, *path)
+    return value_text(value) if pair is False else f"{value_text(value)} {interval_text(pair)}"
+
+
 # -- Estimate ---------------------------------------------------------------------------------
 def estimate_repr(estimate: Any) -> str:
     """``Estimate(prevalence a=1/4, b=3/4; accuracy of 5 classifiers)``."""
@@ -91,15 +122,16 @@ def estimate_repr(estimate: Any) -> str:
 
 def estimate_lines(estimate: Any, indent: str = "") -> list[str]:
     """Plain-text lines: the prevalences, then one line per classifier (cut short)."""
-    lines = [indent + "prevalence: " + "   ".join(f"P_{label} = {value_text(v)}"
+    lines = [indent + "prevalence: " + "   ".join(f"P_{label} = {_with_interval(v, estimate, 'prevalence', label)}"
                                                   for label, v in estimate.prevalence.items())]
     for population, row in (getattr(estimate, "by_population", None) or {}).items():
-        lines.append(f"{indent}  in {population}: " + "   ".join(f"P_{label} = {value_text(v)}" for label, v in row.items()))
+        lines.append(f"{indent}  in {population}: " + "   ".join(
+            f"P_{label} = {_with_interval(v, estimate, 'by_population', population, label)}" for label, v in row.items()))
     rows, more = shorten(list(estimate.accuracy.items()))
     width = max((len(str(c)) for c, _ in rows), default=0)
     for c, row in rows:
-        lines.append(f"{indent}{str(c):<{width}}  " + "   ".join(f"acc on {label} = {value_text(v)}"
-                                                              for label, v in row.items()))
+        lines.append(f"{indent}{str(c):<{width}}  " + "   ".join(
+            f"acc on {label} = {_with_interval(v, estimate, 'accuracy', c, label)}" for label, v in row.items()))
     if more:
         lines.append(f"{indent}... and {more} more classifiers")
     return lines
@@ -107,14 +139,16 @@ def estimate_lines(estimate: Any, indent: str = "") -> list[str]:
 
 def _estimate_tables(estimate: Any) -> list[str]:
     labels = list(estimate.prevalence)
-    rows = [["prevalence", *(value_text(v) for v in estimate.prevalence.values())]]
+    rows = [["prevalence", *(_with_interval(v, estimate, "prevalence", label) for label, v in estimate.prevalence.items())]]
     by_population = getattr(estimate, "by_population", None) or {}  # a Hui-Walter estimate's own rows
-    rows.extend([f"in {population}", *(value_text(shares.get(label)) for label in labels)]
+    rows.extend([f"in {population}", *(_with_interval(shares.get(label), estimate, "by_population", population, label)
+                                       for label in labels)]
                 for population, shares in by_population.items())
     prevalence = html_table(["", *labels], rows)
     classifiers, more = shorten(list(estimate.accuracy.items()))
     accuracy = html_table(["classifier", *(f"accuracy on {label}" for label in labels)],
-                          [[c, *(value_text(row.get(label)) for label in labels)] for c, row in classifiers], more=more)
+                          [[c, *(_with_interval(row.get(label), estimate, "accuracy", c, label) for label in labels)]
+                           for c, row in classifiers], more=more)
     return [prevalence, accuracy]
 
 
@@ -124,13 +158,27 @@ def estimate_html(estimate: Any) -> str:
 
 
 def estimate_records(estimate: Any) -> list[dict[str, Any]]:
-    """One record per statistic: ``statistic``, ``label``, ``classifier``, ``value``, ``exact``."""
+    """One record per statistic: ``statistic``, ``label``, ``classifier``, ``value``, ``exact``
+    (and ``low``, ``high`` when the estimate has intervals)."""
     records = [{"statistic": "prevalence", "label": label, "classifier": None, "value": _float(v),
-                "exact": _exact_text(v)} for label, v in estimate.prevalence.items()]
+                "exact": _exact_text(v), **_bounds(estimate, "prevalence", label)}
+               for label, v in estimate.prevalence.items()]
     for c, row in estimate.accuracy.items():
         records.extend({"statistic": "accuracy", "label": label, "classifier": c, "value": _float(v),
-                        "exact": _exact_text(v)} for label, v in row.items())
+                        "exact": _exact_text(v), **_bounds(estimate, "accuracy", c, label)} for label, v in row.items())
     return records
+
+
+def _bounds(estimate: Any, *path: str) -> dict[str, Any]:
+    pair = _interval(estimate, *path)
+    if pair is False:
+        return {}
+    return {"low": None, "high": None} if pair is None else {"low": float(pair[0]), "high": float(pair[1])}
+
+
+def record_columns(records: list[dict[str, Any]], columns: Sequence[str]) -> tuple[str, ...]:
+    """The columns, with ``low`` and ``high`` appended when a record has intervals."""
+    return (*columns, "low", "high") if any("low" in r for r in records) else tuple(columns)
 
 
 # -- Evaluation -------------------------------------------------------------------------------
@@ -206,6 +254,8 @@ def evaluation_summary(evaluation: Any) -> str:
         for k, candidate in enumerate(evaluation.points):
             lines.append(f"  candidate {k}: " + "   ".join(f"P_{label} = {value_text(v)}"
                                                           for label, v in candidate.prevalence.items()))
+    if getattr(evaluation, "intervals", None) is not None and evaluation.point is not None:
+        lines.append("  " + evaluation.intervals.text())
     rows, more = _alarm_rows(evaluation)
     lines.append("alarms:" + ("" if rows else " none"))
     lines.extend(f"  [{kind}] {detail}" for kind, detail in rows)
@@ -225,6 +275,8 @@ def evaluation_html(evaluation: Any) -> str:
     if evaluation.point is not None:
         parts.append("<p>Chosen point:</p>")
         parts.extend(_estimate_tables(evaluation.point))
+        if getattr(evaluation, "intervals", None) is not None:
+            parts.append(f"<p>{escape(evaluation.intervals.text())}.</p>")
     else:
         labels = list(evaluation.labels)
         rows, more = shorten([[f"candidate {k}", *(value_text(p.prevalence.get(label)) for label in labels)]

@@ -36,6 +36,8 @@ __all__ = [
     "Evaluation",
     "Exact",
     "EXACT_TYPES",
+    "INTERVAL_KINDS",
+    "IntervalInfo",
     "exact_text",
 ]
 
@@ -51,6 +53,13 @@ ALARM_KINDS: dict[str, str] = {
     "trio_disagreement": "the trios of a larger ensemble give different evaluations",
     "undecided": "the decoding rule chooses neither evaluation (a tie, or none in the prevalence range)",
     "misaligned": "no evaluation lets every member meet the safety specification",
+}
+
+
+#: The kinds of confidence interval (:mod:`evalgebra.evaluators.intervals`), with what they are.
+INTERVAL_KINDS: dict[str, str] = {
+    "bootstrap": "percentile intervals of a multinomial bootstrap over the sketch's pattern counts",
+    "delta": "the delta method: the closed form's gradient times the multinomial covariance of the counts",
 }
 
 
@@ -124,6 +133,12 @@ class Estimate:
     :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`) or floats when the method
     is numeric; ``None`` marks a statistic the method leaves undefined.
 
+    ``interval`` (optional, keyword only) holds confidence intervals with the keys of the
+    values: ``interval["prevalence"][label]``, ``interval["accuracy"][classifier][label]``
+    (and ``interval["response"]``, ``interval["by_population"]`` where the estimate has them),
+    each a ``(low, high)`` pair of floats, or ``None`` where the statistic is undefined (see
+    :mod:`evalgebra.evaluators.intervals`; the evaluation's ``intervals`` says how they were made).
+
     ``response[classifier][true label][answer]`` (optional, keyword only) holds every rate
     ``P_{i,answer|true label}`` (three or more labels; ``accuracy`` is its diagonal); with two
     labels the rows follow from the accuracies (:meth:`response_rows`).
@@ -147,6 +162,7 @@ class Estimate:
     prevalence: Mapping[str, Any]
     accuracy: Mapping[str, Mapping[str, Any]]
     response: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, kw_only=True)
+    interval: Mapping[str, Any] = field(default_factory=dict, kw_only=True)
 
     @property
     def is_exact(self) -> bool:
@@ -193,9 +209,11 @@ class Estimate:
         """A :class:`pandas.DataFrame`, one row per statistic (pandas is optional).
 
         Columns ``statistic`` (``prevalence`` or ``accuracy``), ``label``, ``classifier``,
-        ``value`` (float) and ``exact`` (the exact text, ``None`` for floats).
+        ``value`` (float) and ``exact`` (the exact text, ``None`` for floats); ``low`` and
+        ``high`` when the estimate has intervals.
         """
-        return render.frame(render.estimate_records(self), _COLUMNS)
+        records = render.estimate_records(self)
+        return render.frame(records, render.record_columns(records, _COLUMNS))
 
     def to_dict(self) -> dict[str, Any]:
         """``prevalence``, ``accuracy`` and ``response`` as floats (null: undefined or complex); when
@@ -214,7 +232,81 @@ class Estimate:
         out = table(_number)
         if self.is_exact:
             out["exact"] = table(lambda v: None if v is None else exact_text(v))  # undefined stays null
+        if self.interval:
+            out["interval"] = _pairs(self.interval)
         return out
+
+
+def _pairs(tree: Any) -> Any:
+    """An interval tree for JSON: ``(low, high)`` pairs become ``[low, high]`` lists."""
+    if isinstance(tree, Mapping):
+        return {k: _pairs(v) for k, v in tree.items()}
+    return None if tree is None else [float(tree[0]), float(tree[1])]
+
+
+@dataclass(frozen=True)
+class IntervalInfo:
+    r"""How the confidence intervals of an evaluation were made.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`INTERVAL_KINDS` (``"bootstrap"`` or ``"delta"``).
+    level : float
+        The nominal coverage, e.g. ``0.95``.
+    n_boot : int or None
+        Resamples drawn (bootstrap).
+    seed : int or None
+        The seed of the resampling (bootstrap; ``None``: fresh entropy, not reproducible).
+    failed : mapping of str to int
+        Resamples whose evaluation failed, by reason (an alarm kind such as ``complex``,
+        ``blind_spot``, ``undecided``, or ``undefined``: a statistic of the estimate was
+        undefined on the resample). They are left out of the percentiles and counted here.
+
+    Examples
+    --------
+    >>> info = IntervalInfo("bootstrap", 0.95, n_boot=1000, seed=0, failed={"complex": 12})
+    >>> info.n_failed, info.failed_share
+    (12, 0.012)
+    >>> info.text()
+    '95% bootstrap intervals (1000 resamples, seed 0; 12 failed (1.2%): complex 12)'
+    """
+
+    kind: str
+    level: float
+    n_boot: int | None = None
+    seed: int | None = None
+    failed: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in INTERVAL_KINDS:
+            raise ValueError(f"unknown interval kind {self.kind!r}; known: {sorted(INTERVAL_KINDS)}")
+
+    @property
+    def n_failed(self) -> int:
+        """Resamples whose evaluation failed (all reasons)."""
+        return sum(self.failed.values())
+
+    @property
+    def failed_share(self) -> float | None:
+        """The share of the resamples that failed (``None`` without resamples)."""
+        return self.n_failed / self.n_boot if self.n_boot else None
+
+    def text(self) -> str:
+        """One line: level, kind, resamples, seed and the failures by reason."""
+        text = f"{100 * self.level:g}% {self.kind} intervals"
+        if self.kind == "bootstrap":
+            seed = "no seed" if self.seed is None else f"seed {self.seed}"
+            failed = ""
+            if self.n_failed:
+                failed = (f"; {self.n_failed} failed ({100 * (self.failed_share or 0):.3g}%): "
+                          + ", ".join(f"{k} {v}" for k, v in sorted(self.failed.items())))
+            text += f" ({self.n_boot} resamples, {seed}{failed})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "n_boot": self.n_boot, "seed": self.seed,
+                "failed": dict(self.failed), "failed_share": self.failed_share}
 
 
 @dataclass(frozen=True)
@@ -236,6 +328,9 @@ class Evaluation:
     alarms : tuple of Alarm
     trios : tuple of Evaluation
         For N > 3, the evaluation of every trio (their own ``trios`` are empty).
+    intervals : IntervalInfo or None
+        How the chosen point's confidence intervals (its ``interval``) were made; ``None``
+        when none were asked for (``evaluate(..., intervals="bootstrap")``).
 
     Notes
     -----
@@ -270,6 +365,7 @@ class Evaluation:
     partition: Mapping[str, Sequence[tuple[tuple[str, ...], Any]]] = field(default_factory=dict)
     alarms: tuple[Alarm, ...] = ()
     trios: tuple[Evaluation, ...] = ()
+    intervals: IntervalInfo | None = None
 
     @property
     def point(self) -> Estimate | None:
@@ -301,6 +397,7 @@ class Evaluation:
             },
             "alarms": [a.to_dict() for a in self.alarms],
             "trios": [t.to_dict() for t in self.trios],
+            **({"intervals": self.intervals.to_dict()} if self.intervals is not None else {}),
         }
 
     def to_json(self) -> str:
@@ -322,9 +419,11 @@ class Evaluation:
 
         Columns ``point`` (index into ``points``), ``chosen`` (bool), ``statistic``
         (``prevalence`` or ``accuracy``), ``label``, ``classifier``, ``value`` (float) and
-        ``exact`` (the exact text, ``None`` for floats).
+        ``exact`` (the exact text, ``None`` for floats); ``low`` and ``high`` when the chosen
+        point has intervals.
         """
-        return render.frame(render.evaluation_records(self), ("point", "chosen", *_COLUMNS))
+        records = render.evaluation_records(self)
+        return render.frame(records, render.record_columns(records, ("point", "chosen", *_COLUMNS)))
 
 
 _COLUMNS = ("statistic", "label", "classifier", "value", "exact")
