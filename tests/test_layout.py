@@ -27,7 +27,7 @@ STAGES = (
     ("alarm",),
     ("hui_walter", "samplewise", "search", "datasets"),
     ("plots",),
-    ("cli", "cli_args", "cli_guards", "testing", "__init__", "__main__"),
+    ("cli", "testing", "__init__", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
 # The runtime: what a practitioner's evaluation runs. It never touches the algebra stages.

@@ -302,9 +302,9 @@ SUBPROCESS_CASES = [
 
 @pytest.mark.parametrize("argv, stdin", SUBPROCESS_CASES)
 def test_fuzz_real_process(workdir, argv, stdin):
-    """A few cases through ``python -m evalgebra.cli``: the same contract in a real process."""
+    """A few cases through ``python -m evalgebra``: the same contract in a real process."""
     argv = [str(workdir / "sketch.json") if a == "SKETCH" else a for a in argv]
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    done = subprocess.run([sys.executable, "-m", "evalgebra.cli", *argv], input=(stdin or "").encode(),
+    done = subprocess.run([sys.executable, "-m", "evalgebra", *argv], input=(stdin or "").encode(),
                           capture_output=True, timeout=CASE_SECONDS + 10, env=env)
     check_outcome(argv, done.returncode, done.stdout.decode(), done.stderr.decode("utf-8", "replace"))

@@ -18,8 +18,8 @@ import pytest
 
 from evalgebra import datasets
 from evalgebra.cli import _structure_arg, build_parser, format_alarm, main
-from evalgebra.cli_args import byte_size, count, rational
-from evalgebra.cli_guards import TERM_LIMIT, check_polys
+from evalgebra.cli.args import byte_size, count, rational
+from evalgebra.cli.guards import TERM_LIMIT, check_polys
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 

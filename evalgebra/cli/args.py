@@ -17,7 +17,7 @@ a traceback, a hang or an unbounded allocation:
 - an items CSV may not repeat a column name, and its truth and population columns differ.
 
 The size guards of the commands (polynomials, terms, trios, correlation values) live in
-:mod:`evalgebra.cli_guards`.
+:mod:`evalgebra.cli.guards`.
 
 Examples
 --------

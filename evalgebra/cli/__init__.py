@@ -33,9 +33,9 @@ With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits wit
 
 Errors in the input print one line ``evalgebra: error: ...`` and exit with status 2. Input
 paths are paths (``-`` reads standard input), read up to ``--max-input-bytes`` (64M by default);
-numbers are ASCII and bounded before they are built (``evalgebra.cli_args``); requests that
+numbers are ASCII and bounded before they are built (``evalgebra.cli.args``); requests that
 would not end within seconds are refused with the limit and the way around it, ``--force``
-among them (``evalgebra.cli_guards``: polynomials and products of ``polys``, trios of
+among them (``evalgebra.cli.guards``: polynomials and products of ``polys``, trios of
 ``evaluate``, correlation values of ``point``). Names that are not valid Unicode text (lone
 surrogates) are refused on input, so output never needs to escape them.
 
@@ -59,10 +59,10 @@ from typing import Any, NoReturn
 
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
-from evalgebra.cli_args import (MAX_DIGITS, MAX_EXPONENT, MAX_INPUT_BYTES, byte_size, check_csv_header, count,
+from evalgebra.cli.args import (MAX_DIGITS, MAX_EXPONENT, MAX_INPUT_BYTES, byte_size, check_csv_header, count,
                                 label_values, load_sketch_json, names, one_line, rational, read_input,
                                 structure_value)
-from evalgebra.cli_guards import (ALARM_FAILURES, CORRELATION_LIMIT, EVALUATE_FAILURES, POLYNOMIAL_LIMIT, TERM_LIMIT,
+from evalgebra.cli.guards import (ALARM_FAILURES, CORRELATION_LIMIT, EVALUATE_FAILURES, POLYNOMIAL_LIMIT, TERM_LIMIT,
                                   TRIO_LIMIT, below_spec, check_correlations, check_polys, check_trios)
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.alarm.logical import logical_alarm
