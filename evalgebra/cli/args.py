@@ -49,6 +49,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.errors import SketchError, SpecError
 
@@ -68,6 +69,9 @@ __all__ = [
     "load_sketch_json",
     "check_csv_header",
     "one_line",
+    "RATIONAL_HELP",
+    "input_options",
+    "read_sketch",
 ]
 
 #: Digits a command-line rational may have (numerator, denominator or mantissa).
@@ -85,6 +89,8 @@ _ASCII_DIGITS = re.compile(r"[0-9]+")
 _FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
 _DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
 _RATIONAL_HELP = f"rationals have at most {MAX_DIGITS} digits and an exponent within ±{MAX_EXPONENT}"
+#: What the help of a rational option says it accepts.
+RATIONAL_HELP = f"exact: 1/2, 0.25 or 1e-3; at most {MAX_DIGITS} digits, exponent within ±{MAX_EXPONENT}"
 
 
 def one_line(text: str, limit: int = 2000) -> str:
@@ -272,3 +278,16 @@ def check_csv_header(text: str, truth: str | None, population: str | None) -> No
             raise SketchError(f"CSV column {name!r} appears twice (columns {seen[name] + 1} and {position + 1}); "
                               "every column needs its own name")
         seen[name] = position
+
+
+def input_options(command: argparse.ArgumentParser) -> None:
+    """Add the options every command that reads a file has (``--max-input-bytes``)."""
+    command.add_argument("--max-input-bytes", type=byte_size, default=MAX_INPUT_BYTES, metavar="SIZE",
+                         help=f"refuse input files larger than this (default {MAX_INPUT_BYTES // 2**20}M; "
+                              "suffixes K, M, G)")
+
+
+def read_sketch(args: argparse.Namespace) -> Sketch:
+    """The sketch named by ``args.sketch``: a path (``-`` is standard input), read strictly."""
+    text = read_input(args.sketch, args.max_input_bytes, "sketch file")
+    return Sketch.from_json(load_sketch_json(text))

@@ -157,7 +157,7 @@ def test_alarm_three_labels_shows_label_count_ranges(capsys, tmp_path):
 
 
 def test_alarm_undecided_is_said_and_fail_on_undecided_exits_1(capsys, tmp_path, monkeypatch):
-    import evalgebra.cli as cli
+    import evalgebra.cli.alarm as cli
 
     real = cli.logical_alarm
 

@@ -218,7 +218,7 @@ def test_alarm_feasible_sets_are_summarised(capsys, tmp_path):
 
 
 def test_format_alarm_shows_progressions_and_counts_long_lists(capsys):
-    from evalgebra.cli import _feasible_text
+    from evalgebra.cli.alarm import _feasible_text
 
     assert _feasible_text((3, 9, 2)) == "3..9 step 2" and _feasible_text((3, 9)) == "[3, 9]"
     assert _feasible_text((4, 4)) == "[4]"

@@ -1,0 +1,156 @@
+r"""``evalgebra evaluate SKETCH.json``: evaluate an ensemble from its sketch alone.
+
+Examples
+--------
+>>> from evalgebra import datasets
+>>> from evalgebra.evaluators.dispatch import evaluate
+>>> print(format_evaluation(evaluate(datasets.load("acs_employment").unlabelled())).splitlines()[0])
+method algebraic; labels a, b; classifiers c1, c2, c3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from evalgebra.cli.args import RATIONAL_HELP, input_options, label_values, names, rational, read_sketch
+from evalgebra.cli.guards import EVALUATE_FAILURES, TRIO_LIMIT, below_spec, check_trios
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import EvalgebraError
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.evaluators.dispatch import METHODS, evaluate
+from evalgebra.evaluators.distance import containing_distance
+from evalgebra.evaluators.result import ALARM_KINDS, Evaluation, exact_text
+
+__all__ = ["format_evaluation", "register", "run"]
+
+
+def _exact(value: object) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, AlgebraicNumber):  # its minimal polynomial may be long: --json has it
+        return f"{float(value):.6g} (algebraic of degree {value.degree}: exact in --json)"
+    try:
+        number = f"{float(value):.6g}"  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = "complex"
+    text = exact_text(value) if not isinstance(value, float) else ""
+    return f"{text} ({number})" if text and text != number else number
+
+
+def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
+    """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
+    lines = [f"method {result.method}; labels {', '.join(result.labels)}; classifiers {', '.join(result.classifiers)}"]
+    for k, point in enumerate(result.points):
+        mark = " (chosen)" if k == result.chosen else ""
+        lines.append(f"point {k}{mark}:")
+        for label, value in point.prevalence.items():
+            lines.append(f"  P_{label} = {_exact(value)}")
+        for population, row in (getattr(point, "by_population", None) or {}).items():
+            lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
+        for c, row in point.accuracy.items():
+            lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
+        if k == result.chosen and len(result.labels) > 2 and point.response:
+            lines.append("  response rates P(answer | true label):")
+            for c, by_truth in point.response.items():
+                for truth, answers in by_truth.items():
+                    lines.append(f"    {c} | true {truth}: " + "   ".join(f"{answer}: {_exact(v)}"
+                                                                          for answer, v in answers.items()))
+    if result.chosen is None:
+        lines.append("no point chosen (see the alarms)")
+    if result.partition and result.chosen is not None:
+        lines.append("partition of the counts by true label (chosen point):")  # only when a point is chosen
+        for label, rows in result.partition.items():
+            cells = "  ".join(f"{''.join(p)}: {float(c):.1f}" for p, c in rows)
+            lines.append(f"  true {label}: {cells}")
+    if sketch is not None and result.point is not None and len(result.labels) == 2:
+        try:
+            distance = containing_distance(result.point, sketch).distance
+            lines.append(f"distance of the chosen point from the containing variety: {distance:.3g}")
+        except EvalgebraError:
+            pass
+    for trio in result.trios:
+        kinds = ", ".join(sorted(trio.alarm_kinds())) or "none"
+        p = trio.point
+        prevalence = "-" if p is None else _exact(p.prevalence[result.labels[0]])
+        first = p if p is not None else (trio.points[0] if trio.points else None)
+        populations = list(getattr(first, "by_population", None) or {})
+        head = f"populations {', '.join(populations)}" if populations else f"trio {', '.join(trio.classifiers)}"
+        lines.append(f"{head}: P_{result.labels[0]} = {prevalence}; alarms: {kinds}")
+    lines.append("alarms:" + ("" if result.alarms else " none"))
+    for alarm in result.alarms:
+        lines.append(f"  [{alarm.kind}] {alarm.detail}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate the sketch ``args`` names and print the result; the exit status (1: a failed check)."""
+    sketch = read_sketch(args)
+    if args.classifiers:
+        sketch = sketch.marginalise([c.strip() for c in args.classifiers.split(",") if c.strip()])
+    options: dict[str, object] = {}
+    decodings = [flag for flag, value in (("--prevalence-range", args.prevalence_range),
+                                          ("--prevalence-order", args.prevalence_order),
+                                          ("--known-prevalences", args.known_prevalences)) if value]
+    if decodings and args.method != "algebraic":
+        raise EvalgebraError(f"{decodings[0]} applies to the algebraic method")
+    if len(decodings) > 1:
+        raise EvalgebraError(f"{' and '.join(decodings)}: give one decoding rule")
+    if args.prevalence_range:
+        options = {"decoding": "prevalence_range", "prevalence_range": tuple(args.prevalence_range)}
+    elif args.prevalence_order:
+        options = {"prevalence_order": [name.strip() for name in args.prevalence_order.split(",") if name.strip()]}
+    elif args.known_prevalences:
+        options = {"known_prevalences": args.known_prevalences}
+    fail_on = set(args.fail_on or ())
+    if "below_spec" in fail_on and args.min_accuracy is None:
+        raise EvalgebraError("--fail-on below_spec needs --min-accuracy X (the threshold to check)")
+    if args.method == "algebraic":
+        check_trios(sketch.n_classifiers, args.force)
+    result = evaluate(sketch, method=args.method, **options)
+    sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
+    failed = args.strict and bool(result.alarms)
+    if args.min_accuracy is not None:
+        below = below_spec(result, args.min_accuracy, strict=not args.non_strict, show=_exact)
+        for message in below:
+            print(f"evalgebra: below the specification: {message}", file=sys.stderr)
+        failed = failed or bool(below) and (not args.fail_on or "below_spec" in fail_on)
+    raised = sorted(fail_on & result.alarm_kinds())
+    if raised:
+        print(f"evalgebra: alarms named by --fail-on: {', '.join(raised)}", file=sys.stderr)
+    return 1 if failed or raised else 0
+
+
+def register(sub: Any) -> argparse.ArgumentParser:
+    """Add the ``evaluate`` command to the subcommands ``sub``; its parser."""
+    ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
+    ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
+    ev.add_argument("--method", choices=METHODS, default="algebraic",
+                    help="algebraic (default: exact, independent errors, any number of labels), majority "
+                         "(majority vote) or hui_walter (two tests on two or more populations)")
+    ev.add_argument("--classifiers", default=None, metavar="c1,c2,...",
+                    help="evaluate these classifiers only (names, comma-separated)")
+    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
+                    help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({RATIONAL_HELP})")
+    ev.add_argument("--prevalence-order", metavar="a,b,c", default=None,
+                    help="three or more labels: decode to the point whose labels, most prevalent first, "
+                         "come in this order (every label once)")
+    ev.add_argument("--known-prevalences", metavar="a=1/2,b=1/3,...", type=label_values, default=None,
+                    help="three or more labels: decode to the point nearest these prevalences (every label, "
+                         f"summing to 1; {RATIONAL_HELP})")
+    ev.add_argument("--min-accuracy", type=rational, default=None, metavar="X",
+                    help="check that the chosen point puts every classifier above X on every label; exit "
+                         f"with status 1 when not (unless --fail-on omits below_spec) ({RATIONAL_HELP})")
+    ev.add_argument("--non-strict", action="store_true", help="--min-accuracy means 'at least X', not 'above X'")
+    ev.add_argument("--fail-on", metavar="KINDS", default=None,
+                    type=lambda v: names(v, EVALUATE_FAILURES),
+                    help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
+                         f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})")
+    ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
+    ev.add_argument("--strict", action="store_true", help="exit with status 1 when any alarm is raised")
+    ev.add_argument("--force", action="store_true",
+                    help=f"solve more than {TRIO_LIMIT} trios (more than 20 classifiers, algebraic method)")
+    input_options(ev)
+    ev.set_defaults(run=run)
+    return ev
