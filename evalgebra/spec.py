@@ -15,6 +15,8 @@ Examples
 ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 >>> EnsembleSpec(["x", "y", "z"], ["yes", "no"], structure=[("x", "y")]).structure
 ((0, 1),)
+>>> EnsembleSpec(3, ["pass", "fail"], abstain=["unsure"]).responses
+('pass', 'fail', 'unsure')
 
 References
 ----------
@@ -36,7 +38,10 @@ from typing import Any
 
 from evalgebra.errors import SpecError
 
-__all__ = ["EnsembleSpec", "default_label_names", "Structure"]
+__all__ = ["EnsembleSpec", "default_label_names", "Structure", "DEFAULT_ABSTAIN"]
+
+#: The name of the abstention response when none is named (``missing="abstain"`` of the readers).
+DEFAULT_ABSTAIN = "abstain"
 
 #: A correlation structure: sorted tuples of classifier indices, each of size >= 2,
 #: ordered by size, then lexicographically.
@@ -136,6 +141,16 @@ def _structure(value: Any, classifiers: tuple[str, ...]) -> Structure:
     return tuple(sorted(result, key=lambda s: (len(s), s)))
 
 
+def _abstentions(value: Any, labels: tuple[str, ...]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = _names([value] if isinstance(value, str) else value, "abstain", "", 0)
+    clash = [name for name in names if name in labels]
+    if clash:
+        raise SpecError(f"abstain: {clash} are labels; abstentions are responses that are not labels")
+    return names
+
+
 @dataclass(frozen=True)
 class EnsembleSpec:
     r"""What is known about an evaluation before the data: classifiers, labels, structure.
@@ -154,11 +169,17 @@ class EnsembleSpec:
     populations : int or sequence of str, optional
         Strata that share the classifiers' response rates and correlations but have
         their own prevalences. Default: one population, ``"all"``.
+    abstain : str or sequence of str, optional
+        Names of the responses that are not labels (abstentions such as ``"unsure"``): a
+        classifier answers one of :attr:`responses`, the labels followed by these. No
+        true label is ever an abstention. Default: none, every answer is a label.
 
     Notes
     -----
     In the notation of ``docs/theory.md#notation``: ``N = n_classifiers``,
-    ``R = n_labels``; the structure is the hypergraph of subsets ``T`` whose correlations
+    ``R = n_labels``; the response rows ``P_{i,r|ell}`` run over every response ``r``
+    (labels and abstentions, :attr:`n_responses` of them) for every true label ``ell``,
+    and decision patterns over the responses; the structure is the hypergraph of subsets ``T`` whose correlations
     ``G^ell_T`` are free (``docs/theory.md#correlation-structures-and-populations``).
 
     Examples
@@ -176,6 +197,7 @@ class EnsembleSpec:
     labels: tuple[str, ...]
     structure: Structure
     populations: tuple[str, ...]
+    abstain: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -183,6 +205,7 @@ class EnsembleSpec:
         labels: int | Sequence[str],
         structure: Any = "independent",
         populations: int | Sequence[str] | None = None,
+        abstain: str | Sequence[str] | None = None,
     ) -> None:
         names = _names(classifiers, "classifiers", "c", 1)
         object.__setattr__(self, "classifiers", names)
@@ -190,6 +213,7 @@ class EnsembleSpec:
         object.__setattr__(self, "structure", _structure(structure, names))
         pops = ("all",) if populations is None else _names(populations, "populations", "p", 1)
         object.__setattr__(self, "populations", pops)
+        object.__setattr__(self, "abstain", _abstentions(abstain, self.labels))
 
     @property
     def n_classifiers(self) -> int:
@@ -200,6 +224,16 @@ class EnsembleSpec:
     def n_labels(self) -> int:
         """Number of labels, ``R``."""
         return len(self.labels)
+
+    @property
+    def responses(self) -> tuple[str, ...]:
+        """Every answer a classifier may give: the labels, then the abstentions."""
+        return self.labels + self.abstain
+
+    @property
+    def n_responses(self) -> int:
+        """Number of responses: ``R`` plus the number of abstentions."""
+        return len(self.labels) + len(self.abstain)
 
     @property
     def n_populations(self) -> int:
@@ -223,6 +257,13 @@ class EnsembleSpec:
         except ValueError:
             raise SpecError(f"unknown label {label!r}; labels are {list(self.labels)}") from None
 
+    def response_index(self, response: str) -> int:
+        """Position of a response (a label or an abstention) in :attr:`responses`."""
+        try:
+            return self.responses.index(response)
+        except ValueError:
+            raise SpecError(f"unknown response {response!r}; responses are {list(self.responses)}") from None
+
     def classifier_index(self, classifier: str | int) -> int:
         """Position of a classifier given by name or index."""
         return _classifier_index(classifier, self.classifiers)
@@ -240,7 +281,7 @@ class EnsembleSpec:
 
     def with_structure(self, structure: Any) -> EnsembleSpec:
         """The same classifiers, labels and populations under another structure."""
-        return EnsembleSpec(self.classifiers, self.labels, structure, self.populations)
+        return EnsembleSpec(self.classifiers, self.labels, structure, self.populations, self.abstain)
 
     def restrict(self, classifiers: Sequence[str | int]) -> EnsembleSpec:
         """The spec of a sub-ensemble, in the given order, keeping the subsets inside it.
@@ -260,14 +301,15 @@ class EnsembleSpec:
             if all(i in position for i in subset)
         ]
         return EnsembleSpec(
-            tuple(self.classifiers[i] for i in order), self.labels, kept, self.populations
+            tuple(self.classifiers[i] for i in order), self.labels, kept, self.populations, self.abstain
         )
 
     def n_free_variables(self) -> int:
         r"""Number of unknowns in the minimal parametrisation of the generating set.
 
-        ``S (R - 1)`` prevalences (``S`` populations), ``N R (R - 1)`` response rates and
-        ``R (R - 1)^{|T|}`` correlations for every subset ``T`` of the structure.
+        ``S (R - 1)`` prevalences (``S`` populations), ``N R (K - 1)`` response rates and
+        ``R (K - 1)^{|T|}`` correlations for every subset ``T`` of the structure, with
+        ``K`` responses (``K = R`` without abstentions).
         For ``R = 2`` and the complete structure this is
         ``1 + 2N + 2 sum_{m>=2} C(N, m) = 2^(N+1) - 1``.
 
@@ -275,14 +317,16 @@ class EnsembleSpec:
         --------
         >>> [EnsembleSpec(n, 2, "complete").n_free_variables() for n in (1, 2, 3, 4)]
         [3, 7, 15, 31]
+        >>> EnsembleSpec(3, 2, abstain="unsure").n_free_variables()
+        13
         """
-        r = self.n_labels
+        r, k = self.n_labels, self.n_responses
         return (
             self.n_populations * (r - 1)
-            + self.n_classifiers * r * (r - 1)
-            + sum(r * (r - 1) ** len(subset) for subset in self.structure)
+            + self.n_classifiers * r * (k - 1)
+            + sum(r * (k - 1) ** len(subset) for subset in self.structure)
         )
 
     def n_observables(self) -> int:
-        """Number of independent observables: ``S (R^N - 1)`` pattern frequencies."""
-        return self.n_populations * (self.n_labels**self.n_classifiers - 1)
+        """Number of independent observables: ``S (K^N - 1)`` pattern frequencies (``K`` responses)."""
+        return self.n_populations * (self.n_responses**self.n_classifiers - 1)
