@@ -61,7 +61,9 @@ def _method(method: str) -> Any:
     raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
 
 
-def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, **options: Any) -> Evaluation:
+def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *, intervals: str | None = None,
+             level: float | None = None, n_boot: int | None = None, seed: int | None = None,
+             **options: Any) -> Evaluation:
     r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
 
     Parameters
@@ -80,6 +82,13 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
         (hui_walter).
+    intervals : None, "bootstrap" or "delta"
+        Confidence intervals for every statistic of the chosen point (its ``interval``; the
+        result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
+        counts, or the delta method for the closed forms (see
+        :mod:`~evalgebra.evaluators.intervals`).
+    level, n_boot, seed
+        The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
 
     Returns
     -------
@@ -90,7 +99,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     SketchError
         ``sketch`` is not a :class:`~evalgebra.data.sketch.Sketch`.
     SpecError
-        An unknown method, an option the method does not take, or a correlated structure.
+        An unknown method, an option the method does not take, a correlated structure, or
+        interval options that are not accepted.
 
     Examples
     --------
@@ -102,6 +112,9 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     (Fraction(1, 4), Fraction(3, 4), ())
     >>> evaluate(sketch, method="majority").point.prevalence["a"]
     Fraction(239, 480)
+    >>> low, high = evaluate(sketch, intervals="bootstrap", seed=0).point.interval["accuracy"]["c0"]["b"]
+    >>> bool(low < 2 / 3 < high)
+    True
     >>> evaluate(sketch, structure=[(0, 1)])
     Traceback (most recent call last):
     ...
@@ -121,4 +134,12 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     if unknown:
         raise SpecError(f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "
                         f"its options: {', '.join(taken) or 'none'}")
-    return function(sketch, **options)
+    if intervals is None:
+        if (level, n_boot, seed) != (None, None, None):
+            raise SpecError("level, n_boot and seed are options of the confidence intervals; ask for them with "
+                            "intervals='bootstrap' or intervals='delta'")
+        return function(sketch, **options)
+    from evalgebra.evaluators.intervals import confidence_intervals
+
+    return confidence_intervals(function(sketch, **options), sketch, intervals, 0.95 if level is None else level,
+                                n_boot, seed, options)
