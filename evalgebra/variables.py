@@ -58,9 +58,10 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:  # SymPy is imported when a registry is made, not with the module
+    import sympy
 
 from evalgebra.errors import SpecError
 from evalgebra.spec import EnsembleSpec, default_label_names
@@ -272,6 +273,8 @@ class VariableRegistry:
                 "R-space is defined for one population: strata share response *rates*, not "
                 "counts; use space='P' for several populations"
             )
+        import sympy
+
         self.spec = spec
         self.space = space
         self._symbols: dict[VariableKey, sympy.Symbol] = {
@@ -388,6 +391,7 @@ class VariableRegistry:
         Examples
         --------
         >>> from evalgebra.spec import EnsembleSpec
+        >>> import sympy
         >>> reg = VariableRegistry(EnsembleSpec(2, 2, "complete"))
         >>> sympy.latex(reg.prevalence["b"] * reg.correlation[(0, 1)]["b"][("b", "b")],
         ...             symbol_names=reg.latex_names())
@@ -405,6 +409,8 @@ class VariableRegistry:
         >>> reg.latex(reg.response[0]["b"]["a"])
         '1 - P_{0,a}'
         """
+        import sympy
+
         return sympy.latex(expr, symbol_names=self.latex_names())
 
     def symbol(self, key: VariableKey) -> sympy.Symbol:
