@@ -143,6 +143,10 @@ class Estimate:
     ``P_{i,answer|true label}`` (three or more labels; ``accuracy`` is its diagonal); with two
     labels the rows follow from the accuracies (:meth:`response_rows`).
 
+    ``correlation[(classifier, ...)][true label]`` (optional, keyword only) holds the error
+    correlation ``G^ell_T`` of every subset ``T`` of a correlated structure (two labels: the
+    value at the all-correct answers), from ``evaluate(sketch, structure=...)``.
+
     It shows itself in a notebook as a compact table (``_repr_html_``), in a terminal with
     :meth:`summary`, and as a pandas table with :meth:`to_frame`.
 
@@ -163,11 +167,13 @@ class Estimate:
     accuracy: Mapping[str, Mapping[str, Any]]
     response: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, kw_only=True)
     interval: Mapping[str, Any] = field(default_factory=dict, kw_only=True)
+    correlation: Mapping[tuple[str, ...], Mapping[str, Any]] = field(default_factory=dict, kw_only=True)
 
     @property
     def is_exact(self) -> bool:
         """True when every defined value is exact (rational or algebraic)."""
         values = self.values() + [v for rows in self.response.values() for row in rows.values() for v in row.values()]
+        values += [v for row in self.correlation.values() for v in row.values()]
         return all(isinstance(v, EXACT_TYPES) for v in values if v is not None)
 
     def response_rows(self) -> dict[str, dict[str, dict[str, Any]]]:
@@ -216,7 +222,8 @@ class Estimate:
         return render.frame(records, render.record_columns(records, _COLUMNS))
 
     def to_dict(self) -> dict[str, Any]:
-        """``prevalence``, ``accuracy`` and ``response`` as floats (null: undefined or complex); when
+        """``prevalence``, ``accuracy``, ``response`` (and ``correlation``: a list of ``{"classifiers": [...],
+        "value": {label: G}}``) as floats (null: undefined or complex); when
         every value is exact, ``exact`` holds the same keys as text :func:`sympy.sympify` reads."""
         rows = self.response_rows()
 
@@ -227,6 +234,9 @@ class Estimate:
             if rows:
                 out["response"] = {c: {t: {r: convert(v) for r, v in row.items()} for t, row in by_truth.items()}
                                    for c, by_truth in rows.items()}
+            if self.correlation:
+                out["correlation"] = [{"classifiers": list(subset), "value": {k: convert(v) for k, v in row.items()}}
+                                      for subset, row in self.correlation.items()]
             return out
 
         out = table(_number)
