@@ -50,6 +50,14 @@ Examples
 (1 - prev_a, 1 - acc_0_a, -corr_0_1_a)
 >>> VariableRegistry(EnsembleSpec(1, 3), space="R").variables()
 (Q_a, Q_b, Q_c, R_0_a_a, R_0_b_b, R_0_c_c, R_0_b_a, R_0_a_b, R_0_a_c)
+
+Abstentions (``EnsembleSpec(..., abstain=[...])``) are responses after the labels: every
+row ``P_{i,r|ell}`` runs over them too, and symbol names write them in capitals
+(``A, B, ...``: ``resp_0_A_a`` is ``P_{0,A|a}``, classifier 0 abstains on an ``a``-item):
+
+>>> reg = VariableRegistry(EnsembleSpec(1, 2, abstain="unsure"))
+>>> reg.variables(), reg.response[0]["b"]["a"]
+((prev_a, acc_0_a, acc_0_b, resp_0_A_a, resp_0_A_b), -acc_0_a - resp_0_A_a + 1)
 """
 
 from __future__ import annotations
@@ -76,6 +84,7 @@ __all__ = [
     "free_responses",
     "correlation_expansion",
     "pattern_name",
+    "response_letters",
     "auxiliary_name",
     "key_latex",
 ]
@@ -119,20 +128,28 @@ def dependent_response(ell: int, n_labels: int) -> int:
     return n_labels - 1 if ell != n_labels - 1 else n_labels - 2
 
 
-def free_responses(ell: int, n_labels: int) -> tuple[int, ...]:
-    """The ``R - 1`` responses of row ``ell`` that are free variables, in label order."""
+def free_responses(ell: int, n_labels: int, n_responses: int | None = None) -> tuple[int, ...]:
+    """The ``K - 1`` responses of row ``ell`` that are free variables, in response order.
+
+    ``K = n_responses`` (default ``R``: no abstentions); the dependent response is a label.
+
+    >>> free_responses(0, 2), free_responses(0, 2, 3)
+    ((0,), (0, 2))
+    """
     dep = dependent_response(ell, n_labels)
-    return tuple(r for r in range(n_labels) if r != dep)
+    return tuple(r for r in range(n_labels if n_responses is None else n_responses) if r != dep)
 
 
 def correlation_expansion(
-    ell: int, responses: Sequence[int], n_labels: int, dependent: int | None = None
+    ell: int, responses: Sequence[int], n_labels: int, dependent: int | None = None,
+    n_responses: int | None = None,
 ) -> list[tuple[int, tuple[int, ...]]]:
     r"""Write ``G^ell_T(responses)`` as a signed sum of free correlations.
 
     Every coordinate holding the dependent response ``e`` (by default that of row
     ``ell``; ``dependent`` overrides it) is replaced by minus the sum over the free
-    responses (because ``sum_r G^ell_T(.., r, ..) = 0``).
+    responses (because ``sum_r G^ell_T(.., r, ..) = 0``); ``n_responses`` counts the
+    responses (default ``R``, no abstentions).
 
     Returns
     -------
@@ -146,21 +163,32 @@ def correlation_expansion(
     [(1, (0, 0)), (1, (0, 1)), (1, (1, 0)), (1, (1, 1))]
     """
     dep = dependent_response(ell, n_labels) if dependent is None else dependent
-    free = tuple(r for r in range(n_labels) if r != dep)
+    free = tuple(r for r in range(n_labels if n_responses is None else n_responses) if r != dep)
     choices = [free if r == dep else (r,) for r in responses]
     n_dependent = sum(1 for r in responses if r == dep)
     sign = -1 if n_dependent % 2 else 1
     return [(sign, combo) for combo in itertools.product(*choices)]
 
 
-def pattern_name(pattern: Sequence[int], n_labels: int) -> str:
-    """Symbol-safe name of a decision pattern of label indices (``aab``).
+def response_letters(n_labels: int, n_responses: int | None = None) -> tuple[str, ...]:
+    """Symbol-safe names of the responses: label letters, then abstentions in capitals.
 
-    >>> pattern_name((0, 0, 1), 2)
-    'aab'
+    >>> response_letters(2, 4)
+    ('a', 'b', 'A', 'B')
     """
-    letters = default_label_names(n_labels)
-    joiner = "" if n_labels <= 26 else "_"
+    extra = (n_labels if n_responses is None else n_responses) - n_labels
+    capitals = tuple(chr(ord("A") + k) if extra <= 26 else f"X{k}" for k in range(extra))
+    return default_label_names(n_labels) + capitals
+
+
+def pattern_name(pattern: Sequence[int], n_labels: int, n_responses: int | None = None) -> str:
+    """Symbol-safe name of a decision pattern of response indices (``aab``, ``aAb``).
+
+    >>> pattern_name((0, 0, 1), 2), pattern_name((0, 2, 1), 2, 3)
+    ('aab', 'aAb')
+    """
+    letters = response_letters(n_labels, n_responses)
+    joiner = "" if all(len(name) == 1 for name in letters) else "_"
     return joiner.join(letters[k] for k in pattern)
 
 
@@ -177,6 +205,9 @@ def auxiliary_name(prefix: str, classifiers: Sequence[int], suffix: str = "") ->
 
 def _label_text(indices: Sequence[int], n_labels: int | None, sep: str) -> str:
     """Label indices as the letters of symbol names (``l0, l1, ...`` joined by commas)."""
+    if n_labels is not None and any(k >= n_labels for k in indices):  # abstentions: capitals
+        names = response_letters(n_labels, max(indices) + 1)
+        return (sep if all(len(names[k]) == 1 for k in indices) else ",").join(names[k] for k in indices)
     if n_labels is not None and n_labels > 26 or any(k >= 26 for k in indices):
         return ",".join(f"l_{{{k}}}" for k in indices)
     return sep.join(chr(ord("a") + k) for k in indices)
@@ -289,26 +320,18 @@ class VariableRegistry:
 
     def keys(self, kind: str) -> list[VariableKey]:
         """Free-variable keys of one kind, in canonical order."""
-        spec, r_count = self.spec, self.spec.n_labels
+        spec, r_count, k_count = self.spec, self.spec.n_labels, self.spec.n_responses
         if kind == "prevalence":
             labels = range(r_count) if self.space == "R" else range(r_count - 1)
-            return [
-                VariableKey(kind, (), (ell,), s)
-                for s in range(spec.n_populations)
-                for ell in labels
-            ]
+            return [VariableKey(kind, (), (ell,), s) for s in range(spec.n_populations) for ell in labels]
         if kind == "accuracy":
-            return [
-                VariableKey(kind, (i,), (ell,))
-                for i in range(spec.n_classifiers)
-                for ell in range(r_count)
-            ]
+            return [VariableKey(kind, (i,), (ell,)) for i in range(spec.n_classifiers) for ell in range(r_count)]
         if kind == "response":
             return [
                 VariableKey(kind, (i,), (r, ell))
                 for i in range(spec.n_classifiers)
                 for ell in range(r_count)
-                for r in free_responses(ell, r_count)
+                for r in free_responses(ell, r_count, k_count)
                 if r != ell
             ]
         if kind == "correlation":
@@ -317,7 +340,7 @@ class VariableRegistry:
                 for subset in spec.structure
                 for ell in range(r_count)
                 for responses in itertools.product(
-                    free_responses(ell, r_count), repeat=len(subset)
+                    free_responses(ell, r_count, k_count), repeat=len(subset)
                 )
             ]
         if kind == "moment":
@@ -326,18 +349,15 @@ class VariableRegistry:
                 for s in range(spec.n_populations)
                 for size in range(1, spec.n_classifiers + 1)
                 for subset in itertools.combinations(range(spec.n_classifiers), size)
-                for responses in itertools.product(range(1, r_count), repeat=size)
+                for responses in itertools.product(range(1, k_count), repeat=size)
             ]
         if kind == "observed":
-            return [
-                VariableKey(kind, (), pattern, s)
-                for s in range(spec.n_populations)
-                for pattern in itertools.product(range(r_count), repeat=spec.n_classifiers)
-            ]
+            return [VariableKey(kind, (), pattern, s) for s in range(spec.n_populations)
+                    for pattern in itertools.product(range(k_count), repeat=spec.n_classifiers)]
         raise SpecError(f"unknown variable kind {kind!r}; kinds are {KINDS}")
 
     def _name(self, key: VariableKey) -> str:
-        letters = default_label_names(self.spec.n_labels)
+        letters = response_letters(self.spec.n_labels, self.spec.n_responses)
         rspace = self.space == "R"
         stratum = f"s{key.population}_" if self.spec.n_populations > 1 else ""
         classifiers = "_".join(str(i) for i in key.classifiers)
@@ -352,16 +372,16 @@ class VariableRegistry:
         if key.kind == "correlation":
             true_label, *responses = key.labels
             name = f"{'C' if rspace else 'corr'}_{classifiers}_{letters[true_label]}"
-            if self.spec.n_labels > 2:
-                name += "_" + pattern_name(responses, self.spec.n_labels)
+            if self.spec.n_responses > 2:
+                name += "_" + pattern_name(responses, self.spec.n_labels, self.spec.n_responses)
             return name
         if key.kind == "moment":
             head = "m" if len(key.classifiers) == 1 else "D"
             name = f"{head}_{stratum}{classifiers}"
-            if len(key.classifiers) == 1 or self.spec.n_labels > 2:
-                name += "_" + pattern_name(key.labels, self.spec.n_labels)
+            if len(key.classifiers) == 1 or self.spec.n_responses > 2:
+                name += "_" + pattern_name(key.labels, self.spec.n_labels, self.spec.n_responses)
             return name
-        pattern = pattern_name(key.labels, self.spec.n_labels)
+        pattern = pattern_name(key.labels, self.spec.n_labels, self.spec.n_responses)
         return f"{'n' if rspace else 'f'}_{stratum}{pattern}"
 
     # -- symbols and orders ---------------------------------------------------------
@@ -382,7 +402,7 @@ class VariableRegistry:
         'G^{a}_{0,1}(a,b)'
         """
         spec = self.spec
-        return key_latex(key, self.space, responses=spec.n_labels > 2,
+        return key_latex(key, self.space, responses=spec.n_responses > 2,
                           population=spec.n_populations > 1, n_labels=spec.n_labels)
 
     def latex_names(self) -> dict[sympy.Symbol, str]:
@@ -463,7 +483,7 @@ class VariableRegistry:
         rational). Dependent responses are ``1 - sum`` of the free ones (``Q_ell - sum``
         in R-space), the dependent prevalence ``1 - sum`` (P-space only).
         """
-        spec, r_count = self.spec, self.spec.n_labels
+        spec, r_count, k_count = self.spec, self.spec.n_labels, self.spec.n_responses
         prevalence = []
         for s in range(spec.n_populations):
             if self.space == "R":
@@ -477,22 +497,22 @@ class VariableRegistry:
             rows = []
             for ell in range(r_count):
                 entries: dict[int, Any] = {ell: value(VariableKey("accuracy", (i,), (ell,)))}
-                for r in free_responses(ell, r_count):
+                for r in free_responses(ell, r_count, k_count):
                     if r != ell:
                         entries[r] = value(VariableKey("response", (i,), (r, ell)))
                 whole = prevalence[0][ell] if self.space == "R" else 1
                 entries[dependent_response(ell, r_count)] = whole - sum(entries.values())
-                rows.append(tuple(entries[r] for r in range(r_count)))
+                rows.append(tuple(entries[r] for r in range(k_count)))
             response.append(tuple(rows))
         correlation: dict[tuple[int, ...], tuple[dict[tuple[int, ...], Any], ...]] = {}
         for subset in spec.structure:
             per_label = []
             for ell in range(r_count):
                 table: dict[tuple[int, ...], Any] = {}
-                for responses in itertools.product(range(r_count), repeat=len(subset)):
+                for responses in itertools.product(range(k_count), repeat=len(subset)):
                     terms = [
                         sign * value(VariableKey("correlation", subset, (ell, *free)))
-                        for sign, free in correlation_expansion(ell, responses, r_count)
+                        for sign, free in correlation_expansion(ell, responses, r_count, n_responses=k_count)
                     ]
                     table[responses] = sum(terms[1:], terms[0])
                 per_label.append(table)
@@ -524,12 +544,12 @@ class VariableRegistry:
 
     @property
     def response(self) -> dict[int, dict[str, dict[str, sympy.Expr]]]:
-        """``response[i][r][ell]``: classifier ``i`` answers ``r`` when the truth is ``ell``."""
-        labels = self.spec.labels
+        """``response[i][r][ell]``: classifier ``i`` answers ``r`` (a label or an abstention) when the truth is ``ell``."""
+        labels, responses = self.spec.labels, self.spec.responses
         rows = self._symbolic.response
         return {
-            i: {labels[r]: {labels[ell]: rows[i][ell][r] for ell in range(len(labels))}
-                for r in range(len(labels))}
+            i: {responses[r]: {labels[ell]: rows[i][ell][r] for ell in range(len(labels))}
+                for r in range(len(responses))}
             for i in range(self.spec.n_classifiers)
         }
 
@@ -546,11 +566,11 @@ class VariableRegistry:
     @property
     def correlation(self) -> dict[tuple[int, ...], dict[str, dict[tuple[str, ...], sympy.Expr]]]:
         """``correlation[T][ell][r_T]`` for every subset ``T`` of the structure."""
-        labels = self.spec.labels
+        labels, names = self.spec.labels, self.spec.responses
         return {
             subset: {
                 labels[ell]: {
-                    tuple(labels[r] for r in responses): expr
+                    tuple(names[r] for r in responses): expr
                     for responses, expr in table.items()
                 }
                 for ell, table in enumerate(tables)
@@ -561,7 +581,7 @@ class VariableRegistry:
     @property
     def observed(self) -> dict[str, dict[tuple[str, ...], sympy.Symbol]]:
         """``observed[population][pattern]``: frequency (P) or count (R) symbols."""
-        labels = self.spec.labels
+        labels = self.spec.responses
         result: dict[str, dict[tuple[str, ...], sympy.Symbol]] = {
             pop: {} for pop in self.spec.populations
         }
