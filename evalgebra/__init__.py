@@ -35,8 +35,11 @@ method="algebraic")``), ``evaluate_many`` (use ``evaluate_batch``) and ``solve_c
 (use ``evalgebra.evaluators.closed_form.exact_solution``).
 """
 
-from evalgebra import datasets
-from evalgebra.builder import FlintSystem, GeneratingSet, generating_set
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from evalgebra.errors import (
     EvalgebraError,
     InconsistentIdealError,
@@ -44,30 +47,66 @@ from evalgebra.errors import (
     SketchError,
     SpecError,
 )
-from evalgebra.alarm.logical import logical_alarm
-from evalgebra.alarm.report import AlarmReport
-from evalgebra.alarm.safety import SafetySpec
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.closed_form import evaluate_counts
-from evalgebra.samplewise.metrics import consistency
-from evalgebra.evaluators.distance import containing_distance
-from evalgebra.evaluators.hui_walter import evaluate_hui_walter
-from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
-from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
-from evalgebra.evaluators.quadratic import QuadraticNumber
-from evalgebra.evaluators.majority import majority_vote
-from evalgebra.data.point import EvaluationPoint, evaluation_point
-from evalgebra.evaluators.stream import StreamEvaluator
-from evalgebra.data.simulate import (
-    LabelledTest,
-    expected_sketch,
-    labelled_test,
-    smallest_test_size,
-)
-from evalgebra.data.sketch import Sketch
-from evalgebra.spec import EnsembleSpec
-from evalgebra.variables import VariableKey, VariableRegistry
+
+#: Where each public name lives. They are imported on first access (PEP 562), so that
+#: ``import evalgebra`` and ``evalgebra --help`` do not load SymPy (or NumPy, SciPy) until a name
+#: that needs it is used. Add a public name here and to ``__all__``.
+_LAZY = {
+    "datasets": "evalgebra.datasets",
+    "FlintSystem": "evalgebra.builder",
+    "GeneratingSet": "evalgebra.builder",
+    "generating_set": "evalgebra.builder",
+    "logical_alarm": "evalgebra.alarm.logical",
+    "AlarmReport": "evalgebra.alarm.report",
+    "SafetySpec": "evalgebra.alarm.safety",
+    "evaluate_batch": "evalgebra.evaluators.batch",
+    "evaluate_counts": "evalgebra.evaluators.closed_form",
+    "consistency": "evalgebra.samplewise.metrics",
+    "containing_distance": "evalgebra.evaluators.distance",
+    "evaluate_hui_walter": "evalgebra.evaluators.hui_walter",
+    "OnlineHuiWalter": "evalgebra.hui_walter",
+    "gibbs_hui_walter": "evalgebra.hui_walter",
+    "evaluate": "evalgebra.evaluators.dispatch",
+    "Alarm": "evalgebra.evaluators.result",
+    "Estimate": "evalgebra.evaluators.result",
+    "Evaluation": "evalgebra.evaluators.result",
+    "QuadraticNumber": "evalgebra.evaluators.quadratic",
+    "majority_vote": "evalgebra.evaluators.majority",
+    "EvaluationPoint": "evalgebra.data.point",
+    "evaluation_point": "evalgebra.data.point",
+    "StreamEvaluator": "evalgebra.evaluators.stream",
+    "LabelledTest": "evalgebra.data.simulate",
+    "expected_sketch": "evalgebra.data.simulate",
+    "labelled_test": "evalgebra.data.simulate",
+    "smallest_test_size": "evalgebra.data.simulate",
+    "Sketch": "evalgebra.data.sketch",
+    "EnsembleSpec": "evalgebra.spec",
+    "VariableKey": "evalgebra.variables",
+    "VariableRegistry": "evalgebra.variables",
+}
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from evalgebra import datasets
+    from evalgebra.alarm.logical import logical_alarm
+    from evalgebra.alarm.report import AlarmReport
+    from evalgebra.alarm.safety import SafetySpec
+    from evalgebra.builder import FlintSystem, GeneratingSet, generating_set
+    from evalgebra.data.point import EvaluationPoint, evaluation_point
+    from evalgebra.data.simulate import LabelledTest, expected_sketch, labelled_test, smallest_test_size
+    from evalgebra.data.sketch import Sketch
+    from evalgebra.evaluators.batch import evaluate_batch
+    from evalgebra.evaluators.closed_form import evaluate_counts
+    from evalgebra.evaluators.dispatch import evaluate
+    from evalgebra.evaluators.distance import containing_distance
+    from evalgebra.evaluators.hui_walter import evaluate_hui_walter
+    from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.quadratic import QuadraticNumber
+    from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+    from evalgebra.evaluators.stream import StreamEvaluator
+    from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
+    from evalgebra.samplewise.metrics import consistency
+    from evalgebra.spec import EnsembleSpec
+    from evalgebra.variables import VariableKey, VariableRegistry
 
 __version__ = "0.1.0"
 
@@ -120,10 +159,19 @@ _DEPRECATED = {
 
 
 def __getattr__(name: str) -> object:
-    """The deprecated aliases, found on access (they stay out of ``__all__`` and ``dir()``)."""
+    """The public names, imported on first access (then cached), and the deprecated aliases
+    (these stay out of ``__all__`` and ``dir()``)."""
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        value = module if _LAZY[name] == f"evalgebra.{name}" else getattr(module, name)
+        globals()[name] = value
+        return value
     if name in _DEPRECATED:
-        import importlib
-
-        module, attribute = _DEPRECATED[name]
-        return getattr(importlib.import_module(module), attribute)
+        module_name, attribute = _DEPRECATED[name]
+        return getattr(importlib.import_module(module_name), attribute)
     raise AttributeError(f"module 'evalgebra' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's own names and every public name (the lazy ones too)."""
+    return sorted(set(globals()) | set(__all__))
