@@ -501,7 +501,7 @@ def _gradient(statistics: Statistics, counts: np.ndarray, analytic: bool) -> np.
 
 def _clip(low: float, high: float, value: float) -> tuple[float, float]:
     """``(low, high)`` widened to contain ``value`` and cut to ``[0, 1]`` (or to ``value`` when it lies outside)."""
-    return max(min(0.0, value), min(low, value)), min(max(1.0, value), max(high, value))
+    return float(max(min(0.0, value), min(low, value))), float(min(max(1.0, value), max(high, value)))
 
 
 def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], estimate: np.ndarray,
