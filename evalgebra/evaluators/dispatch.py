@@ -9,6 +9,11 @@ majority   impute the answer key by majority vote (any N, R), exact
 hui_walter two binary tests on two or more populations, the Hui-Walter closed form, exact
 ========== ==============================================================================
 
+With ``structure=`` (correlated subsets such as ``"0-1"`` or ``[(0, 1), (0, 2)]``) the algebraic
+method evaluates binary classifiers whose errors may correlate on those subsets
+(:func:`~evalgebra.evaluators.structured.evaluate_structured`: a generated eliminant in the
+prevalence, every point exact); a structure that is not identifiable is refused.
+
 Two more paths for the algebraic method, named for what they do:
 :func:`~evalgebra.evaluators.closed_form.evaluate_counts` (exact, one count vector of three
 classifiers) and :func:`~evalgebra.evaluators.batch.evaluate_batch` (vectorised floating
@@ -35,7 +40,8 @@ __all__ = ["METHODS", "STRUCTURES", "evaluate"]
 
 METHODS = ("algebraic", "majority", "hui_walter")
 
-#: The error structures the methods evaluate: ``None`` (the method's own assumption) or its name.
+#: The error structures every method evaluates: ``None`` (the method's own assumption) or its name.
+#: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.structured`).
 STRUCTURES = (None, "independent")
 
 
@@ -72,11 +78,15 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         Labelled or not; true labels are ignored. Populations are pooled, except by
         ``hui_walter``, which needs them.
     method : {"algebraic", "majority", "hui_walter"}
-    structure : None or "independent"
+    structure : None, "independent", str, iterable of subsets or networkx graph
         The error structure assumed. ``None`` (default) is the method's own assumption:
-        independent errors given the true label (``"independent"`` names it). Correlated
-        structures are not evaluated by these methods yet: any other value raises
-        :class:`~evalgebra.errors.SpecError`.
+        independent errors given the true label (``"independent"`` names it). The algebraic
+        method with two labels also takes the subsets of classifiers whose errors may
+        correlate, as the spec does (``[(0, 1)]``, names, a graph) or as on the command line
+        (``"0-1,2-3"``): every evaluation is then exact, with the structure's correlations
+        (:func:`~evalgebra.evaluators.structured.evaluate_structured`). A structure that is
+        not identifiable, or has no generated evaluator yet, raises
+        :class:`~evalgebra.errors.SpecError` saying so.
     **options
         The method's own options: ``decoding`` and ``prevalence_range`` (algebraic, two
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
@@ -115,21 +125,31 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     >>> low, high = evaluate(sketch, intervals="bootstrap", seed=0).point.interval["accuracy"]["c0"]["b"]
     >>> bool(low < 2 / 3 < high)
     True
-    >>> evaluate(sketch, structure=[(0, 1)])
+    >>> evaluate(sketch, structure=[(0, 1)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure [(0, 1)]: correlated structures are not evaluated by these methods yet; accepted: structure=None (the method's own assumption, independent errors) or 'independent'
+    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers ...
+    >>> evaluate(sketch, method="majority", structure="0-1")
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: structure '0-1': the majority method assumes nothing about correlations; accepted: structure=None or 'independent', or method='algebraic' for a correlated structure
     """
     if not isinstance(sketch, Sketch):
         raise SketchError(f"evaluate needs a Sketch (Sketch.from_decisions, from_counts, from_csv, ...), "
                           f"got {type(sketch).__name__}")
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
-    if structure is not None and not (isinstance(structure, str) and structure == "independent"):
-        raise SpecError(f"structure {short_repr(structure)}: correlated structures are not evaluated by these methods yet; "
-                        "accepted: structure=None (the method's own assumption, independent errors) or 'independent'")
     function = _method(method)
-    taken = _options(function)
+    fixed: dict[str, Any] = {}
+    if structure is not None and not (isinstance(structure, str) and structure == "independent"):
+        if method != "algebraic":
+            raise SpecError(f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
+                            "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure")
+        from evalgebra.evaluators.structured import evaluate_structured, parse_structure
+
+        if parse_structure(structure, sketch.classifiers):  # the empty structure is the independent one
+            function, fixed = evaluate_structured, {"structure": structure}
+    taken = tuple(name for name in _options(function) if name not in fixed)
     unknown = sorted(set(options) - set(taken))
     if unknown:
         raise SpecError(f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "
@@ -138,7 +158,10 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         if (level, n_boot, seed) != (None, None, None):
             raise SpecError("level, n_boot and seed are options of the confidence intervals; ask for them with "
                             "intervals='bootstrap' or intervals='delta'")
-        return function(sketch, **options)
+        return function(sketch, **fixed, **options)
+    if fixed:
+        raise SpecError("confidence intervals are not computed for correlated structures yet; ask for them with "
+                        "structure=None (independent errors)")
     from evalgebra.evaluators.intervals import confidence_intervals
 
     return confidence_intervals(function(sketch, **options), sketch, intervals, 0.95 if level is None else level,

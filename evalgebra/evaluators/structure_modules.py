@@ -1,0 +1,373 @@
+r"""Which generated evaluator evaluates a correlation structure: parsing, isomorphism, lookup.
+
+A correlation structure (the hypergraph of classifier subsets whose error correlations are
+free, :class:`~evalgebra.spec.EnsembleSpec`) is evaluated by a *generated module*: the
+eliminant of the evaluation ideal in the prevalence of the first label and the
+back-substitution of every other unknown, derived once per structure by
+``python -m evalgebra.codegen --spec ...``. Modules come from two places:
+
+* the package, :mod:`evalgebra.generated.structures` (``n{N}_r{R}_{name}.py``), whose
+  ``INDEX.json`` also lists the structures of the identifiability atlas with their dimension
+  (a structure of positive dimension is refused: it is not identifiable);
+* the user's cache folder, ``$EVALGEBRA_CACHE`` if set, else ``~/.cache/evalgebra/structures``,
+  where ``python -m evalgebra.codegen --spec ... --out DIR`` can write.
+
+A module serves every structure isomorphic to its own: the classifiers are renamed by a
+hypergraph isomorphism (networkx matches the bipartite incidence graphs) and the counts
+permuted to the module's classifier order.
+
+Examples
+--------
+>>> parse_structure("0-1,2-3", ("c0", "c1", "c2", "c3"))
+((0, 1), (2, 3))
+>>> structure_text(((0, 1), (1, 2, 3)))
+'0-1,1-2-3'
+>>> isomorphism(((2, 3),), ((0, 1),), 4)
+(2, 3, 0, 1)
+>>> isomorphism(((0, 1), (1, 2)), ((0, 1), (2, 3)), 4) is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import networkx as nx
+from networkx.algorithms.isomorphism import GraphMatcher
+
+from evalgebra.errors import SpecError
+from evalgebra.spec import EnsembleSpec
+
+__all__ = [
+    "CACHE_VARIABLE",
+    "AtlasEntry",
+    "StructureMatch",
+    "cache_dir",
+    "parse_structure",
+    "structure_text",
+    "isomorphism",
+    "atlas_entries",
+    "find_structure_module",
+]
+
+#: The environment variable naming the folder searched for generated structure modules.
+CACHE_VARIABLE = "EVALGEBRA_CACHE"
+
+Structure = tuple[tuple[int, ...], ...]
+
+_PACKAGE = "evalgebra.generated.structures"
+_MODULE_NAME = re.compile(r"^n(\d+)_r(\d+)_[A-Za-z0-9_]+\.py$")
+_DIGITS = re.compile(r"^[0-9]{1,9}$")
+
+
+def cache_dir() -> Path:
+    """The folder searched for user-generated modules: ``$EVALGEBRA_CACHE``, else ``~/.cache/evalgebra/structures``."""
+    value = os.environ.get(CACHE_VARIABLE)
+    return Path(value).expanduser() if value else Path.home() / ".cache" / "evalgebra" / "structures"
+
+
+def _text_structure(text: str, classifiers: Sequence[str]) -> list[list[Any]]:
+    """``"0-1,2-3"`` (indices or names, ``-`` between members, ``,`` between subsets) as lists.
+
+    A name that contains ``-`` is recognised whole (the longest run of tokens that is a name wins).
+    """
+    known = set(classifiers)
+    subsets: list[list[Any]] = []
+    for part in text.split(","):
+        tokens = [t.strip() for t in part.split("-")]
+        members: list[Any] = []
+        start = 0
+        while start < len(tokens):
+            stop = next((j for j in range(len(tokens), start, -1) if "-".join(tokens[start:j]) in known), None)
+            if stop is not None:
+                members.append("-".join(tokens[start:stop]))
+                start = stop
+                continue
+            token = tokens[start]
+            if not token:
+                raise SpecError(f"structure {text!r}: an empty member; write subsets as 0-1 or names joined by '-', "
+                                "separated by ',' (e.g. '0-1,2-3')")
+            members.append(int(token) if _DIGITS.match(token) else token)
+            start += 1
+        subsets.append(members)
+    return subsets
+
+
+def parse_structure(value: Any, classifiers: Sequence[str]) -> Structure:
+    r"""A structure in any accepted syntax as sorted index tuples (the canonical form of the spec).
+
+    Parameters
+    ----------
+    value : str, iterable of subsets, or networkx graph
+        ``"independent"``, ``"complete"``, ``"0-1,2-3"`` (indices or names, as on the command
+        line), subsets of indices or names (``[(0, 1), ("c2", "c3")]``) or an undirected graph.
+    classifiers : sequence of str
+        The classifiers' names.
+
+    Returns
+    -------
+    tuple of tuple of int
+
+    Raises
+    ------
+    SpecError
+        A structure that names an unknown classifier, repeats one, or cannot be read.
+
+    Examples
+    --------
+    >>> parse_structure([("c3", "c2"), (0, 1)], ("c0", "c1", "c2", "c3"))
+    ((0, 1), (2, 3))
+    >>> parse_structure("x-y", ("x", "y", "z"))
+    ((0, 1),)
+    """
+    names = tuple(str(c) for c in classifiers)
+    if isinstance(value, str) and value not in ("independent", "complete"):
+        value = _text_structure(value, names)
+    return EnsembleSpec(names, 2, value).structure
+
+
+def structure_text(structure: Structure) -> str:
+    """The command-line text of a structure (``"0-1,2-3"``; ``"independent"`` when empty)."""
+    return ",".join("-".join(str(i) for i in subset) for subset in structure) or "independent"
+
+
+def _incidence(structure: Structure, n: int) -> nx.Graph:
+    graph = nx.Graph()
+    graph.add_nodes_from((("c", i) for i in range(n)), kind="classifier")
+    for k, subset in enumerate(structure):
+        graph.add_node(("s", k), kind="subset")
+        graph.add_edges_from((("s", k), ("c", i)) for i in subset)
+    return graph
+
+
+def isomorphism(source: Structure, target: Structure, n_classifiers: int) -> tuple[int, ...] | None:
+    r"""A renaming ``sigma`` of the classifiers with ``{sigma(T) : T in source} = target``, or ``None``.
+
+    ``sigma[i]`` is the target's index of the source's classifier ``i``. The hypergraphs are
+    compared as bipartite incidence graphs (classifiers on one side, subsets on the other).
+    """
+    source, target = tuple(sorted(source)), tuple(sorted(target))
+    if source == target:
+        return tuple(range(n_classifiers))
+    if sorted(map(len, source)) != sorted(map(len, target)):
+        return None
+    matcher = GraphMatcher(_incidence(source, n_classifiers), _incidence(target, n_classifiers),
+                           node_match=lambda a, b: a["kind"] == b["kind"])
+    if not matcher.is_isomorphic():
+        return None
+    sigma = [0] * n_classifiers
+    for (kind, i), (_, j) in matcher.mapping.items():
+        if kind == "c":
+            sigma[i] = j
+    return tuple(sigma)
+
+
+@dataclass(frozen=True)
+class AtlasEntry:
+    r"""One structure of the identifiability atlas (``generated/structures/INDEX.json``).
+
+    Attributes
+    ----------
+    n_classifiers, n_labels : int
+    structure : tuple of tuple of int
+    dimension : int or None
+        Dimension of the family of evaluations explaining a generic sketch (0: finitely many).
+    points : int or None
+        Number of evaluations when finite.
+    module : str or None
+        The generated module's name in :mod:`evalgebra.generated.structures`, if committed.
+    """
+
+    n_classifiers: int
+    n_labels: int
+    structure: Structure
+    dimension: int | None
+    points: int | None
+    module: str | None
+
+    @property
+    def finite(self) -> bool:
+        return self.dimension == 0
+
+
+def _first(row: dict[str, Any], *keys: str) -> Any:
+    return next((row[k] for k in keys if k in row), None)
+
+
+def _entry(row: dict[str, Any]) -> AtlasEntry | None:
+    n, r = _first(row, "N", "n_classifiers"), _first(row, "R", "n_labels")
+    raw = _first(row, "structure")
+    if n is None or r is None or raw is None:
+        return None
+    if isinstance(raw, str):  # "01 23" (the atlas's digits) or "0-1,2-3"
+        raw = [list(map(int, part.split("-"))) if "-" in part else [int(c) for c in part]
+               for part in re.split(r"[ ,]+", raw.strip()) if part and part not in ("-", "independent")]
+    structure = tuple(sorted((tuple(sorted(int(i) for i in s)) for s in raw), key=lambda s: (len(s), s)))
+    dim = _first(row, "dim", "dimension")
+    finite = _first(row, "finite")
+    if dim is None and finite is not None:
+        dim = 0 if finite else None
+    return AtlasEntry(int(n), int(r), structure, None if dim is None else int(dim),
+                      _first(row, "points"), _first(row, "module"))
+
+
+@functools.lru_cache(maxsize=1)
+def atlas_entries() -> tuple[AtlasEntry, ...]:
+    """Every structure listed in the package's ``generated/structures/INDEX.json`` (empty when absent)."""
+    path = Path(__file__).resolve().parent.parent / "generated" / "structures" / "INDEX.json"
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    rows = document.get("structures", document.get("entries", [])) if isinstance(document, dict) else document
+    entries = (_entry(row) for row in rows if isinstance(row, dict))
+    return tuple(e for e in entries if e is not None)
+
+
+@dataclass(frozen=True)
+class StructureMatch:
+    r"""A generated module that evaluates a structure, and the renaming that maps onto it.
+
+    Attributes
+    ----------
+    module : module
+        ``N_CLASSIFIERS``, ``N_LABELS``, ``STRUCTURE``, ``DEGREE``, ``UNKNOWNS``,
+        ``eliminant(counts)``, ``back_substitute(counts, prevalence)``.
+    sigma : tuple of int
+        ``sigma[i]``: the module's index of the user's classifier ``i``.
+    structure : tuple of tuple of int
+        The user's structure (canonical).
+    origin : str
+        Where the module came from (package module name or file path).
+    """
+
+    module: Any
+    sigma: tuple[int, ...]
+    structure: Structure
+    origin: str
+
+    @property
+    def inverse(self) -> tuple[int, ...]:
+        """``inverse[m]``: the user's classifier at the module's index ``m``."""
+        out = [0] * len(self.sigma)
+        for i, m in enumerate(self.sigma):
+            out[m] = i
+        return tuple(out)
+
+
+def _valid(module: ModuleType) -> bool:
+    names = ("N_CLASSIFIERS", "N_LABELS", "STRUCTURE", "UNKNOWNS", "eliminant", "back_substitute")
+    return all(hasattr(module, name) for name in names)
+
+
+@functools.lru_cache(maxsize=None)
+def _packaged(name: str) -> ModuleType | None:
+    try:
+        module = importlib.import_module(f"{_PACKAGE}.{name}")
+    except ImportError:
+        return None
+    return module if _valid(module) else None
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_modules(folder: str, stamp: tuple[tuple[str, float], ...]) -> tuple[tuple[str, ModuleType], ...]:
+    """The valid modules of a cache folder (re-read when a file there changes: ``stamp``)."""
+    out = []
+    for name, _ in stamp:
+        path = Path(folder) / name
+        spec = importlib.util.spec_from_file_location(f"evalgebra_cache_{path.stem}_{abs(hash(path))}", path)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception:  # noqa: BLE001 - a broken file in the user's cache is skipped, not fatal
+            continue
+        if _valid(module):
+            out.append((str(path), module))
+    return tuple(out)
+
+
+def _cache_candidates(n: int, r: int) -> list[tuple[str, ModuleType]]:
+    folder = cache_dir()
+    try:
+        files = sorted(p for p in folder.iterdir() if _MODULE_NAME.match(p.name))
+    except OSError:
+        return []
+    stamp = tuple((p.name, p.stat().st_mtime) for p in files
+                  if tuple(map(int, _MODULE_NAME.match(p.name).groups())) == (n, r))  # type: ignore[union-attr]
+    return list(_cached_modules(str(folder), stamp)) if stamp else []
+
+
+def _module_structure(module: Any) -> Structure:
+    return tuple(sorted((tuple(sorted(s)) for s in module.STRUCTURE), key=lambda s: (len(s), s)))
+
+
+def find_structure_module(structure: Structure, n_classifiers: int, n_labels: int) -> StructureMatch:
+    r"""The generated module evaluating ``structure`` on ``n_classifiers`` with ``n_labels`` labels.
+
+    The atlas (``INDEX.json``) is consulted first: a structure isomorphic to one of positive
+    dimension is refused. Then the package's modules and the cache folder's are searched for an
+    isomorphic structure.
+
+    Raises
+    ------
+    SpecError
+        Not identifiable (the message names the dimension of the family of evaluations), or
+        no generated module (the message gives the command that generates one).
+
+    Examples
+    --------
+    >>> find_structure_module(((0, 1), (2, 3)), 4, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers ...
+    """
+    text = structure_text(structure)
+    atlas = None
+    for entry in atlas_entries():
+        if (entry.n_classifiers, entry.n_labels) != (n_classifiers, n_labels):
+            continue
+        sigma = isomorphism(structure, entry.structure, n_classifiers)
+        if sigma is None:
+            continue
+        atlas = entry
+        if entry.dimension is not None and entry.dimension > 0:
+            raise SpecError(f"structure {text} on {n_classifiers} classifiers is not identifiable: a "
+                            f"{entry.dimension}-dimensional family of evaluations fits every sketch; accepted: a "
+                            "structure with finitely many evaluations (see the identifiability atlas in the README)")
+        module = _packaged(entry.module) if entry.module else None
+        if module is not None:
+            return StructureMatch(module, _mapping(structure, module, n_classifiers, sigma), structure,
+                                  f"{_PACKAGE}.{entry.module}")
+        break
+    for origin, module in _cache_candidates(n_classifiers, n_labels):
+        if (module.N_CLASSIFIERS, module.N_LABELS) != (n_classifiers, n_labels):
+            continue
+        sigma = isomorphism(structure, _module_structure(module), n_classifiers)
+        if sigma is not None:
+            return StructureMatch(module, sigma, structure, origin)
+    if atlas is not None and atlas.finite:
+        status = f"is identifiable ({atlas.points or 'finitely many'} evaluations) but has no generated evaluator"
+    else:
+        status = "has no generated evaluator (and is not in the identifiability atlas)"
+    raise SpecError(f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
+                    f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' "
+                    f"--out {cache_dir()} (the folder ${CACHE_VARIABLE} names, searched here)")
+
+
+def _mapping(structure: Structure, module: Any, n: int, sigma: tuple[int, ...]) -> tuple[int, ...]:
+    """The renaming onto the module's own structure (the atlas lists it in canonical form)."""
+    own = _module_structure(module)
+    direct = isomorphism(structure, own, n)
+    return sigma if direct is None else direct

@@ -1,0 +1,408 @@
+r"""Exact evaluation of binary classifiers whose errors correlate on a chosen structure.
+
+``evaluate(sketch, structure=...)`` runs :func:`evaluate_structured`. A *structure* names the
+subsets ``T`` of classifiers whose error correlations ``G^ell_T`` are free (the rest are zero);
+when it is identifiable (finitely many evaluations explain a generic sketch) a generated
+module (:mod:`~evalgebra.evaluators.structure_modules`) gives, from the pattern counts,
+
+* the *eliminant*: a polynomial whose roots are the prevalences of the first label at the
+  points of the evaluation variety, and
+* the *back-substitution*: every accuracy and correlation as a rational function of the counts
+  and that prevalence.
+
+The real roots are found exactly (:func:`~evalgebra.evaluators.algebraic_numbers.real_roots`);
+an irrational root is carried as a generator of its number field
+(:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement`), so every point is exact.
+Each point is checked against the whole generating set,
+
+    n_d = Q sum_ell P_ell sum_{T in S or T = {}} G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell},
+
+exactly (the same products give the partition of each pattern's count by true label), and
+decoded as the independent evaluator does: among the points inside the unit cube (all of
+them when none is), the one whose prevalence lies in ``prevalence_range`` if given, and of
+those the one with the largest summed total accuracy.
+
+Alarms: ``blind_spot`` (the eliminant vanishes identically, or a denominator of the
+back-substitution does at a root: a degenerate sketch), ``complex`` (non-real roots),
+``irrational`` (no rational point: on a test whose sample correlations vanish off the
+structure the true point is rational and is among the points), ``outside_unit_cube`` (no
+point inside the unit cube), ``empty_variety`` (no point reproduces the counts: no evaluation
+with this structure explains the sketch), ``undecided``.
+
+Examples
+--------
+Four classifiers, the first two correlated on both labels, an exact test of 3,744 items:
+
+>>> from evalgebra.spec import EnsembleSpec
+>>> from evalgebra.data.point import EvaluationPoint
+>>> from evalgebra.data.simulate import expected_sketch
+>>> spec = EnsembleSpec(4, 2, structure=[(0, 1)])
+>>> truth = EvaluationPoint.from_values(
+...     spec, {"a": "4/13"}, accuracy={0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"},
+...                                    2: {"a": "2/3", "b": "5/6"}, 3: {"a": "3/4", "b": "3/4"}},
+...     correlation={(0, 1): {"a": "1/24", "b": "1/36"}})
+>>> result = evaluate_structured(expected_sketch(truth).unlabelled(), "0-1")   # doctest: +SKIP
+>>> result.point.prevalence["a"], result.point.correlation[("c0", "c1")]       # doctest: +SKIP
+(Fraction(4, 13), {'a': Fraction(1, 24), 'b': Fraction(1, 36)})
+
+References
+----------
+.. [1] A. Corrada-Emmanuel, "Streaming algorithms for evaluating noisy judges on unlabeled
+   data - binary classification": the generating set with correlations (Theorems 1 and 3).
+.. [2] A. Corrada-Emmanuel, "Algebraic Evaluation Theorems": irrational evaluations as proof
+   that the assumed error structure does not hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction, real_roots
+from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
+from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.structure_modules import (
+    StructureMatch, find_structure_module, parse_structure, structure_text)
+
+__all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points"]
+
+_NAME = re.compile(r"^(acc|corr)_((?:\d+_)+)([ab])$")
+
+
+def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 2) -> StructureMatch:
+    r"""The generated module for a structure on these classifiers (parsed, renamed, looked up).
+
+    Raises
+    ------
+    SpecError
+        An unreadable, empty, non-identifiable or not yet generated structure.
+    """
+    parsed = parse_structure(structure, classifiers)
+    if not parsed:
+        raise SpecError("structure: the empty structure is the independent one; use structure=None or "
+                        "'independent' (the algebraic method's own assumption)")
+    return find_structure_module(parsed, len(classifiers), n_labels)
+
+
+# -- one point ---------------------------------------------------------------------------------
+class _Point:
+    """One root's values in user coordinates, in a field (fmpq or FieldElement), with its root."""
+
+    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "fits")
+
+    def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
+        self.root = root  # Fraction or AlgebraicNumber
+        self.prevalence = prevalence
+        self.accuracy = accuracy
+        self.correlation = correlation
+        self.terms: list[list[Any]] = []
+        self.fits = False
+
+    def exact(self, value: Any) -> Any:
+        """A field value at this point's root: Fraction or AlgebraicNumber."""
+        if isinstance(value, FieldElement):
+            return value.value(self.root)
+        return as_fraction(value)
+
+
+def _label_terms(point: _Point, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
+    """``terms[ell][code] = P_ell * sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` over the patterns."""
+    out = []
+    for ell in (0, 1):
+        rates = [(row[ell], 1 - row[ell]) if ell == 0 else (1 - row[ell], row[ell]) for row in point.accuracy]
+        total: list[Any] = [1]
+        for i in range(n):
+            total = [x * p for x in total for p in rates[i]]
+        for subset in structure:
+            g = point.correlation[subset][ell]
+            signs = (1, -1) if ell == 0 else (-1, 1)  # s_i = +1 when the answer is the true label
+            part: list[Any] = [g]
+            for i in range(n):
+                if i in subset:
+                    part = [x if s > 0 else -x for x in part for s in signs]
+                else:
+                    part = [x * p for x in part for p in rates[i]]
+            total = [x + y for x, y in zip(total, part)]
+        weight = point.prevalence if ell == 0 else 1 - point.prevalence
+        out.append([weight * x for x in total])
+    return out
+
+
+def _user_values(values: dict[str, Any], match: StructureMatch, n: int) -> tuple[list[list[Any]], dict[tuple[int, ...], list[Any]]]:
+    """The module's named values renamed to the user's classifiers."""
+    inverse = match.inverse
+    accuracy: list[list[Any]] = [[None, None] for _ in range(n)]
+    correlation: dict[tuple[int, ...], list[Any]] = {}
+    for name, value in values.items():
+        found = _NAME.match(name)
+        if found is None:
+            continue
+        kind, members, label = found.groups()
+        ell = 0 if label == "a" else 1
+        users = tuple(sorted(inverse[int(m)] for m in members.strip("_").split("_")))
+        if kind == "acc":
+            accuracy[users[0]][ell] = value
+        else:
+            correlation.setdefault(users, [None, None])[ell] = value
+    return accuracy, correlation
+
+
+def _permuted(counts: Sequence[int], match: StructureMatch, n: int) -> list[int]:
+    """The counts in the module's classifier order (its classifier ``m`` is the user's ``inverse[m]``)."""
+    if match.sigma == tuple(range(n)):
+        return list(counts)
+    inverse = match.inverse
+    out = [0] * len(counts)
+    for code, c in enumerate(counts):
+        bits = [(code >> (n - 1 - i)) & 1 for i in range(n)]  # user's classifier i, classifier 0 slowest
+        out[sum(bits[inverse[m]] << (n - 1 - m) for m in range(n))] = c
+    return out
+
+
+def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[_Point], dict[str, str]]:
+    r"""Every real point of the module's equations for these counts, exactly, and the alarms found.
+
+    Returns the points (by increasing prevalence; each already checked against the generating
+    set: ``fits``) and a dict alarm kind -> detail for ``blind_spot``, ``complex``,
+    ``irrational`` and ``empty_variety``.
+    """
+    n = len(match.sigma)
+    module = match.module
+    ordered = _permuted(counts, match, n)
+    alarms: dict[str, str] = {}
+    coefficients = [as_fraction(c) for c in module.eliminant(ordered)]
+    while coefficients and coefficients[-1] == 0:
+        coefficients.pop()
+    if not coefficients:
+        alarms["blind_spot"] = ("the eliminant vanishes identically: a degenerate sketch (a constant classifier or "
+                                "answers that do not depend on the truth) leaves the prevalence undetermined")
+        return [], alarms
+    if len(coefficients) == 1:
+        alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
+        return [], alarms
+    poly = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in coefficients])
+    roots, n_complex = real_roots(poly)
+    if n_complex:
+        alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
+                             + ("; no real evaluation explains the counts" if not roots else ""))
+    exact_counts = [flint.fmpq(c) for c in ordered]
+    points: list[_Point] = []
+    fields: dict[Any, dict[str, Any] | None] = {}
+    blind = []
+    for root in roots:
+        if isinstance(root, AlgebraicNumber):
+            key = tuple(int(c) for c in root.poly.coeffs())
+            if key not in fields:  # one back-substitution for all the conjugate roots of a factor
+                fields[key] = module.back_substitute(exact_counts, FieldElement.generator(root))
+            values = fields[key]
+            prevalence: Any = FieldElement.generator(root)
+        else:
+            prevalence = flint.fmpq(root.numerator, root.denominator)
+            values = module.back_substitute(exact_counts, prevalence)
+        if values is None:
+            blind.append(root)
+            continue
+        accuracy, correlation = _user_values(values, match, n)
+        points.append(_Point(root, prevalence, accuracy, correlation))
+    if blind:
+        alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
+                                f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
+    q = sum(ordered)
+    fitted: dict[Any, bool] = {}
+    for point in points:
+        point.terms = _label_terms(point, match.structure, n)
+        field = isinstance(point.prevalence, FieldElement)
+        key = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
+        if key in fitted:  # conjugate roots: the same field computation
+            point.fits = fitted[key]
+            continue
+        point.fits = all(q * (a + b) == c for a, b, c in zip(point.terms[0], point.terms[1], counts))
+        if field:
+            fitted[key] = point.fits
+    if points and not any(p.fits for p in points):
+        alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
+                                   "no evaluation with this structure explains the sketch; the points solve the "
+                                   "generated equations only")
+    elif roots and not points:
+        alarms.setdefault("empty_variety", "no root of the eliminant extends to a point")
+    if any(p.fits for p in points):
+        points = [p for p in points if p.fits]
+    if points and not any(not isinstance(p.root, AlgebraicNumber) for p in points):
+        alarms["irrational"] = ("no point is rational: on a test whose classifiers' sample correlations vanish off "
+                                "the structure the true point is rational, so the errors correlate beyond it")
+    return points, alarms
+
+
+# -- decoding and the result --------------------------------------------------------------------
+def _estimate(point: _Point, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
+    p = point.exact(point.prevalence)
+    accuracy = {c: {labels[0]: point.exact(row[0]), labels[1]: point.exact(row[1])}
+                for c, row in zip(classifiers, point.accuracy)}
+    correlation = {tuple(classifiers[i] for i in subset): {labels[0]: point.exact(g[0]), labels[1]: point.exact(g[1])}
+                   for subset, g in sorted(point.correlation.items(), key=lambda kv: (len(kv[0]), kv[0]))}
+    return Estimate({labels[0]: p, labels[1]: 1 - p}, accuracy, correlation=correlation)
+
+
+def _inside(estimate: Estimate) -> bool:
+    return all(0 <= v <= 1 for v in estimate.values())
+
+
+def _total(estimate: Estimate) -> Any:
+    total: Any = Fraction(0)
+    for c in estimate.accuracy:
+        total = total + estimate.total_accuracy(c)
+    return total
+
+
+def _decode(estimates: list[Estimate], labels: tuple[str, ...],
+            bounds: tuple[Fraction, Fraction] | None) -> int | None:
+    candidates = [k for k, e in enumerate(estimates) if _inside(e)] or list(range(len(estimates)))
+    if bounds is not None:
+        lo, hi = bounds
+        candidates = [k for k in candidates if lo <= estimates[k].prevalence[labels[0]] <= hi]
+    if not candidates:
+        return None
+    totals = {k: _total(estimates[k]) for k in candidates}
+    best = max(totals.values())
+    winners = [k for k, t in totals.items() if t == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _partition(point: _Point, labels: tuple[str, ...], n: int, q: int) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+    patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
+    return {labels[ell]: [(pattern, point.exact(q * term)) for pattern, term in zip(patterns, point.terms[ell])]
+            for ell in (0, 1)}
+
+
+def _counts(counts: Sequence[Any], n_patterns: int) -> list[int]:
+    try:
+        values = list(counts)
+        ints = [int(c) for c in values]
+        exact = all(c == x for c, x in zip(ints, values))
+    except (TypeError, ValueError, OverflowError):
+        raise SketchError(f"need {n_patterns} non-negative integer pattern counts, got {counts!r}") from None
+    if len(ints) != n_patterns or not exact or any(c < 0 for c in ints):
+        raise SketchError(f"need {n_patterns} non-negative integer pattern counts, got {len(values)} values")
+    if sum(ints) == 0:
+        raise SketchError("empty test: the counts sum to 0")
+    return ints
+
+
+def evaluate_structured_counts(
+    counts: Sequence[int],
+    structure: Any,
+    labels: Sequence[str] = ("a", "b"),
+    classifiers: Sequence[str] | None = None,
+    decoding: str = "total_accuracy",
+    prevalence_range: tuple[Any, Any] | None = None,
+) -> Evaluation:
+    r"""Evaluate binary classifiers with correlated errors from their ``2^N`` pattern counts alone.
+
+    Parameters
+    ----------
+    counts : sequence of int
+        Pattern order (classifier 0 slowest, ``a`` before ``b``), as ``Sketch.count_vector()``.
+    structure : str, iterable of subsets or networkx graph
+        The correlated subsets: ``"0-1,2-3"``, ``[(0, 1)]``, names, or a graph.
+    labels : two names
+    classifiers : names, optional
+        Default ``c0 .. c{N-1}``.
+    decoding : {"total_accuracy", "prevalence_range"}
+    prevalence_range : (low, high), optional
+        Rational bounds on the prevalence of the first label; giving it selects that decoding.
+
+    Returns
+    -------
+    Evaluation
+        Every real point (prevalence, accuracies and the structure's correlations, exact),
+        the chosen one, the partition by true label, the alarms.
+
+    Raises
+    ------
+    SpecError
+        An unreadable, non-identifiable or not yet generated structure; bad decoding options.
+    SketchError
+        Counts that are not ``2^N`` non-negative integers.
+    """
+    labels = tuple(str(x) for x in labels)
+    if len(labels) != 2 or labels[0] == labels[1]:
+        raise SpecError(f"need two distinct label names, got {list(labels)!r}")
+    if classifiers is None:
+        classifiers = tuple(f"c{i}" for i in range(max(0, len(counts) - 1).bit_length()))
+    classifiers = tuple(str(c) for c in classifiers)
+    ints = _counts(counts, 2 ** len(classifiers))
+    if not isinstance(decoding, str) or decoding not in DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    if prevalence_range is not None and decoding == "total_accuracy":
+        decoding = "prevalence_range"
+    bounds = prevalence_bounds(prevalence_range) if decoding == "prevalence_range" else None
+    match = structure_match(structure, classifiers, 2)
+    return _evaluation(ints, match, labels, classifiers, bounds)
+
+
+def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...], classifiers: tuple[str, ...],
+                bounds: tuple[Fraction, Fraction] | None) -> Evaluation:
+    n = len(classifiers)
+    points, found = exact_points(ints, match)
+    estimates = [_estimate(p, labels, classifiers) for p in points]
+    if estimates and not any(_inside(e) for e in estimates):
+        found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
+                                      "accuracy outside [0, 1])")
+    chosen = _decode(estimates, labels, bounds) if estimates else None
+    if estimates and chosen is None:
+        found["undecided"] = ("the decoding rule chooses no point (an exact tie in summed total accuracy, or no point "
+                              "in the prevalence range)")
+    alarms = tuple(Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
+                   for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
+                   if kind in found)
+    partition = {} if chosen is None else _partition(points[chosen], labels, n, sum(ints))
+    return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms)
+
+
+def evaluate_structured(
+    sketch: Sketch,
+    structure: Any,
+    decoding: str = "total_accuracy",
+    prevalence_range: tuple[Any, Any] | None = None,
+) -> Evaluation:
+    r"""Evaluate a sketch of binary classifiers whose errors may correlate on ``structure``.
+
+    Parameters
+    ----------
+    sketch : Sketch
+        Two labels; truth and populations are ignored (pooled).
+    structure : str, iterable of subsets or networkx graph
+        ``"0-1,2-3"`` (indices or names), ``[(0, 1), ("c2", "c3")]`` or an undirected graph.
+    decoding, prevalence_range
+        As for the independent evaluator
+        (:func:`~evalgebra.evaluators.closed_form.evaluate_counts`).
+
+    Returns
+    -------
+    Evaluation
+        See :func:`evaluate_structured_counts`.
+
+    Raises
+    ------
+    SpecError
+        A structure that is not identifiable (the message names the dimension of the family of
+        evaluations), has no generated evaluator (the message says how to generate one), or a
+        sketch with more than two labels and no module for them.
+    """
+    if not isinstance(sketch, Sketch):
+        raise SketchError(f"the structured evaluator needs a Sketch, got {type(sketch).__name__}")
+    labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
+    if sketch.n_labels != 2:
+        parsed = parse_structure(structure, classifiers)
+        find_structure_module(parsed, len(classifiers), sketch.n_labels)  # refuses with the reason
+        raise SpecError(f"structure {structure_text(parsed)}: correlated structures are evaluated for two labels; "
+                        f"this sketch has R = {sketch.n_labels}")
+    pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
+    return evaluate_structured_counts(pooled.count_vector().tolist(), structure, labels, classifiers,
+                                      decoding, prevalence_range)
