@@ -37,96 +37,20 @@ Fraction(2, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import flint
 
+from evalgebra.evaluators.real_algebraic import (
+    Interval, RealAlgebraic, as_fmpq, as_fraction, ball_interval, composed_product, composed_sum, integer_poly,
+    interval_product, interval_sum, isolating_intervals, poly_text, primitive, sign_of, solve_linear)
+
 __all__ = ["AlgebraicNumber", "FieldElement", "real_roots", "poly_text", "as_fraction", "solve_linear"]
 
-_ISOLATION_PRECISIONS = (53, 128, 256, 1024, 4096)
-
-
-def as_fraction(value: Any) -> Fraction:
-    """An exact rational (``int``, ``Fraction``, ``fmpz`` or ``fmpq``) as a :class:`~fractions.Fraction`."""
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, flint.fmpq):
-        return Fraction(int(value.p), int(value.q))
-    return Fraction(int(value))
-
-
-def _fmpq(value: Any) -> flint.fmpq:
-    if isinstance(value, flint.fmpq):
-        return value
-    value = Fraction(value)
-    return flint.fmpq(value.numerator, value.denominator)
-
-
-def _primitive(poly: flint.fmpz_poly) -> flint.fmpz_poly:
-    """``poly`` divided by its content, with a positive leading coefficient."""
-    coeffs = [int(c) for c in poly.coeffs()]
-    content = 0
-    for c in coeffs:
-        content = _gcd(content, c)
-    sign = -1 if coeffs[-1] < 0 else 1
-    return flint.fmpz_poly([sign * c // content for c in coeffs])
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return abs(a)
-
-
-def poly_text(poly: flint.fmpz_poly, variable: str = "x", power: str = "^") -> str:
-    """``x^2 - 2``: an integer polynomial as text (``power="**"`` for SymPy)."""
-    terms = []
-    for k, c in reversed(list(enumerate(int(c) for c in poly.coeffs()))):
-        if c == 0:
-            continue
-        monomial = "" if k == 0 else (variable if k == 1 else f"{variable}{power}{k}")
-        size = abs(c)
-        body = str(size) if not monomial else (monomial if size == 1 else f"{size}*{monomial}")
-        terms.append(("-" if c < 0 else "+", body))
-    if not terms:
-        return "0"
-    first_sign, first = terms[0]
-    return ("-" if first_sign == "-" else "") + first + "".join(f" {s} {b}" for s, b in terms[1:])
-
-
-def _ball_interval(ball: flint.arb) -> tuple[flint.fmpq, flint.fmpq]:
-    """The rational interval ``[mid - rad, mid + rad]`` of an arb ball."""
-    man, exp = ball.mid().man_exp()
-    rman, rexp = ball.rad().man_exp()
-    mid = flint.fmpq(int(man)) * flint.fmpq(2) ** int(exp) if exp >= 0 else flint.fmpq(int(man), 2 ** -int(exp))
-    rad = flint.fmpq(int(rman)) * flint.fmpq(2) ** int(rexp) if rexp >= 0 else flint.fmpq(int(rman), 2 ** -int(rexp))
-    return mid - rad, mid + rad
-
-
-def _sign_at(poly: flint.fmpz_poly, x: flint.fmpq) -> int:
-    value = flint.fmpq_poly(poly)(x)
-    return (value > 0) - (value < 0)
-
-
-def _isolate(poly: flint.fmpz_poly) -> tuple[list[tuple[flint.fmpq, flint.fmpq]], int]:
-    """Isolating intervals of the real roots of a squarefree ``poly`` (increasing), and the
-    number of its non-real roots."""
-    saved = flint.ctx.prec
-    try:
-        for prec in _ISOLATION_PRECISIONS:
-            flint.ctx.prec = prec
-            roots: list[Any] = list(poly.complex_roots())
-            real = [_ball_interval(c.real) for c, _ in roots if c.imag.is_exact() and c.imag == 0]
-            real.sort(key=lambda iv: iv[0])
-            disjoint = all(a[1] < b[0] for a, b in zip(real, real[1:]))
-            changes = all(_sign_at(poly, lo) * _sign_at(poly, hi) < 0 for lo, hi in real)
-            if disjoint and changes:
-                return real, poly.degree() - len(real)
-    finally:
-        flint.ctx.prec = saved
-    raise ArithmeticError(f"could not isolate the real roots of {poly_text(poly)}")
+#: Exact rationals an AlgebraicNumber mixes with.
+_RATIONALS = (int, Fraction, flint.fmpq, flint.fmpz)
 
 
 def real_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
@@ -150,7 +74,7 @@ def real_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
     >>> real_roots([-6, 11, -6, 1])[0]
     [Fraction(1, 1), Fraction(2, 1), Fraction(3, 1)]
     """
-    p = _integer_poly(poly)
+    p = integer_poly(poly)
     if p.is_zero():
         raise ValueError("the zero polynomial has every number as a root")
     out: list[Fraction | AlgebraicNumber] = []
@@ -160,44 +84,15 @@ def real_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
             b, a = (int(c) for c in factor.coeffs())
             out.append(Fraction(-b, a))
             continue
-        canonical = _primitive(factor)
-        intervals, others = _isolate(canonical)
+        canonical = primitive(factor)
+        intervals, others = isolating_intervals(canonical)
         n_complex += others
         out.extend(AlgebraicNumber._make(canonical, k, lo, hi) for k, (lo, hi) in enumerate(intervals))
-    out.sort(key=_sort_key)
+    out.sort()  # exact: the family compares with rationals
     return out, n_complex
 
 
-def _integer_poly(poly: Any) -> flint.fmpz_poly:
-    if isinstance(poly, flint.fmpz_poly):
-        return poly
-    if isinstance(poly, flint.fmpq_poly):
-        return poly.numer()
-    return flint.fmpz_poly([int(c) for c in poly])
-
-
-def _sort_key(x: Fraction | AlgebraicNumber) -> Any:
-    return _Key(x)
-
-
-class _Key:
-    """Exact ordering of rationals and algebraic numbers for ``sort``."""
-
-    __slots__ = ("x",)
-
-    def __init__(self, x: Any) -> None:
-        self.x = x
-
-    def __lt__(self, other: _Key) -> bool:
-        a, b = self.x, other.x
-        if isinstance(a, AlgebraicNumber):
-            return bool(a < b)
-        if isinstance(b, AlgebraicNumber):
-            return bool(b > a)
-        return bool(a < b)
-
-
-class AlgebraicNumber:
+class AlgebraicNumber(RealAlgebraic):
     r"""A real root of an irreducible integer polynomial of degree ``>= 2``, exactly.
 
     Parameters
@@ -213,6 +108,14 @@ class AlgebraicNumber:
     ``index`` the root's rank, ``lo < root < hi`` an isolating interval (``lo``, ``hi``
     rational, no other root of ``poly`` in it), narrowed in place as comparisons need.
 
+    Arithmetic (``+ - * /`` with rationals, with another ``AlgebraicNumber`` or with a real
+    :class:`~evalgebra.evaluators.quadratic.QuadraticNumber`) is exact: the result is a root of
+    the composed sum or product of the minimal polynomials (:mod:`~evalgebra.evaluators.real_algebraic`),
+    found by factoring it and narrowing the operands' intervals until one root remains; a
+    rational result comes back as a :class:`~fractions.Fraction`. The degree of a result can
+    be the product of the operands' degrees: for long sums of unrelated numbers of high degree,
+    a :class:`FieldElement` (one number field) is the faster route.
+
     Examples
     --------
     >>> golden = AlgebraicNumber([-1, -1, 1], 1)
@@ -222,6 +125,10 @@ class AlgebraicNumber:
     (True, True)
     >>> str(golden)
     'root 1 of x^2 - x - 1 (≈ 1.618033989)'
+    >>> golden * golden - golden, golden + AlgebraicNumber([-1, -1, 1], 0)
+    (Fraction(1, 1), Fraction(1, 1))
+    >>> AlgebraicNumber([-2, 0, 1], 1) + AlgebraicNumber([-3, 0, 1], 1)
+    AlgebraicNumber(x^4 - 10*x^2 + 1, root 3 ≈ 3.14626437)
     """
 
     __slots__ = ("poly", "index", "lo", "hi")
@@ -232,14 +139,14 @@ class AlgebraicNumber:
     hi: flint.fmpq
 
     def __init__(self, poly: Any, index: int) -> None:
-        p = _integer_poly(poly)
+        p = integer_poly(poly)
         if p.degree() < 2:
             raise ValueError(f"{poly_text(p)}: an algebraic number here has degree at least 2 (use Fraction)")
         constant, factors = p.factor()
         if len(factors) != 1 or factors[0][1] != 1:
             raise ValueError(f"{poly_text(p)} is not irreducible over the rationals")
-        canonical = _primitive(p)
-        intervals, _ = _isolate(canonical)
+        canonical = primitive(p)
+        intervals, _ = isolating_intervals(canonical)
         if not 0 <= index < len(intervals):
             raise ValueError(f"{poly_text(canonical)} has {len(intervals)} real root(s); no index {index}")
         self.poly, self.index = canonical, index
@@ -251,6 +158,23 @@ class AlgebraicNumber:
         x.poly, x.index, x.lo, x.hi = poly, index, lo, hi
         return x
 
+    @classmethod
+    def from_quadratic(cls, value: Any) -> Fraction | AlgebraicNumber:
+        r"""The value of a real :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (a Fraction when rational).
+
+        >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+        >>> AlgebraicNumber.from_quadratic(QuadraticNumber(1, -1, 2))
+        AlgebraicNumber(x^2 - 2*x - 1, root 0 ≈ -0.4142135624)
+        """
+        if not value.is_real:
+            raise ValueError(f"{value!r} is not real: no AlgebraicNumber")
+        key = value.minimal_key()
+        if key is None:
+            return Fraction(value.p)
+        poly = flint.fmpz_poly(list(key[0]))
+        intervals, _ = isolating_intervals(poly)
+        return cls._make(poly, key[1], *intervals[key[1]])
+
     @property
     def degree(self) -> int:
         """Degree of the minimal polynomial."""
@@ -258,12 +182,12 @@ class AlgebraicNumber:
 
     def refine(self, width: Any = None) -> None:
         """Bisect the isolating interval once, or until it is narrower than ``width``."""
-        target = None if width is None else _fmpq(width)
+        target = None if width is None else as_fmpq(width)
         q = flint.fmpq_poly(self.poly)
-        sign_lo = _sign(q(self.lo))
+        sign_lo = sign_of(q(self.lo))
         while True:
             mid = (self.lo + self.hi) / 2
-            s = _sign(q(mid))
+            s = sign_of(q(mid))
             if s == sign_lo:
                 self.lo = mid
             else:
@@ -280,8 +204,17 @@ class AlgebraicNumber:
         lo, hi = flint.arb(self.lo), flint.arb(self.hi)
         return lo.union(hi)
 
+    def minimal_key(self) -> tuple[tuple[int, ...], int]:
+        """``(coefficients of the minimal polynomial, root index)``: the canonical name of the value."""
+        return tuple(int(c) for c in self.poly.coeffs()), self.index
+
+    def to_algebraic(self) -> AlgebraicNumber:
+        """Itself (the family's common form)."""
+        return self
+
     # -- comparison ---------------------------------------------------------------------------
-    def _compare(self, other: Any) -> int:
+    def compare(self, other: Any) -> int:
+        """``-1``, ``0`` or ``1``: exact, by narrowing intervals (never by floating point)."""
         if isinstance(other, AlgebraicNumber):
             if self.poly == other.poly and self.index == other.index:
                 return 0
@@ -289,7 +222,13 @@ class AlgebraicNumber:
                 self.refine()
                 other.refine()
             return -1 if self.hi < other.lo else 1
-        x = _fmpq(as_fraction(other))
+        if isinstance(other, RealAlgebraic):  # a QuadraticNumber
+            return self.compare(other.to_algebraic())
+        if isinstance(other, float):
+            other = Fraction(other)  # its exact binary value
+        if not isinstance(other, _RATIONALS):
+            raise TypeError(f"cannot compare an AlgebraicNumber with {type(other).__name__}")
+        x = as_fmpq(as_fraction(other))
         while self.lo <= x <= self.hi:  # never equal: a rational is no root of an irreducible of degree >= 2
             self.refine()
         return -1 if self.hi < x else 1
@@ -297,28 +236,21 @@ class AlgebraicNumber:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, AlgebraicNumber):
             return self.poly == other.poly and self.index == other.index
-        if isinstance(other, (int, Fraction, flint.fmpq, flint.fmpz)):
+        if isinstance(other, RealAlgebraic):
+            return other.minimal_key() == self.minimal_key()
+        if isinstance(other, _RATIONALS):
             return False
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((tuple(int(c) for c in self.poly.coeffs()), self.index))
+        return hash(self.minimal_key())
 
-    def __lt__(self, other: Any) -> bool:
-        return self._compare(other) < 0
-
-    def __le__(self, other: Any) -> bool:
-        return self._compare(other) <= 0
-
-    def __gt__(self, other: Any) -> bool:
-        return self._compare(other) > 0
-
-    def __ge__(self, other: Any) -> bool:
-        return self._compare(other) >= 0
+    def __bool__(self) -> bool:
+        return True  # never zero
 
     def sign(self) -> int:
         """``-1`` or ``1`` (never zero)."""
-        return self._compare(0)
+        return self.compare(0)
 
     def __float__(self) -> float:
         while True:
@@ -327,11 +259,92 @@ class AlgebraicNumber:
                 return float((self.lo + self.hi) / 2)
             self.refine()
 
+    # -- arithmetic ---------------------------------------------------------------------------
     def __neg__(self) -> AlgebraicNumber:
         coeffs = [int(c) * (-1) ** k for k, c in enumerate(self.poly.coeffs())]
-        negated = _primitive(flint.fmpz_poly(coeffs))
-        n_real = len(_isolate(self.poly)[0])
+        negated = primitive(flint.fmpz_poly(coeffs))
+        n_real = len(isolating_intervals(self.poly)[0])
         return AlgebraicNumber._make(negated, n_real - 1 - self.index, -self.hi, -self.lo)
+
+    def __abs__(self) -> AlgebraicNumber:
+        return -self if self.sign() < 0 else self
+
+    def __pos__(self) -> AlgebraicNumber:
+        return self
+
+    def __add__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        if o is None:
+            return NotImplemented
+        if isinstance(o, Fraction):
+            if o == 0:
+                return self
+            shifted = flint.fmpq_poly(self.poly)(flint.fmpq_poly([-as_fmpq(o), 1]))  # f(x - r)
+            return AlgebraicNumber._make(primitive(shifted), self.index, self.lo + as_fmpq(o), self.hi + as_fmpq(o))
+        return _pick(composed_sum(self.poly, o.poly), _enclosure(self, o, interval_sum))
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        return NotImplemented if o is None else self + (-o)
+
+    def __rsub__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        return NotImplemented if o is None else (-self) + o
+
+    def __mul__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        if o is None:
+            return NotImplemented
+        if isinstance(o, Fraction):
+            if o == 0:
+                return Fraction(0)
+            r = as_fmpq(o)
+            scaled = primitive(flint.fmpq_poly(self.poly)(flint.fmpq_poly([0, 1 / r])))  # f(x / r)
+            if r > 0:
+                return AlgebraicNumber._make(scaled, self.index, self.lo * r, self.hi * r)
+            n_real = len(isolating_intervals(self.poly)[0])
+            return AlgebraicNumber._make(scaled, n_real - 1 - self.index, self.hi * r, self.lo * r)
+        return _pick(composed_product(self.poly, o.poly), _enclosure(self, o, interval_product))
+
+    __rmul__ = __mul__
+
+    def reciprocal(self) -> AlgebraicNumber:
+        """``1 / self`` (the reversed minimal polynomial)."""
+        while self.lo <= 0 <= self.hi:
+            self.refine()
+        reversed_poly = primitive(flint.fmpz_poly(list(reversed([int(c) for c in self.poly.coeffs()]))))
+        intervals, _ = isolating_intervals(reversed_poly)
+        n_real = len(intervals)
+        negatives = sum(1 for lo, _ in intervals if lo < 0)
+        # x -> 1/x reverses the order within the negative and within the positive roots
+        index = negatives - 1 - self.index if self.hi < 0 else negatives + (n_real - 1 - self.index)
+        return AlgebraicNumber._make(reversed_poly, index, *intervals[index])
+
+    def __truediv__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        if o is None:
+            return NotImplemented
+        if isinstance(o, Fraction):
+            if o == 0:
+                raise ZeroDivisionError("division of an AlgebraicNumber by zero")
+            return self * (1 / o)
+        return Fraction(1) if o == self else self * o.reciprocal()
+
+    def __rtruediv__(self, other: Any) -> Fraction | AlgebraicNumber:
+        o = _operand(other)
+        return NotImplemented if o is None else self.reciprocal() * o
+
+    def __pow__(self, exponent: int) -> Fraction | AlgebraicNumber:
+        if not isinstance(exponent, int):
+            return NotImplemented
+        if exponent < 0:
+            return self.reciprocal() ** -exponent
+        result: Fraction | AlgebraicNumber = Fraction(1)
+        for _ in range(exponent):
+            result = result * self
+        return result
 
     # -- text -----------------------------------------------------------------------------------
     def to_sympy_text(self) -> str:
@@ -345,8 +358,53 @@ class AlgebraicNumber:
         return f"AlgebraicNumber({poly_text(self.poly)}, root {self.index} ≈ {float(self):.10g})"
 
 
-def _sign(value: Any) -> int:
-    return (value > 0) - (value < 0)
+def _operand(other: Any) -> Fraction | AlgebraicNumber | None:
+    """An arithmetic operand as a Fraction or an AlgebraicNumber (None: not an exact real)."""
+    if isinstance(other, AlgebraicNumber):
+        return other
+    if isinstance(other, RealAlgebraic):
+        return other.to_algebraic()  # type: ignore[no-any-return]
+    if isinstance(other, _RATIONALS):
+        return as_fraction(other)
+    return None
+
+
+def _enclosure(x: AlgebraicNumber, y: AlgebraicNumber,
+               combine: Callable[[Interval, Interval], Interval]) -> Callable[[], Interval]:
+    """An interval holding ``x (op) y``, narrower at every call (the operands are refined)."""
+    calls = [0]
+
+    def enclose() -> Interval:
+        if calls[0]:
+            x.refine((x.hi - x.lo) / 256)
+            y.refine((y.hi - y.lo) / 256)
+        calls[0] += 1
+        return combine((x.lo, x.hi), (y.lo, y.hi))
+
+    return enclose
+
+
+def _pick(poly: flint.fmpz_poly, enclose: Callable[[], Interval]) -> Fraction | AlgebraicNumber:
+    """The one root of ``poly`` in the shrinking enclosures (a Fraction when rational)."""
+    candidates, _ = real_roots(poly)
+    while True:
+        lo, hi = enclose()
+        hits = [c for c in candidates if _meets(c, lo, hi)]
+        if len(hits) == 1:
+            return hits[0]
+        if not hits:
+            raise ArithmeticError(f"no root of {poly_text(poly)} in the enclosure")  # pragma: no cover
+        for c in hits:
+            if isinstance(c, AlgebraicNumber):
+                c.refine((c.hi - c.lo) / 256)
+        candidates = hits
+
+
+def _meets(c: Fraction | AlgebraicNumber, lo: flint.fmpq, hi: flint.fmpq) -> bool:
+    if isinstance(c, AlgebraicNumber):
+        return not (c.hi < lo or hi < c.lo)
+    x = as_fmpq(c)
+    return bool(lo <= x <= hi)
 
 
 class FieldElement:
@@ -363,26 +421,40 @@ class FieldElement:
     -----
     The arithmetic does not depend on which root of ``f`` is ``theta``: a computation done once
     gives the answer at every conjugate, which is what makes :meth:`trace` (the sum over the
-    conjugates) exact and rational.
+    conjugates) exact and rational. Elements of different fields do not mix (``ValueError``).
+
+    Examples
+    --------
+    >>> theta = FieldElement.generator(AlgebraicNumber([-2, 0, 0, 1], 0))   # the real cube root of 2
+    >>> y = 1 / (theta + 1)
+    >>> y, y * (theta + 1) == 1, y.value(AlgebraicNumber([-2, 0, 0, 1], 0))
+    (FieldElement(1/3*x^2 + (-1/3)*x + 1/3 mod x^3 + (-2)), True, AlgebraicNumber(3*x^3 - 3*x^2 + 3*x - 1, root 0 ≈ 0.442493334))
     """
 
     __slots__ = ("modulus", "g")
+
+    @classmethod
+    def generator(cls, root: AlgebraicNumber) -> FieldElement:
+        """``theta`` itself in ``Q(theta)``, for ``theta = root`` (modulus: its minimal polynomial)."""
+        return cls(root.poly, [0, 1])
 
     def __init__(self, modulus: Any, value: Any) -> None:
         self.modulus = modulus if isinstance(modulus, flint.fmpq_poly) else flint.fmpq_poly(modulus)
         if isinstance(value, flint.fmpq_poly):
             g = value
         elif isinstance(value, (list, tuple)):
-            g = flint.fmpq_poly([_fmpq(as_fraction(v)) for v in value])
+            g = flint.fmpq_poly([as_fmpq(as_fraction(v)) for v in value])
         else:
-            g = flint.fmpq_poly([_fmpq(as_fraction(value))])
+            g = flint.fmpq_poly([as_fmpq(as_fraction(value))])
         self.g = g % self.modulus
 
     def _other(self, other: Any) -> flint.fmpq_poly | None:
         if isinstance(other, FieldElement):
+            if other.modulus is not self.modulus and other.modulus != self.modulus:
+                raise ValueError(f"elements of two number fields: mod {self.modulus} and mod {other.modulus}")
             return other.g
         if isinstance(other, (int, Fraction, flint.fmpq, flint.fmpz)):
-            return flint.fmpq_poly([_fmpq(as_fraction(other))])
+            return flint.fmpq_poly([as_fmpq(as_fraction(other))])
         return None
 
     def _new(self, g: flint.fmpq_poly) -> FieldElement:
@@ -424,8 +496,34 @@ class FieldElement:
         return self._new((s / gcd) % self.modulus)
 
     def __truediv__(self, other: Any) -> FieldElement:
-        o = other if isinstance(other, FieldElement) else self._new(self._other(other) or flint.fmpq_poly([0]))
-        return self * o.inverse()
+        o = self._other(other)
+        if o is None:
+            return NotImplemented
+        return self * self._new(o).inverse()
+
+    def __rtruediv__(self, other: Any) -> FieldElement:
+        o = self._other(other)
+        return NotImplemented if o is None else self._new(o) * self.inverse()
+
+    def __pow__(self, exponent: int) -> FieldElement:
+        if not isinstance(exponent, int):
+            return NotImplemented
+        base = self if exponent >= 0 else self.inverse()
+        result, exponent = self._new(flint.fmpq_poly([1])), abs(exponent)
+        while exponent:
+            if exponent & 1:
+                result = result * base
+            base, exponent = base * base, exponent >> 1
+        return result
+
+    def __eq__(self, other: object) -> bool:
+        try:
+            o = self._other(other)
+        except ValueError:
+            return False
+        return NotImplemented if o is None else bool(self.g == o)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def rational(self) -> Fraction | None:
         """The value when ``g`` is constant, else ``None``."""
@@ -451,7 +549,7 @@ class FieldElement:
     def minimal_polynomial(self) -> flint.fmpz_poly:
         """The minimal polynomial of ``g(theta)`` (primitive, positive leading coefficient)."""
         factors = self._matrix().charpoly().numer().factor()[1]
-        return _primitive(factors[0][0])
+        return primitive(factors[0][0])
 
     def arb(self, theta: AlgebraicNumber) -> flint.arb:
         """An arb ball holding ``g(theta)``, at the width of ``theta``'s interval."""
@@ -464,7 +562,11 @@ class FieldElement:
         if constant is not None:
             return constant
         if not isinstance(theta, AlgebraicNumber):
-            return as_fraction(self.g(_fmpq(theta)))
+            if self.modulus(as_fmpq(theta)) != 0:
+                raise ValueError(f"{theta} is not a root of the modulus {self.modulus}")
+            return as_fraction(self.g(as_fmpq(theta)))
+        if theta.poly.degree() != self.modulus.degree() or flint.fmpq_poly(theta.poly) % self.modulus != 0:
+            raise ValueError(f"{theta!r} is not a root of the modulus {self.modulus}")
         minimal = self.minimal_polynomial()
         if minimal.degree() == 1:
             b, a = (int(c) for c in minimal.coeffs())
@@ -473,53 +575,19 @@ class FieldElement:
         numbers = [c for c in candidates if isinstance(c, AlgebraicNumber)]
         saved = flint.ctx.prec
         try:
-            flint.ctx.prec = 256
             while True:
+                width = theta.hi - theta.lo
+                flint.ctx.prec = max(256, 2 * (int(width.q).bit_length() - int(width.p).bit_length()) + 128)
                 ball = self.arb(theta)
-                blo, bhi = _ball_interval(ball)
+                blo, bhi = ball_interval(ball)
                 hits = [c for c in numbers if not (c.hi < blo or bhi < c.lo)]
                 if len(hits) == 1:
                     return hits[0]
-                theta.refine()
+                theta.refine((theta.hi - theta.lo) / 2 ** 16)
                 for c in hits:
-                    c.refine()
+                    c.refine((c.hi - c.lo) / 256)
         finally:
             flint.ctx.prec = saved
 
     def __repr__(self) -> str:
         return f"FieldElement({self.g} mod {self.modulus})"
-
-
-def solve_linear(rows: Sequence[Sequence[Any]], zero: Any, one: Any) -> list[Any] | None:
-    """A nonzero vector ``x`` with ``rows @ x = 0`` (field entries), or ``None`` when there is none."""
-    matrix = [list(r) for r in rows]
-    n_rows, n_cols = len(matrix), len(matrix[0])
-    pivots: list[int] = []
-    r = 0
-    for c in range(n_cols):
-        pivot = next((k for k in range(r, n_rows) if not _is_zero(matrix[k][c])), None)
-        if pivot is None:
-            continue
-        matrix[r], matrix[pivot] = matrix[pivot], matrix[r]
-        inv = one / matrix[r][c]
-        matrix[r] = [v * inv for v in matrix[r]]
-        for k in range(n_rows):
-            if k != r and not _is_zero(matrix[k][c]):
-                factor = matrix[k][c]
-                matrix[k] = [a - factor * b for a, b in zip(matrix[k], matrix[r])]
-        pivots.append(c)
-        r += 1
-        if r == n_rows:
-            break
-    free = [c for c in range(n_cols) if c not in pivots]
-    if not free:
-        return None
-    x = [zero] * n_cols
-    x[free[0]] = one
-    for row, c in zip(matrix, pivots):
-        x[c] = zero - row[free[0]]
-    return x
-
-
-def _is_zero(value: Any) -> bool:
-    return value.is_zero() if isinstance(value, FieldElement) else value == 0

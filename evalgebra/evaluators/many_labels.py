@@ -61,7 +61,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import (
     AlgebraicNumber, FieldElement, as_fraction, poly_text, real_roots, solve_linear)
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, exact_text
-from evalgebra.generated import many_labels as generated
+from evalgebra.evaluators.many_labels_tables import count_tables, pattern_order
 
 __all__ = [
     "DECODINGS",
@@ -144,9 +144,16 @@ class ManyLabelSolution:
         Alarm kinds raised.
     details : dict
         Alarm kind -> detail text.
+    fields : list
+        Irrational roots only, per hidden column ``k``: ``(root, P_k, columns)`` with the root of
+        the eliminant that column belongs to (``None`` for a rational root) and the column's
+        prevalence and response columns (``columns[i][r]``, classifier ``i``) as
+        :class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` of that root's number
+        field: exact products (the partition) stay in one field.
     """
 
-    __slots__ = ("n_labels", "polynomial", "role", "weights", "prevalence", "response", "kinds", "details", "exact")
+    __slots__ = ("n_labels", "polynomial", "role", "weights", "prevalence", "response", "kinds", "details", "exact",
+                 "fields")
 
     def __init__(self, n_labels: int) -> None:
         self.n_labels = n_labels
@@ -158,6 +165,7 @@ class ManyLabelSolution:
         self.kinds: set[str] = set()
         self.details: dict[str, str] = {}
         self.exact = False  # True when every value is an fmpq (rational roots)
+        self.fields: list[tuple[AlgebraicNumber | None, FieldElement, list[list[FieldElement]]]] = []
 
     def alarm(self, kind: str, detail: str) -> None:
         self.kinds.add(kind)
@@ -167,43 +175,6 @@ class ManyLabelSolution:
     def defined(self) -> bool:
         """True when every column was found (real roots, no blind spot)."""
         return bool(self.prevalence) and not ({"blind_spot", "complex"} & self.kinds)
-
-
-_ORDERS: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-
-
-def _order(r: int, role: tuple[int, ...]) -> list[int]:
-    """Index map: the counts with classifiers reordered to ``role``."""
-    key = (r, role)
-    if key not in _ORDERS:
-        patterns = list(itertools.product(range(r), repeat=3))
-        index = {p: k for k, p in enumerate(patterns)}
-        _ORDERS[key] = [index[tuple(p[role.index(m)] for m in range(3))] for p in patterns]
-    return _ORDERS[key]
-
-
-def _tables(counts: Sequence[int], r: int, role: tuple[int, ...], weights: tuple[int, ...]) -> list[Any]:
-    ordered = counts if role == ROLES[0] else [counts[k] for k in _order(r, role)]
-    function = getattr(generated, f"eliminant_{r}", None)
-    if function is not None:
-        return list(function(*ordered, *weights))
-    return _tables_any(ordered, r, weights)
-
-
-def _tables_any(counts: Sequence[int], r: int, weights: tuple[int, ...]) -> list[Any]:
-    """The generated function's outputs for an ``R`` it was not generated for (same polynomial:
-    ``det(lambda M - S) = det M * charpoly(M^{-1} S)``, or the Berkowitz determinant if ``M`` is singular)."""
-    m = [[sum(counts[(a * r + b) * r + t] for t in range(r)) for b in range(r)] for a in range(r)]
-    k = [[sum(counts[(a * r + b) * r + t] for b in range(r)) for t in range(r)] for a in range(r)]
-    s = [[sum(weights[t] * counts[(a * r + b) * r + t] for t in range(r)) for b in range(r)] for a in range(r)]
-    mz, sz = flint.fmpz_mat(m), flint.fmpz_mat(s)
-    det = mz.det()
-    if det != 0:
-        char = (flint.fmpq_mat(mz).inv() * flint.fmpq_mat(sz)).charpoly()
-        coeffs = [int(c * det) for c in char.coeffs()]
-    else:
-        coeffs = [0] * (r + 1)
-    return [*coeffs, *(x for row in m for x in row), *(x for row in k for x in row), *(x for row in s for x in row)]
 
 
 def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSolution:
@@ -231,7 +202,7 @@ def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSoluti
     singular = True
     for role in ROLES:
         for weights in _weights(r):
-            out = _tables(counts, r, role, weights)
+            out = count_tables(counts, r, role, weights)
             if out[r] == 0:  # det M = 0: this pair table is singular, no weighting helps
                 break
             singular = False
@@ -258,7 +229,7 @@ def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSoluti
     else:
         sol.alarm("blind_spot", "no weighting of the slices separates the hidden labels (two labels on which "
                                 "every classifier answers alike, or a label of zero prevalence)")
-    sol.prevalence, sol.response = [], []
+    sol.prevalence, sol.response, sol.fields = [], [], []
     return sol
 
 
@@ -296,7 +267,7 @@ def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], 
         col_j.append([b_j[row, c] / total for c in range(r)])
         col_k.append([b_k[row, c] / total for c in range(r)])
     # exact residual of the three-way table: Q A_i diag(P) diag(A_k[t, :]) A_j^T = N_t
-    order = _order(r, sol.role)
+    order = pattern_order(r, sol.role)
     for t in range(r):
         scaled = flint.fmpq_mat(r, r, [b_j[row, c] * col_k[row][t] for row in range(r) for c in range(r)])
         observed = flint.fmpq_mat(r, r, [counts[order[(x * r + y) * r + t]] for x in range(r) for y in range(r)])
@@ -340,7 +311,7 @@ def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int],
     prevalence: list[Any] = []
     cols: list[list[Any]] = [[], [], []]
     residual = [Fraction(0)] * (r ** 3)
-    order = _order(r, sol.role)
+    order = pattern_order(r, sol.role)
     for f, _ in factors:
         modulus = f
         theta = FieldElement(modulus, [0, 1])
@@ -367,9 +338,13 @@ def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int],
             term = prev * q * col_i[d[0]] * col_j[d[1]] * col_k[d[2]]
             residual[(d[0] * r + d[1]) * r + d[2]] += term.trace()
         own = [x for x in roots if isinstance(x, AlgebraicNumber) and x.poly in (f, -f)] if f.degree() > 1 else [None]
+        by_classifier: list[list[FieldElement]] = [[], [], []]
+        for position, column in enumerate((col_i, col_j, col_k)):
+            by_classifier[sol.role[position]] = column
         for root in own:
             at = (lambda v: v.value(root)) if root is not None else (lambda v: v.rational())  # noqa: E731
             prevalence.append(at(prev))
+            sol.fields.append((root, prev, by_classifier))
             for position, column in enumerate((col_i, col_j, col_k)):
                 cols[position].append([at(v) for v in column])
     if any(residual[p] != counts[order[p]] for p in range(r ** 3)):
@@ -478,9 +453,10 @@ def _estimate(sol: ManyLabelSolution, perm: tuple[int, ...], labels: tuple[str, 
 
 
 def _partition(point: ResponseEstimate, labels: tuple[str, ...], classifiers: tuple[str, ...],
-               q: int) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
-    if any(isinstance(v, AlgebraicNumber) for v in point.prevalence.values()):
-        return {}  # irrational points: the counts are not split (the alarms say why)
+               q: int, sol: ManyLabelSolution, perm: tuple[int, ...]) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+    """``Q P_l P_{0,d_0|l} P_{1,d_1|l} P_{2,d_2|l}`` for every label ``l`` and pattern ``d``, exactly."""
+    if sol.fields:
+        return _partition_in_fields(labels, q, sol, perm)
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
     for ell in labels:
         base = point.prevalence[ell] * q
@@ -488,6 +464,24 @@ def _partition(point: ResponseEstimate, labels: tuple[str, ...], classifiers: tu
         out[ell] = [(pattern, base * rows[0][pattern[0]] * rows[1][pattern[1]] * rows[2][pattern[2]])
                     for pattern in itertools.product(labels, repeat=3)]
     return out
+
+
+def _partition_in_fields(labels: tuple[str, ...], q: int, sol: ManyLabelSolution,
+                         perm: tuple[int, ...]) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+    """The partition of an irrational point: each product formed in its column's number field, then valued
+    at the column's root (so every count is one exact algebraic number, not a product of rounded ones)."""
+    r = sol.n_labels
+    out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
+    for column in range(r):
+        root, prev, cols = sol.fields[column]
+        base = prev * q
+        rows: list[tuple[tuple[str, ...], Any]] = []
+        for d in itertools.product(range(r), repeat=3):
+            term = base * cols[0][d[0]] * cols[1][d[1]] * cols[2][d[2]]
+            value = term.rational() if root is None else term.value(root)
+            rows.append((tuple(labels[a] for a in d), value))
+        out[labels[perm[column]]] = rows
+    return {ell: out[ell] for ell in labels}
 
 
 _DETAIL_UNDECIDED = ("the decoding rule chooses no assignment of the hidden labels (a tie, equal prevalences for a "
@@ -556,7 +550,7 @@ def evaluate_counts_many(
     if chosen is None:
         alarms.append(Alarm("undecided", _DETAIL_UNDECIDED))
         return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms))
-    partition = _partition(points[chosen], labels, classifiers, sum(ints))
+    partition = _partition(points[chosen], labels, classifiers, sum(ints), sol, perms[chosen])
     return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))
 
 

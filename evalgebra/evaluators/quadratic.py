@@ -17,9 +17,13 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.evaluators.real_algebraic import RealAlgebraic
+
 __all__ = ["QuadraticNumber"]
 
-class QuadraticNumber:
+
+class QuadraticNumber(RealAlgebraic):
     r"""An exact element ``p + q*sqrt(d)`` of a quadratic field (``p, q, d`` rational).
 
     Arithmetic with :class:`fractions.Fraction`, ``int`` and numbers of the same field is
@@ -170,27 +174,25 @@ class QuadraticNumber:
         diff = self.p * self.p - self.q * self.q * self.d
         return sp * ((diff > 0) - (diff < 0))
 
-    def _compare(self, other: Any) -> int:
-        o = self._lift(other)
+    def compare(self, other: Any) -> int:
+        """``-1``, ``0`` or ``1``, exactly (real numbers only; any member of the family, or a rational)."""
+        if isinstance(other, RealAlgebraic) and not isinstance(other, QuadraticNumber):
+            return -other.compare(self)  # an AlgebraicNumber: it converts this number
+        try:
+            o = self._lift(other)
+        except ValueError:  # another quadratic field: compare as algebraic numbers
+            mine = AlgebraicNumber.from_quadratic(self)  # irrational: two fields need two radicals
+            assert isinstance(mine, AlgebraicNumber)
+            return mine.compare(other)
         if o is None:
             raise TypeError(f"cannot compare with {type(other).__name__}")
         return (self - o).sign()
 
-    def __lt__(self, other: Any) -> bool:
-        return self._compare(other) < 0
-
-    def __le__(self, other: Any) -> bool:
-        return self._compare(other) <= 0
-
-    def __gt__(self, other: Any) -> bool:
-        return self._compare(other) > 0
-
-    def __ge__(self, other: Any) -> bool:
-        return self._compare(other) >= 0
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (int, Fraction)):
             return self.q == 0 and self.p == other
+        if isinstance(other, RealAlgebraic) and not isinstance(other, QuadraticNumber):
+            return other == self  # an AlgebraicNumber: equal minimal polynomial and root index
         if isinstance(other, QuadraticNumber):
             # q*sqrt(d) is irrational unless q == 0, so the parts match one by one; the
             # irrational parts are equal when their squares and their signs are
@@ -201,7 +203,39 @@ class QuadraticNumber:
     def __hash__(self) -> int:
         if self.q == 0:
             return hash(self.p)  # equal to hash(Fraction(p)), as equality requires
+        key = self.minimal_key()
+        if key is not None:
+            return hash(key)  # equal to the hash of the same value as an AlgebraicNumber
         return hash((self.p, self.q * self.q * self.d, _sign(self.q)))
+
+    def minimal_key(self) -> tuple[tuple[int, ...], int] | None:
+        """``(coefficients of the minimal polynomial, root index)`` of a real irrational number, else ``None``.
+
+        ``p + q*sqrt(d)`` is a root of ``x^2 - 2p x + p^2 - q^2 d`` (scaled to primitive
+        integers), the larger one when ``q > 0``.
+
+        >>> QuadraticNumber(Fraction(1, 2), 1, 2).minimal_key()
+        ((-7, -4, 4), 1)
+        """
+        if self.q == 0 or self.d < 0:
+            return None
+        coeffs = [self.p * self.p - self.q * self.q * self.d, -2 * self.p, _ONE]
+        scale = math.lcm(*(c.denominator for c in coeffs))
+        ints = [int(c * scale) for c in coeffs]
+        content = math.gcd(*ints)
+        return tuple(c // content for c in ints), 1 if self.q > 0 else 0
+
+    def to_algebraic(self) -> Fraction | AlgebraicNumber:
+        """The same value as a Fraction (rational) or an :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`.
+
+        ``ValueError`` for a complex number.
+
+        >>> QuadraticNumber(0, 1, 8).to_algebraic(), QuadraticNumber(3, 1, 4).to_algebraic()
+        (AlgebraicNumber(x^2 - 8, root 1 ≈ 2.828427125), Fraction(5, 1))
+        """
+        if self.q == 0:
+            return self.p
+        return AlgebraicNumber.from_quadratic(self)
 
     def __bool__(self) -> bool:
         return bool(self.p) or bool(self.q)

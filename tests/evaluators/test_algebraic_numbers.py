@@ -59,3 +59,148 @@ def test_field_element_value_trace_and_inverse():
     assert x.trace() == sum((Fraction(float(r)) * 0 for r in roots), Fraction(0)) + (6 + 0 - 1)  # tr(t^2)=6, tr(t)=0
     assert ((x * x.inverse()) - 1).is_zero()
     assert (theta / theta).rational() == 1
+
+
+# -- one family: QuadraticNumber and AlgebraicNumber ------------------------------------------------
+from evalgebra.evaluators.quadratic import QuadraticNumber  # noqa: E402
+from evalgebra.evaluators.real_algebraic import RealAlgebraic, composed_product, composed_sum  # noqa: E402
+from evalgebra.evaluators.result import exact_text  # noqa: E402
+
+_X = sympy.Symbol("x")
+_rationals = st.fractions(min_value=-20, max_value=20, max_denominator=12)
+
+
+def _sympy_value(value):
+    return sympy.sympify(exact_text(value))
+
+
+@st.composite
+def irreducible_roots(draw, min_degree: int = 2, max_degree: int = 6):
+    """A real root of an irreducible integer polynomial of degree in [min_degree, max_degree]."""
+    degree = draw(st.integers(min_degree, max_degree))
+    coeffs = draw(st.lists(st.integers(-9, 9), min_size=degree, max_size=degree)) + [draw(st.integers(1, 4))]
+    coeffs[0] = coeffs[0] or 1
+    factors = [f for f, _ in flint.fmpz_poly(coeffs).factor()[1] if f.degree() >= min_degree]
+    roots = [x for f in factors for x in real_roots(f)[0] if isinstance(x, AlgebraicNumber)]
+    if not roots:
+        eisenstein = [-draw(st.sampled_from([2, 3, 5, 7]))] + [0] * (min_degree - 1) + [1]  # x^n - p
+        roots = [AlgebraicNumber(eisenstein, len(real_roots(eisenstein)[0]) - 1)]  # the rare case without one
+    return draw(st.sampled_from(roots))
+
+
+@settings(max_examples=25, deadline=None)
+@given(irreducible_roots())
+def test_algebraic_number_is_sympy_crootof(x):
+    expr = sympy.Poly(list(reversed([int(c) for c in x.poly.coeffs()])), _X).as_expr()
+    theirs = sympy.CRootOf(expr, x.index)
+    assert _sympy_value(x) == theirs  # the same canonical (polynomial, index)
+    x.refine(Fraction(1, 10**40))
+    lo, hi = x.interval()
+    assert sympy.Rational(lo.numerator, lo.denominator) < theirs.evalf(60) < sympy.Rational(hi.numerator, hi.denominator)
+    assert isinstance(x, RealAlgebraic) and x.to_algebraic() is x and hash(x) == hash(AlgebraicNumber(x.poly, x.index))
+
+
+@settings(max_examples=20, deadline=None)
+@given(irreducible_roots(2, 4), irreducible_roots(2, 4), _rationals.filter(bool))
+def test_algebraic_number_arithmetic_round_trips(x, y, r):
+    total, product = x + y, x * y
+    assert total - y == x and (total - x) == y  # exact, whichever types the results are
+    assert product / y == x and product / x == y
+    assert (x + r) - r == x and (x * r) / r == x and r - x == -(x - r)
+    assert abs(float(total) - (float(x) + float(y))) < 1e-9 * (1 + abs(float(total)))
+    assert abs(float(product) - float(x) * float(y)) < 1e-9 * (1 + abs(float(product)))
+    assert (1 / x) * x == 1 and x ** 2 == x * x and x - x == 0
+    theirs = (_sympy_value(x) + _sympy_value(y)).evalf(50)
+    assert abs(theirs - _sympy_value(total).evalf(50)) < sympy.Float("1e-40")
+
+
+@settings(max_examples=40, deadline=None)
+@given(_rationals, _rationals.filter(bool), st.integers(-30, 30).filter(lambda d: d > 0))
+def test_quadratic_number_is_the_degree_two_case(p, q, d):
+    x = QuadraticNumber(p, q, d)
+    a = x.to_algebraic()
+    assert a == x and x == a and hash(a) == hash(x)
+    assert isinstance(x, RealAlgebraic) and isinstance(a, (Fraction, AlgebraicNumber))
+    assert a == AlgebraicNumber.from_quadratic(x)
+    if isinstance(a, AlgebraicNumber):
+        assert a.degree == 2
+        assert sympy.minimal_polynomial(_sympy_value(x), _X) == sympy.Poly(
+            list(reversed([int(c) for c in a.poly.coeffs()])), _X).as_expr()
+        assert _sympy_value(x).equals(_sympy_value(a))
+        assert {x, a} == {a} and len({x: 1, a: 2}) == 1
+    assert (x < a) is False and (x <= a) and (a >= x)
+    assert (x + 1 > a) and (a < x + 1) and (x - 1 < a)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.one_of(_rationals, st.builds(QuadraticNumber, _rationals, _rationals, st.integers(1, 12)),
+                          irreducible_roots(2, 5)), min_size=2, max_size=7))
+def test_mixed_lists_sort_like_sympy(values):
+    ours = sorted(values)
+    floats = [_sympy_value(v).evalf(50) for v in ours]
+    assert all(a <= b for a, b in zip(floats, floats[1:]))
+    for v in values:
+        assert exact_text(v)  # every member writes text SymPy reads
+
+
+def test_quadratic_and_algebraic_json_text():
+    x = QuadraticNumber(1, 1, 2)
+    assert exact_text(x) == "1 + sqrt(2)" and exact_text(x.to_algebraic()) == "CRootOf(x**2 - 2*x - 1, 1)"
+    assert sympy.sympify(exact_text(x)).equals(sympy.sympify(exact_text(x.to_algebraic())))
+    complex_number = QuadraticNumber(0, 1, -1)
+    assert complex_number.minimal_key() is None and complex_number != AlgebraicNumber([-2, 0, 1], 1)
+    with pytest.raises(ValueError):
+        complex_number.to_algebraic()
+
+
+def test_composed_polynomials_vanish_on_sums_and_products():
+    f, g = flint.fmpz_poly([-2, 0, 0, 1]), flint.fmpz_poly([-1, -1, 1])
+    alpha, beta = (sympy.real_root(2, 3), (1 + sympy.sqrt(5)) / 2)
+    for poly, value in ((composed_sum(f, g), alpha + beta), (composed_product(f, g), alpha * beta)):
+        assert poly.degree() == 6
+        expr = sympy.Poly(list(reversed([int(c) for c in poly.coeffs()])), _X).as_expr()
+        assert sympy.simplify(sympy.expand(expr.subs(_X, value))) == 0
+
+
+# -- any degree: repeated roots, degree 16, number fields of high degree ----------------------------
+def test_real_roots_repeated_roots():
+    f = flint.fmpz_poly([-2, 0, 1]) ** 3 * flint.fmpz_poly([-1, 3]) ** 2 * flint.fmpz_poly([1, 0, 1]) ** 2
+    roots, n_complex = real_roots(f)
+    assert n_complex == 2  # distinct non-real roots, counted once
+    assert roots == [AlgebraicNumber([-2, 0, 1], 0), Fraction(1, 3), AlgebraicNumber([-2, 0, 1], 1)]
+
+
+def test_real_roots_degree_sixteen():
+    # the minimal polynomial of sqrt(2) + sqrt(3) + sqrt(5) + sqrt(7): degree 16, 16 real roots
+    poly = flint.fmpz_poly([1])
+    value: object = Fraction(0)
+    for p in (2, 3, 5, 7):
+        value = value + AlgebraicNumber([-p, 0, 1], 1)
+    assert isinstance(value, AlgebraicNumber) and value.degree == 16
+    roots, n_complex = real_roots(value.poly * flint.fmpz_poly([-1, 0, 1]) ** 2 * poly)
+    assert n_complex == 0 and len(roots) == 18 and value in roots
+    assert abs(float(value) - sum(p ** 0.5 for p in (2, 3, 5, 7))) < 1e-12
+    theta = FieldElement.generator(value)
+    y = (theta ** 3 - 2 * theta + Fraction(1, 7)) / (theta ** 2 + 1)
+    assert y * (theta ** 2 + 1) == theta ** 3 - 2 * theta + Fraction(1, 7)
+    got = y.value(value)
+    v = float(value)
+    assert abs(float(got) - (v ** 3 - 2 * v + 1 / 7) / (v * v + 1)) < 1e-9
+    assert (theta / theta).rational() == 1 and (theta - theta).value(value) == 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(irreducible_roots(3, 8), st.lists(_rationals, min_size=2, max_size=5))
+def test_field_element_division_and_value_any_degree(root, coeffs):
+    theta = FieldElement.generator(root)
+    g = FieldElement(root.poly, coeffs)
+    if g.is_zero():
+        with pytest.raises(ZeroDivisionError):
+            theta / g
+        return
+    quotient = theta / g
+    assert quotient * g == theta and 1 / g * g == 1
+    exact = quotient.value(root)
+    assert exact == root / g.value(root)  # number field vs generic algebraic arithmetic
+    with pytest.raises(ValueError):
+        FieldElement(flint.fmpz_poly([-3, 0, 1]), [0, 1]).value(AlgebraicNumber([-2, 0, 1], 1))

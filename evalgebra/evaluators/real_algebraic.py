@@ -1,0 +1,344 @@
+r"""One family of exact irrational numbers, and the integer-polynomial tools they share.
+
+:class:`RealAlgebraic` is the abstract base of the exact irrational values an evaluation can
+hold: :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (``p + q*sqrt(d)``, the
+two-label closed forms) and :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`
+(a root of an irreducible integer polynomial of any degree). Every member names its value by
+a *minimal polynomial* (primitive integer coefficients, positive leading one) and the *index*
+of the root among that polynomial's real roots in increasing order; that pair is canonical,
+so members of different classes compare, test equal and hash alike when their values agree.
+Comparisons are written once here, on top of one exact three-way :meth:`RealAlgebraic.compare`.
+
+The module also holds the polynomial tools both classes use: :func:`primitive`,
+:func:`poly_text`, :func:`isolating_intervals` (certified isolation of the real roots of a
+squarefree polynomial with python-flint) and the *composed* polynomials
+:func:`composed_sum` / :func:`composed_product`, whose roots are all sums / products of a root
+of ``f`` and a root of ``g``, built exactly from power sums (Newton's identities).
+
+Examples
+--------
+>>> import flint
+>>> poly_text(composed_sum(flint.fmpz_poly([-2, 0, 1]), flint.fmpz_poly([-3, 0, 1])))
+'x^4 - 10*x^2 + 1'
+>>> poly_text(composed_product(flint.fmpz_poly([-2, 0, 1]), flint.fmpz_poly([-3, 0, 1])))
+'x^4 - 12*x^2 + 36'
+>>> isolating_intervals(flint.fmpz_poly([-2, 0, 1]))[1]
+0
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+__all__ = ["RealAlgebraic", "primitive", "poly_text", "isolating_intervals", "ball_interval",
+           "composed_sum", "composed_product", "minimal_key", "sign_at", "as_fraction", "power_sums",
+           "from_power_sums", "as_fmpq", "integer_poly", "sign_of", "Interval", "interval_sum", "interval_product",
+           "solve_linear"]
+
+#: A closed rational interval ``(lo, hi)``.
+Interval = tuple[flint.fmpq, flint.fmpq]
+
+_ISOLATION_PRECISIONS = (53, 128, 256, 1024, 4096, 16384)
+
+
+class RealAlgebraic(abc.ABC):
+    r"""Abstract base of the exact irrational numbers of evalgebra.
+
+    A subclass implements :meth:`compare` (exact three-way comparison with ``int``,
+    ``Fraction``, ``fmpq`` and every member of the family), :meth:`to_algebraic`,
+    :meth:`to_sympy_text` and ``__float__``; the ordering operators come from here. Equality
+    and hashing follow the canonical pair (minimal polynomial, root index) returned by
+    :meth:`minimal_key`: two members with the same value are equal and hash alike whatever
+    their class.
+
+    Examples
+    --------
+    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+    >>> root2 = AlgebraicNumber([-2, 0, 1], 1)
+    >>> isinstance(root2, RealAlgebraic), isinstance(QuadraticNumber(0, 1, 2), RealAlgebraic)
+    (True, True)
+    >>> QuadraticNumber(0, 1, 2) == root2, hash(QuadraticNumber(0, 1, 2)) == hash(root2)
+    (True, True)
+    >>> sorted([root2, QuadraticNumber(1, 1, 3), Fraction(1, 2)])
+    [Fraction(1, 2), AlgebraicNumber(x^2 - 2, root 1 ≈ 1.414213562), QuadraticNumber(1 + sqrt(3))]
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def compare(self, other: Any) -> int:
+        """``-1``, ``0`` or ``1`` as ``self`` is less than, equal to or greater than ``other``, exactly."""
+
+    @abc.abstractmethod
+    def minimal_key(self) -> tuple[tuple[int, ...], int] | None:
+        """``(coefficients of the minimal polynomial from the constant up, root index)``; ``None``
+        when the value is rational or not real."""
+
+    @abc.abstractmethod
+    def to_algebraic(self) -> Any:
+        """The same value as a :class:`~fractions.Fraction` or an ``AlgebraicNumber``."""
+
+    @abc.abstractmethod
+    def to_sympy_text(self) -> str:
+        """Text :func:`sympy.sympify` reads back to the same number."""
+
+    @abc.abstractmethod
+    def __float__(self) -> float:
+        """The nearest float (or within an ulp or two)."""
+
+    def __lt__(self, other: Any) -> bool:
+        return self.compare(other) < 0
+
+    def __le__(self, other: Any) -> bool:
+        return self.compare(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        return self.compare(other) > 0
+
+    def __ge__(self, other: Any) -> bool:
+        return self.compare(other) >= 0
+
+
+def minimal_key(value: Any) -> tuple[tuple[int, ...], int] | None:
+    """The canonical key of a family member, ``None`` for rationals and everything else.
+
+    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> minimal_key(QuadraticNumber(0, -1, 2)), minimal_key(Fraction(1, 2))
+    (((-2, 0, 1), 0), None)
+    """
+    return value.minimal_key() if isinstance(value, RealAlgebraic) else None
+
+
+# -- integer polynomials --------------------------------------------------------------------------
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return abs(a)
+
+
+def primitive(poly: Any) -> flint.fmpz_poly:
+    """``poly`` (integer or rational) as a primitive integer polynomial with a positive leading coefficient.
+
+    >>> poly_text(primitive(flint.fmpq_poly([1, 0, -2]) / 4)), poly_text(primitive(flint.fmpz_poly([6, -4])))
+    ('2*x^2 - 1', '2*x - 3')
+    """
+    if isinstance(poly, flint.fmpq_poly):
+        poly = poly.numer()
+    coeffs = [int(c) for c in poly.coeffs()]
+    content = 0
+    for c in coeffs:
+        content = _gcd(content, c)
+    sign = -1 if coeffs[-1] < 0 else 1
+    return flint.fmpz_poly([sign * c // content for c in coeffs])
+
+
+def poly_text(poly: flint.fmpz_poly, variable: str = "x", power: str = "^") -> str:
+    """``x^2 - 2``: an integer polynomial as text (``power="**"`` for SymPy).
+
+    >>> poly_text(flint.fmpz_poly([3, -1, 0, 2])), poly_text(flint.fmpz_poly([-2, 0, 1]), power="**")
+    ('2*x^3 - x + 3', 'x**2 - 2')
+    """
+    terms = []
+    for k, c in reversed(list(enumerate(int(c) for c in poly.coeffs()))):
+        if c == 0:
+            continue
+        monomial = "" if k == 0 else (variable if k == 1 else f"{variable}{power}{k}")
+        size = abs(c)
+        body = str(size) if not monomial else (monomial if size == 1 else f"{size}*{monomial}")
+        terms.append(("-" if c < 0 else "+", body))
+    if not terms:
+        return "0"
+    first_sign, first = terms[0]
+    return ("-" if first_sign == "-" else "") + first + "".join(f" {s} {b}" for s, b in terms[1:])
+
+
+def _dyadic(man: Any, exp: Any) -> flint.fmpq:
+    e = int(exp)
+    return flint.fmpq(int(man)) * flint.fmpq(2) ** e if e >= 0 else flint.fmpq(int(man), 2 ** -e)
+
+
+def ball_interval(ball: flint.arb) -> tuple[flint.fmpq, flint.fmpq]:
+    """The rational interval ``[mid - rad, mid + rad]`` of an arb ball.
+
+    >>> ball_interval(flint.arb(1))
+    (1, 1)
+    """
+    mid, rad = _dyadic(*ball.mid().man_exp()), _dyadic(*ball.rad().man_exp())
+    return mid - rad, mid + rad
+
+
+def sign_at(poly: flint.fmpz_poly, x: flint.fmpq) -> int:
+    """The exact sign of ``poly(x)`` at a rational ``x``."""
+    value = flint.fmpq_poly(poly)(x)
+    return (value > 0) - (value < 0)
+
+
+def isolating_intervals(poly: flint.fmpz_poly) -> tuple[list[tuple[flint.fmpq, flint.fmpq]], int]:
+    """Disjoint rational isolating intervals of the real roots of a squarefree ``poly`` (increasing,
+    the polynomial changing sign across each), and the number of its non-real roots.
+
+    python-flint's certified complex root isolation returns real roots with an exactly zero
+    imaginary part; the working precision doubles until the intervals are disjoint and the
+    signs at their ends differ.
+    """
+    saved = flint.ctx.prec
+    try:
+        for prec in _ISOLATION_PRECISIONS:
+            flint.ctx.prec = prec
+            roots: list[Any] = list(poly.complex_roots())
+            real = [ball_interval(c.real) for c, _ in roots if c.imag.is_exact() and c.imag == 0]
+            real.sort(key=lambda iv: iv[0])
+            disjoint = all(a[1] < b[0] for a, b in zip(real, real[1:]))
+            changes = all(sign_at(poly, lo) * sign_at(poly, hi) < 0 for lo, hi in real)
+            if disjoint and changes:
+                return real, poly.degree() - len(real)
+    finally:
+        flint.ctx.prec = saved
+    raise ArithmeticError(f"could not isolate the real roots of {poly_text(poly)}")
+
+
+def power_sums(poly: Any, count: int) -> list[flint.fmpq]:
+    """``p_0 .. p_count``: the sums of the ``k``-th powers of the roots of ``poly`` (Newton's identities).
+
+    >>> [int(x) for x in power_sums(flint.fmpz_poly([-2, 0, 1]), 4)]
+    [2, 0, 4, 0, 8]
+    """
+    coeffs = [flint.fmpq(c) for c in flint.fmpq_poly(poly).coeffs()]
+    m = len(coeffs) - 1
+    a = [c / coeffs[-1] for c in coeffs]  # monic: x^m + a[m-1] x^(m-1) + ... + a[0]
+    sums = [flint.fmpq(m)]
+    for k in range(1, count + 1):
+        total = flint.fmpq(-k) * a[m - k] if k <= m else flint.fmpq(0)
+        for i in range(1, min(k - 1, m) + 1):
+            total -= a[m - i] * sums[k - i]
+        sums.append(total)
+    return sums
+
+
+def from_power_sums(sums: list[flint.fmpq]) -> flint.fmpz_poly:
+    """The primitive integer polynomial of degree ``len(sums) - 1`` whose roots have these power sums."""
+    n = len(sums) - 1
+    e = [flint.fmpq(1)]
+    for k in range(1, n + 1):
+        total = flint.fmpq(0)
+        for i in range(1, k + 1):
+            term = e[k - i] * sums[i]
+            total = total + term if i % 2 else total - term
+        e.append(total / k)
+    return primitive(flint.fmpq_poly([(-1) ** k * e[k] for k in reversed(range(n + 1))]))
+
+
+def composed_sum(f: Any, g: Any) -> flint.fmpz_poly:
+    """A primitive integer polynomial whose roots are the ``alpha + beta`` (``f(alpha) = g(beta) = 0``).
+
+    Its power sums are ``sum_j C(k, j) p_j(f) p_(k-j)(g)`` (binomial expansion of ``(alpha + beta)^k``).
+    """
+    n = flint.fmpq_poly(f).degree() * flint.fmpq_poly(g).degree()
+    pf, pg = power_sums(f, n), power_sums(g, n)
+    sums = []
+    for k in range(n + 1):
+        binomial, total = 1, flint.fmpq(0)
+        for j in range(k + 1):
+            total += binomial * pf[j] * pg[k - j]
+            binomial = binomial * (k - j) // (j + 1)
+        sums.append(total)
+    return from_power_sums(sums)
+
+
+def composed_product(f: Any, g: Any) -> flint.fmpz_poly:
+    """A primitive integer polynomial whose roots are the ``alpha * beta`` (``f(alpha) = g(beta) = 0``):
+    power sums ``p_k(f) p_k(g)``."""
+    n = flint.fmpq_poly(f).degree() * flint.fmpq_poly(g).degree()
+    pf, pg = power_sums(f, n), power_sums(g, n)
+    return from_power_sums([x * y for x, y in zip(pf, pg)])
+
+
+def as_fraction(value: Any) -> Fraction:
+    """An exact rational (``int``, ``Fraction``, ``fmpz`` or ``fmpq``) as a :class:`~fractions.Fraction`.
+
+    >>> as_fraction(flint.fmpq(3, 4))
+    Fraction(3, 4)
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, flint.fmpq):
+        return Fraction(int(value.p), int(value.q))
+    return Fraction(int(value))
+
+
+def as_fmpq(value: Any) -> flint.fmpq:
+    """An exact rational as python-flint's ``fmpq``."""
+    if isinstance(value, flint.fmpq):
+        return value
+    value = Fraction(value)
+    return flint.fmpq(value.numerator, value.denominator)
+
+
+def integer_poly(poly: Any) -> flint.fmpz_poly:
+    """An ``fmpz_poly`` from an ``fmpz_poly``, an ``fmpq_poly`` (its numerator) or integer coefficients."""
+    if isinstance(poly, flint.fmpz_poly):
+        return poly
+    if isinstance(poly, flint.fmpq_poly):
+        return poly.numer()
+    return flint.fmpz_poly([int(c) for c in poly])
+
+
+def sign_of(value: Any) -> int:
+    """``-1``, ``0`` or ``1``."""
+    return (value > 0) - (value < 0)
+
+
+def interval_sum(a: Interval, b: Interval) -> Interval:
+    """``a + b`` of two rational intervals."""
+    return a[0] + b[0], a[1] + b[1]
+
+
+def interval_product(a: Interval, b: Interval) -> Interval:
+    """``a * b`` of two rational intervals."""
+    corners = [x * y for x in a for y in b]
+    return min(corners), max(corners)
+
+
+def solve_linear(rows: Sequence[Sequence[Any]], zero: Any, one: Any) -> list[Any] | None:
+    """A nonzero vector ``x`` with ``rows @ x = 0`` (entries of any field), or ``None`` when there is none.
+
+    >>> solve_linear([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], Fraction(0), Fraction(1))
+    [Fraction(-2, 1), Fraction(1, 1)]
+    """
+    matrix = [list(r) for r in rows]
+    n_rows, n_cols = len(matrix), len(matrix[0])
+    pivots: list[int] = []
+    r = 0
+    for c in range(n_cols):
+        pivot = next((k for k in range(r, n_rows) if not _is_zero(matrix[k][c])), None)
+        if pivot is None:
+            continue
+        matrix[r], matrix[pivot] = matrix[pivot], matrix[r]
+        inv = one / matrix[r][c]
+        matrix[r] = [v * inv for v in matrix[r]]
+        for k in range(n_rows):
+            if k != r and not _is_zero(matrix[k][c]):
+                factor = matrix[k][c]
+                matrix[k] = [a - factor * b for a, b in zip(matrix[k], matrix[r])]
+        pivots.append(c)
+        r += 1
+        if r == n_rows:
+            break
+    free = [c for c in range(n_cols) if c not in pivots]
+    if not free:
+        return None
+    x = [zero] * n_cols
+    x[free[0]] = one
+    for row, c in zip(matrix, pivots):
+        x[c] = zero - row[free[0]]
+    return x
+
+
+def _is_zero(value: Any) -> bool:
+    return bool(value.is_zero()) if hasattr(value, "is_zero") else bool(value == 0)
