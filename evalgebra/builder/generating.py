@@ -24,7 +24,7 @@ polynomials) or rationals (the model at an evaluation point).
 
 Examples
 --------
->>> from evalgebra.spec import EnsembleSpec, default_label_names
+>>> from evalgebra.spec import EnsembleSpec
 >>> gs = GeneratingSet(EnsembleSpec(1, 2))
 >>> for line in gs.to_text().splitlines(): print(line)
 f_a = acc_0_a*prev_a + (1 - acc_0_b)*(1 - prev_a)
@@ -50,8 +50,8 @@ import sympy
 
 from evalgebra.builder.latex import LATEX_ROWS, aligned, flint_terms, latex_name, latex_text, terms_latex
 from evalgebra.errors import SpecError
-from evalgebra.spec import EnsembleSpec, default_label_names
-from evalgebra.variables import Parametrised, VariableKey, VariableRegistry
+from evalgebra.spec import EnsembleSpec
+from evalgebra.variables import Parametrised, VariableKey, VariableRegistry, response_letters
 
 __all__ = ["GeneratingSet", "FlintSystem", "Polynomials", "generating_set", "ORDERINGS"]
 
@@ -164,10 +164,13 @@ class GeneratingSet:
 
     Examples
     --------
-    >>> from evalgebra.spec import EnsembleSpec, default_label_names
+    >>> from evalgebra.spec import EnsembleSpec
     >>> gs = GeneratingSet(EnsembleSpec(3, 2, "complete"))
     >>> len(gs.patterns), len(gs.variables)
     (8, 15)
+    >>> gs = GeneratingSet(EnsembleSpec(3, ["pass", "fail"], abstain="unsure"))
+    >>> len(gs.patterns), len(gs.variables), gs.legend()
+    (27, 13, 'classifier 0 = c0; classifier 1 = c1; classifier 2 = c2; label a = pass; label b = fail; abstention A = unsure')
     """
 
     def __init__(self, spec: EnsembleSpec, space: str = "P") -> None:
@@ -179,8 +182,8 @@ class GeneratingSet:
         )
 
     def pattern_tuples(self, population: int = 0) -> list[tuple[str, ...]]:
-        """The patterns of one population as label-name tuples, in polynomial order."""
-        labels = self.spec.labels
+        """The patterns of one population as response-name tuples, in polynomial order."""
+        labels = self.spec.responses
         return [tuple(labels[k] for k in p) for s, p in self.patterns if s == population]
 
     def observed_values(self, sketch: Any) -> list[Any]:
@@ -189,10 +192,10 @@ class GeneratingSet:
         The sketch must have this spec's classifiers, labels and populations.
         """
         spec = self.spec
-        if (sketch.classifiers, sketch.labels, sketch.populations) != (
-            spec.classifiers, spec.labels, spec.populations
+        if (sketch.classifiers, sketch.labels, sketch.populations, getattr(sketch, "abstain", ())) != (
+            spec.classifiers, spec.labels, spec.populations, spec.abstain
         ):
-            raise SpecError("the sketch's classifiers, labels or populations differ from the spec's")
+            raise SpecError("the sketch's classifiers, labels or populations differ from the spec's (or its abstentions)")
         values: list[Any] = []
         for s, population in enumerate(spec.populations):
             table = sketch.frequencies(population) if self.space == "P" else sketch.counts(population)
@@ -377,9 +380,10 @@ class GeneratingSet:
     def legend(self) -> str:
         """What the indices and letters in symbol names stand for."""
         spec = self.spec
-        letters = default_label_names(spec.n_labels)
+        letters = response_letters(spec.n_labels, spec.n_responses)
         parts = [f"classifier {i} = {name}" for i, name in enumerate(spec.classifiers)]
         parts += [f"label {letters[k]} = {name}" for k, name in enumerate(spec.labels)]
+        parts += [f"abstention {letters[spec.n_labels + k]} = {name}" for k, name in enumerate(spec.abstain)]
         if spec.n_populations > 1:
             parts += [f"population s{k} = {name}" for k, name in enumerate(spec.populations)]
         return "; ".join(parts)
@@ -427,9 +431,12 @@ class GeneratingSet:
         \text{classifiers: } 0 = \text{x\_1},\ 1 = \text{y} \quad \text{labels: } a = \text{yes},\ b = \text{no}
         """
         spec = self.spec
-        letters = default_label_names(spec.n_labels)
+        letters = response_letters(spec.n_labels, spec.n_responses)
         parts = [(r"\text{classifiers: } ", [f"{i} = {latex_text(c)}" for i, c in enumerate(spec.classifiers)]),
                  (r"\text{labels: } ", [f"{letters[k]} = {latex_text(n)}" for k, n in enumerate(spec.labels)])]
+        if spec.abstain:
+            parts.append((r"\text{abstentions: } ", [f"{letters[spec.n_labels + k]} = {latex_text(n)}"
+                                                     for k, n in enumerate(spec.abstain)]))
         if spec.n_populations > 1:
             parts.append((r"\text{populations: } ",
                           [f"({k}) = {latex_text(n)}" for k, n in enumerate(spec.populations)]))
@@ -447,12 +454,13 @@ class GeneratingSet:
 
     def to_json(self) -> str:
         """Machine-readable form: spec, variables and expanded polynomials."""
-        labels = self.spec.labels
+        labels = self.spec.responses
         data = {
             "format": "evalgebra.polys/1",
             "space": self.space,
             "classifiers": list(self.spec.classifiers),
-            "labels": list(labels),
+            "labels": list(self.spec.labels),
+            **({"abstain": list(self.spec.abstain)} if self.spec.abstain else {}),
             "populations": list(self.spec.populations),
             "structure": [list(t) for t in self.spec.structure],
             "variables": [str(v) for v in self.variables],
