@@ -25,16 +25,16 @@ STAGES = (
     ("generated",),
     ("evaluators",),
     ("alarm",),
-    ("hui_walter", "samplewise", "search", "datasets"),
+    ("hui_walter", "samplewise", "search", "crowd", "datasets"),
     ("plots",),
     ("cli", "testing", "__init__", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
 # The runtime: what a practitioner's evaluation runs. It never touches the algebra stages.
-RUNTIME = ("data", "generated", "evaluators", "alarm", "hui_walter", "samplewise", "search")
+RUNTIME = ("data", "generated", "evaluators", "alarm", "hui_walter", "samplewise", "search", "crowd")
 FORBIDDEN = ("evalgebra.groebner", "evalgebra.codegen", "evalgebra.builder", "sympy")
 # The evaluators work in label positions: they never build symbols.
-HOT_PATH = ("evaluators", "alarm", "hui_walter", "samplewise", "search")
+HOT_PATH = ("evaluators", "alarm", "hui_walter", "samplewise", "search", "crowd")
 MAX_LINES = 600
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
