@@ -229,7 +229,9 @@ def atlas_entries() -> tuple[AtlasEntry, ...]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ()
-    rows = document.get("structures", document.get("entries", [])) if isinstance(document, dict) else document
+    rows: Any = document.get("structures", document.get("entries", [])) if isinstance(document, dict) else document
+    if not isinstance(rows, list):
+        return ()
     entries = (_entry(row) for row in rows if isinstance(row, dict))
     return tuple(e for e in entries if e is not None)
 

@@ -68,9 +68,9 @@ from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_modules import (
-    StructureMatch, find_structure_module, parse_structure, structure_text)
+    StructureMatch, cache_dir, find_structure_module, parse_structure, structure_text)
 
-__all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points"]
+__all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
 _NAME = re.compile(r"^(acc|corr)_((?:\d+_)+)([ab])$")
 
@@ -87,7 +87,29 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
     if not parsed:
         raise SpecError("structure: the empty structure is the independent one; use structure=None or "
                         "'independent' (the algebraic method's own assumption)")
-    return find_structure_module(parsed, len(classifiers), n_labels)
+    key = (parsed, len(classifiers), n_labels, str(cache_dir()))
+    if key not in _MATCHES:  # found modules are kept; a refusal is looked up again next time
+        _MATCHES[key] = find_structure_module(parsed, len(classifiers), n_labels)
+    return _MATCHES[key]
+
+
+_MATCHES: dict[tuple[Any, ...], StructureMatch] = {}
+
+
+def unknown_key(name: str, match: StructureMatch) -> str | None:
+    """A module's registry name (``acc_0_a``, ``corr_0_1_b``) in the user's classifier indices; None otherwise.
+
+    >>> from evalgebra.evaluators.structure_modules import StructureMatch
+    >>> unknown_key("corr_0_1_a", StructureMatch(None, (2, 3, 0, 1), ((2, 3),), "example"))
+    'corr_2_3_a'
+    """
+    found = _NAME.match(name)
+    if found is None:
+        return None
+    kind, members, label = found.groups()
+    inverse = match.inverse
+    users = sorted(inverse[int(m)] for m in members.strip("_").split("_"))
+    return "_".join([kind, *map(str, users), label])
 
 
 # -- one point ---------------------------------------------------------------------------------
@@ -106,6 +128,8 @@ class _Point:
 
     def exact(self, value: Any) -> Any:
         """A field value at this point's root: Fraction or AlgebraicNumber."""
+        if type(value) is flint.fmpq:
+            return Fraction(int(value.p), int(value.q))
         if isinstance(value, FieldElement):
             return value.value(self.root)
         return as_fraction(value)
@@ -218,13 +242,13 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[_Po
     for point in points:
         point.terms = _label_terms(point, match.structure, n)
         field = isinstance(point.prevalence, FieldElement)
-        key = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
-        if key in fitted:  # conjugate roots: the same field computation
-            point.fits = fitted[key]
+        conjugates = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
+        if conjugates in fitted:  # conjugate roots: the same field computation
+            point.fits = fitted[conjugates]
             continue
         point.fits = all(q * (a + b) == c for a, b, c in zip(point.terms[0], point.terms[1], counts))
         if field:
-            fitted[key] = point.fits
+            fitted[conjugates] = point.fits
     if points and not any(p.fits for p in points):
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
@@ -249,26 +273,29 @@ def _estimate(point: _Point, labels: tuple[str, ...], classifiers: tuple[str, ..
     return Estimate({labels[0]: p, labels[1]: 1 - p}, accuracy, correlation=correlation)
 
 
-def _inside(estimate: Estimate) -> bool:
-    return all(0 <= v <= 1 for v in estimate.values())
+def _inside(point: _Point) -> bool:
+    """Prevalence and accuracies in [0, 1] (compared in the field: fmpq, or at the root when algebraic)."""
+    values = [point.prevalence, *(v for row in point.accuracy for v in row)]
+    if isinstance(point.prevalence, FieldElement):
+        values = [point.exact(v) for v in values]
+    return all(0 <= v <= 1 for v in values)
 
 
-def _total(estimate: Estimate) -> Any:
-    total: Any = Fraction(0)
-    for c in estimate.accuracy:
-        total = total + estimate.total_accuracy(c)
-    return total
+def _total(point: _Point) -> Any:
+    """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``."""
+    p = point.prevalence
+    total = sum((p * row[0] + (1 - p) * row[1] for row in point.accuracy), 0 * p)
+    return point.exact(total) if isinstance(p, FieldElement) else total
 
 
-def _decode(estimates: list[Estimate], labels: tuple[str, ...],
-            bounds: tuple[Fraction, Fraction] | None) -> int | None:
-    candidates = [k for k, e in enumerate(estimates) if _inside(e)] or list(range(len(estimates)))
+def _decode(points: list[_Point], bounds: tuple[Fraction, Fraction] | None) -> int | None:
+    candidates = [k for k, p in enumerate(points) if _inside(p)] or list(range(len(points)))
     if bounds is not None:
         lo, hi = bounds
-        candidates = [k for k in candidates if lo <= estimates[k].prevalence[labels[0]] <= hi]
+        candidates = [k for k in candidates if lo <= points[k].exact(points[k].prevalence) <= hi]
     if not candidates:
         return None
-    totals = {k: _total(estimates[k]) for k in candidates}
+    totals = {k: _total(points[k]) for k in candidates}
     best = max(totals.values())
     winners = [k for k, t in totals.items() if t == best]
     return winners[0] if len(winners) == 1 else None
@@ -351,10 +378,10 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     n = len(classifiers)
     points, found = exact_points(ints, match)
     estimates = [_estimate(p, labels, classifiers) for p in points]
-    if estimates and not any(_inside(e) for e in estimates):
+    if points and not any(_inside(p) for p in points):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
                                       "accuracy outside [0, 1])")
-    chosen = _decode(estimates, labels, bounds) if estimates else None
+    chosen = _decode(points, bounds) if points else None
     if estimates and chosen is None:
         found["undecided"] = ("the decoding rule chooses no point (an exact tie in summed total accuracy, or no point "
                               "in the prevalence range)")
