@@ -199,3 +199,102 @@ def test_evaluation_to_dict_has_response_rows():
     chosen = doc["points"][doc["chosen"]]
     assert chosen["exact"]["response"]["c0"]["a"] == {"a": "7/10", "b": "1/5", "c": "1/10"}
     assert chosen["accuracy"]["c0"]["a"] == 0.7
+
+
+# -- irrational points: the partition in number fields, exact total accuracy -----------------------
+import math  # noqa: E402
+import random  # noqa: E402
+
+import flint  # noqa: E402
+
+from evalgebra.evaluators.algebraic_numbers import FieldElement, real_roots  # noqa: E402
+
+_CUBIC = flint.fmpz_poly([1, -3, 0, 1])  # x^3 - 3x + 1: three real roots, cyclic Galois group
+
+
+def _conjugate_test(seed: int):
+    """An independent evaluation whose hidden columns are the three conjugates of one cubic root:
+    prevalence ``P(u)`` and rates ``g_{i,d}(u)`` with rational polynomials ``P, g``, so every
+    pattern frequency (a sum over the conjugates) is rational though every value is irrational."""
+    rng = random.Random(seed)
+
+    def small() -> Fraction:
+        return Fraction(rng.randint(-4, 4) or 1, 120)
+
+    a, b = small(), small()
+    prevalence = [Fraction(1, 3) - 2 * b, a, b]  # 1/3 + a u + b (u^2 - 2): trace 1 (tr u = 0, tr u^2 = 6)
+    rates = []
+    for _i in range(3):
+        rows = [[Fraction(1, 3) - 2 * b, a, b] for a, b in ((small(), small()), (small(), small()))]
+        rows.append([1 - rows[0][0] - rows[1][0], -rows[0][1] - rows[1][1], -rows[0][2] - rows[1][2]])
+        rates.append(rows)
+    field = [FieldElement(_CUBIC, prevalence)] + [FieldElement(_CUBIC, row) for rows in rates for row in rows]
+    p, g = field[0], [field[1 + 3 * i: 4 + 3 * i] for i in range(3)]
+    freqs = [(p * g[0][d[0]] * g[1][d[1]] * g[2][d[2]]).trace() for d in itertools.product(range(3), repeat=3)]
+    scale = math.lcm(*(f.denominator for f in freqs))
+    return [int(f * scale) for f in freqs], scale, p, g
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_partition_of_irrational_points_sums_back_exactly(seed):
+    counts, q, p, g = _conjugate_test(seed)
+    result = evaluate_counts_many(counts, ("a", "b", "c"))
+    assert "irrational" in result.alarm_kinds() and not {"empty_variety", "complex", "blind_spot"} & result.alarm_kinds()
+    roots, _ = real_roots(_CUBIC)
+    truth = {p.value(root) for root in roots}
+    point = result.point
+    assert set(point.prevalence.values()) == truth  # the construction's prevalences, exactly
+    labels = result.labels
+    for k in range(len(counts)):  # every pattern's count, split by true label, sums back exactly
+        assert sum((result.partition[lab][k][1] for lab in labels), Fraction(0)) == counts[k]
+    for lab in labels:
+        rows = point.response
+        # one entry per label by generic algebraic arithmetic (not the evaluator's number field)
+        pattern, value = result.partition[lab][5]
+        expected = q * point.prevalence[lab]
+        for c, answer in zip(result.classifiers, pattern):
+            expected = expected * rows[c][lab][answer]
+        assert value == expected
+    doc = result.to_dict()
+    assert all("exact" in row for rows in doc["partition"].values() for row in rows)
+
+
+def test_partition_of_rational_points_is_the_true_partition():
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
+        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+    labelled = expected_sketch(truth)
+    result = evaluate_counts_many(labelled.count_vector().tolist(), "abc")
+    by_truth = labelled.by_true_label()
+    for lab in "abc":
+        assert dict(result.partition[lab]) == {pattern: by_truth[lab].get(pattern, 0) for pattern in by_truth[lab]}
+        assert len(result.partition[lab]) == 27
+        assert all(count == by_truth[lab].get(pattern, 0) for pattern, count in result.partition[lab])
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(0, 10**6))
+def test_total_accuracy_is_exact_on_irrational_points(n_labels, seed):
+    labels = tuple("abcd"[:n_labels])
+    rng = random.Random(seed)
+    decisions, truth = [], []
+    for _ in range(400):
+        t, shared = rng.randrange(n_labels), rng.randrange(n_labels)
+        row = []
+        for _i in range(3):
+            u = rng.random()
+            row.append(labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(n_labels)])
+        truth.append(labels[t])
+        decisions.append(row)
+    sketch = Sketch.from_decisions(decisions, truth=truth, labels=labels).unlabelled()
+    result = evaluate_many_labels(sketch)
+    assume(result.point is not None and "irrational" in result.alarm_kinds())  # complex or undecided: no point
+    point = result.point
+    for c in point.accuracy:
+        total = point.total_accuracy(c)
+        assert isinstance(total, (Fraction, AlgebraicNumber))
+        terms = [point.prevalence[lab] * point.accuracy[c][lab] for lab in labels]
+        assert abs(float(total) - sum(float(t) for t in terms)) < 1e-12
+        if n_labels == 3:  # exact round trip
+            assert total - terms[0] - terms[1] == terms[2]
