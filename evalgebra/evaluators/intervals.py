@@ -59,9 +59,8 @@ References
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from statistics import NormalDist
 from fractions import Fraction
 from typing import Any
@@ -69,15 +68,12 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
-from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import prevalence_bounds
-from evalgebra.evaluators.majority import vote_weights
-from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.evaluators.interval_statistics import (Statistics, binary_delta_statistics, binary_statistics,
+                                                      majority_statistics, many_label_statistics)
 from evalgebra.evaluators.result import INTERVAL_KINDS, Evaluation, IntervalInfo
-from evalgebra.generated import three_independent
 
 __all__ = ["DEFAULT_RESAMPLES", "confidence_intervals", "resample_counts", "statistic_keys"]
 
@@ -88,8 +84,6 @@ DEFAULT_RESAMPLES = 1000
 _CHUNK = 1 << 21
 
 Key = tuple[str, ...]
-#: ``counts (M, K) -> (values (M, keys), reasons (M,))``; a reason is ``""`` where the row succeeded.
-Statistics = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 # -- the statistics of an estimate -------------------------------------------------------------
@@ -184,212 +178,6 @@ def resample_counts(counts: Any, n_boot: int, rng: np.random.Generator, groups: 
     return out
 
 
-def _dense(counts: np.ndarray, codes: np.ndarray, size: int) -> np.ndarray:
-    """Scatter ``(M, K)`` cell counts into ``(M, size)`` dense pattern counts (codes may repeat)."""
-    onehot = np.zeros((codes.size, size))
-    onehot[np.arange(codes.size), codes] = 1.0
-    return counts @ onehot
-
-
-def _trio_codes(codes: np.ndarray, n_classifiers: int, n_labels: int, members: Sequence[int]) -> np.ndarray:
-    digits = decode(codes, n_classifiers, n_labels)[:, list(members)]
-    return (digits[:, 0] * n_labels + digits[:, 1]) * n_labels + digits[:, 2]
-
-
-# -- vectorised evaluators: binary trios ---------------------------------------------------------
-def _mirror(stats: np.ndarray) -> np.ndarray:
-    """The label swap on ``[..., (P_a, acc_0_a, acc_0_b, ...)]``: ``P_a -> 1 - P_a``, ``acc_a <-> 1 - acc_b``."""
-    out = 1 - stats
-    out[..., 1::2], out[..., 2::2] = 1 - stats[..., 2::2], 1 - stats[..., 1::2]
-    return out
-
-
-def _side(stats: np.ndarray, bounds: tuple[float, float] | None) -> np.ndarray:
-    """0 (keep), 1 (mirror) or -1 (undecided) per row: the prevalence range, else the summed total accuracy."""
-    p = stats[..., 0]
-    defined = np.isfinite(stats[..., 1::2]) & np.isfinite(stats[..., 2::2])
-    total = np.where(defined, p[..., None] * stats[..., 1::2] + (1 - p[..., None]) * stats[..., 2::2], 0.0).sum(-1)
-    difference = 2 * total - defined.sum(-1)
-    side = np.where(difference > 0, 0, np.where(difference < 0, 1, -1))
-    if bounds is not None:
-        inside = np.stack([(bounds[0] <= p) & (p <= bounds[1]), (bounds[0] <= 1 - p) & (1 - p <= bounds[1])], -1)
-        side = np.where(inside.all(-1), side, np.where(inside[..., 0], 0, np.where(inside[..., 1], 1, -1)))
-    return np.where(np.isfinite(p), side, -1)
-
-
-def _binary(codes: np.ndarray, n_classifiers: int, reference: np.ndarray,
-            bounds: tuple[float, float] | None) -> Statistics:
-    """Two labels: the closed form of every trio, aligned with the reference point, averaged, decoded.
-
-    ``reference`` is the chosen point's ``(P_a, acc_0_a, acc_0_b, ...)``. With three classifiers
-    the resample's own decoding picks the point; with more, each trio's point nearest the
-    reference is kept (the exact path aligns the trios with each other instead: the same when
-    they agree), the trios' mean is decoded against its mirror like the exact combined point.
-    """
-    trios = list(itertools.combinations(range(n_classifiers), 3))
-    trio_codes = [_trio_codes(codes, n_classifiers, 2, t) for t in trios]
-
-    def run(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        size = counts.shape[0]
-        total = np.zeros((size, 1 + 2 * n_classifiers))
-        weight = np.zeros_like(total)
-        reasons = np.full(size, "", dtype=object)
-        for members, tc in zip(trios, trio_codes):
-            out = evaluate_batch(_dense(counts, tc, 8))
-            stats = np.concatenate([out["prevalence"][:, :, None], out["accuracy"].reshape(size, 2, 6)], axis=2)
-            columns = [0, *(1 + 2 * i + s for i in members for s in (0, 1))]
-            if n_classifiers == 3:
-                pick = out["chosen"] if bounds is None else _side(stats[:, 0], bounds)
-            else:
-                pick = np.nansum(np.abs(stats - reference[columns]), axis=2).argmin(axis=1)
-            chosen = stats[np.arange(size), np.maximum(pick, 0)]
-            usable = np.isfinite(chosen).all(axis=1) & ~out["complex"] & (pick >= 0)
-            for name in ("complex", "empty_variety", "blind_spot", "undecided"):
-                flag = (pick < 0) if name == "undecided" else out[name]
-                reasons[(reasons == "") & flag & ~usable] = name
-            total[:, columns] += np.where(usable[:, None], chosen, 0.0)
-            weight[:, columns] += usable[:, None]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = total / weight
-        if n_classifiers > 3:  # the trios' mean is a point when one trio is usable; decode it
-            side = _side(mean, bounds)
-            mean = np.where((side == 1)[:, None], _mirror(mean), mean)
-            some = weight[:, 0] > 0
-            reasons = np.where(some, np.where(side < 0, "undecided", ""), np.where(reasons == "", "undefined", reasons))
-        values = np.concatenate([mean[:, :1], 1 - mean[:, :1], mean[:, 1:]], axis=1)
-        return values, reasons.astype(object)
-
-    return run
-
-
-def _closed_form_point(dense: np.ndarray, sign: int) -> np.ndarray:
-    """``(P_a, acc_0_a, ...)`` of the closed form's point with the given sign, on real or complex counts."""
-    out = three_independent.solve(*dense.T)
-    root = np.sqrt(np.asarray(out[0], dtype=complex))
-    stats = [(out[1 + 3 * k] + sign * out[2 + 3 * k] * root) / out[3 + 3 * k] for k in range(len(three_independent.STATISTICS))]
-    return np.stack(np.broadcast_arrays(*stats), axis=1)
-
-
-def _binary_delta(codes: np.ndarray, n_classifiers: int, reference: np.ndarray,
-                  bounds: tuple[float, float] | None, counts: np.ndarray) -> Statistics:
-    """The binary closed form with every discrete choice (point of each trio, side) fixed at the data: analytic."""
-    trios = list(itertools.combinations(range(n_classifiers), 3))
-    plan = []
-    for members in trios:
-        tc = _trio_codes(codes, n_classifiers, 2, members)
-        columns = [0, *(1 + 2 * i + s for i in members for s in (0, 1))]
-        at_data = [_closed_form_point(_dense(counts[None, :].astype(float), tc, 8), s)[0] for s in three_independent.SIGNS]
-        real = [np.isfinite(p).all() and np.allclose(p.imag, 0) for p in at_data]
-        if not all(real):
-            continue
-        gaps = [np.nansum(np.abs(p.real - reference[columns])) for p in at_data]
-        plan.append((tc, columns, three_independent.SIGNS[int(np.argmin(gaps))]))
-    weight = np.zeros(1 + 2 * n_classifiers)
-    for _, columns, _ in plan:
-        weight[columns] += 1
-
-    def run(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        total = np.zeros((z.shape[0], weight.size), dtype=complex)
-        for tc, columns, sign in plan:
-            total[:, columns] += _closed_form_point(_dense(z, tc, 8), sign)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = total / weight
-        if n_classifiers > 3 and _side(mean[:1].real, bounds)[0] == 1:
-            mean = _mirror(mean)
-        return np.concatenate([mean[:, :1], 1 - mean[:, :1], mean[:, 1:]], axis=1), np.full(z.shape[0], "", dtype=object)
-
-    return run
-
-
-# -- vectorised evaluators: many labels, majority -------------------------------------------------
-def _redecode(prevalence: np.ndarray, response: np.ndarray, labels: Sequence[str], decoding: str,
-              option: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Relabel batch points (decoded by total accuracy) by ``prevalence_order`` or ``known_prevalences``."""
-    r = len(labels)
-    rows = np.arange(prevalence.shape[0])[:, None]
-    undecided = np.zeros(prevalence.shape[0], dtype=bool)
-    if decoding == "prevalence_order":
-        ranked = np.argsort(-prevalence, axis=1, kind="stable")  # current label index by rank
-        wanted = [list(labels).index(name) for name in option]
-        sigma = np.empty_like(ranked)
-        sigma[:, wanted] = ranked  # new label wanted[k] <- current label ranked[k]
-        ordered = np.take_along_axis(prevalence, ranked, axis=1)
-        undecided = (np.diff(ordered, axis=1) >= 0).any(axis=1)
-    elif decoding == "known_prevalences":
-        perms = np.array(list(itertools.permutations(range(r))))
-        known = np.array([float(option[name]) for name in labels])
-        cost = np.abs(prevalence[:, perms] - known).sum(axis=2)
-        sigma = perms[cost.argmin(axis=1)]
-        top = np.sort(cost, axis=1)
-        undecided = top[:, 1] - top[:, 0] <= 1e-12
-    else:
-        return prevalence, response, undecided
-    out_prevalence = prevalence[rows, sigma]
-    out_response = response[rows[:, :, None, None], np.arange(3)[None, :, None, None],
-                            sigma[:, None, :, None], sigma[:, None, None, :]]
-    return out_prevalence, out_response, undecided
-
-
-def _many(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], decoding: str, option: Any) -> Statistics:
-    """Three or more labels: the batched eigenvector route on every trio, decoded, averaged."""
-    r = len(labels)
-    trios = list(itertools.combinations(range(n_classifiers), 3))
-    trio_codes = [_trio_codes(codes, n_classifiers, r, t) for t in trios]
-
-    def run(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        size = counts.shape[0]
-        prevalence = np.zeros((size, r))
-        response = np.zeros((size, n_classifiers, r, r))
-        n_prevalence = np.zeros(size)
-        n_response = np.zeros((size, n_classifiers))
-        reasons = np.full(size, "", dtype=object)
-        for members, tc in zip(trios, trio_codes):
-            out = evaluate_batch_many(_dense(counts, tc, r**3), r)
-            p, rows, undecided = _redecode(out["prevalence"], out["response"], labels, decoding, option)
-            ok = out["ok"] & ~undecided & np.isfinite(p).all(axis=1)
-            reasons[(reasons == "") & ~out["ok"]] = "no_real_point"
-            reasons[(reasons == "") & undecided] = "undecided"
-            prevalence += np.where(ok[:, None], p, 0.0)
-            n_prevalence += ok
-            for slot, i in enumerate(members):
-                response[:, i] += np.where(ok[:, None, None], rows[:, slot], 0.0)
-                n_response[:, i] += ok
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prevalence /= n_prevalence[:, None]
-            response /= n_response[:, :, None, None]
-        reasons[n_prevalence > 0] = ""
-        accuracy = np.diagonal(response, axis1=2, axis2=3).reshape(size, -1)
-        values = np.concatenate([prevalence, accuracy, response.reshape(size, -1)], axis=1)
-        reasons[(reasons == "") & (n_prevalence == 0)] = "undefined"
-        return values, reasons
-
-    return run
-
-
-def _majority(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], ties: Any) -> Statistics:
-    """Majority voting: imputed shares of every cell as one design matrix; ratios of linear forms."""
-    r = len(labels)
-    if isinstance(ties, str) and ties in ("split", "drop"):
-        index_ties: Any = ties
-    else:
-        index_ties = [list(labels).index(t) for t in ([ties] if isinstance(ties, str) else ties)]
-    digits = decode(codes, n_classifiers, r)
-    weights, _ = vote_weights(digits, r, index_ties)
-    agree = digits[:, :, None] == np.arange(r)[None, None, :]
-    design = np.concatenate([weights, (weights[:, None, :] * agree).reshape(codes.size, -1)], axis=1).astype(float)
-
-    def run(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        sums = counts @ design
-        imputed, agreed = sums[:, :r], sums[:, r:].reshape(-1, n_classifiers, r)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prevalence = imputed / imputed.sum(axis=1, keepdims=True)
-            accuracy = agreed / imputed[:, None, :]
-        values = np.concatenate([prevalence, accuracy.reshape(len(counts), -1)], axis=1)
-        return np.where(np.abs(values) == np.inf, np.nan, values), np.full(len(counts), "", dtype=object)
-
-    return run
-
-
 def _looped(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], keys: list[Key],
             pops: np.ndarray, codes: np.ndarray) -> Statistics:
     """Any method, one resample at a time through its exact evaluator (Hui-Walter; and the tests' reference)."""
@@ -465,13 +253,13 @@ def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, An
     if not vectorised or evaluation.method == "hui_walter":
         return _looped(sketch, evaluation, options, keys, pops, codes)
     if evaluation.method == "majority":
-        return _majority(codes, n_classifiers, labels, options.get("ties", "split"))
+        return majority_statistics(codes, n_classifiers, labels, options.get("ties", "split"))
     if evaluation.method != "algebraic":
         _method_function(evaluation.method)  # raises: no intervals for this method
     if len(labels) == 2:
         reference = np.concatenate([estimate[:1], estimate[2:]])
-        return _binary(codes, n_classifiers, reference, _bounds(options))
-    return _many(codes, n_classifiers, labels, *_decoding_many(options))
+        return binary_statistics(codes, n_classifiers, reference, _bounds(options))
+    return many_label_statistics(codes, n_classifiers, labels, *_decoding_many(options))
 
 
 def _bootstrap(statistics: Statistics, cells: tuple[np.ndarray, np.ndarray, np.ndarray], n_boot: int,
@@ -510,13 +298,13 @@ def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], e
     labels = tuple(sketch.labels)
     observed = counts.astype(float)
     if evaluation.method == "majority":
-        statistics, analytic = _majority(codes, sketch.n_classifiers, labels, options.get("ties", "split")), True
+        statistics, analytic = majority_statistics(codes, sketch.n_classifiers, labels, options.get("ties", "split")), True
     elif evaluation.method == "algebraic" and len(labels) == 2:
         reference = np.concatenate([estimate[:1], estimate[2:]])
-        statistics = _binary_delta(codes, sketch.n_classifiers, reference, _bounds(options), observed)
+        statistics = binary_delta_statistics(codes, sketch.n_classifiers, reference, _bounds(options), observed)
         analytic = True
     elif evaluation.method == "algebraic":
-        statistics, analytic = _many(codes, sketch.n_classifiers, labels, *_decoding_many(options)), False
+        statistics, analytic = many_label_statistics(codes, sketch.n_classifiers, labels, *_decoding_many(options)), False
     else:
         raise SpecError(f"intervals='delta' covers the closed forms of the algebraic and majority methods; for "
                         f"{evaluation.method!r} use intervals='bootstrap'")

@@ -134,3 +134,19 @@ def test_evaluation_summary_keeps_the_ensemble_alarms_of_a_large_ensemble():
     assert "[outside_unit_cube] the combined estimate" in text
     assert "of 120 trios" in text and len(text.splitlines()) < 40
     assert "trio_disagreement" in result._repr_html_()
+
+
+def test_intervals_show_in_summary_html_frame_and_json():
+    sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77,
+                                 "bbb": 73}, labels=["a", "b"])
+    result = evaluate(sketch, intervals="delta")
+    low, high = result.point.interval["accuracy"]["c0"]["b"]
+    cell = f"[{low:.4f}, {high:.4f}]"
+    assert cell in result.summary() and "95% delta intervals" in result.summary()
+    assert cell in result._repr_html_() and cell in result.point.summary()
+    table = result.to_frame()
+    assert list(table.columns)[-2:] == ["low", "high"]
+    row = table[(table.classifier == "c0") & (table.label == "b")].iloc[0]
+    assert (row.low, row.high) == (low, high)
+    assert result.point.to_dict()["interval"]["accuracy"]["c0"]["b"] == [low, high]
+    assert "[" not in evaluate(sketch).summary()  # no intervals asked: none shown
