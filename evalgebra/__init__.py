@@ -71,6 +71,8 @@ _LAZY = {
     "Estimate": "evalgebra.evaluators.result",
     "Evaluation": "evalgebra.evaluators.result",
     "QuadraticNumber": "evalgebra.evaluators.quadratic",
+    "AlgebraicNumber": "evalgebra.evaluators.algebraic_numbers",
+    "RealAlgebraic": "evalgebra.evaluators.real_algebraic",
     "majority_vote": "evalgebra.evaluators.majority",
     "EvaluationPoint": "evalgebra.data.point",
     "evaluation_point": "evalgebra.data.point",
@@ -100,7 +102,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.evaluators.distance import containing_distance
     from evalgebra.evaluators.hui_walter import evaluate_hui_walter
     from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
     from evalgebra.evaluators.quadratic import QuadraticNumber
+    from evalgebra.evaluators.real_algebraic import RealAlgebraic
     from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
     from evalgebra.evaluators.stream import StreamEvaluator
     from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
@@ -132,6 +136,8 @@ __all__ = [
     "Estimate",
     "Alarm",
     "QuadraticNumber",
+    "AlgebraicNumber",
+    "RealAlgebraic",
     "logical_alarm",
     "SafetySpec",
     "AlarmReport",
