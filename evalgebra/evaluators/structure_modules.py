@@ -58,6 +58,7 @@ __all__ = [
     "isomorphism",
     "atlas_entries",
     "find_structure_module",
+    "available_structures",
 ]
 
 #: The environment variable naming the folder searched for generated structure modules.
@@ -366,6 +367,20 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
     raise SpecError(f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
                     f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' "
                     f"--out {cache_dir()} (the folder ${CACHE_VARIABLE} names, searched here)")
+
+
+def available_structures() -> list[tuple[int, int, Structure, str]]:
+    """``(N, R, structure, origin)`` of every generated module found: the package's, then the cache folder's."""
+    out = [(e.n_classifiers, e.n_labels, e.structure, f"{_PACKAGE}.{e.module}") for e in atlas_entries()
+           if e.module and _packaged(e.module) is not None]
+    folder = cache_dir()
+    try:
+        sizes = sorted({tuple(map(int, m.groups())) for p in folder.iterdir() if (m := _MODULE_NAME.match(p.name))})
+    except OSError:
+        sizes = []
+    for n, r in sizes:
+        out.extend((n, r, _module_structure(module), origin) for origin, module in _cache_candidates(n, r))
+    return out
 
 
 def _mapping(structure: Structure, module: Any, n: int, sigma: tuple[int, ...]) -> tuple[int, ...]:

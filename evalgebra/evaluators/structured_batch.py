@@ -126,19 +126,29 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
                     if key is not None:
                         point[key] = np.broadcast_to(np.asarray(value, dtype=float), (k,))
             keys = keys or sorted(point, key=_order)
-            stacked = np.stack([point.get(key, np.full(k, np.nan)) for key in keys], axis=1)
-            finite = np.isfinite(stacked).all(axis=1)
-            probabilities = stacked[:, [keys.index(key) for key in keys if not key.startswith("corr")]]
-            inside = finite & ((probabilities >= -tolerance) & (probabilities <= 1 + tolerance)).all(axis=1)
+            missing = np.full(k, np.nan)
+            finite = np.ones(k, dtype=bool)
+            inside = np.ones(k, dtype=bool)
+            for key in keys:
+                value = point.setdefault(key, missing)
+                finite &= np.isfinite(value)
+                if not key.startswith("corr"):
+                    inside &= (value >= -tolerance) & (value <= 1 + tolerance)
             totals = _summed_total(point, n)
-            inside_score[:, j] = np.where(inside & np.isfinite(totals), totals, -np.inf)
-            finite_score[:, j] = np.where(finite & np.isfinite(totals), totals, -np.inf)
-            candidates.append({key: stacked[:, m] for m, key in enumerate(keys)})
+            finite &= np.isfinite(totals)
+            inside_score[:, j] = np.where(inside & finite, totals, -np.inf)
+            finite_score[:, j] = np.where(finite, totals, -np.inf)
+            candidates.append(point)
         rows = np.arange(k)
         any_inside = np.isfinite(inside_score).any(axis=1)
         best = np.where(any_inside, np.argmax(inside_score, axis=1), np.argmax(finite_score, axis=1))
         found = np.isfinite(finite_score[rows, best])
-        out = {key: np.where(found, np.stack([c[key] for c in candidates], axis=1)[rows, best], np.nan) for key in keys}
+        out = {}
+        for key in keys:
+            chosen = candidates[0][key]
+            for j in range(1, len(candidates)):
+                chosen = np.where(best == j, candidates[j][key], chosen)
+            out[key] = np.where(found, chosen, np.nan)
     out["n_real"] = n_real
     out["inside"] = any_inside
     return out
