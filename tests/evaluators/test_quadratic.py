@@ -192,3 +192,36 @@ def test_float_extreme_magnitudes() -> None:
     assert math.isclose(float(QN(0, tiny, 2)), 1.4142135623730951e-200, rel_tol=1e-15)
     assert math.isclose(float(QN(0, huge, 2)), 1.4142135623730951e200, rel_tol=1e-15)
     assert math.isclose(float(QN(0, 1, 2 * huge * huge)), 1.4142135623730951e200, rel_tol=1e-15)
+
+
+# -- one family with AlgebraicNumber -----------------------------------------------------------------
+@given(small, small, radicands, small, small, radicands)
+def test_comparisons_across_fields_match_sympy(p1: Fraction, q1: Fraction, d1: Fraction, p2: Fraction,
+                                               q2: Fraction, d2: Fraction) -> None:
+    """Two real numbers of different quadratic fields compare exactly (as algebraic numbers)."""
+    x, y = QN(p1, q1, d1), QN(p2, q2, d2)
+    assume(x.is_real and y.is_real)
+    difference = (exact(x) - exact(y)).evalf(60)
+    expected = 0 if same(exact(x), exact(y)) else (1 if difference > 0 else -1)
+    assert x.compare(y) == expected == -y.compare(x)
+    assert (x < y) == (expected < 0) and (x >= y) == (expected >= 0)
+    assert (x == y) == (expected == 0) and (x == y.to_algebraic()) == (expected == 0)
+    if expected == 0:
+        assert hash(x) == hash(y) == hash(y.to_algebraic())
+
+
+@given(small, small, radicands)
+def test_to_algebraic_round_trip(p: Fraction, q: Fraction, d: Fraction) -> None:
+    x = QN(p, q, d)
+    if not x.is_real:
+        assert x.minimal_key() is None
+        with pytest.raises(ValueError):
+            x.to_algebraic()
+        return
+    a = x.to_algebraic()
+    assert a == x and hash(a) == hash(x) and float(a) == pytest.approx(float(x), rel=1e-15, abs=1e-300)
+    assert (a + x) == 2 * x and (a * x) == x * x  # AlgebraicNumber arithmetic meets QuadraticNumber's
+    if x.q:
+        key = x.minimal_key()
+        expr = sympy.Poly(list(reversed(key[0])), sympy.Symbol("t")).as_expr()
+        assert same(expr.subs(sympy.Symbol("t"), exact(x)), sympy.Integer(0))
