@@ -12,11 +12,18 @@ Examples
 >>> table = CellTable(("c0",), ("a", "b"), [0], [UNLABELLED], [1], [4])
 >>> table.populations, table.count
 (('all',), [4])
+>>> holes = np.array([[False, True], [False, False], [True, True]])
+>>> report = MissingReport.of("abstain", holes, ["x", "y"], abstain="abstain")
+>>> report.affected, report.abstained, report.dropped, report.by_classifier
+(2, 3, 0, {'x': 1, 'y': 2})
+>>> report.text()
+"missing answers: 3 in 2 of 3 items (x 1, y 2), counted as the abstention 'abstain'"
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -26,6 +33,8 @@ from evalgebra.errors import SketchError
 
 __all__ = [
     "CellTable",
+    "MissingReport",
+    "MISSING_POLICIES",
     "aggregate",
     "checked_counts",
     "UNLABELLED",
@@ -47,6 +56,10 @@ class CellTable(NamedTuple):
     count : array-like of int or None
         Items per row; ``None`` means one item per row.
     populations : sequence of str
+    abstain : sequence of str
+        The responses that are not labels (pattern codes run over labels, then these).
+    missing : MissingReport or None
+        What the reader did with missing answers (``None``: the input had no items).
     """
 
     classifiers: Sequence[str]
@@ -56,6 +69,89 @@ class CellTable(NamedTuple):
     code: Any
     count: Any
     populations: Sequence[str] = ("all",)
+    abstain: Sequence[str] = ()
+    missing: Any = None
+
+
+#: What a reader does with a missing answer (``None``, NaN, an empty cell, a negative index,
+#: a task a worker did not answer): refuse it, count it as an abstention, or drop the item.
+MISSING_POLICIES = ("error", "abstain", "drop")
+
+
+@dataclass(frozen=True)
+class MissingReport:
+    r"""How many answers were missing when a test was read, and what became of them.
+
+    Attributes
+    ----------
+    policy : {"error", "abstain", "drop"}
+        The reader's ``missing=`` choice (see :data:`MISSING_POLICIES`).
+    items : int
+        Items read (before any was dropped).
+    cells : int
+        Missing answers.
+    affected : int
+        Items with at least one missing answer.
+    by_classifier : mapping of str to int
+        Missing answers per classifier.
+    abstain : str or None
+        The abstention response missing answers were counted as (``policy="abstain"``).
+
+    Notes
+    -----
+    ``missing="drop"`` drops the :attr:`affected` items (:attr:`dropped`), ``"abstain"``
+    counts the :attr:`cells` as abstentions (:attr:`abstained`); no choice invents a label.
+    Reports add (``a + b``) when sketches read in parts are merged.
+    """
+
+    policy: str
+    items: int
+    cells: int
+    affected: int
+    by_classifier: Mapping[str, int] = field(default_factory=dict)
+    abstain: str | None = None
+
+    @classmethod
+    def of(cls, policy: str, holes: np.ndarray | None, classifiers: Sequence[str], n_items: int | None = None,
+           abstain: str | None = None) -> MissingReport:
+        """The report of an ``items x classifiers`` mask of missing answers (``None``: none)."""
+        items = int(holes.shape[0]) if holes is not None else int(n_items or 0)
+        per = holes.sum(axis=0).tolist() if holes is not None else [0] * len(classifiers)
+        return cls(policy, items, int(sum(per)), int(holes.any(axis=1).sum()) if holes is not None else 0,
+                   {str(c): int(k) for c, k in zip(classifiers, per)},
+                   abstain if policy == "abstain" else None)
+
+    @property
+    def dropped(self) -> int:
+        """Items dropped (``policy="drop"``; else 0)."""
+        return self.affected if self.policy == "drop" else 0
+
+    @property
+    def abstained(self) -> int:
+        """Missing answers counted as abstentions (``policy="abstain"``; else 0)."""
+        return self.cells if self.policy == "abstain" else 0
+
+    def text(self) -> str:
+        """One line: how many answers were missing, where, and what was done with them."""
+        if not self.cells:
+            return f"missing answers: none in {self.items} items"
+        where = ", ".join(f"{c} {k}" for c, k in self.by_classifier.items() if k)
+        done = (f"counted as the abstention {self.abstain!r}" if self.policy == "abstain"
+                else f"{self.dropped} items dropped" if self.policy == "drop" else "refused")
+        return f"missing answers: {self.cells} in {self.affected} of {self.items} items ({where}), {done}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"policy": self.policy, "items": self.items, "cells": self.cells, "affected": self.affected,
+                "dropped": self.dropped, "abstained": self.abstained, "by_classifier": dict(self.by_classifier),
+                "abstain": self.abstain}
+
+    def __add__(self, other: MissingReport) -> MissingReport:
+        by = dict(self.by_classifier)
+        for c, k in other.by_classifier.items():
+            by[c] = by.get(c, 0) + k
+        policy = self.policy if self.policy == other.policy else "mixed"
+        return MissingReport(policy, self.items + other.items, self.cells + other.cells,
+                             self.affected + other.affected, by, self.abstain or other.abstain)
 
 
 #: Truth index stored for items whose true label is unknown.

@@ -2,8 +2,11 @@ r"""Label encoding for the readers: label names or indices in, label indices out
 
 The readers (:mod:`evalgebra.data.readers`) accept decisions as label names (strings) or
 label indices (integers ``0..R-1``), in NumPy arrays, Python sequences or pandas columns.
-This module turns any of them into label indices, once per distinct value, and reports
-missing answers (``None``, NaN, empty strings, negative indices) with their position.
+This module turns any of them into label indices, once per distinct value, and handles
+missing answers (``None``, NaN, empty strings, negative indices) by the reader's policy
+(:data:`~evalgebra.data.cells.MISSING_POLICIES`): refused with their position, counted as an
+abstention, or marked for dropping. Named abstentions (``abstain=["unsure"]``) are responses
+after the labels: index ``R + k`` for the ``k``-th.
 
 Examples
 --------
@@ -16,18 +19,25 @@ Examples
 ([[1, 0], [0, 0]], ('no', 'yes'))
 >>> population_indices(["s", "t", "s"], None, 3)[0].tolist()
 [0, 1, 0]
+>>> encoder = LabelEncoder(None, abstain=["unsure"], missing="abstain")
+>>> encoder.add(as_label_array([["yes", None], ["unsure", "no"]], "decisions"), "decisions")
+0
+>>> codes, labels = encoder.finish()
+>>> codes[0].tolist(), labels, encoder.abstain, encoder.holes(0).tolist()
+([[1, 2], [2, 0]], ('no', 'yes'), ('unsure',), [[False, True], [False, False]])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from evalgebra.data.cells import MISSING_POLICIES
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.errors import SketchError
-from evalgebra.spec import default_label_names
+from evalgebra.spec import DEFAULT_ABSTAIN, default_label_names
 
 __all__ = [
     "LabelEncoder",
@@ -40,6 +50,8 @@ __all__ = [
     "is_missing",
     "missing_mask",
     "describe_position",
+    "missing_hint",
+    "MISSING_CHOICES",
     "MAX_INFERRED_LABELS",
 ]
 
@@ -150,10 +162,37 @@ def _not_a_value(values: np.ndarray, what: str, names: Sequence[str] | None) -> 
     return SketchError(f"{what}: cells must be label names (str) or indices (int)")
 
 
-class LabelEncoder:
-    """Turns label names or indices into label indices, sharing one label list."""
+#: What a message about a refused missing answer offers instead.
+MISSING_CHOICES = ("pass missing='abstain' to count missing answers as an abstention "
+                   "or missing='drop' to drop the items that have one")
 
-    def __init__(self, labels: Sequence[str] | int | None) -> None:
+
+def missing_hint(where: str) -> str:
+    """The message for a missing answer refused by ``missing="error"``: where, and the choices."""
+    return f"missing answer at {where}; {MISSING_CHOICES}"
+
+
+class LabelEncoder:
+    """Turns label names or indices into response indices, sharing one label list.
+
+    ``abstain`` names the responses that are not labels (index ``R + k``); ``missing`` is the
+    policy for missing answers (:data:`~evalgebra.data.cells.MISSING_POLICIES`): with
+    ``"abstain"`` they become the first abstention (:data:`~evalgebra.spec.DEFAULT_ABSTAIN`
+    when none is named); :meth:`holes` tells where they were.
+    """
+
+    def __init__(self, labels: Sequence[str] | int | None, abstain: Any = None, missing: str = "error") -> None:
+        if not isinstance(missing, str) or missing not in MISSING_POLICIES:
+            raise SketchError(f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}")
+        given = [abstain] if isinstance(abstain, str) else [] if abstain is None else abstain
+        named = None if isinstance(given, (bytes, Mapping)) or not isinstance(given, Iterable) else list(given)
+        if named is None or not all(isinstance(a, str) and a for a in named) or len(set(named)) != len(named):
+            raise SketchError(f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}")
+        if missing == "abstain" and not named:
+            named = [DEFAULT_ABSTAIN]
+        self.abstain: tuple[str, ...] = tuple(named)
+        self.missing = missing
+        self._holes: list[np.ndarray | None] = []
         self.fixed = labels is not None
         if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
             if not 2 <= labels <= MAX_INFERRED_LABELS:
@@ -167,16 +206,28 @@ class LabelEncoder:
                     f"labels must be a list of label names (str) or their number, got {short_repr(labels)}"
                 )
             labels = listed
+        clash = [name for name in (labels or ()) if name in self.abstain]
+        if clash:
+            raise SketchError(f"{clash} are named as labels and as abstentions; an abstention is not a label")
         self.labels: list[str] = [] if labels is None else list(labels)
         self.integer = False
         self.lowest = 0 if self.fixed else 1 << 62  # smallest integer label index seen
         # (label indices or factorize codes, distinct names, largest integer index)
         self._pending: list[tuple[np.ndarray, list[Any], int]] = []
 
-    def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None) -> int:
-        """Queue one array of decisions (or truth) for encoding; returns its position."""
+    def holes(self, position: int) -> np.ndarray | None:
+        """Where the array queued at ``position`` had missing answers (``None``: nowhere)."""
+        return self._holes[position]
+
+    def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None, answers: bool = True) -> int:
+        """Queue one array of decisions (or, ``answers=False``, truth) for encoding; returns its position.
+
+        Missing truth is always refused: no choice invents a true label.
+        """
         if values.dtype.kind == "b":
             raise SketchError(f"{what}: booleans are not labels; use label names or indices")
+        self._holes.append(None)
+        refuse = self.missing == "error" or not answers
         if values.dtype.kind in "iu":
             # integers cannot be missing except as negative indices; they stay in their
             # own dtype (no int64 copy) and are scanned once for their range
@@ -184,11 +235,15 @@ class LabelEncoder:
             low, high = index_range(values)
             if low < 0:
                 position = tuple(int(x) for x in np.argwhere(values < 0)[0])
-                raise SketchError(
-                    f"missing answer (negative index) at {describe_position(position, what, names)}; "
-                    "integer cells are label positions 0..R-1 (for labels coded -1/+1, give the cells as "
-                    "strings, e.g. df.astype(str))"
-                )
+                if refuse:
+                    raise SketchError(
+                        f"missing answer (negative index) at {describe_position(position, what, names)}; "
+                        "integer cells are label positions 0..R-1 (for labels coded -1/+1, give the cells as "
+                        "strings, e.g. df.astype(str))" + ("" if not answers else "; or pass missing='abstain'/'drop'")
+                    )
+                self._holes[-1] = values < 0
+                present = values[values >= 0]
+                low = int(present.min()) if present.size else 0
             if values.size:
                 self.lowest = min(self.lowest, low)
             self._pending.append((values, [], high))
@@ -197,14 +252,19 @@ class LabelEncoder:
         missing = missing_mask(values) if factorized is None else factorized[2]
         if missing.any():
             position = tuple(int(x) for x in np.argwhere(missing)[0])
-            raise SketchError(
-                f"missing answer at {describe_position(position, what, names)} "
-                "(abstention is not modelled yet)"
-            )
+            where = describe_position(position, what, names)
+            if refuse:
+                raise SketchError(missing_hint(where) if answers else f"missing answer at {where}; "
+                                  "every item of a labelled test needs its true label")
+            self._holes[-1] = missing
         if values.dtype.kind == "f":
             raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
         codes, uniques = factorize(values, what, names) if factorized is None else factorized[:2]
         for u in uniques:
+            if is_missing(u):
+                continue
+            if not answers and u in self.abstain:
+                raise SketchError(f"{what}: {u!r} is an abstention, not a label; every true label is a label")
             if not isinstance(u, str):
                 raise SketchError(
                     f"{what}: label {short_repr(u)} is not a string; use label names or integer indices"
@@ -213,8 +273,13 @@ class LabelEncoder:
         return len(self._pending) - 1
 
     def finish(self) -> tuple[list[np.ndarray], tuple[str, ...]]:
-        """Label indices (integer input keeps its dtype) and the label names."""
-        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques})
+        """Response indices (integer input keeps its dtype) and the label names.
+
+        Missing answers hold the first abstention (``missing="abstain"``) or ``0`` (``"drop"``:
+        the caller drops their items, see :meth:`holes`).
+        """
+        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques
+                             if not is_missing(u) and u not in self.abstain})
         if self.integer and names_seen:
             raise SketchError("decisions mix label names and integer indices")
         if not self.fixed:
@@ -239,18 +304,22 @@ class LabelEncoder:
                         f"only one label seen ({self.labels}); pass labels=[...] to name them all"
                     )
         n_labels = len(self.labels)
+        responses = self.labels + list(self.abstain)
+        fill = n_labels if self.missing == "abstain" else 0
         out = []
-        for codes, uniques, high in self._pending:
+        for (codes, uniques, high), holes in zip(self._pending, self._holes):
             if self.integer:
                 if high >= n_labels:
                     raise SketchError(f"label index {high} out of range for labels {self.labels}")
-                out.append(codes)
+                out.append(codes if holes is None else np.where(holes, fill, codes))
                 continue
-            unknown = [u for u in uniques if u not in self.labels]
+            unknown = [u for u in uniques if u not in responses and not is_missing(u)]
             if unknown:
-                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}")
-            lookup = np.array([self.labels.index(u) for u in uniques], dtype=np.int64)
-            out.append(lookup[codes] if lookup.size else codes.astype(np.int64))
+                hint = "" if self.abstain else "; answers that are not labels: pass abstain=[...]"
+                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}{hint}")
+            lookup = np.array([responses.index(u) if u in responses else fill for u in uniques], dtype=np.int64)
+            coded = lookup[codes] if lookup.size else codes.astype(np.int64)
+            out.append(coded if holes is None else np.where(holes, fill, coded))
         return out, tuple(self.labels)
 
 

@@ -12,9 +12,14 @@ block by block with ``numpy.bincount`` (see :func:`~evalgebra.data.patterns.coun
 or sorted once when there are too many possible patterns for a count vector.
 
 Decisions are label *names* (strings) or label *indices* (integers ``0..R-1``, with
-names from ``labels`` or ``a, b, ...``). Missing answers (``None``, NaN, empty strings,
-negative indices) and unknown labels raise :class:`~evalgebra.errors.SketchError`:
-abstention is not modelled yet.
+names from ``labels`` or ``a, b, ...``), or named abstentions (``abstain=["unsure"]``:
+responses that are not labels). Missing answers (``None``, NaN, empty strings, negative
+indices; in long rows, a task a worker did not answer) follow ``missing=``: ``"error"``
+(the default) refuses them, ``"abstain"`` counts them as the first abstention
+(``"abstain"`` when none is named), ``"drop"`` drops every item that has one. Each table
+carries a :class:`~evalgebra.data.cells.MissingReport` saying how many answers and items
+that touched; no choice invents a label. Unknown labels raise
+:class:`~evalgebra.errors.SketchError`.
 
 Examples
 --------
@@ -36,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.cells import DENSE_LIMIT, INT64_MAX, UNLABELLED, CellTable
+from evalgebra.data.cells import DENSE_LIMIT, INT64_MAX, UNLABELLED, CellTable, MissingReport
 from evalgebra.data.encoding import (
+    MISSING_CHOICES,
     LabelEncoder,
     as_label_array,
     factorize,
@@ -71,6 +77,8 @@ def decisions_table(
     truth: Any = None,
     population: Any = None,
     populations: Sequence[str] | None = None,
+    abstain: Any = None,
+    missing: str = "error",
 ) -> CellTable:
     r"""The cell table of per-item decisions (``items x classifiers``).
 
@@ -82,6 +90,9 @@ def decisions_table(
     >>> table = decisions_table([["yes", "no"], ["no", "no"]], classifiers=["x", "y"])
     >>> table.labels, table.code.tolist(), table.count.tolist()
     (('no', 'yes'), [0, 2], [1, 1])
+    >>> table = decisions_table([["yes", None], ["no", "no"]], missing="drop")
+    >>> table.code.tolist(), table.missing.dropped
+    ([0], 1)
     """
     if hasattr(decisions, "columns") and hasattr(decisions, "to_numpy"):
         if classifiers is None:
@@ -109,18 +120,27 @@ def decisions_table(
     names = list(classifiers) if classifiers is not None else [f"c{k}" for k in range(n_classifiers)]
     if len(names) != n_classifiers:
         raise SketchError(f"{len(names)} classifier names for {n_classifiers} columns")
-    encoder = LabelEncoder(labels)
+    encoder = LabelEncoder(labels, abstain, missing)
     encoder.add(matrix, "decisions", names)
     truth_array = None
     if truth is not None:
         truth_array = as_label_array(truth, "truth").ravel()
         if truth_array.shape[0] != n_items:
             raise SketchError(f"truth has {truth_array.shape[0]} entries for {n_items} items")
-        encoder.add(truth_array, "truth")
+        encoder.add(truth_array, "truth", answers=False)
     encoded, label_names = encoder.finish()
     n_labels = len(label_names)
-    check_size(n_classifiers, n_labels)
+    n_responses = n_labels + len(encoder.abstain)  # the pattern codes' base: labels, then abstentions
+    check_size(n_classifiers, n_responses)
     pop_idx, pop_names = population_indices(population, populations, n_items)
+    holes = encoder.holes(0)
+    report = MissingReport.of(missing, holes, names, n_items, encoder.abstain[0] if encoder.abstain else None)
+    if missing == "drop" and holes is not None:
+        keep = ~holes.any(axis=1)
+        if not keep.any():
+            raise SketchError(f"every one of the {n_items} items has a missing answer: missing='drop' leaves no items")
+        encoded = [column[keep] for column in encoded]
+        pop_idx, n_items = pop_idx[keep], int(keep.sum())
     labelled = truth_array is not None
     # one leading digit per item, (population, true label), ahead of the pattern code
     n_pop, n_truth = len(pop_names), n_labels if labelled else 1
@@ -129,24 +149,24 @@ def decisions_table(
         lead = np.add(pop_idx * n_truth, encoded[1], dtype=np.int64) if labelled else pop_idx
     elif labelled:
         lead = encoded[1]
-    n_codes = n_labels**n_classifiers
+    n_codes = n_responses**n_classifiers
     n_cells = n_pop * n_truth * n_codes
     if n_cells <= DENSE_LIMIT:
-        counts = count_patterns(encoded[0], n_labels, lead, n_pop * n_truth)
+        counts = count_patterns(encoded[0], n_responses, lead, n_pop * n_truth)
         cell = np.flatnonzero(counts)
         counts = counts[cell]
     elif n_cells <= INT64_MAX:
         # too many cells for a count vector: sort the codes once
-        cell, counts = np.unique(encode(encoded[0], n_labels, lead), return_counts=True)
+        cell, counts = np.unique(encode(encoded[0], n_responses, lead), return_counts=True)
     else:
-        codes = encode(encoded[0], n_labels)
+        codes = encode(encoded[0], n_responses)
         truth_idx = encoded[1] if labelled else np.full(n_items, UNLABELLED, dtype=np.int64)
-        return CellTable(names, label_names, pop_idx, truth_idx, codes, None, pop_names)
+        return CellTable(names, label_names, pop_idx, truth_idx, codes, None, pop_names, encoder.abstain, report)
     group, code = np.divmod(cell, n_codes)
     pop_cell, truth_cell = np.divmod(group, n_truth)
     if not labelled:
         truth_cell.fill(UNLABELLED)
-    return CellTable(names, label_names, pop_cell, truth_cell, code, counts, pop_names)
+    return CellTable(names, label_names, pop_cell, truth_cell, code, counts, pop_names, encoder.abstain, report)
 
 
 # -- count mappings ----------------------------------------------------------------------
@@ -190,6 +210,7 @@ def counts_table(
     classifiers: Sequence[str] | None = None,
     by_true_label: Mapping[str, Mapping[Any, int]] | None = None,
     population: str = "all",
+    abstain: Any = None,
 ) -> CellTable:
     r"""The cell table of pattern counts, optionally split by true label.
 
@@ -223,21 +244,22 @@ def counts_table(
     n_classifiers = lengths.pop() if lengths else (len(classifiers) if classifiers else 0)
     if n_classifiers == 0:
         raise SketchError("empty test: no patterns")
+    abstain = _names([abstain] if isinstance(abstain, str) else abstain, "abstain") or []
     if labels is None:
-        labels = sorted({lab for p in patterns for lab in p} | set(split))
-    spec = EnsembleSpec(
-        list(classifiers) if classifiers is not None else n_classifiers, list(labels)
-    )
+        labels = sorted(({lab for p in patterns for lab in p} | set(split)) - set(abstain))
+    spec = EnsembleSpec(list(classifiers) if classifiers is not None else n_classifiers, list(labels),
+                        abstain=abstain)
     if spec.n_classifiers != n_classifiers:
         raise SketchError(f"{spec.n_classifiers} classifier names for patterns of length {n_classifiers}")
 
     def encoded(pattern_rows: list[tuple[tuple[str, ...], int]], where: str) -> dict[int, int]:
         result: dict[int, int] = {}
         for pattern, value in pattern_rows:
-            unknown = [lab for lab in pattern if lab not in spec.labels]
+            unknown = [lab for lab in pattern if lab not in spec.responses]
             if unknown:
-                raise SketchError(f"{where}: unknown labels {unknown} in pattern {pattern}; labels are {list(spec.labels)}")
-            code = int(encode(np.array([[spec.labels.index(lab) for lab in pattern]]), spec.n_labels)[0])
+                raise SketchError(f"{where}: unknown labels {unknown} in pattern {pattern}; labels are {list(spec.labels)}"
+                                  + (f", abstentions {list(spec.abstain)}" if spec.abstain else ""))
+            code = int(encode(np.array([[spec.response_index(lab) for lab in pattern]]), spec.n_responses)[0])
             if code in result:
                 raise SketchError(f"{where}: pattern {pattern} listed twice")
             result[code] = value
@@ -268,7 +290,8 @@ def counts_table(
         raise SketchError("empty test: every count is zero")
     truth_col, code_col, count_col = (np.array(col, dtype=np.int64 if k < 2 else object)
                                       for k, col in enumerate(zip(*cells)))  # counts checked by the Sketch
-    return CellTable(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col, (population,))
+    return CellTable(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col,
+                     (population,), spec.abstain)
 
 
 def _names(names: Any, what: str) -> list[str] | None:
@@ -284,9 +307,9 @@ def _names(names: Any, what: str) -> list[str] | None:
 def _decode_one(code: int, spec: EnsembleSpec) -> tuple[str, ...]:
     digits = []
     for _ in range(spec.n_classifiers):
-        digits.append(code % spec.n_labels)
-        code //= spec.n_labels
-    return tuple(spec.labels[k] for k in reversed(digits))
+        digits.append(code % spec.n_responses)
+        code //= spec.n_responses
+    return tuple(spec.responses[k] for k in reversed(digits))
 
 
 # -- long format (task, worker, label) ---------------------------------------------------------
@@ -299,11 +322,14 @@ def long_table(
     labels: Sequence[str] | None = None,
     classifiers: Sequence[str] | None = None,
     truth: Mapping[Any, str] | Any = None,
+    abstain: Any = None,
+    missing: str = "error",
 ) -> CellTable:
     r"""The cell table of long ``task, worker, label`` rows (the crowd-sourcing format).
 
-    Every worker (classifier) must answer every task exactly once. The parameters are
-    those of :meth:`Sketch.from_long <evalgebra.data.sketch.Sketch.from_long>`.
+    Every worker (classifier) answers every task at most once; a task a worker did not
+    answer is a missing answer (``missing=``). The parameters are those of
+    :meth:`Sketch.from_long <evalgebra.data.sketch.Sketch.from_long>`.
 
     Examples
     --------
@@ -313,9 +339,9 @@ def long_table(
     (['w1', 'w2'], [0, 1], [1, 3])
     """
     if hasattr(records, "columns"):
-        missing = [c for c in (task, worker, label) if c not in records.columns]
-        if missing:
-            raise SketchError(f"long table lacks columns {missing}; it has {list(records.columns)}")
+        absent = [c for c in (task, worker, label) if c not in records.columns]
+        if absent:
+            raise SketchError(f"long table lacks columns {absent}; it has {list(records.columns)}")
         tasks, workers, answers = (records[c].to_numpy(dtype=object) for c in (task, worker, label))
     elif isinstance(records, Mapping):
         try:
@@ -352,13 +378,14 @@ def long_table(
             f"task {short_repr(task_names[k // n_workers])} has {int(seen[k])} answers from worker "
             f"{order[k % n_workers]!r}; each worker answers each task once"
         )
-    if (seen == 0).any():
+    if missing == "error" and (seen == 0).any():
         k = int(np.flatnonzero(seen == 0)[0])
         raise SketchError(
             f"task {short_repr(task_names[k // n_workers])} has no answer from worker "
-            f"{order[k % n_workers]!r} (abstention is not modelled yet)"
+            f"{order[k % n_workers]!r}; pass missing='abstain' to count unanswered tasks as an abstention "
+            "or missing='drop' to drop them"
         )
-    matrix = np.empty((n_tasks, n_workers), dtype=object)
+    matrix = np.full((n_tasks, n_workers), None, dtype=object)
     matrix[task_codes, column] = answers
     truth_column = None
     if truth is not None:
@@ -370,7 +397,8 @@ def long_table(
         if absent:
             raise SketchError(f"no true label for tasks {short_repr(absent[:5])}")
         truth_column = _objects([lookup[t] for t in task_names], "truth")
-    return decisions_table(matrix, labels=labels, classifiers=order, truth=truth_column)
+    return decisions_table(matrix, labels=labels, classifiers=order, truth=truth_column, abstain=abstain,
+                           missing=missing)
 
 
 def _objects(values: Any, what: str) -> np.ndarray:
@@ -385,10 +413,11 @@ def _objects(values: Any, what: str) -> np.ndarray:
 
 
 # -- items CSV ---------------------------------------------------------------------------------
-def _csv_rows(source: Any, what: str, truth: str | None, population: str | None) -> tuple[list[str], list[list[str]]]:
+def _csv_rows(source: Any, what: str, truth: str | None, population: str | None,
+              missing: str = "error") -> tuple[list[str], list[list[str]]]:
     """The stripped header and the rows of an items CSV (``what`` names it in messages)."""
     try:
-        return _csv_lines(source, truth, population)
+        return _csv_lines(source, truth, population, missing)
     except UnicodeDecodeError as exc:
         raise SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
                           "save it as UTF-8") from None
@@ -411,7 +440,8 @@ def _bounded_lines(source: Any) -> Iterator[Any]:
         yield line
 
 
-def _csv_lines(source: Any, truth: str | None, population: str | None) -> tuple[list[str], list[list[str]]]:
+def _csv_lines(source: Any, truth: str | None, population: str | None,
+               missing: str) -> tuple[list[str], list[list[str]]]:
     try:
         reader = csv.reader(_bounded_lines(source) if hasattr(source, "readline") else source)
     except TypeError:
@@ -438,12 +468,13 @@ def _csv_lines(source: Any, truth: str | None, population: str | None) -> tuple[
             if len(row) != len(header):
                 raise SketchError(f"CSV line {line_number}: {len(row)} fields, header has {len(header)}")
             cells = [c.strip() for c in row]
-            empty = [header[k] for k, c in enumerate(cells) if c == ""]
+            empty = [header[k] for k, c in enumerate(cells) if c == "" and (missing == "error" or
+                                                                           header[k] in (truth, population))]
+            if empty and empty[0] in (truth, population):
+                raise SketchError(f"CSV line {line_number}: empty cell in the {'truth' if empty[0] == truth else 'population'} "
+                                  f"column {empty[0]!r}; every item needs one")
             if empty:
-                raise SketchError(
-                    f"CSV line {line_number}: missing answer in column {empty[0]!r} "
-                    "(abstention is not modelled yet)"
-                )
+                raise SketchError(f"CSV line {line_number}: missing answer in column {empty[0]!r}; {MISSING_CHOICES}")
             rows.append(cells)
     except csv.Error as exc:
         if "field limit" in str(exc):
@@ -471,6 +502,8 @@ def csv_table(
     truth: str | None = None,
     population: str | None = None,
     labels: Sequence[str] | None = None,
+    abstain: Any = None,
+    missing: str = "error",
 ) -> CellTable:
     r"""The cell table of a CSV of items: a header row, one column per classifier.
 
@@ -496,9 +529,9 @@ def csv_table(
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise SketchError(f"cannot read CSV file {name!r}: {reason}") from None
         with handle:
-            header, rows = _csv_rows(handle, f"CSV file {name!r}", truth, population)
+            header, rows = _csv_rows(handle, f"CSV file {name!r}", truth, population, missing)
     else:
-        header, rows = _csv_rows(path, "CSV text", truth, population)
+        header, rows = _csv_rows(path, "CSV text", truth, population, missing)
     if not rows:
         raise SketchError("empty test: the CSV has no items")
     columns = [k for k, h in enumerate(header) if h not in (truth, population)]
@@ -512,4 +545,6 @@ def csv_table(
         classifiers=[header[k] for k in columns],
         truth=table[:, header.index(truth)] if truth is not None else None,
         population=table[:, header.index(population)] if population is not None else None,
+        abstain=abstain,
+        missing=missing,
     )

@@ -1,6 +1,6 @@
 r"""How sketches and evaluation points show themselves: terminal summaries, HTML, DataFrames.
 
-:meth:`Sketch.summary <evalgebra.data.sketch.Sketch.summary>`, ``Sketch._repr_html_`` and
+:meth:`Sketch.summary <evalgebra.data.sketch_io.SketchIO.summary>`, ``Sketch._repr_html_`` and
 ``Sketch.to_frame`` (and the same three of
 :class:`~evalgebra.data.point.EvaluationPoint`) call the functions here. They read the
 objects' public attributes only, so this module imports neither class; HTML goes through
@@ -86,8 +86,9 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], more: int =
 # -- sketches ------------------------------------------------------------------------------
 def _sketch_title(sketch: Any) -> str:
     kind = "labelled" if sketch.is_labelled else "unlabelled"
+    abstain = getattr(sketch, "abstain", ())
     return (f"Sketch: {sketch.Q} items, {kind}, {sketch.n_classifiers} classifiers, "
-            f"{sketch.n_labels} labels")
+            f"{sketch.n_labels} labels" + (f", {_plural(len(abstain), 'abstention')}" if abstain else ""))
 
 
 def _top_patterns(sketch: Any) -> tuple[list[list[Any]], list[str], int]:
@@ -120,6 +121,11 @@ def sketch_summary(sketch: Any) -> str:
         f"  classifiers: {_name_list(sketch.classifiers)}",
         f"  labels: {_name_list(sketch.labels)}",
     ]
+    if getattr(sketch, "abstain", ()):
+        lines.append(f"  abstentions: {_name_list(sketch.abstain)}")
+    report = getattr(sketch, "missing_report", None)
+    if report is not None and report.cells:
+        lines.append(f"  {report.text()}")
     if tuple(sketch.populations) != ("all",):
         shown, more = shorten(_population_rows(sketch))
         lines.append("  populations: " + ", ".join(f"{n} ({q})" for n, q in shown)
@@ -162,14 +168,15 @@ def sketch_frame(sketch: Any) -> Any:
     """A DataFrame with one row per stored cell (see ``Sketch.to_frame``)."""
     pd = _pandas()
     pop, truth, code, count = sketch.table()
-    digits = decode(code, sketch.n_classifiers, sketch.n_labels)
+    responses = tuple(sketch.labels) + tuple(getattr(sketch, "abstain", ()))
+    digits = decode(code, sketch.n_classifiers, len(responses))
     columns: dict[str, Any] = {}
     if tuple(sketch.populations) != ("all",):
         columns["population"] = [sketch.populations[s] for s in pop.tolist()]
     if sketch.is_labelled:
         columns["true_label"] = [sketch.labels[t] for t in truth.tolist()]
     for i, name in enumerate(sketch.classifiers):
-        columns[name] = [sketch.labels[d] for d in digits[:, i].tolist()]
+        columns[name] = [responses[d] for d in digits[:, i].tolist()]
     columns["count"] = count
     return pd.DataFrame(columns)
 

@@ -16,6 +16,12 @@ Fraction(2, 3)
 {('a',): 2, ('b',): 1}
 >>> (sk + sk).Q
 6
+
+Abstentions are answers that are not labels; ``missing=`` says what a missing answer becomes:
+
+>>> sk = Sketch.from_decisions([["a", "unsure"], ["b", None]], abstain=["unsure"], missing="abstain")
+>>> sk.responses, sk.counts(), sk.missing_report.abstained
+(('a', 'b', 'unsure'), {('a', 'unsure'): 1, ('b', 'unsure'): 1}, 1)
 """
 
 from __future__ import annotations
@@ -28,24 +34,24 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, aggregate, checked_counts
+from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, MissingReport, aggregate, checked_counts
 from evalgebra.data.patterns import decode, encode, recode
 from evalgebra.data.readers import counts_table, csv_table, decisions_table, long_table
-from evalgebra.data.show import short_names, sketch_frame, sketch_html, sketch_summary
-from evalgebra.data.sketch_json import MAX_JSON_BYTES, json_table, sketch_to_json
+from evalgebra.data.show import short_names
+from evalgebra.data.sketch_io import SketchIO
 from evalgebra.errors import SketchError
-from evalgebra.fileio import write_text_atomic
 from evalgebra.spec import EnsembleSpec
 
 __all__ = ["Sketch", "UNLABELLED", "DENSE_LIMIT"]
 
 
-class Sketch:
+class Sketch(SketchIO):
     r"""Exact pattern counts of ``N`` classifiers over ``R`` labels, by population and truth.
 
     Build one with :meth:`from_decisions`, :meth:`from_counts`, :meth:`from_long`,
-    :meth:`from_csv` or :meth:`from_json`; the constructor takes the internal table (a
-    :class:`~evalgebra.data.cells.CellTable`). ``a + b`` merges two sketches and
+    :meth:`from_csv` or :meth:`~evalgebra.data.sketch_io.SketchIO.from_json` (JSON and display
+    come from :class:`~evalgebra.data.sketch_io.SketchIO`); the constructor takes the internal
+    table (a :class:`~evalgebra.data.cells.CellTable`). ``a + b`` merges two sketches and
     ``sum(sketches)`` merges many.
 
     Parameters
@@ -53,7 +59,12 @@ class Sketch:
     classifiers, labels, populations : sequence of str
     pop, truth, code, count : array-like of int
         One row per stored cell: population index, true-label index (``-1`` when
-        unlabelled), pattern code (see :mod:`evalgebra.data.patterns`) and count.
+        unlabelled), pattern code (see :mod:`evalgebra.data.patterns`; base: the number
+        of responses) and count.
+    abstain : sequence of str
+        Responses that are not labels (abstentions); patterns run over :attr:`responses`.
+    missing_report : MissingReport, optional
+        What the reader did with missing answers (``None`` for counts and JSON).
 
     Notes
     -----
@@ -80,11 +91,15 @@ class Sketch:
         code: Any,
         count: Any,
         populations: Sequence[str] = ("all",),
+        abstain: Sequence[str] = (),
+        missing_report: MissingReport | None = None,
     ) -> None:
-        spec = EnsembleSpec(list(classifiers), list(labels), populations=list(populations))
+        spec = EnsembleSpec(list(classifiers), list(labels), populations=list(populations), abstain=list(abstain))
         self.classifiers = spec.classifiers
         self.labels = spec.labels
         self.populations = spec.populations
+        self.abstain = spec.abstain
+        self.missing_report = missing_report
         n_codes = self.n_patterns
         if count is not None:
             count = checked_counts(count)
@@ -118,9 +133,19 @@ class Sketch:
         return len(self.labels)
 
     @property
+    def responses(self) -> tuple[str, ...]:
+        """Every answer a classifier may give: the labels, then the abstentions."""
+        return self.labels + self.abstain
+
+    @property
+    def n_responses(self) -> int:
+        """``R`` plus the number of abstentions."""
+        return len(self.responses)
+
+    @property
     def n_patterns(self) -> int:
-        """``R^N``."""
-        return self.n_labels**self.n_classifiers
+        """``K^N`` for ``K`` responses (``R^N`` without abstentions)."""
+        return self.n_responses**self.n_classifiers
 
     @property
     def Q(self) -> int:  # noqa: N802 - the paper's name for the test size
@@ -133,16 +158,16 @@ class Sketch:
         return bool(self._truth[0] >= 0)
 
     def spec(self, structure: Any = "independent") -> EnsembleSpec:
-        """The ensemble spec of this sketch's classifiers, labels and populations."""
-        return EnsembleSpec(self.classifiers, self.labels, structure, self.populations)
+        """The ensemble spec of this sketch's classifiers, labels, populations and abstentions."""
+        return EnsembleSpec(self.classifiers, self.labels, structure, self.populations, self.abstain)
 
     def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Copies of the stored ``(pop, truth, code, count)`` columns."""
         return self._pop.copy(), self._truth.copy(), self._code.copy(), self._count.copy()
 
     def _pattern(self, code: int) -> tuple[str, ...]:
-        digits = decode(np.array([code]), self.n_classifiers, self.n_labels)[0]
-        return tuple(self.labels[k] for k in digits)
+        digits = decode(np.array([code]), self.n_classifiers, self.n_responses)[0]
+        return tuple(self.responses[k] for k in digits)
 
     def _select(self, population: str | int | None, truth: int | None = None) -> np.ndarray:
         mask = np.ones(self._count.size, dtype=bool)
@@ -154,7 +179,7 @@ class Sketch:
 
     # -- counts and frequencies ---------------------------------------------------------
     def count_vector(self, population: str | int | None = None, truth: str | None = None) -> np.ndarray:
-        """Dense ``int64`` counts of all ``R^N`` patterns in canonical order."""
+        """Dense ``int64`` counts of all ``K^N`` patterns (``K`` responses) in canonical order."""
         if self.n_patterns > DENSE_LIMIT:
             raise SketchError(f"{self.n_patterns} patterns are too many for a dense vector")
         t = None
@@ -178,9 +203,10 @@ class Sketch:
         codes, counts = codes[order], counts[order]
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         sums = np.add.reduceat(counts, starts)
-        digits = decode(codes[starts], self.n_classifiers, self.n_labels)
+        digits = decode(codes[starts], self.n_classifiers, self.n_responses)
+        names = self.responses
         return {
-            tuple(self.labels[k] for k in row): int(c)
+            tuple(names[k] for k in row): int(c)
             for row, c in zip(digits.tolist(), sums.tolist())
             if c
         }
@@ -224,6 +250,8 @@ class Sketch:
             "classifiers": self.classifiers,
             "labels": self.labels,
             "populations": self.populations,
+            "abstain": self.abstain,
+            "missing_report": self.missing_report,
             "pop": self._pop,
             "truth": self._truth,
             "code": self._code,
@@ -236,10 +264,14 @@ class Sketch:
         """The sketch of both tests together: counts add.
 
         Both must have the same classifiers and labels and both be labelled or both not;
-        populations are matched by name (the union is kept, in first-seen order).
+        populations are matched by name (the union is kept, in first-seen order), and so
+        are abstentions (see :meth:`with_abstain`). Missing-answer reports add.
         """
         if not isinstance(other, Sketch):
             raise SketchError(f"can only merge a Sketch, got {type(other).__name__}")
+        if other.abstain != self.abstain:
+            union = list(self.abstain) + [a for a in other.abstain if a not in self.abstain]
+            return self.with_abstain(union).merge(other.with_abstain(union))
         if other.classifiers != self.classifiers or other.labels != self.labels:
             raise SketchError(
                 "cannot merge sketches of different classifiers or labels: "
@@ -252,8 +284,10 @@ class Sketch:
         total = int(self._count.sum()) + int(other._count.sum())
         if total >= 2**62:
             raise SketchError("merged counts overflow 64-bit integers")
+        reports = (self.missing_report, other.missing_report)
         return self._rebuild(
             populations=populations,
+            missing_report=reports[0] + reports[1] if None not in reports else None,  # type: ignore[operator]
             pop=np.concatenate([self._pop, mapping[other._pop]]),
             truth=np.concatenate([self._truth, other._truth]),
             code=np.concatenate([self._code, other._code]),
@@ -285,7 +319,7 @@ class Sketch:
             raise SketchError(f"marginalise: need distinct classifiers, got {list(classifiers)}")
         return self._rebuild(
             classifiers=[self.classifiers[i] for i in keep],
-            code=recode(self._code, self.n_classifiers, self.n_labels, keep),
+            code=recode(self._code, self.n_classifiers, self.n_responses, keep),
         )
 
     def population(self, population: str | int) -> Sketch:
@@ -320,10 +354,42 @@ class Sketch:
         labels = list(labels)
         if sorted(labels) != sorted(self.labels):
             raise SketchError(f"with_label_order needs a permutation of {list(self.labels)}")
-        position = np.array([labels.index(name) for name in self.labels], dtype=np.int64)
-        digits = position[decode(self._code, self.n_classifiers, self.n_labels)]
+        position = np.array([labels.index(name) for name in self.labels] + list(range(len(labels), self.n_responses)),
+                            dtype=np.int64)  # abstentions keep their places after the labels
+        digits = position[decode(self._code, self.n_classifiers, self.n_responses)]
         truth = np.where(self._truth >= 0, position[np.maximum(self._truth, 0)], UNLABELLED)
-        return self._rebuild(labels=labels, code=encode(digits, self.n_labels), truth=truth)
+        return self._rebuild(labels=labels, code=encode(digits, self.n_responses), truth=truth)
+
+    # -- the response alphabet ------------------------------------------------------------
+    def _recoded(self, target: Sequence[str], old_to_new: Sequence[int]) -> Sketch:
+        digits = np.asarray(old_to_new, dtype=np.int64)[decode(self._code, self.n_classifiers, self.n_responses)]
+        return self._rebuild(abstain=[r for r in target if r not in self.labels], code=encode(digits, len(target)))
+
+    def with_abstain(self, abstain: Sequence[str]) -> Sketch:
+        """The same counts over a larger set of abstentions (a superset, in any order).
+
+        >>> sk = Sketch.from_decisions([["a", "x"]], labels=["a", "b"], abstain=["x"])
+        >>> sk.with_abstain(["y", "x"]).counts()
+        {('a', 'x'): 1}
+        """
+        if not set(self.abstain) <= set(abstain):
+            raise SketchError(f"with_abstain needs every abstention of the sketch {list(self.abstain)}, got {abstain}")
+        target = list(self.labels) + list(abstain)
+        return self._recoded(target, [target.index(r) for r in self.responses])
+
+    def collapse_responses(self, mapping: Mapping[str, str]) -> Sketch:
+        """Count abstentions as other responses (``{"unsure": "fail"}``); those mapped away disappear.
+
+        >>> sk = Sketch.from_decisions([["a", "x"], ["b", "b"]], abstain=["x"])
+        >>> sk.collapse_responses({"x": "b"}).counts(), sk.collapse_responses({"x": "b"}).abstain
+        ({('a', 'b'): 1, ('b', 'b'): 1}, ())
+        """
+        for source, target in dict(mapping).items():
+            if source not in self.abstain or target not in self.responses or target in mapping:
+                raise SketchError(f"collapse_responses maps abstentions {list(self.abstain)} to responses that "
+                                  f"stay {list(self.responses)}; got {source!r} -> {target!r}")
+        kept = [r for r in self.responses if r not in mapping]
+        return self._recoded(kept, [kept.index(mapping.get(r, r)) for r in self.responses])
 
     # -- comparison and display ------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -332,6 +398,7 @@ class Sketch:
         return (
             self.classifiers == other.classifiers
             and self.labels == other.labels
+            and self.abstain == other.abstain
             and self.populations == other.populations
             and all(
                 np.array_equal(a, b)
@@ -344,6 +411,7 @@ class Sketch:
     def __repr__(self) -> str:
         kind = "labelled" if self.is_labelled else "unlabelled"
         pops = "" if self.populations == ("all",) else f", populations={short_names(self.populations)}"
+        pops += f", abstain={short_names(self.abstain)}" if self.abstain else ""
         return (
             f"Sketch(Q={self.Q}, classifiers={short_names(self.classifiers)}, "
             f"labels={short_names(self.labels)}{pops}, {kind}, {self._count.size} non-empty cells)"
@@ -360,6 +428,8 @@ class Sketch:
         truth: Any = None,
         population: Any = None,
         populations: Sequence[str] | None = None,
+        abstain: str | Sequence[str] | None = None,
+        missing: str = "error",
     ) -> Sketch:
         r"""Count per-item decisions into a sketch.
 
@@ -380,12 +450,18 @@ class Sketch:
             One population for all items, or a population (name or index) per item.
         populations : sequence of str, optional
             Population names in order, when ``population`` holds indices or to fix the order.
+        abstain : str or sequence of str, optional
+            Answers that are not labels (e.g. ``"unsure"``): counted as abstentions.
+        missing : {"error", "abstain", "drop"}
+            Missing answers (``None``, NaN, empty strings, negative indices): refused
+            (default), counted as the first abstention (``"abstain"`` unless named), or their
+            items dropped. :attr:`missing_report` says how many answers and items it touched.
 
         Raises
         ------
         SketchError
-            Missing answers (``None``, NaN, empty strings, negative indices; abstention is
-            not modelled yet), unknown labels, floats or booleans as labels, ragged rows.
+            Missing answers (with ``missing="error"``) or truth, unknown labels, floats or
+            booleans as labels, ragged rows.
 
         Examples
         --------
@@ -396,7 +472,8 @@ class Sketch:
         {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
         """
         return cls(*decisions_table(decisions, labels=labels, classifiers=classifiers, truth=truth,
-                                    population=population, populations=populations))
+                                    population=population, populations=populations, abstain=abstain,
+                                    missing=missing))
 
     @classmethod
     def from_counts(
@@ -407,6 +484,7 @@ class Sketch:
         classifiers: Sequence[str] | None = None,
         by_true_label: Mapping[str, Mapping[Any, int]] | None = None,
         population: str = "all",
+        abstain: str | Sequence[str] | None = None,
     ) -> Sketch:
         r"""A sketch from pattern counts, optionally split by true label.
 
@@ -423,6 +501,8 @@ class Sketch:
             Counts split by true label (a labelled sketch); their sum must equal ``counts``.
         population : str
             The population's name.
+        abstain : str or sequence of str, optional
+            Responses in the patterns that are not labels (abstentions).
 
         Examples
         --------
@@ -433,7 +513,7 @@ class Sketch:
         {'a': 2, 'b': 1}
         """
         return cls(*counts_table(counts, labels=labels, classifiers=classifiers,
-                                 by_true_label=by_true_label, population=population))
+                                 by_true_label=by_true_label, population=population, abstain=abstain))
 
     @classmethod
     def from_long(
@@ -446,10 +526,13 @@ class Sketch:
         labels: Sequence[str] | None = None,
         classifiers: Sequence[str] | None = None,
         truth: Mapping[Any, str] | Any = None,
+        abstain: str | Sequence[str] | None = None,
+        missing: str = "error",
     ) -> Sketch:
         r"""A sketch from long ``task, worker, label`` rows (the crowd-sourcing format).
 
-        Every worker (classifier) must answer every task exactly once.
+        Every worker (classifier) answers every task at most once; a task a worker did not
+        answer, or a missing label, is a missing answer (``missing=``).
 
         Parameters
         ----------
@@ -463,6 +546,8 @@ class Sketch:
             Worker names in the order wanted (default: sorted).
         truth : mapping task -> label (a dict or a pandas Series), optional
             The answer key; makes a labelled sketch.
+        abstain, missing
+            As for :meth:`from_decisions`.
 
         Examples
         --------
@@ -471,7 +556,7 @@ class Sketch:
         {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
         """
         return cls(*long_table(records, task=task, worker=worker, label=label, labels=labels,
-                               classifiers=classifiers, truth=truth))
+                               classifiers=classifiers, truth=truth, abstain=abstain, missing=missing))
 
     @classmethod
     def from_csv(
@@ -481,6 +566,8 @@ class Sketch:
         truth: str | None = None,
         population: str | None = None,
         labels: Sequence[str] | None = None,
+        abstain: str | Sequence[str] | None = None,
+        missing: str = "error",
     ) -> Sketch:
         r"""A sketch from a CSV of items: a header row, one column per classifier.
 
@@ -497,6 +584,8 @@ class Sketch:
             Name of the column holding each item's population (not the truth's column).
         labels : sequence of str, optional
             All label names in order (default: the sorted names seen).
+        abstain, missing
+            As for :meth:`from_decisions` (an empty cell is a missing answer).
 
         Examples
         --------
@@ -505,87 +594,5 @@ class Sketch:
         >>> sk.classifiers, sk.Q
         (('m1', 'm2'), 2)
         """
-        return cls(*csv_table(path, truth=truth, population=population, labels=labels))
-
-    @classmethod
-    def from_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
-                  max_bytes: int = MAX_JSON_BYTES) -> Sketch:
-        r"""A sketch from sketch JSON v1 (see :mod:`evalgebra.data.sketch_json`).
-
-        Parameters
-        ----------
-        source : path, file object, JSON text or parsed dict
-            A string starting with ``{`` is read as JSON text (as a path when it is not JSON
-            but names a file), any other string as a path.
-        max_bytes : int
-            Files and file objects larger than this are refused (default
-            :data:`~evalgebra.data.sketch_json.MAX_JSON_BYTES`, 256 MiB).
-
-        Examples
-        --------
-        >>> sk = Sketch.from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
-        >>> Sketch.from_json(sk.to_json()) == sk
-        True
-        """
-        return cls(*json_table(source, max_bytes))
-
-    @classmethod
-    def read_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
-                  max_bytes: int = MAX_JSON_BYTES) -> Sketch:
-        r"""Read sketch JSON v1: the same as :meth:`from_json`, named to pair with :meth:`write_json`.
-
-        Parameters
-        ----------
-        source : path, file object, JSON text or parsed dict
-        max_bytes : int
-            As for :meth:`from_json`.
-
-        Examples
-        --------
-        >>> import io
-        >>> sk = Sketch.from_counts({"ab": 2}, labels=["a", "b"])
-        >>> Sketch.read_json(io.StringIO(sk.to_json())) == sk
-        True
-        """
-        return cls.from_json(source, max_bytes=max_bytes)
-
-    def to_json(self) -> str:
-        """Sketch JSON v1 text (canonical pattern order, one count per line)."""
-        return sketch_to_json(self)
-
-    def write_json(self, path: str | os.PathLike[str]) -> None:
-        """Write sketch JSON v1 atomically (a temporary file renamed into place)."""
-        write_text_atomic(path, self.to_json())
-
-    # -- display --------------------------------------------------------------------------
-    def summary(self) -> str:
-        """Plain text for the terminal: sizes, names and the most frequent patterns.
-
-        Examples
-        --------
-        >>> print(Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"]).summary())
-        Sketch: 4 items, unlabelled, 2 classifiers, 2 labels
-          classifiers: c0, c1
-          labels: a, b
-          pattern  count  frequency
-          a a          3        3/4
-          a b          1        1/4
-        """
-        return sketch_summary(self)
-
-    def _repr_html_(self) -> str:
-        return sketch_html(self)
-
-    def to_frame(self) -> Any:
-        """A pandas DataFrame: one row per stored cell (population, true label, decisions, count).
-
-        Raises ImportError when pandas is not installed.
-
-        Examples
-        --------
-        >>> Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"]).to_frame()
-          c0 c1  count
-        0  a  a      3
-        1  a  b      1
-        """
-        return sketch_frame(self)
+        return cls(*csv_table(path, truth=truth, population=population, labels=labels, abstain=abstain,
+                              missing=missing))

@@ -91,6 +91,9 @@ def _sketch_dict(sketch: CountSource) -> dict[str, Any]:
         "classifiers": list(sketch.classifiers),
         "counts": _count_list(sketch.counts()),
     }
+    abstain = list(getattr(sketch, "abstain", ()))
+    if abstain:  # responses that are not labels; absent when there are none (files stay as before)
+        data = {**dict(list(data.items())[:2]), "abstain": abstain, **dict(list(data.items())[2:])}
     if sketch.is_labelled:
         data["by_true_label"] = {t: _count_list(c) for t, c in sketch.by_true_label().items()}
     if tuple(sketch.populations) != ("all",):
@@ -304,7 +307,7 @@ def _parse_split(value: Any, where: str) -> dict[str, dict[tuple[str, ...], int]
     return {t: _parse_counts(v, f"{where}[{t!r}]") for t, v in value.items()}
 
 
-_TOP_KEYS = {"format", "labels", "classifiers", "counts", "by_true_label", "populations"}
+_TOP_KEYS = {"format", "labels", "abstain", "classifiers", "counts", "by_true_label", "populations"}
 
 
 def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
@@ -327,14 +330,14 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
     for key in ("labels", "classifiers", "counts"):
         if key not in data:
             raise SketchError(f"sketch JSON lacks {key!r}")
-    labels, classifiers = data["labels"], data["classifiers"]
-    for key, names in (("labels", labels), ("classifiers", classifiers)):
+    labels, classifiers, abstain = data["labels"], data["classifiers"], data.get("abstain", [])
+    for key, names in (("labels", labels), ("classifiers", classifiers), ("abstain", abstain)):
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise SketchError(f"{key!r} must be a list of strings")
     counts = _parse_counts(data["counts"], "counts")
     split = _parse_split(data["by_true_label"], "by_true_label") if "by_true_label" in data else None
     if "populations" not in data:
-        return counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split)
+        return counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain)
     populations = data["populations"]
     if not isinstance(populations, dict) or not populations:
         raise SketchError("'populations' must map population names to their counts")
@@ -352,13 +355,14 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
             continue  # a population with no items: kept by name below
         parts.append((position, counts_table(
             sub_counts, labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
+            abstain=abstain,
         )))
         _add_counts(pooled_counts, sub_counts)
         for t, table in (sub_split or {}).items():
             _add_counts(pooled_split.setdefault(t, {}), table)
     if not parts:
         raise SketchError("empty test: every population is empty")
-    counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split)  # checks the totals
+    counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain)  # checks the totals
     if _nonzero(pooled_counts) != _nonzero(counts) or split is not None and any(
         _nonzero(pooled_split.get(t, {})) != _nonzero(split.get(t, {})) for t in set(split) | set(pooled_split)
     ):
@@ -372,6 +376,7 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
         np.concatenate([table.code for _, table in parts]),
         np.concatenate([np.asarray(table.count, dtype=object) for _, table in parts]),
         list(populations),
+        first.abstain,
     )
 
 

@@ -158,7 +158,7 @@ def test_from_counts_string_and_tuple_patterns_agree(counts, data):
 @pytest.mark.parametrize(
     "decisions, message",
     [
-        ([["a", "b"], ["a", None]], r"missing answer at item 1, classifier 'c1' \(abstention is not modelled yet\)"),
+        ([["a", "b"], ["a", None]], r"missing answer at item 1, classifier 'c1'; pass missing='abstain'"),
         (np.array([["a", "b"], ["", "a"]]), r"missing answer at item 1, classifier 'c0'"),
         (np.array([[0.0, 1.0], [1.0, np.nan]]), r"missing answer at item 1, classifier 'c1'"),
         (np.array([["a", "b"], ["a", np.nan]], dtype=object), r"missing answer at item 1, classifier 'c1'"),
@@ -270,7 +270,7 @@ def test_from_counts_rejects_unknown_true_label_with_sketch_error():
 # -- errors: long format and CSV -----------------------------------------------------------------
 def test_from_long_rejects_missing_and_duplicated_answers():
     rows = [("t1", "w1", "a"), ("t1", "w2", "b"), ("t2", "w1", "b")]
-    with pytest.raises(SketchError, match=r"task 't2' has no answer from worker 'w2' \(abstention is not modelled yet\)"):
+    with pytest.raises(SketchError, match=r"task 't2' has no answer from worker 'w2'; pass missing='abstain'"):
         Sketch.from_long(rows)
     with pytest.raises(SketchError, match=r"task 't1' has 2 answers from worker 'w2'; each worker answers each task once"):
         Sketch.from_long(rows + [("t2", "w2", "a"), ("t1", "w2", "a")])
@@ -297,7 +297,7 @@ def test_from_long_rejects_missing_and_duplicated_answers():
         ("x,y\n", {}, r"empty test: the CSV has no items"),
         ("x,y\na,b\n", {"truth": "gold"}, r"CSV has no column 'gold'; columns are \['x', 'y'\]"),
         ("x,y\na,b\nb\n", {}, r"CSV line 3: 1 fields, header has 2"),
-        ("x,y\na,b\nb, \n", {}, r"CSV line 3: missing answer in column 'y' \(abstention is not modelled yet\)"),
+        ("x,y\na,b\nb, \n", {}, r"CSV line 3: missing answer in column 'y'; pass missing='abstain'"),
         ("y\na\nb\n", {"truth": "y"}, r"CSV has no classifier columns"),
     ],
 )
