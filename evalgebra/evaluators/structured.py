@@ -55,8 +55,9 @@ References
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -68,7 +69,7 @@ from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_modules import (
-    StructureMatch, cache_dir, find_structure_module, parse_structure, structure_text)
+    CACHE_VARIABLE, StructureMatch, find_structure_module, parse_structure, structure_text)
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
@@ -83,17 +84,25 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
     SpecError
         An unreadable, empty, non-identifiable or not yet generated structure.
     """
-    parsed = parse_structure(structure, classifiers)
+    try:
+        parsed = _PARSED.get((structure, tuple(classifiers)))  # text and tuples: parsed once
+    except TypeError:  # lists, graphs: parsed every time
+        parsed = None
+    if parsed is None:
+        parsed = parse_structure(structure, classifiers)
+        if isinstance(structure, (str, tuple)) and len(_PARSED) < 1024:
+            _PARSED[(structure, tuple(classifiers))] = parsed
     if not parsed:
         raise SpecError("structure: the empty structure is the independent one; use structure=None or "
                         "'independent' (the algebraic method's own assumption)")
-    key = (parsed, len(classifiers), n_labels, str(cache_dir()))
+    key = (parsed, len(classifiers), n_labels, os.environ.get(CACHE_VARIABLE))
     if key not in _MATCHES:  # found modules are kept; a refusal is looked up again next time
         _MATCHES[key] = find_structure_module(parsed, len(classifiers), n_labels)
     return _MATCHES[key]
 
 
 _MATCHES: dict[tuple[Any, ...], StructureMatch] = {}
+_PARSED: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
 
 
 def unknown_key(name: str, match: StructureMatch) -> str | None:
@@ -116,7 +125,7 @@ def unknown_key(name: str, match: StructureMatch) -> str | None:
 class _Point:
     """One root's values in user coordinates, in a field (fmpq or FieldElement), with its root."""
 
-    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "fits")
+    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "fits", "inside")
 
     def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
         self.root = root  # Fraction or AlgebraicNumber
@@ -125,6 +134,7 @@ class _Point:
         self.correlation = correlation
         self.terms: list[list[Any]] = []
         self.fits = False
+        self.inside: bool | None = None
 
     def exact(self, value: Any) -> Any:
         """A field value at this point's root: Fraction or AlgebraicNumber."""
@@ -158,18 +168,35 @@ def _label_terms(point: _Point, structure: Sequence[tuple[int, ...]], n: int) ->
     return out
 
 
+_ROUTES: dict[tuple[int, tuple[int, ...]], dict[str, tuple[str, tuple[int, ...], int]]] = {}
+
+
+def _routes(names: Any, match: StructureMatch) -> dict[str, tuple[str, tuple[int, ...], int]]:
+    """Module name -> (kind, the user's classifiers, label index), once per module and renaming."""
+    key = (id(match.module), match.sigma)
+    if key not in _ROUTES:
+        inverse = match.inverse
+        routes = {}
+        for name in names:
+            found = _NAME.match(name)
+            if found is not None:
+                kind, members, label = found.groups()
+                users = tuple(sorted(inverse[int(m)] for m in members.strip("_").split("_")))
+                routes[name] = (kind, users, 0 if label == "a" else 1)
+        _ROUTES[key] = routes
+    return _ROUTES[key]
+
+
 def _user_values(values: dict[str, Any], match: StructureMatch, n: int) -> tuple[list[list[Any]], dict[tuple[int, ...], list[Any]]]:
     """The module's named values renamed to the user's classifiers."""
-    inverse = match.inverse
     accuracy: list[list[Any]] = [[None, None] for _ in range(n)]
     correlation: dict[tuple[int, ...], list[Any]] = {}
+    routes = _routes(values, match)
     for name, value in values.items():
-        found = _NAME.match(name)
-        if found is None:
+        route = routes.get(name)
+        if route is None:
             continue
-        kind, members, label = found.groups()
-        ell = 0 if label == "a" else 1
-        users = tuple(sorted(inverse[int(m)] for m in members.strip("_").split("_")))
+        kind, users, ell = route
         if kind == "acc":
             accuracy[users[0]][ell] = value
         else:
@@ -275,10 +302,12 @@ def _estimate(point: _Point, labels: tuple[str, ...], classifiers: tuple[str, ..
 
 def _inside(point: _Point) -> bool:
     """Prevalence and accuracies in [0, 1] (compared in the field: fmpq, or at the root when algebraic)."""
-    values = [point.prevalence, *(v for row in point.accuracy for v in row)]
-    if isinstance(point.prevalence, FieldElement):
-        values = [point.exact(v) for v in values]
-    return all(0 <= v <= 1 for v in values)
+    if point.inside is None:
+        values = [point.prevalence, *(v for row in point.accuracy for v in row)]
+        if isinstance(point.prevalence, FieldElement):
+            values = [point.exact(v) for v in values]
+        point.inside = all(0 <= v <= 1 for v in values)
+    return point.inside
 
 
 def _total(point: _Point) -> Any:
@@ -301,10 +330,33 @@ def _decode(points: list[_Point], bounds: tuple[Fraction, Fraction] | None) -> i
     return winners[0] if len(winners) == 1 else None
 
 
-def _partition(point: _Point, labels: tuple[str, ...], n: int, q: int) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
-    patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
-    return {labels[ell]: [(pattern, point.exact(q * term)) for pattern, term in zip(patterns, point.terms[ell])]
-            for ell in (0, 1)}
+class _Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
+    """``label -> [(pattern, Q P_ell pi_ell(pattern))]`` for the chosen point, made exact when first read
+    (an evaluation of many sketches whose partitions nobody reads does not pay for them)."""
+
+    def __init__(self, point: _Point, labels: tuple[str, ...], n: int, q: int) -> None:
+        self._args = (point, labels, n, q)
+        self._table: dict[str, list[tuple[tuple[str, ...], Any]]] | None = None
+
+    def _made(self) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+        if self._table is None:
+            point, labels, n, q = self._args
+            patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
+            self._table = {labels[ell]: [(pattern, point.exact(q * term))
+                                         for pattern, term in zip(patterns, point.terms[ell])] for ell in (0, 1)}
+        return self._table
+
+    def __getitem__(self, label: str) -> list[tuple[tuple[str, ...], Any]]:
+        return self._made()[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._args[1])
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return repr(self._made())
 
 
 def _counts(counts: Sequence[Any], n_patterns: int) -> list[int]:
@@ -388,7 +440,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     alarms = tuple(Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
                    for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
                    if kind in found)
-    partition = {} if chosen is None else _partition(points[chosen], labels, n, sum(ints))
+    partition: Mapping[str, Any] = {} if chosen is None else _Partition(points[chosen], labels, n, sum(ints))
     return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms)
 
 
