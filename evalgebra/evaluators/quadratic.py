@@ -45,11 +45,12 @@ class QuadraticNumber(RealAlgebraic):
     (False, True)
     """
 
-    __slots__ = ("p", "q", "d")
+    __slots__ = ("p", "q", "d", "_hash")
 
     p: Fraction
     q: Fraction
     d: Fraction
+    _hash: int  # set on the first hash (the number never changes)
 
     def __init__(self, p: Any, q: Any = 0, d: Any = 0) -> None:
         self.p = p if p.__class__ is Fraction else _rational(p)
@@ -70,7 +71,7 @@ class QuadraticNumber(RealAlgebraic):
 
     # -- construction ---------------------------------------------------------------
     def _lift(self, other: Any) -> QuadraticNumber | None:
-        if isinstance(other, QuadraticNumber):
+        if other.__class__ is QuadraticNumber:  # the fast path (isinstance on an ABC is slower)
             if other.q and self.q and other.d != self.d:
                 # sqrt(d_o) = s*sqrt(d_s) when d_o/d_s = s**2: the same field, another radicand
                 scale = _rational_root(other.d / self.d) if self.d else None
@@ -80,6 +81,8 @@ class QuadraticNumber(RealAlgebraic):
             return other
         if isinstance(other, (int, Fraction)):
             return QuadraticNumber._make(Fraction(other), _ZERO, self.d)
+        if isinstance(other, QuadraticNumber):  # a subclass
+            return self._lift(QuadraticNumber._make(other.p, other.q, other.d))
         return None
 
     def _field(self, other: QuadraticNumber) -> Fraction:
@@ -176,7 +179,7 @@ class QuadraticNumber(RealAlgebraic):
 
     def compare(self, other: Any) -> int:
         """``-1``, ``0`` or ``1``, exactly (real numbers only; any member of the family, or a rational)."""
-        if isinstance(other, RealAlgebraic) and not isinstance(other, QuadraticNumber):
+        if other.__class__ is not QuadraticNumber and _other_family_member(other):
             return -other.compare(self)  # an AlgebraicNumber: it converts this number
         try:
             o = self._lift(other)
@@ -191,7 +194,7 @@ class QuadraticNumber(RealAlgebraic):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (int, Fraction)):
             return self.q == 0 and self.p == other
-        if isinstance(other, RealAlgebraic) and not isinstance(other, QuadraticNumber):
+        if other.__class__ is not QuadraticNumber and _other_family_member(other):
             return other == self  # an AlgebraicNumber: equal minimal polynomial and root index
         if isinstance(other, QuadraticNumber):
             # q*sqrt(d) is irrational unless q == 0, so the parts match one by one; the
@@ -203,10 +206,13 @@ class QuadraticNumber(RealAlgebraic):
     def __hash__(self) -> int:
         if self.q == 0:
             return hash(self.p)  # equal to hash(Fraction(p)), as equality requires
-        key = self.minimal_key()
-        if key is not None:
-            return hash(key)  # equal to the hash of the same value as an AlgebraicNumber
-        return hash((self.p, self.q * self.q * self.d, _sign(self.q)))
+        try:
+            return self._hash
+        except AttributeError:
+            key = self.minimal_key()
+            # a real value hashes as the same value as an AlgebraicNumber
+            self._hash = hash(key) if key is not None else hash((self.p, self.q * self.q * self.d, _sign(self.q)))
+            return self._hash
 
     def minimal_key(self) -> tuple[tuple[int, ...], int] | None:
         """``(coefficients of the minimal polynomial, root index)`` of a real irrational number, else ``None``.
@@ -280,6 +286,11 @@ class QuadraticNumber(RealAlgebraic):
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
+
+
+def _other_family_member(other: Any) -> bool:
+    """True for a RealAlgebraic that is not a QuadraticNumber (an AlgebraicNumber)."""
+    return isinstance(other, RealAlgebraic) and not isinstance(other, QuadraticNumber)
 
 
 def _sign(x: Fraction) -> int:
