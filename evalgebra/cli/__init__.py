@@ -12,7 +12,7 @@ Commands
     The exact evaluation point of a labelled sketch.
 ``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand] [--force]``
     Print the generating set.
-``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--prevalence-order a,b,c] [--known-prevalences a=1/2,...] [--min-accuracy X [--non-strict]] [--fail-on KINDS] [--json] [--strict] [--force]``
+``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--prevalence-order a,b,c] [--known-prevalences a=1/2,...] [--min-accuracy X [--non-strict]] [--fail-on KINDS] [--fail-on-alarm] [--json] [--force]``
     Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored), any
     number of labels: every candidate evaluation exactly, the decoded one (marked
     ``(chosen)``, with its response rows when there are three or more labels), the partition
@@ -21,15 +21,20 @@ Commands
     ``--min-accuracy X`` checks that the chosen point puts every classifier above ``X`` on
     every label (at least ``X`` with ``--non-strict``) and ``--fail-on below_spec,irrational,...``
     exits with status 1 on a failed check or a named alarm kind.
-``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--witness OUT.json] [--verdicts-only] [--accuracy] [--fail-on fires,undecided] [--json] [--strict]``
+``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--witness OUT.json] [--verdicts-only] [--accuracy] [--fail-on fires,undecided] [--fail-on-alarm] [--json]``
     The exact logical alarm for every subset of the ensemble, any number of labels: each
     subset FIRES (a checked certificate proves that at least one member misses the
     specification, whatever the answer key), is quiet (a checked witness: an answer key under
     which all meet it; ``--witness`` writes it as a labelled sketch) or UNDECIDED; ``--json``
     prints ``evalgebra.alarm/1``.
 
-With ``--strict`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1;
-``--fail-on`` names what does.
+With ``--fail-on-alarm`` a raised alarm (evaluate) or a firing subset (alarm) exits with status 1;
+``--fail-on`` names what does. ``--strict``, the former spelling, still works and warns: "strict"
+means one thing, a strict inequality (``above X``; ``--non-strict`` is ``at least X``).
+The default ``--structure`` is ``independent`` in every command (``point``, ``polys``,
+``evaluate``); ``--version`` prints the version. When the reader of the output closes it early
+(``evalgebra ... | head -1``) the command stops quietly with status 141 (128 + SIGPIPE, as
+``cat`` or ``grep`` there).
 
 Errors in the input print one line ``evalgebra: error: ...`` and exit with status 2. Input
 paths are paths (``-`` reads standard input), read up to ``--max-input-bytes`` (64M by default);

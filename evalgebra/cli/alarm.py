@@ -19,7 +19,7 @@ from typing import Any
 from evalgebra.alarm.logical import logical_alarm
 from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.cli.args import RATIONAL_HELP, input_options, names, rational, read_sketch
+from evalgebra.cli.args import RATIONAL_HELP, deprecated_flag, input_options, names, rational, read_sketch
 from evalgebra.cli.guards import ALARM_FAILURES
 from evalgebra.errors import SpecError
 from evalgebra.fileio import write_text_atomic
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if args.witness:
         members = subsets[0] if subsets else list(sketch.classifiers)
         _write_witness(report, members, args.witness)
-    fail_on = set(args.fail_on or ()) | ({"fires"} if args.strict else set())
+    fail_on = set(args.fail_on or ()) | ({"fires"} if args.fail_on_alarm else set())
     failed = ("fires" in fail_on and report.fires) or ("undecided" in fail_on and bool(report.undecided()))
     return 1 if failed else 0
 
@@ -173,7 +173,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
                     type=lambda v: names(v, ALARM_FAILURES),
                     help="exit with status 1 when a subset fires, or is undecided (comma-separated)")
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
-    al.add_argument("--strict", action="store_true", help="exit with status 1 when the alarm fires (--fail-on fires)")
+    al.add_argument("--fail-on-alarm", action="store_true",
+                    help="exit with status 1 when the alarm fires (the same as --fail-on fires)")
+    deprecated_flag(al, "--strict", "--fail-on-alarm")
     input_options(al)
     al.set_defaults(run=run)
     return al

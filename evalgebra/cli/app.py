@@ -15,6 +15,7 @@ f_b = acc_0_b*(1 - prev_a) + prev_a*(1 - acc_0_a)
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -23,7 +24,12 @@ from evalgebra.cli import alarm, evaluate, example, point, polys, sketch
 from evalgebra.cli.args import one_line
 from evalgebra.errors import EvalgebraError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "BROKEN_PIPE_STATUS"]
+
+#: Exit status when the reader of the output goes away (``evalgebra ... | head -1``): 128 + SIGPIPE,
+#: what a shell reports for ``cat``, ``grep`` or ``git`` in the same place, so that ``set -o pipefail``
+#: treats the command like them. Nothing is printed: the reader chose to stop.
+BROKEN_PIPE_STATUS = 141
 
 
 def _short(exc: BaseException, limit: int = 2000) -> str:
@@ -48,13 +54,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="evalgebra",
         description="Exact algebraic evaluation of classifier ensembles on unlabelled data.",
-        epilog="Input paths are paths ('-' reads standard input); errors print one line "
-               "'evalgebra: error: ...' and exit with status 2.",
+        epilog="Input paths are paths ('-' reads standard input). Exit status: 0 done, 1 a check named by "
+               "--fail-on (or --fail-on-alarm) failed, 2 an error (one line 'evalgebra: error: ...'), "
+               f"{BROKEN_PIPE_STATUS} the reader of the output closed it early (as in '| head -1'; nothing printed). "
+               "The default structure is independent in every command.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"evalgebra {_version()}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="what to do ('evalgebra COMMAND --help' lists its options)")
     for command in (example, sketch, point, polys, evaluate, alarm):
         command.register(sub)
     return parser
+
+
+def _version() -> str:
+    from evalgebra import __version__  # the package's own number (no SymPy: its names load lazily)
+
+    return __version__
+
+
+def _quiet_broken_pipe() -> int:
+    """Point standard output at the null device (so the interpreter's last flush cannot fail
+    again and print a traceback) and return :data:`BROKEN_PIPE_STATUS`."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (e.g. captured output)
+        pass
+    return BROKEN_PIPE_STATUS
 
 
 def _error(text: str) -> int:
@@ -67,11 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:  # e.g. piped into head: quiet, BROKEN_PIPE_STATUS
+        return _quiet_broken_pipe()
     except EvalgebraError as exc:
         return _error(_short(exc))
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
-        return 0
     except UnicodeEncodeError as exc:  # a terminal whose encoding lacks a name's characters
         return _error(f"cannot write {exc.object[exc.start:exc.end]!r} in the output encoding {exc.encoding}; "
                       "set PYTHONIOENCODING=utf-8")

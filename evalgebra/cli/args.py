@@ -72,6 +72,7 @@ __all__ = [
     "RATIONAL_HELP",
     "input_options",
     "read_sketch",
+    "deprecated_flag",
 ]
 
 #: Digits a command-line rational may have (numerator, denominator or mantissa).
@@ -291,3 +292,32 @@ def read_sketch(args: argparse.Namespace) -> Sketch:
     """The sketch named by ``args.sketch``: a path (``-`` is standard input), read strictly."""
     text = read_input(args.sketch, args.max_input_bytes, "sketch file")
     return Sketch.from_json(load_sketch_json(text))
+
+
+class _DeprecatedFlag(argparse.Action):
+    """A flag kept under an old spelling: sets the new flag's value and says so on standard error."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, replacement: str = "", **kwargs: Any) -> None:
+        self.replacement = replacement
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, True)
+        print(f"evalgebra: warning: {option_string} is deprecated and will be removed: use {self.replacement} "
+              "(the same exit status); 'strict' now means only a strict inequality (see --non-strict)",
+              file=sys.stderr)
+
+
+def deprecated_flag(command: argparse.ArgumentParser, old: str, new: str) -> None:
+    """Accept the flag ``old`` as a deprecated spelling of the store-true flag ``new`` (it warns).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--fail-on-alarm", action="store_true", help="exit 1 on an alarm")
+    >>> deprecated_flag(parser, "--strict", "--fail-on-alarm")
+    >>> parser.parse_args(["--fail-on-alarm"]).fail_on_alarm
+    True
+    """
+    dest = new.lstrip("-").replace("-", "_")
+    command.add_argument(old, dest=dest, action=_DeprecatedFlag, replacement=new,
+                         help=f"deprecated spelling of {new}")

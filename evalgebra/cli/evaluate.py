@@ -14,7 +14,8 @@ import argparse
 import sys
 from typing import Any
 
-from evalgebra.cli.args import RATIONAL_HELP, input_options, label_values, names, rational, read_sketch
+from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, label_values, names, rational,
+                                read_sketch)
 from evalgebra.cli.guards import EVALUATE_FAILURES, TRIO_LIMIT, below_spec, check_trios
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
@@ -110,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         check_trios(sketch.n_classifiers, args.force)
     result = evaluate(sketch, method=args.method, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
-    failed = args.strict and bool(result.alarms)
+    failed = args.fail_on_alarm and bool(result.alarms)
     if args.min_accuracy is not None:
         below = below_spec(result, args.min_accuracy, strict=not args.non_strict, show=_exact)
         for message in below:
@@ -148,7 +149,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
                     help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
                          f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
-    ev.add_argument("--strict", action="store_true", help="exit with status 1 when any alarm is raised")
+    ev.add_argument("--fail-on-alarm", action="store_true",
+                    help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)")
+    deprecated_flag(ev, "--strict", "--fail-on-alarm")
     ev.add_argument("--force", action="store_true",
                     help=f"solve more than {TRIO_LIMIT} trios (more than 20 classifiers, algebraic method)")
     input_options(ev)

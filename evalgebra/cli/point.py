@@ -4,8 +4,12 @@ Examples
 --------
 >>> from evalgebra import datasets
 >>> from evalgebra.data.point import evaluation_point
->>> print(format_point(evaluation_point(datasets.load("acs_employment"), structure="independent")).splitlines()[2])
-  P_a = 1/10 (0.1)
+>>> text = format_point(evaluation_point(datasets.load("acs_employment"), structure="independent"))
+>>> print("\n".join(text.splitlines()[2:6]))
+  P_a = 1/10 = 2000/20000 (0.1)
+  P_b = 9/10 = 18000/20000 (0.9)
+response rates P(classifier answers r | true label):
+  c1 | true a: a: 251/500 = 1004/2000 (0.502)  b: 249/500 = 996/2000 (0.498)
 """
 
 from __future__ import annotations
@@ -22,15 +26,33 @@ from evalgebra.data.point import EvaluationPoint, evaluation_point
 __all__ = ["format_point", "register", "run"]
 
 
-def _fraction(value: Fraction | None) -> str:
+def _fraction(value: Fraction | None, total: Fraction | int | None = None) -> str:
+    """``3/4 = 1500/2000 (0.75)``: the reduced fraction, the counts it comes from (when ``total``,
+    the items it is a share of, makes them whole numbers) and its decimal value."""
     if value is None:
         return "undefined"
-    return f"{value} ({float(value):.6g})" if value.denominator != 1 else str(value)
+    counts = ""
+    if total is not None and total and (value * total).denominator == 1:
+        numerator, denominator = int(value * total), int(total)
+        if (numerator, denominator) != (value.numerator, value.denominator):
+            counts = f" = {numerator}/{denominator}"
+    return f"{value}{counts} ({float(value):.6g})" if value.denominator != 1 else f"{value}{counts}"
+
+
+def _label_totals(point: EvaluationPoint) -> list[Fraction | None]:
+    """Items with each true label, over the populations whose rows the point shares."""
+    sizes = point.sizes or ((point.Q,) if point.spec.n_populations == 1 else ())
+    if len(sizes) != len(point.prevalence):
+        return [None] * point.spec.n_labels
+    return [sum((Fraction(size) * row[ell] for size, row in zip(sizes, point.prevalence)), Fraction(0))
+            for ell in range(point.spec.n_labels)]
 
 
 def format_point(point: EvaluationPoint) -> str:
-    """A readable, exact rendering of an evaluation point."""
+    """A readable, exact rendering of an evaluation point: every rate as a reduced fraction next to
+    the counts it comes from (``P_a = 1/10 = 2000/20000 (0.1)``), then its decimal value."""
     spec = point.spec
+    totals = _label_totals(point)
     labels = spec.labels
     lines = [
         f"Q = {point.Q} items; labels {', '.join(labels)}; classifiers {', '.join(spec.classifiers)}",
@@ -38,13 +60,14 @@ def format_point(point: EvaluationPoint) -> str:
     for s, pop in enumerate(spec.populations):
         head = "prevalence" if spec.n_populations == 1 else f"prevalence in {pop} (Q = {point.sizes[s] if point.sizes else '?'})"
         lines.append(head + ":")
+        size = point.sizes[s] if point.sizes else (point.Q if spec.n_populations == 1 else None)
         for ell, value in enumerate(point.prevalence[s]):
-            lines.append(f"  P_{labels[ell]} = {_fraction(value)}")
+            lines.append(f"  P_{labels[ell]} = {_fraction(value, size)}")
     lines.append("response rates P(classifier answers r | true label):")
     for i, rows in enumerate(point.response):
         for ell, row in enumerate(rows):
             cells = "undefined (no items)" if row is None else "  ".join(
-                f"{labels[r]}: {_fraction(v)}" for r, v in enumerate(row)
+                f"{labels[r]}: {_fraction(v, totals[ell])}" for r, v in enumerate(row)
             )
             lines.append(f"  {spec.classifiers[i]} | true {labels[ell]}: {cells}")
     if point.correlation:
@@ -78,8 +101,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``point`` command to the subcommands ``sub``; its parser."""
     point = sub.add_parser("point", help="exact evaluation point of a labelled sketch")
     point.add_argument("sketch", help="sketch JSON v1 with by_true_label counts")
-    point.add_argument("--structure", default="complete",
-                       help="independent, complete (default) or subsets like 0-1,1-2 (ASCII indices or names)")
+    point.add_argument("--structure", default="independent",
+                       help="independent (default, as in every command: prevalences and response rates), "
+                            "complete (every correlation too: the point at which the complete generating set "
+                            "reproduces the sketch) or subsets like 0-1,1-2 (ASCII indices or names)")
     point.add_argument("--population", default=None,
                        help="one population's point (default: all populations, rows shared)")
     point.add_argument("--json", action="store_true", help="print evalgebra.point/1 JSON")

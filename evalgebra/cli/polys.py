@@ -42,7 +42,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
     polys.add_argument("--labels", type=lambda v: count(v, 2), required=True, metavar="R",
                        help="number of labels (at least 2)")
     polys.add_argument("--structure", default="independent",
-                       help="independent (default), complete, or subsets like 0-1,1-2 (ASCII indices)")
+                       help="independent (default, as in every command), complete, or subsets like 0-1,1-2 "
+                            "(ASCII indices)")
     polys.add_argument("--space", choices=["P", "R"], default="P",
                        help="P: in frequencies and rates (default); R: in integer counts")
     polys.add_argument("--populations", type=count, default=None, metavar="K",

@@ -212,7 +212,7 @@ def flag_argv(draw, sketch_path: str) -> list[str]:
     else:
         argv = [command, draw(st.sampled_from([sketch_path, "-", "/dev/zero", "/nonexistent", "{odd}.json"]))]
         options = {"--max-input-bytes": st.sampled_from(["10", "1M", "0", "5X", "٣"])}
-        flags = ["--json", "--strict"]
+        flags = ["--json", "--fail-on-alarm"]
         if command == "evaluate":
             options.update({"--method": st.sampled_from(["algebraic", "majority", "hui_walter", "x"]),
                             "--classifiers": st.sampled_from(["c1,c2,c3", "c1", "zz", ",", "c1,c1,c2"])})

@@ -191,8 +191,11 @@ def test_evaluate_guards_many_classifiers(capsys, tmp_path):
 
 def test_point_guards_the_complete_structure(capsys, tmp_path):
     path = _labelled_wide_sketch(tmp_path, 12)
-    _refused(capsys, "point", path, says=("correlation values", "--structure independent", "--force"))
+    _refused(capsys, "point", path, "--structure", "complete",
+             says=("correlation values", "--structure independent", "--force"))
     status, out, _, seconds = _run(capsys, "point", path, "--structure", "independent", "--json")
+    assert status == 0 and seconds < 5 and json.loads(out)
+    status, out, _, seconds = _run(capsys, "point", path, "--json")  # independent is the default
     assert status == 0 and seconds < 5 and json.loads(out)
 
 
