@@ -122,7 +122,7 @@ class EvaluationPoint:
 
     # -- validation --------------------------------------------------------------------
     def _validate(self) -> None:
-        spec, r_count = self.spec, self.spec.n_labels
+        spec, r_count, k_count = self.spec, self.spec.n_labels, self.spec.n_responses
         if len(self.prevalence) != spec.n_populations:
             raise PointError(f"need prevalences for {spec.n_populations} population(s)")
         for s, row in enumerate(self.prevalence):
@@ -137,10 +137,10 @@ class EvaluationPoint:
             for ell, response_row in enumerate(rows):
                 if response_row is None:
                     continue
-                if len(response_row) != r_count or sum(response_row) != 1 or min(response_row) < 0:
+                if len(response_row) != k_count or sum(response_row) != 1 or min(response_row) < 0:
                     raise PointError(
                         f"response row of classifier {spec.classifiers[i]!r}, true label "
-                        f"{spec.labels[ell]!r} must be {r_count} non-negative rationals "
+                        f"{spec.labels[ell]!r} must be {k_count} non-negative rationals "
                         f"summing to 1, got {[str(v) for v in response_row]}"
                     )
         if set(self.correlation) != set(spec.structure):
@@ -149,13 +149,13 @@ class EvaluationPoint:
             for ell, table in enumerate(tables):
                 if table is None:
                     continue
-                for responses in itertools.product(range(r_count), repeat=len(subset)):
+                for responses in itertools.product(range(k_count), repeat=len(subset)):
                     if responses not in table:
                         raise PointError(f"correlation {subset} {ell} lacks responses {responses}")
                 for axis in range(len(subset)):
-                    for rest in itertools.product(range(r_count), repeat=len(subset) - 1):
+                    for rest in itertools.product(range(k_count), repeat=len(subset) - 1):
                         total = sum(
-                            table[rest[:axis] + (r,) + rest[axis:]] for r in range(r_count)
+                            table[rest[:axis] + (r,) + rest[axis:]] for r in range(k_count)
                         )
                         if total != 0:
                             raise PointError(
@@ -213,9 +213,9 @@ class EvaluationPoint:
         return self.response_rate(classifier, label, label)
 
     def response_rate(self, classifier: str | int, response: str, label: str) -> Fraction | None:
-        """``P_{i,r|ell}``: classifier answers ``response`` when the truth is ``label``."""
+        """``P_{i,r|ell}``: classifier answers ``response`` (a label or an abstention) when the truth is ``label``."""
         row = self.response[self.spec.classifier_index(classifier)][self.spec.label_index(label)]
-        return None if row is None else row[self.spec.label_index(response)]
+        return None if row is None else row[self.spec.response_index(response)]
 
     def correlation_value(
         self, classifiers: Sequence[str | int], label: str, responses: Sequence[str]
@@ -224,7 +224,7 @@ class EvaluationPoint:
         order = [self.spec.classifier_index(c) for c in classifiers]
         key = tuple(sorted(order))
         named = dict(zip(order, responses))
-        idx = tuple(self.spec.label_index(named[i]) for i in key)
+        idx = tuple(self.spec.response_index(named[i]) for i in key)
         if key not in self.correlation:
             if len(key) < 2:
                 raise PointError("correlations need two or more classifiers")
@@ -261,7 +261,7 @@ class EvaluationPoint:
                 i = key.classifiers[0]
                 r, ell = (key.labels[0], key.labels[0]) if key.kind == "accuracy" else key.labels
                 row = self.response[i][ell]
-                value = Fraction(1, r_count) if row is None else row[r]
+                value = Fraction(1, self.spec.n_responses) if row is None else row[r]
                 values[key] = value * label_counts[ell] if space == "R" else value
                 continue
             ell, *responses = key.labels
@@ -279,11 +279,12 @@ class EvaluationPoint:
     def pattern_distribution(self, label: str | int) -> np.ndarray:
         r"""``pi_ell(d) = sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` as a tensor.
 
-        The per-label distribution of decision patterns (shape ``(R,) * N``, exact), the
-        inner sum of the generating set. ``None`` rows raise :class:`PointError`.
+        The per-label distribution of decision patterns (shape ``(K,) * N`` for ``K``
+        responses, exact), the inner sum of the generating set. ``None`` rows raise
+        :class:`PointError`.
         """
         ell = label if isinstance(label, int) else self.spec.label_index(label)
-        n, r_count = self.spec.n_classifiers, self.spec.n_labels
+        n, r_count = self.spec.n_classifiers, self.spec.n_responses
         rows = [self.response[i][ell] for i in range(n)]
         if any(row is None for row in rows):
             raise PointError(f"label {self.spec.labels[ell]!r} has no items: its rows are undefined")
@@ -311,7 +312,7 @@ class EvaluationPoint:
     def expected_frequencies(self, population: str | int = 0) -> dict[tuple[str, ...], Fraction]:
         """Pattern -> ``sum_ell P_ell pi_ell(d)``: the sketch this point explains."""
         s = self.spec.population_index(population)
-        labels, n = self.spec.labels, self.spec.n_classifiers
+        labels, n = self.spec.responses, self.spec.n_classifiers
         total = np.full((len(labels),) * n, Fraction(0), dtype=object)
         for ell, weight in enumerate(self.prevalence[s]):
             if weight:
@@ -347,16 +348,18 @@ class EvaluationPoint:
         if sorted(labels) != sorted(self.spec.labels):
             raise PointError(f"need a permutation of {list(self.spec.labels)}")
         old = [self.spec.label_index(name) for name in labels]  # new position -> old index
-        spec = EnsembleSpec(self.spec.classifiers, labels, self.spec.structure, self.spec.populations)
+        spec = EnsembleSpec(self.spec.classifiers, labels, self.spec.structure, self.spec.populations,
+                            self.spec.abstain)
+        answers = old + list(range(len(old), spec.n_responses))  # abstentions stay after the labels
         prevalence = [[row[o] for o in old] for row in self.prevalence]
         response = [
-            [None if rows[o] is None else [rows[o][p] for p in old] for o in old]  # type: ignore[index]
+            [None if rows[o] is None else [rows[o][p] for p in answers] for o in old]  # type: ignore[index]
             for rows in self.response
         ]
         correlation = {
             t: [
                 None if tables[o] is None
-                else {tuple(old.index(k) for k in key): v for key, v in tables[o].items()}  # type: ignore[union-attr]
+                else {tuple(answers.index(k) for k in key): v for key, v in tables[o].items()}  # type: ignore[union-attr]
                 for o in old
             ]
             for t, tables in self.correlation.items()
@@ -428,7 +431,7 @@ class EvaluationPoint:
     def to_dict(self) -> dict[str, Any]:
         """The ``evalgebra.point/1`` JSON object (exact values as ``"p/q"`` strings)."""
         spec = self.spec
-        labels = spec.labels
+        labels, answers = spec.labels, spec.responses
         text = lambda v: None if v is None else str(v)  # noqa: E731
         overall = self._overall_prevalence()
         data: dict[str, Any] = {
@@ -439,7 +442,7 @@ class EvaluationPoint:
             "prevalence": {labels[ell]: text(v) for ell, v in enumerate(overall)},
             "response": {
                 spec.classifiers[i]: {
-                    labels[ell]: None if row is None else {labels[r]: text(v) for r, v in enumerate(row)}
+                    labels[ell]: None if row is None else {answers[r]: text(v) for r, v in enumerate(row)}
                     for ell, row in enumerate(rows)
                 }
                 for i, rows in enumerate(self.response)
@@ -448,14 +451,16 @@ class EvaluationPoint:
                 {
                     "classifiers": [spec.classifiers[i] for i in subset],
                     "true_label": labels[ell],
-                    "responses": [labels[r] for r in responses],
+                    "responses": [answers[r] for r in responses],
                     "value": None if table is None else text(table[responses]),
                 }
                 for subset, tables in self.correlation.items()
                 for ell, table in enumerate(tables)
-                for responses in itertools.product(range(len(labels)), repeat=len(subset))
+                for responses in itertools.product(range(len(answers)), repeat=len(subset))
             ],
         }
+        if spec.abstain:
+            data["abstain"] = list(spec.abstain)
         if spec.populations != ("all",):
             data["populations"] = {
                 pop: {
@@ -550,7 +555,7 @@ def evaluation_point(
             [part.Q or 0 for part in parts],
         )
     pop, truth, code, count = sketch.table()
-    n, r_count = spec.n_classifiers, spec.n_labels
+    n, r_count, k_count = spec.n_classifiers, spec.n_labels, spec.n_responses
     label_counts = [int(count[truth == ell].sum()) for ell in range(r_count)]
     total = sum(label_counts)
     response: list[list[list[Fraction] | None]] = [[None] * r_count for _ in range(n)]
@@ -562,19 +567,19 @@ def evaluation_point(
         mask = truth == ell
         codes, weights = code[mask], count[mask]
         for i in range(n):
-            sub = recode(codes, n, r_count, [i])
-            row = np.zeros(r_count, dtype=object)
+            sub = recode(codes, n, k_count, [i])
+            row = np.zeros(k_count, dtype=object)
             np.add.at(row, sub, [int(w) for w in weights])
             response[i][ell] = [Fraction(int(v), q_ell) for v in row]
         for subset in spec.structure:
-            sub = recode(codes, n, r_count, list(subset))
-            joint = np.zeros(r_count ** len(subset), dtype=object)
+            sub = recode(codes, n, k_count, list(subset))
+            joint = np.zeros(k_count ** len(subset), dtype=object)
             np.add.at(joint, sub, [int(w) for w in weights])
-            joint = joint.reshape((r_count,) * len(subset))
+            joint = joint.reshape((k_count,) * len(subset))
             centred = _centre(joint, [response[i][ell] for i in subset])  # type: ignore[misc]
             correlation[subset][ell] = {
                 index: Fraction(centred[index]) / q_ell
-                for index in itertools.product(range(r_count), repeat=len(subset))
+                for index in itertools.product(range(k_count), repeat=len(subset))
             }
     prevalence = [[Fraction(q, total) for q in label_counts]]
     return EvaluationPoint(spec, prevalence, response, correlation, [total])

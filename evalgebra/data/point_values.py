@@ -85,8 +85,9 @@ def point_rows(
     if (response is None) == (accuracy is None):
         raise PointError("give exactly one of response= or accuracy=")
     if accuracy is not None:
-        if r_count != 2:
-            raise PointError("accuracy= describes rows only for two labels; use response=")
+        if r_count != 2 or spec.abstain:
+            raise PointError("accuracy= describes rows only for two labels; use response=" +
+                             (" (abstentions are responses too)" if spec.abstain else ""))
         response = {
             c: {
                 t: {t: v}
@@ -109,10 +110,10 @@ def point_rows(
                     f"no row for classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}"
                 )
             given = {
-                spec.label_index(r): as_fraction(v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}")
+                spec.response_index(r): as_fraction(v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}")
                 for r, v in per_label[ell].items()
             }
-            missing = [r for r in range(r_count) if r not in given]
+            missing = [r for r in range(spec.n_responses) if r not in given]
             if len(missing) == 1:
                 given[missing[0]] = Fraction(1) - sum(given.values(), Fraction(0))
             elif missing:
@@ -120,7 +121,7 @@ def point_rows(
                     f"row of classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}: "
                     "give every response, or all but one"
                 )
-            classifier_rows.append([given[r] for r in range(r_count)])
+            classifier_rows.append([given[r] for r in range(spec.n_responses)])
         rows.append(classifier_rows)
     tables: dict[tuple[int, ...], list[Table]] = {
         t: [{} for _ in range(r_count)] for t in spec.structure
@@ -140,23 +141,27 @@ def point_rows(
                         raise PointError(f"correlation {subset}: responses {responses!r} must be a tuple of "
                                          f"{len(order)} label names")
                     named = dict(zip(order, responses))
-                    idx = tuple(spec.label_index(named[i]) for i in key)
+                    idx = tuple(spec.response_index(named[i]) for i in key)
                     tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")
             else:
-                if r_count != 2:
-                    raise PointError("a single correlation value needs two labels; map responses to values")
+                if spec.n_responses != 2:
+                    raise PointError("a single correlation value needs two labels; map responses to values" +
+                                     (" (abstentions are responses too)" if spec.abstain else ""))
                 tables[key][ell][(ell,) * len(key)] = as_fraction(value, f"correlation {subset}")
-    completed = {t: [complete_correlation(table, ell, len(t), r_count) for ell, table in enumerate(per)] for t, per in tables.items()}
+    completed = {t: [complete_correlation(table, ell, len(t), r_count, spec.n_responses) for ell, table in enumerate(per)]
+                 for t, per in tables.items()}
     return prevalence_rows, rows, completed
 
 
-def complete_correlation(table: Table, ell: int, size: int, r_count: int) -> Table:
-    """Fill every response tuple of ``G^ell_T`` from the free ones (sum-zero rule)."""
-    free = set(itertools.product(free_responses(ell, r_count), repeat=size))
+def complete_correlation(table: Table, ell: int, size: int, r_count: int, k_count: int | None = None) -> Table:
+    """Fill every response tuple of ``G^ell_T`` from the free ones (sum-zero rule; ``k_count`` responses)."""
+    k_count = r_count if k_count is None else k_count
+    free = set(itertools.product(free_responses(ell, r_count, k_count), repeat=size))
     full: Table = {}
-    for responses in itertools.product(range(r_count), repeat=size):
+    for responses in itertools.product(range(k_count), repeat=size):
         full[responses] = sum(
-            (sign * table.get(f, Fraction(0)) for sign, f in correlation_expansion(ell, responses, r_count)),
+            (sign * table.get(f, Fraction(0))
+             for sign, f in correlation_expansion(ell, responses, r_count, n_responses=k_count)),
             Fraction(0),
         )
     for responses, value in table.items():

@@ -208,8 +208,8 @@ def _accuracy_rows(point: Any) -> tuple[list[str], list[list[Any]]]:
 
 def _response_rows(point: Any) -> tuple[list[str], list[list[Any]]]:
     spec = point.spec
-    header = ["classifier", "true label", *(f"answers {r}" for r in spec.labels)]
-    rows = [[name, spec.labels[ell], *(row if row is not None else (None,) * spec.n_labels)]
+    header = ["classifier", "true label", *(f"answers {r}" for r in spec.responses)]
+    rows = [[name, spec.labels[ell], *(row if row is not None else (None,) * spec.n_responses)]
             for i, name in enumerate(spec.classifiers) for ell, row in enumerate(point.response[i])]
     return header, rows
 
@@ -247,7 +247,7 @@ def point_summary(point: Any) -> str:
     header, rows = _accuracy_rows(point)
     shown, more = shorten(rows)
     lines += ["  accuracy:", text_table(header, shown, more, indent="    ")]
-    if point.spec.n_labels > 2:
+    if point.spec.n_responses > 2:
         header, rows = _response_rows(point)
         shown, more = shorten(rows)
         lines += ["  response rates:", text_table(header, shown, more, indent="    ")]
@@ -269,7 +269,7 @@ def point_html(point: Any) -> str:
     header, rows = _accuracy_rows(point)
     shown, more = shorten(rows)
     parts.append(html_table(header, shown, caption="Accuracies P(answer = truth | truth)", more=more, digits=DIGITS))
-    if point.spec.n_labels > 2:
+    if point.spec.n_responses > 2:
         header, rows = _response_rows(point)
         shown, more = shorten(rows)
         parts.append(html_table(header, shown, caption="Response rates P(answer | truth)", more=more,
@@ -289,10 +289,10 @@ def point_frame(point: Any) -> Any:
     pd = _pandas()
     spec = point.spec
     records = [
-        (name, spec.labels[ell], spec.labels[r], None if row is None else row[r])
+        (name, spec.labels[ell], spec.responses[r], None if row is None else row[r])
         for i, name in enumerate(spec.classifiers)
         for ell, row in enumerate(point.response[i])
-        for r in range(spec.n_labels)
+        for r in range(spec.n_responses)
     ]
     return pd.DataFrame(records, columns=["classifier", "true_label", "response", "rate"])
 

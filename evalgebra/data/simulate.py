@@ -60,7 +60,7 @@ def _distributions(point: EvaluationPoint, s: int) -> dict[int, np.ndarray]:
         negative = [index for index in itertools.product(*map(range, pi.shape)) if pi[index] < 0]
         if negative:
             labels = point.spec.labels
-            pattern = tuple(labels[k] for k in negative[0])
+            pattern = tuple(point.spec.responses[k] for k in negative[0])
             raise PointError(
                 f"no labelled test realises this point: pattern {pattern} would have "
                 f"frequency {pi[negative[0]]} among items with true label {labels[ell]!r}"
@@ -154,7 +154,7 @@ def expected_sketch(point: EvaluationPoint, Q: int | Mapping[str, int] | None = 
     spec = point.spec
     sizes = _sizes(point, Q)
     pops, truths, codes, counts = [], [], [], []
-    n, r_count = spec.n_classifiers, spec.n_labels
+    n, r_count = spec.n_classifiers, spec.n_responses
     patterns = np.array(list(itertools.product(range(r_count), repeat=n)), dtype=np.int64)
     pattern_codes = encode(patterns, r_count)
     for s, size in enumerate(sizes):
@@ -166,7 +166,7 @@ def expected_sketch(point: EvaluationPoint, Q: int | Mapping[str, int] | None = 
                     truths.append(ell)
                     codes.append(int(code))
                     counts.append(int(value))
-    return Sketch(spec.classifiers, spec.labels, pops, truths, codes, counts, spec.populations)
+    return Sketch(spec.classifiers, spec.labels, pops, truths, codes, counts, spec.populations, spec.abstain)
 
 
 @dataclass(frozen=True)
@@ -176,12 +176,14 @@ class LabelledTest:
     Attributes
     ----------
     decisions : numpy.ndarray
-        ``items x classifiers`` label indices.
+        ``items x classifiers`` response indices (labels, then abstentions).
     truth : numpy.ndarray
         True label index per item.
     population : numpy.ndarray
         Population index per item.
     classifiers, labels, populations : tuple of str
+    abstain : tuple of str
+        The abstentions (responses ``R, R+1, ...``); default none.
 
     Examples
     --------
@@ -198,21 +200,23 @@ class LabelledTest:
     classifiers: tuple[str, ...]
     labels: tuple[str, ...]
     populations: tuple[str, ...]
+    abstain: tuple[str, ...] = ()
 
     def sketch(self) -> Sketch:
         """Count the items into a labelled sketch."""
         return Sketch.from_decisions(
-            self.decisions,
+            self.decision_names() if self.abstain else self.decisions,
+            abstain=self.abstain,
             labels=self.labels,
             classifiers=self.classifiers,
-            truth=self.truth,
+            truth=np.array(self.labels, dtype=object)[self.truth] if self.abstain else self.truth,
             population=self.population,
             populations=self.populations,
         )
 
     def decision_names(self) -> np.ndarray:
-        """The decisions as label names (object array)."""
-        return np.array(self.labels, dtype=object)[self.decisions]
+        """The decisions as response names (object array)."""
+        return np.array(self.labels + self.abstain, dtype=object)[self.decisions]
 
 
 def labelled_test(
@@ -239,14 +243,15 @@ def labelled_test(
     digits = np.empty((code.size, spec.n_classifiers), dtype=np.int64)
     rest = code.copy()
     for i in range(spec.n_classifiers - 1, -1, -1):
-        digits[:, i] = rest % spec.n_labels
-        rest //= spec.n_labels
+        digits[:, i] = rest % spec.n_responses
+        rest //= spec.n_responses
     decisions = np.repeat(digits, count, axis=0)
     truth_items = np.repeat(truth, count)
     pop_items = np.repeat(pop, count)
     if seed is not None:
         order = np.random.default_rng(seed).permutation(decisions.shape[0])
         decisions, truth_items, pop_items = decisions[order], truth_items[order], pop_items[order]
-    return LabelledTest(decisions, truth_items, pop_items, spec.classifiers, spec.labels, spec.populations)
+    return LabelledTest(decisions, truth_items, pop_items, spec.classifiers, spec.labels, spec.populations,
+                        spec.abstain)
 
 
