@@ -11,6 +11,8 @@ r"""Crowds: sparse ``task, worker, label`` answers, evaluated algebraically.
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
+from evalgebra.crowd.trios import DenseTrios, dense_trios
 from evalgebra.crowd.facade import DawidSkeneAlgebraic
 
-__all__ = ["CrowdTable", "crowd_table", "CrowdEvaluation", "sparse_evaluation", "DawidSkeneAlgebraic"]
+__all__ = ["CrowdTable", "crowd_table", "CrowdEvaluation", "sparse_evaluation", "DenseTrios", "dense_trios",
+           "DawidSkeneAlgebraic"]

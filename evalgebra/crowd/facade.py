@@ -45,14 +45,6 @@ from evalgebra.errors import SketchError, SpecError
 __all__ = ["DawidSkeneAlgebraic"]
 
 
-def _originals(values: Any) -> dict[str, Any]:
-    """Each value's text -> the value itself (the first one seen with that text)."""
-    out: dict[str, Any] = {}
-    for value in values.unique().tolist():
-        out.setdefault(str(value), value)
-    return out
-
-
 class DawidSkeneAlgebraic:
     r"""Crowd aggregation by algebraic evaluation, with crowd-kit's ``fit`` / ``labels_`` interface.
 
@@ -62,7 +54,7 @@ class DawidSkeneAlgebraic:
         Seeded splits of the workers into three groups, combined (see
         :func:`~evalgebra.crowd.sparse.sparse_evaluation`).
     refine : int
-        Dawid-Skene EM passes started from the algebraic estimate (default 3; 0 gives the
+        Dawid-Skene EM passes started from the algebraic estimate (default 5; 0 gives the
         algebraic estimate alone).
     seed : int
     min_items : int
@@ -85,7 +77,7 @@ class DawidSkeneAlgebraic:
     ([0, 1], 'i')
     """
 
-    def __init__(self, splits: int = 3, refine: int = 3, seed: int = 0, min_items: int = 10) -> None:
+    def __init__(self, splits: int = 3, refine: int = 5, seed: int = 0, min_items: int = 10) -> None:
         self.splits = splits
         self.refine = refine
         self.seed = seed
@@ -117,9 +109,9 @@ class DawidSkeneAlgebraic:
         if not np.isfinite(result.priors).all():
             raise SketchError("no split of the workers into three groups could be evaluated: "
                               + "; ".join(a.detail for a in result.alarms))
-        tasks, workers, labels = (_originals(data[c]) for c in ("task", "worker", "label"))
-        task_index = pd.Index([tasks[t] for t in result.tasks], name="task")
-        label_values = [labels[x] for x in result.labels]
+        task_index = pd.Index(table.original("task", result.tasks), name="task")
+        label_values = table.original("label", result.labels)
+        worker_values = dict(zip(result.workers, table.original("worker", result.workers)))
         self.evaluation_: CrowdEvaluation = result
         self.probas_ = pd.DataFrame(result.posteriors, index=task_index,
                                     columns=pd.Index(label_values, name="label"))
@@ -129,14 +121,17 @@ class DawidSkeneAlgebraic:
             self.labels_ = self.labels_.astype(np.int64)
         self.priors_ = pd.Series(result.priors, index=pd.Index(label_values, name="label"), name="prior")
         evaluated = [k for k, w in enumerate(result.workers) if w not in result.too_sparse]
-        index = pd.MultiIndex.from_product([[workers[result.workers[k]] for k in evaluated], label_values],
-                                           names=["worker", "label"])
+        r = len(label_values)
+        index = pd.MultiIndex(levels=[pd.Index([worker_values[result.workers[k]] for k in evaluated]),
+                                      pd.Index(label_values)],
+                              codes=[np.repeat(np.arange(len(evaluated)), r), np.tile(np.arange(r), len(evaluated))],
+                              names=["worker", "label"], verify_integrity=False)
         # errors_ rows are (worker, answered label), columns the true label: rows[w, true, answered] transposed
         values = result.rows[evaluated].transpose(0, 2, 1).reshape(-1, len(label_values))
         self.errors_ = pd.DataFrame(values, index=index, columns=pd.Index(label_values, name="label"))
-        self.items_ = pd.Series(result.items, index=pd.Index([workers[w] for w in result.workers], name="worker"),
+        self.items_ = pd.Series(result.items, index=pd.Index(list(worker_values.values()), name="worker"),
                                 name="items")
-        self.too_sparse_ = {workers[w]: reason for w, reason in result.too_sparse.items()}
+        self.too_sparse_ = {worker_values[w]: reason for w, reason in result.too_sparse.items()}
         return self
 
     def fit_predict(self, data: Any) -> Any:

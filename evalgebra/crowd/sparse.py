@@ -287,6 +287,8 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
         out = evaluate_batch_many(counts, r)
     x = np.zeros((n_workers, r, r))
     used = np.zeros(len(table.worker), dtype=bool)
+    base = (np.arange(3)[:, None] * (n_workers * r) + (table.worker * r + table.answer)[None, :]) * r  # [h, answer]
+    others = np.arange(3)[:, None]
     prior_sum, prior_weight = np.zeros(r), 0
     evaluations = []
     for k, (group, view, present, full) in enumerate(zip(groups, views, presents, fulls)):
@@ -295,14 +297,15 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
             continue
         prior_sum += out["prevalence"][k] * full.sum()
         prior_weight += int(full.sum())
-        g = group[table.worker]
-        view_at, present_at = view[table.task], present[table.task]
-        for h in range(3):
-            sel = (g != h) & present_at[:, h]
-            w, s, v = table.worker[sel], table.answer[sel], view_at[sel, h]
-            pair = np.bincount((w * r + s) * r + v, minlength=n_workers * r * r).reshape(n_workers, r, r)
-            x += np.linalg.solve(out["response"][k, h].T[None], pair.transpose(0, 2, 1).astype(float))
-            used |= sel
+        # pair[h, w, s, v]: w answered s where view h (of another group) answered v
+        views_at, present_at = view[table.task].T, present[table.task].T  # [h, answer]
+        cells = base + views_at
+        weights = (group[table.worker][None, :] != others) & present_at
+        pair = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=3 * n_workers * r * r)
+        pair = pair.reshape(3, n_workers, r, r)
+        # N_h = X^T A_h for every worker: X = A_h^{-T} N_h^T, summed over the views
+        x += np.linalg.solve(out["response"][k].transpose(0, 2, 1)[:, None], pair.transpose(0, 1, 3, 2)).sum(axis=0)
+        used |= weights.any(axis=0)
     alarms = [a for e in evaluations for a in e.alarms]
     items = np.bincount(table.worker[used], minlength=n_workers)
     group_names = tuple(tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))

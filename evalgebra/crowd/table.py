@@ -14,7 +14,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from evalgebra.errors import SketchError
 __all__ = ["CrowdTable", "crowd_table"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CrowdTable:
     r"""Crowd answers in positions: one entry per answer.
 
@@ -42,6 +42,21 @@ class CrowdTable:
     task: np.ndarray
     worker: np.ndarray
     answer: np.ndarray
+    originals: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CrowdTable):
+            return NotImplemented
+        return ((self.tasks, self.workers, self.labels) == (other.tasks, other.workers, other.labels)
+                and all(np.array_equal(a, b) for a, b in ((self.task, other.task), (self.worker, other.worker),
+                                                          (self.answer, other.answer))))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def original(self, column: str, names: Sequence[str]) -> list[Any]:
+        """The input's own values (e.g. integer labels) for names of ``column`` (``task``, ``worker``, ``label``)."""
+        values = self.originals.get(column)
+        return list(names) if not values else [values.get(x, x) for x in names]
 
     @property
     def n_tasks(self) -> int:
@@ -97,14 +112,21 @@ def _refuse_missing(bad: list[int], what: str) -> None:
                           f"abstention as a label of its own")
 
 
-def _code(values: Any, what: str, names: Sequence[str] | None = None) -> tuple[tuple[str, ...], np.ndarray]:
-    """Names (sorted, or as given) and the position of every value, via pandas when present."""
+def _code(values: Any, what: str, names: Sequence[str] | None = None,
+          originals: dict[str, Any] | None = None) -> tuple[tuple[str, ...], np.ndarray]:
+    """Names (sorted, or as given) and the position of every value, via pandas when present.
+
+    Values that are not strings are named by their text; ``originals`` (when given) gets
+    ``text -> value`` for them.
+    """
     if hasattr(values, "isna") and hasattr(values, "factorize"):  # a pandas Series: its fast coding
         raw, uniques = values.factorize()  # missing cells get code -1; the names are sorted below
         text = np.asarray(uniques, dtype=object)
-        if values.dtype.kind not in "OSUT":  # numbers, categories, ...: their text
-            text = np.array([str(x) for x in text], dtype=object)
-        elif not all(isinstance(x, str) for x in text.tolist()):
+        strings = getattr(values.dtype, "name", "") in ("str", "string")
+        if not strings and not all(isinstance(x, str) for x in text.tolist()):
+            if originals is not None:
+                for x in reversed(text.tolist()):  # the first value seen with each text wins
+                    originals[str(x)] = x
             text = np.array([str(x) for x in text.tolist()], dtype=object)
         _refuse_missing(np.flatnonzero((raw < 0) | np.isin(raw, np.flatnonzero(text == ""))).tolist(), what)
         order = np.argsort(text, kind="stable")
@@ -159,9 +181,10 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
     evalgebra.errors.SketchError: worker 'w1' answered task 't1' 2 times; each worker may answer a task once (drop or merge the repeats)
     """
     tasks_raw, workers_raw, labels_raw = _columns(data, task, worker, label)
-    tasks, task_codes = _code(tasks_raw, "task")
-    workers, worker_codes = _code(workers_raw, "worker")
-    names, answers = _code(labels_raw, "label", labels)
+    originals: dict[str, dict[str, Any]] = {"task": {}, "worker": {}, "label": {}}
+    tasks, task_codes = _code(tasks_raw, "task", None, originals["task"])
+    workers, worker_codes = _code(workers_raw, "worker", None, originals["worker"])
+    names, answers = _code(labels_raw, "label", labels, originals["label"])
     if len(task_codes) == 0:
         raise SketchError("no answers: the table is empty")
     if len(names) < 2:
@@ -178,4 +201,4 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
         raise SketchError(f"worker {workers[first % len(workers)]!r} answered task {tasks[first // len(workers)]!r} "
                           f"{counts[where]} times; each worker may answer a task once (drop or merge the repeats)")
     return CrowdTable(tasks, workers, names, task_codes.astype(np.int64), worker_codes.astype(np.int64),
-                      answers.astype(np.int64))
+                      answers.astype(np.int64), {k: v for k, v in originals.items() if v})

@@ -17,12 +17,38 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-__all__ = ["task_posteriors", "expected_rows", "refine"]
+__all__ = ["incidence", "task_posteriors", "expected_rows", "refine"]
 
 #: Smallest probability used in logarithms (and added to expected counts before normalising).
 FLOOR = 1e-6
+
+
+def incidence(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
+              n_labels: int, use: np.ndarray | None = None) -> Any:
+    r"""The sparse ``tasks x (worker, answer)`` matrix with a 1 for every answer (of the used workers).
+
+    With it a posterior pass is two sparse products: ``log_post = S @ log_rows`` (rows laid out
+    ``[w * R + r, l]``) and the expected rows ``S^T @ post``.
+    """
+    from scipy.sparse import csr_matrix
+
+    keep = np.ones(len(task), dtype=bool) if use is None else use[worker]
+    return csr_matrix((np.ones(int(keep.sum())), (task[keep], worker[keep] * n_labels + answer[keep])),
+                      shape=(n_tasks, n_workers * n_labels))
+
+
+def _posteriors(matrix: Any, priors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    n_workers, r, _ = rows.shape
+    logs = np.log(np.maximum(rows, FLOOR)).transpose(0, 2, 1).reshape(n_workers * r, r)  # [w * R + answer, l]
+    log_post = matrix @ logs + np.log(np.maximum(priors, FLOOR))[None, :]
+    log_post -= log_post.max(axis=1, keepdims=True)
+    post = np.exp(log_post)
+    post /= post.sum(axis=1, keepdims=True)
+    return np.asarray(post)
 
 
 def task_posteriors(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int,
@@ -45,30 +71,20 @@ def task_posteriors(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_
     numpy.ndarray (n_tasks, R)
         A task no used worker answered gets the priors.
     """
-    r = len(priors)
-    keep = slice(None) if use is None else use[worker]
-    t, w, a = task[keep], worker[keep], answer[keep]
-    logs = np.log(np.maximum(rows, FLOOR))  # [w, l, r]
-    contribution = logs[w, :, a]  # [answer, l]
-    log_post = np.empty((n_tasks, r))
-    for ell in range(r):
-        log_post[:, ell] = np.bincount(t, weights=contribution[:, ell], minlength=n_tasks)
-    log_post += np.log(np.maximum(priors, FLOOR))[None, :]
-    log_post -= log_post.max(axis=1, keepdims=True)
-    post = np.exp(log_post)
-    post /= post.sum(axis=1, keepdims=True)
-    return post
+    matrix = incidence(task, worker, answer, n_tasks, rows.shape[0], len(priors), use)
+    return _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
 
 
 def expected_rows(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_workers: int,
                   post: np.ndarray) -> np.ndarray:
     r"""``X[w, l, r]``: the expected number of tasks of true label ``l`` on which ``w`` answered ``r``."""
+    matrix = incidence(task, worker, answer, post.shape[0], n_workers, post.shape[1])
+    return _expected(matrix, post, n_workers)
+
+
+def _expected(matrix: Any, post: np.ndarray, n_workers: int) -> np.ndarray:
     r = post.shape[1]
-    cell = worker * r + answer
-    out = np.empty((n_workers, r, r))
-    for ell in range(r):
-        out[:, ell, :] = np.bincount(cell, weights=post[task, ell], minlength=n_workers * r).reshape(n_workers, r)
-    return out
+    return np.asarray(matrix.T @ post).reshape(n_workers, r, r).transpose(0, 2, 1)
 
 
 def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
@@ -79,13 +95,14 @@ def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: in
     Returns ``(priors, rows, posteriors)``; with ``passes = 0`` the inputs and their posteriors.
     Workers outside ``use`` keep their rows and stay out of the posteriors.
     """
-    post = task_posteriors(task, worker, answer, n_tasks, priors, rows, use)
+    matrix = incidence(task, worker, answer, n_tasks, n_workers, len(priors), use)
+    post = _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
     for _ in range(passes):
-        counts = expected_rows(task, worker, answer, n_workers, post) + FLOOR
+        counts = _expected(matrix, post, n_workers) + FLOOR
         new_rows = counts / counts.sum(axis=2, keepdims=True)
         if use is not None:
             new_rows[~use] = rows[~use]
         rows = new_rows
         priors = post.mean(axis=0)
-        post = task_posteriors(task, worker, answer, n_tasks, priors, rows, use)
+        post = _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
     return priors, rows, post

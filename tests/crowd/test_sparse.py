@@ -113,16 +113,26 @@ def test_task_posteriors_equal_the_exact_pattern_posteriors(exact):
 @budget(0.1, minimum=3)
 def test_sparse_evaluation_beats_majority_vote_on_generated_crowds(seed):
     data = sparse_crowd(seed=seed, n_tasks=2000)
-    result = sparse_evaluation(data.records(), seed=seed, refine=3)
+    result = sparse_evaluation(data.records(), seed=seed, refine=5)
     votes = np.zeros((data.n_tasks, 3))
     np.add.at(votes, (data.task, data.answer), 1)
     majority = (votes.argmax(axis=1) == data.truth).mean()
     ours = (result.posteriors.argmax(axis=1) == data.truth).mean()
     assert ours > majority
-    accuracy_error = np.abs(np.einsum("wll->wl", result.rows) - np.einsum("wll->wl", data.confusion)).mean()
-    assert accuracy_error < 0.07
+    accuracy_error = np.abs(np.einsum("wll->wl", result.rows) - realised_accuracy(data)).mean()
+    assert accuracy_error < 0.06  # typical 0.024, worst 0.050 over 50 seeds
     empirical = np.bincount(data.truth, minlength=3) / data.n_tasks
     assert np.abs(result.priors - empirical).max() < 0.08
+
+
+def realised_accuracy(data):
+    """``acc[w, l]``: the share of worker ``w``'s answers on tasks of true label ``l`` that were ``l``."""
+    truth = data.truth[data.task]
+    hits = np.zeros((data.n_workers, 3))
+    seen = np.zeros((data.n_workers, 3))
+    np.add.at(hits, (data.worker, truth), data.answer == truth)
+    np.add.at(seen, (data.worker, truth), 1)
+    return hits / np.maximum(seen, 1)
 
 
 def test_sparse_evaluation_algebraic_estimate_alone_is_close_to_the_truth():
