@@ -46,7 +46,7 @@ Interval = tuple[flint.fmpq, flint.fmpq]
 _ISOLATION_PRECISIONS = (53, 128, 256, 1024, 4096, 16384)
 
 
-class RealAlgebraic(abc.ABC):
+class RealAlgebraic(metaclass=abc.ABCMeta):
     r"""Abstract base of the exact irrational numbers of evalgebra.
 
     A subclass implements :meth:`compare` (exact three-way comparison with ``int``,
