@@ -53,6 +53,11 @@ from evalgebra.errors import (
 #: that needs it is used. Add a public name here and to ``__all__``.
 _LAZY = {
     "datasets": "evalgebra.datasets",
+    "crowd": "evalgebra.crowd",
+    "DawidSkeneAlgebraic": "evalgebra.crowd.facade",
+    "predict_proba": "evalgebra.evaluators.posterior",
+    "predict": "evalgebra.evaluators.posterior",
+    "expected_confusion": "evalgebra.evaluators.posterior",
     "FlintSystem": "evalgebra.builder",
     "GeneratingSet": "evalgebra.builder",
     "generating_set": "evalgebra.builder",
@@ -88,7 +93,9 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from evalgebra import datasets
+    from evalgebra import crowd, datasets
+    from evalgebra.crowd.facade import DawidSkeneAlgebraic
+    from evalgebra.evaluators.posterior import expected_confusion, predict, predict_proba
     from evalgebra.alarm.logical import logical_alarm
     from evalgebra.alarm.report import AlarmReport
     from evalgebra.alarm.safety import SafetySpec
@@ -147,6 +154,11 @@ __all__ = [
     "gibbs_hui_walter",
     "OnlineHuiWalter",
     "consistency",
+    "predict_proba",
+    "predict",
+    "expected_confusion",
+    "crowd",
+    "DawidSkeneAlgebraic",
     "datasets",
     "EvalgebraError",
     "SpecError",

@@ -7,6 +7,17 @@ r"""Crowds: sparse ``task, worker, label`` answers, evaluated algebraically.
 :class:`DawidSkeneAlgebraic`  the crowd-kit-shaped face: ``fit(df)``, ``labels_``, ``probas_``,
                               ``priors_``, ``errors_``
 ============================  ==============================================================
+
+Examples
+--------
+>>> from evalgebra.crowd import DawidSkeneAlgebraic
+>>> from evalgebra.datasets.crowd import sparse_crowd
+>>> data = sparse_crowd(seed=0)                       # 3 labels, 40 workers, 3,000 tasks, 5 per task
+>>> model = DawidSkeneAlgebraic().fit(data.answers())   # a task, worker, label frame
+>>> float((model.labels_ == data.true_labels()).mean()) > 0.93
+True
+>>> round(float(model.priors_["a"]), 2)
+0.51
 """
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
