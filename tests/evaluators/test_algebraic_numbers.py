@@ -204,3 +204,21 @@ def test_field_element_division_and_value_any_degree(root, coeffs):
     assert exact == root / g.value(root)  # number field vs generic algebraic arithmetic
     with pytest.raises(ValueError):
         FieldElement(flint.fmpz_poly([-3, 0, 1]), [0, 1]).value(AlgebraicNumber([-2, 0, 1], 1))
+
+
+def test_algebraic_numbers_of_any_degree_as_estimate_values():
+    """Roots of degree 6 as an estimate's values: exact text SymPy reads, exact totals and complements."""
+    from evalgebra.evaluators.result import Estimate
+
+    roots, _ = real_roots(flint.fmpz_poly([1, -8, 8, 6, -6, -1, 1]))  # irreducible sextic, six real roots
+    a = next(r for r in roots if 0 < r < Fraction(1, 2))
+    assert isinstance(a, AlgebraicNumber) and a.degree == 6
+    e = Estimate({"a": a, "b": 1 - a}, {"c0": {"a": a, "b": Fraction(1, 2)}})
+    assert e.is_exact and e.response_rows()["c0"]["a"]["b"] == 1 - a
+    total = e.total_accuracy("c0")
+    assert total - a * a == (1 - a) / 2  # exact, by a route the sum did not take
+    exact = e.to_dict()["exact"]
+    assert sympy.sympify(exact["prevalence"]["a"]) == sympy.CRootOf(
+        sympy.Poly([1, -1, -6, 6, 8, -8, 1], _X).as_expr(), a.index)
+    assert abs(float(sympy.sympify(exact["prevalence"]["b"])) - (1 - float(a))) < 1e-15
+    assert "root" in e.summary()
