@@ -91,7 +91,9 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         The method's own options: ``decoding`` and ``prevalence_range`` (algebraic, two
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
-        (hui_walter).
+        (hui_walter). A sketch with abstentions goes to
+        :func:`~evalgebra.evaluators.abstention.abstention_evaluation` (algebraic, with its
+        ``collapse_into``), whose points hold every response row.
     intervals : None, "bootstrap" or "delta"
         Confidence intervals for every statistic of the chosen point (its ``interval``; the
         result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
@@ -141,6 +143,14 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     function = _method(method)
     fixed: dict[str, Any] = {}
+    if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
+        if method != "algebraic" or intervals is not None or structure not in (None, "independent"):
+            raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
+                            "independent errors and no intervals yet; or count them as a label first: "
+                            "sketch.collapse_responses({...})")
+        from evalgebra.evaluators.abstention import abstention_evaluation
+
+        function = abstention_evaluation
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
         if method != "algebraic":
             raise SpecError(f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
