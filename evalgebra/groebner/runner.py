@@ -1,11 +1,22 @@
 r"""Running a Gröbner computation with a time limit and progress reports.
 
-With a time limit or a progress callback, and always for engines that run as processes
-of their own (Singular, msolve), the computation runs in a forked child process: the parent
-reports the elapsed time every ``interval`` seconds and, when the limit passes, ends the
-child and raises :class:`GroebnerTimeout`. Results come back as plain data
+Every call has a time limit: the caller's ``time_limit`` (seconds; ``math.inf`` for none) or,
+when it names none, :func:`default_time_limit`: the environment variable
+``EVALGEBRA_TIME_LIMIT`` (seconds, or ``none``) else :data:`DEFAULT_TIME_LIMIT` (10 minutes).
+Past it, the computation is ended and :class:`GroebnerTimeout` says which limit was hit and how
+to raise it. A long call reports its stage and elapsed time on standard error every ``interval``
+seconds (nothing for calls shorter than that) when standard error is a terminal or
+``EVALGEBRA_PROGRESS=1`` asks for it (``EVALGEBRA_PROGRESS=0`` silences it), or to the
+caller's ``progress`` callback.
+
+The computation runs in a forked child process: the parent waits, reports progress and, when
+the limit passes, ends the child. Results come back as plain data
 (:func:`~evalgebra.groebner.polys.dump`), so a killed or failed run leaves nothing half-made
-behind. Otherwise the call runs in-process.
+behind. A call under the default limit with an in-process engine (flint, sympy) goes to one
+long-lived child, forked on first use, so that it costs a pipe round trip, not a fork (a fork
+costs tens of milliseconds); a call with its own limit or progress callback, and every call to
+an engine that runs as a process of its own (Singular, msolve), gets a child of its own. With
+``time_limit=math.inf`` and no progress an in-process engine runs in the caller's process.
 
 Nothing outlives its caller. The child leads a process group of its own, which holds the
 engines it starts (each of them is also told by the kernel to die with the child, where the
@@ -25,7 +36,10 @@ Examples
 
 from __future__ import annotations
 
+import atexit
+import math
 import multiprocessing
+import numbers
 import os
 import shutil
 import signal
@@ -36,13 +50,22 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from evalgebra.errors import EvalgebraError
-from evalgebra.groebner.backends import get_backend
+from evalgebra.errors import EvalgebraError, SpecError
+from evalgebra.groebner.backends import BACKENDS, get_backend
+from evalgebra.groebner.backends.base import die_with_parent
 from evalgebra.groebner.polys import PolyRing, dump, load
 
-__all__ = ["GroebnerTimeout", "run_backend", "stderr_progress", "Progress"]
+__all__ = ["GroebnerTimeout", "run_backend", "stderr_progress", "Progress", "DEFAULT_TIME_LIMIT",
+           "TIME_LIMIT_VARIABLE", "PROGRESS_VARIABLE", "default_time_limit", "default_progress"]
 
 Progress = Callable[[str, float], None]
+
+#: Seconds a Gröbner computation may run when neither the caller nor the environment names a limit.
+DEFAULT_TIME_LIMIT = 600.0
+#: The environment variable with the default limit: seconds, or ``none`` for no limit.
+TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
+#: The environment variable that turns progress lines on (``1``) or off (``0``) whatever the terminal.
+PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 
 
 class GroebnerTimeout(EvalgebraError):
@@ -52,6 +75,71 @@ class GroebnerTimeout(EvalgebraError):
 def stderr_progress(label: str, elapsed: float) -> None:
     """A progress callback that prints one line per report on standard error."""
     print(f"[evalgebra] {label}: still running after {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+
+def default_time_limit() -> float | None:
+    """The time limit of a call that names none, in seconds (``None``: no limit).
+
+    ``EVALGEBRA_TIME_LIMIT`` when set (seconds, or ``none``/``off``/``inf``), else
+    :data:`DEFAULT_TIME_LIMIT`.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.pop(TIME_LIMIT_VARIABLE, None) and None
+    >>> default_time_limit()
+    600.0
+    """
+    text = os.environ.get(TIME_LIMIT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_TIME_LIMIT
+    if text.lower() in ("none", "off", "inf", "infinity"):
+        return None
+    return _seconds(text, f"{TIME_LIMIT_VARIABLE}={text[:40]!r}")
+
+
+def _seconds(value: Any, what: str) -> float:
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not seconds > 0:  # NaN, zero and negatives
+        raise SpecError(f"{what}: not a time limit; accepted: seconds above 0 (e.g. 600), or none for no limit")
+    return seconds
+
+
+def _limit(time_limit: float | None) -> tuple[float | None, bool]:
+    """``(limit in seconds or None, whether it is the default)`` of a caller's ``time_limit``."""
+    if time_limit is None:
+        return default_time_limit(), True
+    if not isinstance(time_limit, numbers.Real) or isinstance(time_limit, bool):
+        return _seconds(None, f"time_limit={time_limit!r}"), False  # refused: seconds are numbers
+    if math.isinf(time_limit) and time_limit > 0:
+        return None, False
+    return _seconds(time_limit, f"time_limit={time_limit!r}"), False
+
+
+def default_progress() -> Progress | None:
+    """:func:`stderr_progress` when standard error is a terminal or ``EVALGEBRA_PROGRESS=1``;
+    ``None`` when it is not, or ``EVALGEBRA_PROGRESS=0``.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ[PROGRESS_VARIABLE] = "0"
+    >>> default_progress() is None
+    True
+    >>> del os.environ[PROGRESS_VARIABLE]
+    """
+    asked = os.environ.get(PROGRESS_VARIABLE, "").strip().lower()
+    if asked in ("1", "on", "yes", "true"):
+        return stderr_progress
+    if asked in ("0", "off", "no", "false"):
+        return None
+    try:
+        return stderr_progress if sys.stderr is not None and sys.stderr.isatty() else None
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return None
 
 
 def _compute(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
@@ -122,47 +210,68 @@ def run_backend(
 ) -> tuple[PolyRing, list[Any]]:
     """Run ``task`` ("groebner" or "eliminate") on a backend, limited in time.
 
-    Returns ``(ring, basis)``: the ring of the result and its reduced basis.
+    ``time_limit`` is in seconds: ``None`` (default) takes :func:`default_time_limit`,
+    ``math.inf`` runs without a limit. ``progress`` is called as ``progress(stage, seconds)``
+    every ``interval`` seconds; without it, :func:`default_progress` decides. Returns
+    ``(ring, basis)``: the ring of the result and its reduced basis. Raises
+    :class:`GroebnerTimeout` when the limit passes.
     """
     engine = get_backend(backend)  # fail early, in the parent, on unknown or missing engines
-    if time_limit is None and progress is None and not engine.runs_processes:
+    limit, by_default = _limit(time_limit)
+    report = progress if progress is not None else default_progress()
+    if limit is None and report is None and not engine.runs_processes:
         return _compute(backend, task, ring, polys, variables)
+    label = f"{task} with {backend if isinstance(backend, str) else engine.name}"  # the stage progress names
+    if by_default and progress is None and not engine.runs_processes and isinstance(backend, str):
+        found = _WORKERS.run(backend, task, ring, polys, variables, limit, report, interval, label)
+        if found is not None:
+            return found
     scratch = tempfile.mkdtemp(prefix="evalgebra-run-")
     try:
-        return _supervise(backend, task, ring, polys, variables, time_limit, progress, interval, scratch)
+        return _supervise(backend, task, ring, polys, variables, limit, report, interval, scratch, label,
+                          by_default)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _timeout(label: str, limit: float, by_default: bool) -> GroebnerTimeout:
+    how = (f"the default limit: set {TIME_LIMIT_VARIABLE}=SECONDS (or none), pass time_limit=..., "
+           "or --time-limit on the command line" if by_default else "raise time_limit= to give it longer")
+    return GroebnerTimeout(f"{label} did not finish within {limit:g} s ({how})")
+
+
+def _wait(conn: Any, alive: Callable[[], bool], label: str, limit: float | None, progress: Progress | None,
+          interval: float, by_default: bool) -> Any:
+    """The message the child sends on ``conn``, reporting progress and keeping the time limit."""
+    start = time.perf_counter()
+    next_report = interval
+    while True:
+        elapsed = time.perf_counter() - start
+        if conn.poll(0.05 if elapsed < 1 else 0.25):
+            return conn.recv()
+        elapsed = time.perf_counter() - start
+        if limit is not None and elapsed > limit:
+            raise _timeout(label, limit, by_default)
+        if not alive() and not conn.poll():
+            raise EvalgebraError(f"{label} ended without a result")
+        if progress is not None and elapsed >= next_report:
+            progress(label, elapsed)
+            next_report += interval
+
+
 def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],
                time_limit: float | None, progress: Progress | None, interval: float,
-               scratch: str) -> tuple[PolyRing, list[Any]]:
+               scratch: str, label: str, by_default: bool) -> tuple[PolyRing, list[Any]]:
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=False)
     process = context.Process(target=_child, daemon=True,
                               args=(child, backend, task, dump(ring, polys), tuple(variables), scratch))
-    start = time.perf_counter()
     process.start()
     child.close()
     assert process.pid is not None
     reaper, reaper_pipe = _start_reaper(process.pid, scratch)
-    label = f"{task} with {backend}"
-    next_report = interval
     try:
-        while True:
-            elapsed = time.perf_counter() - start
-            wait = 0.05 if elapsed < 1 else 0.25
-            if parent.poll(wait):
-                status, payload = parent.recv()
-                break
-            elapsed = time.perf_counter() - start
-            if time_limit is not None and elapsed > time_limit:
-                raise GroebnerTimeout(f"{label} did not finish within {time_limit:g} s")
-            if not process.is_alive() and not parent.poll():
-                raise EvalgebraError(f"{label} ended without a result (exit code {process.exitcode})")
-            if progress is not None and elapsed >= next_report:
-                progress(label, elapsed)
-                next_report += interval
+        status, payload = _wait(parent, process.is_alive, label, time_limit, progress, interval, by_default)
     finally:
         _end_group(process.pid)  # the child and any engine still in its group
         process.join()
@@ -173,3 +282,81 @@ def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], va
     if status != "ok":
         raise EvalgebraError(f"{label} failed: {payload}")
     return load(payload)
+
+
+def _serve(conn: Any, scratch: str) -> None:  # pragma: no cover - runs in the long-lived child
+    """The long-lived child: compute each request on ``conn`` until the caller closes it."""
+    os.setpgrp()
+    die_with_parent()  # a killed caller takes it along (Linux); its reaper removes the scratch folder
+    tempfile.tempdir = scratch
+    while True:
+        try:
+            backend, task, data, variables = conn.recv()
+        except (EOFError, OSError):
+            return
+        if backend not in BACKENDS:  # registered after this child was forked: the caller forks afresh
+            conn.send(("unknown", None))
+            continue
+        try:
+            ring, polys = load(data)
+            conn.send(("ok", dump(*_compute(backend, task, ring, polys, variables))))
+        except BaseException as exc:  # report every failure to the caller
+            conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
+
+
+class _Workers:
+    """The long-lived child of this process: started on first use, replaced after a time-out or a
+    failure, ended at exit (or by its reaper if this process is killed)."""
+
+    def __init__(self) -> None:
+        self.worker: tuple[int, Any, Any, int, int, str] | None = None  # owner pid, process, conn, reaper, pipe, scratch
+
+    def _start(self) -> tuple[int, Any, Any, int, int, str]:
+        context = multiprocessing.get_context("fork")
+        conn, child = context.Pipe(duplex=True)
+        scratch = tempfile.mkdtemp(prefix="evalgebra-worker-")
+        process = context.Process(target=_serve, args=(child, scratch), daemon=True)
+        process.start()
+        child.close()
+        assert process.pid is not None
+        reaper, pipe = _start_reaper(process.pid, scratch)
+        return os.getpid(), process, conn, reaper, pipe, scratch
+
+    def close(self) -> None:
+        """End the child (its engines too), its reaper and its scratch folder."""
+        worker, self.worker = self.worker, None
+        if worker is None or worker[0] != os.getpid():  # none, or a forked copy's: not ours to end
+            return
+        _, process, conn, reaper, pipe, scratch = worker
+        _end_group(process.pid)
+        process.join()
+        conn.close()
+        os.write(pipe, b"x")
+        os.close(pipe)
+        os.waitpid(reaper, 0)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    def run(self, backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],
+            limit: float | None, progress: Progress | None, interval: float,
+            label: str) -> tuple[PolyRing, list[Any]] | None:
+        """The result from the long-lived child; ``None`` when it does not know the backend."""
+        if self.worker is not None and self.worker[0] == os.getpid() and not self.worker[1].is_alive():
+            self.close()  # ended meanwhile (e.g. with the thread that started it): start another
+        if self.worker is None or self.worker[0] != os.getpid():
+            self.worker = self._start()
+        process, conn = self.worker[1], self.worker[2]
+        try:
+            conn.send((backend, task, dump(ring, polys), tuple(variables)))
+            status, payload = _wait(conn, process.is_alive, label, limit, progress, interval, True)
+        except BaseException:  # a time-out, an interrupt or a broken child: it may be mid-computation
+            self.close()
+            raise
+        if status == "unknown":
+            return None
+        if status != "ok":
+            raise EvalgebraError(f"{label} failed: {payload}")
+        return load(payload)
+
+
+_WORKERS = _Workers()
+atexit.register(_WORKERS.close)

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from evalgebra.errors import SpecError
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
-__all__ = ["Backend", "BACKENDS", "register", "get_backend", "available_backends", "start_engine"]
+__all__ = ["Backend", "BACKENDS", "register", "get_backend", "available_backends", "start_engine", "die_with_parent"]
 
 
 class Backend:
@@ -103,7 +103,7 @@ def _libc() -> Any:
 _LIBC = _libc()
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the engine process before exec
+def die_with_parent() -> None:  # pragma: no cover - runs in the engine process before exec
     """Ask the kernel (Linux) to end this process when the process that started it ends."""
     if _LIBC is not None and hasattr(_LIBC, "prctl"):
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -116,5 +116,5 @@ def start_engine(argv: Sequence[str], cwd: str) -> subprocess.Popen[str]:
     """
     return subprocess.Popen(  # noqa: S603 - argv is the engine binary and fixed flags
         list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-        preexec_fn=_die_with_parent if os.name == "posix" else None,
+        preexec_fn=die_with_parent if os.name == "posix" else None,
     )
