@@ -186,7 +186,8 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
         cells[k] = ((table.task * n_splits + k) * 3 + group[table.worker]) * r + table.answer
     votes = np.bincount(cells.ravel(), minlength=table.n_tasks * n_splits * 3 * r)
     votes = votes.reshape(table.n_tasks, n_splits, 3, r).transpose(1, 0, 2, 3)
-    return np.argmax(votes, axis=3), votes.any(axis=3)
+    present = np.asarray(votes.any(axis=3))
+    return np.argmax(votes, axis=3), present
 
 
 def _view_evaluation(table: CrowdTable, out: dict[str, Any], k: int, n_full: int) -> Evaluation:
@@ -200,7 +201,7 @@ def _view_evaluation(table: CrowdTable, out: dict[str, Any], k: int, n_full: int
                     for i, t in enumerate(labels)} for g, v in enumerate(VIEWS)}
     accuracy = {v: {t: response[v][t][t] for t in labels} for v in VIEWS}
     values = [*prevalence.values(), *(x for rows in response.values() for row in rows.values() for x in row.values())]
-    alarms = ()
+    alarms: tuple[Alarm, ...] = ()
     if min(values) < 0 or max(values) > 1:
         alarms = (Alarm("outside_unit_cube", "a view's prevalence or rate is outside [0, 1] (sampling noise on "
                                              f"{n_full} tasks); the moment equations use it as estimated"),)
@@ -278,9 +279,9 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     n_workers, r = table.n_workers, table.n_labels
     if n_workers < 3:
         raise SpecError(f"need at least three workers (three groups), got {n_workers}")
-    groups = split_groups(n_workers, seed, splits) if groups is None else _given_splits(groups, table.workers)
-    views, presents = group_views(table, groups)
-    fulls = presents.all(axis=2)
+    deals = split_groups(n_workers, seed, splits) if groups is None else _given_splits(groups, table.workers)
+    views, presents = group_views(table, deals)
+    fulls = np.asarray(presents.all(axis=2))
     codes = (views * np.array([r * r, r, 1])).sum(axis=2)
     counts = np.array([np.bincount(code[full], minlength=r ** 3) for code, full in zip(codes, fulls)])
     with np.errstate(invalid="ignore", divide="ignore"):  # a failed split is reported by its 'ok' flag
@@ -291,7 +292,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     others = np.arange(3)[:, None]
     prior_sum, prior_weight = np.zeros(r), 0
     evaluations = []
-    for k, (group, view, present, full) in enumerate(zip(groups, views, presents, fulls)):
+    for k, (group, view, present, full) in enumerate(zip(deals, views, presents, fulls)):
         evaluations.append(_view_evaluation(table, out, k, int(full.sum())))
         if not out["ok"][k]:
             continue
@@ -309,7 +310,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     alarms = [a for e in evaluations for a in e.alarms]
     items = np.bincount(table.worker[used], minlength=n_workers)
     group_names = tuple(tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))
-                        for group in groups)
+                        for group in deals)
     too_sparse: dict[str, str] = {}
     rows = np.full((n_workers, r, r), np.nan)
     if prior_weight == 0:

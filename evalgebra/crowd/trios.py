@@ -155,7 +155,7 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
         with np.errstate(invalid="ignore", divide="ignore"):
             out = evaluate_batch_many(np.array(counts), r)
     for n, ((i, j, k), size) in enumerate(zip(chosen, sizes)):
-        names = (table.workers[i], table.workers[j], table.workers[k])
+        names: tuple[str, ...] = (table.workers[i], table.workers[j], table.workers[k])
         if exact:
             vector = counts[n].tolist()
             evaluation = (evaluate_counts(vector, table.labels, names) if r == 2
@@ -167,7 +167,7 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
     items = np.zeros(n_workers, dtype=np.int64)
     prior_sum, prior_weight = np.zeros(r), 0
     position = {w: k for k, w in enumerate(table.workers)}
-    alarms = []
+    alarms: list[Alarm] = []
     for names, size, evaluation in trios:
         alarms.extend(Alarm(a.kind, a.detail, a.classifiers or names) for a in evaluation.alarms)
         values = _float_rows(evaluation, table.labels)
