@@ -1,0 +1,426 @@
+r"""Columnar and chunked input: parquet/Arrow files, CSV in chunks and pandas categoricals.
+
+Every source is read a chunk at a time (a parquet record batch, a block of CSV rows, a
+DataFrame) and each classifier's column is turned into *dictionary codes*: Arrow dictionary
+arrays and pandas categoricals already are (their codes are used as they stand, never
+re-factorised), other columns are dictionary-encoded once per chunk. The codes are mapped to
+responses **by name** in each chunk (:class:`~evalgebra.data.chunked.PartialSketch`), so files
+whose dictionaries list the labels in different orders are counted right. Memory is bounded
+by one chunk (``chunk_rows`` rows) plus the non-empty pattern cells, whatever the test's size.
+
+Parquet needs the optional ``pyarrow`` (``pip install evalgebra[parquet]``); a progress bar
+on long reads uses ``tqdm`` when installed (else one plain line on standard error).
+
+Examples
+--------
+>>> import pandas as pd
+>>> frame = pd.DataFrame({"id": range(4), "m1": ["a", "b", "a", "a"], "m2": ["b", "b", "a", "b"]})
+>>> frame["m1"] = frame["m1"].astype("category")
+>>> sketch_from_frame(frame, ignore=["id"]).counts()
+{('a', 'a'): 1, ('a', 'b'): 2, ('b', 'b'): 1}
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evalgebra.data.chunked import Column, PartialSketch
+from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError
+
+__all__ = [
+    "sketch_from_frame",
+    "partial_from_frame",
+    "sketch_from_parquet",
+    "partial_from_parquet",
+    "sketch_from_csv_chunks",
+    "parquet_paths",
+    "pandas_column",
+    "arrow_column",
+    "choose_columns",
+    "Progress",
+    "CHUNK_ROWS",
+]
+
+#: Rows read per chunk by default: about 20 MB of codes for five classifiers.
+CHUNK_ROWS = 1 << 20
+
+
+# -- one column as dictionary codes ------------------------------------------------------------
+def pandas_column(series: Any) -> Column:
+    """Dictionary codes of a pandas Series: a categorical's own codes, else factorised once.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> codes, keys = pandas_column(pd.Series(["y", "n", None], dtype="category"))
+    >>> codes.tolist(), keys
+    ([1, 0, -1], ['n', 'y'])
+    """
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return np.asarray(series.cat.codes.to_numpy()), list(dtype.categories)
+    if dtype.kind == "b":
+        raise SketchError(f"column {series.name!r}: booleans are not labels; use label names or indices")
+    if dtype.kind in "iu":
+        return series.to_numpy(), None
+    if dtype.kind == "f":
+        raise SketchError(f"column {series.name!r}: decisions must be label names (str) or indices (int), not floats")
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    return codes, list(uniques)
+
+
+def arrow_column(array: Any) -> Column:
+    """Dictionary codes of an Arrow array: a dictionary array's indices, else encoded once.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> codes, keys = arrow_column(pa.array(["y", "n", None, "y"]).dictionary_encode())
+    >>> codes.tolist(), keys
+    ([0, 1, -1, 0], ['y', 'n'])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    kind = array.type
+    if pa.types.is_integer(kind):
+        return _filled(array), None
+    if pa.types.is_boolean(kind):
+        raise SketchError("booleans are not labels; use label names or indices")
+    if pa.types.is_floating(kind):
+        raise SketchError("decisions must be label names (str) or indices (int), not floats")
+    if not pa.types.is_dictionary(kind):
+        array = pc.dictionary_encode(array)
+    return _filled(array.indices), array.dictionary.to_pylist()
+
+
+def _filled(array: Any) -> np.ndarray:
+    """An Arrow integer array as NumPy, nulls as ``-1`` (zero-copy when there are none)."""
+    import pyarrow.compute as pc
+
+    if array.null_count:
+        array = pc.fill_null(array.cast("int64"), -1)
+    return array.to_numpy(zero_copy_only=False)
+
+
+# -- which columns are the classifiers -----------------------------------------------------
+def choose_columns(
+    columns: Sequence[str],
+    classifiers: Sequence[str] | None,
+    ignore: Iterable[str] | None,
+    special: Iterable[str | None],
+) -> list[str]:
+    """The classifier columns: the ones named, else every column but the truth/population/ignored.
+
+    Examples
+    --------
+    >>> choose_columns(["id", "m1", "m2", "y"], None, ["id"], ["y", None])
+    ['m1', 'm2']
+    """
+    columns = [str(c) for c in columns]
+    ignore = [] if ignore is None else [ignore] if isinstance(ignore, str) else list(ignore)
+    wanted = [s for s in special if s is not None] + list(ignore) + list(classifiers or ())
+    absent = [c for c in wanted if c not in columns]
+    if absent:
+        raise SketchError(f"no column(s) {absent}; the columns are {short_repr(columns)}")
+    if classifiers is not None:
+        chosen = [str(c) for c in classifiers]
+    else:
+        chosen = [c for c in columns if c not in ignore and c not in special]
+    if not chosen:
+        raise SketchError("no classifier columns left (every column is the truth, the population or ignored)")
+    if len(set(chosen)) != len(chosen):
+        raise SketchError(f"classifier columns must be distinct, got {chosen}")
+    return chosen
+
+
+# -- progress ---------------------------------------------------------------------------------
+class Progress:
+    """Rows read so far, shown as a tqdm bar (if installed) or a plain line on standard error.
+
+    ``enabled=None`` shows it when standard error is a terminal and the read is long
+    (over :attr:`LONG` rows).
+    """
+
+    LONG = 1 << 24
+
+    def __init__(self, total: int | None, enabled: bool | None = None, what: str = "rows") -> None:
+        if enabled is None:
+            enabled = bool(getattr(sys.stderr, "isatty", lambda: False)()) and (total or 0) > self.LONG
+        self.enabled, self.total, self.done, self.what = enabled, total, 0, what
+        self._bar: Any = None
+        self._last = time.monotonic()
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self._bar = tqdm(total=total, unit=" " + what, unit_scale=True, file=sys.stderr)
+
+    def update(self, rows: int) -> None:
+        self.done += rows
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(rows)
+        elif time.monotonic() - self._last > 1.0:
+            self._last = time.monotonic()
+            of = f" of {show_int(self.total)}" if self.total else ""
+            print(f"evalgebra: read {show_int(self.done)}{of} {self.what}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+# -- pandas frames -----------------------------------------------------------------------------
+def partial_from_frame(
+    frame: Any,
+    *,
+    classifiers: Sequence[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    labels: Sequence[str] | None = None,
+    truth: str | None = None,
+    population: str | None = None,
+    populations: Sequence[str] | None = None,
+    abstain: Any = None,
+    missing: str = "error",
+) -> PartialSketch:
+    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition)."""
+    chosen = choose_columns(frame.columns, classifiers, ignore, [truth, population])
+    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
+                         populations=populations)
+    part.add([pandas_column(frame[c]) for c in chosen],
+             truth=None if truth is None else pandas_column(frame[truth]),
+             population=None if population is None else pandas_column(frame[population]))
+    return part
+
+
+def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
+    r"""A sketch from a pandas DataFrame with one column per classifier, read from dictionary codes.
+
+    Categorical columns are counted from their codes (no object copy, no second
+    factorisation), other columns are factorised once; responses are matched by name.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    classifiers : sequence of str, optional
+        The classifier columns (default: every column but ``truth``, ``population`` and ``ignore``).
+    ignore : sequence of str, optional
+        Columns that are not classifiers (e.g. an item ID).
+    labels : sequence of str, optional
+        All label names in order (default: the sorted names seen).
+    truth, population : str, optional
+        The columns holding the answer key and each item's population.
+    populations : sequence of str, optional
+        Population names in order.
+    abstain, missing
+        As for :meth:`Sketch.from_decisions <evalgebra.data.sketch.Sketch.from_decisions>`.
+
+    Returns
+    -------
+    Sketch
+        Equal to ``Sketch.from_decisions(frame[classifiers], truth=frame[truth], ...)``.
+
+    Raises
+    ------
+    SketchError
+        Unknown or missing answers (``missing="error"``), a column that looks like an item ID.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"], "y": ["a", "b"]}, dtype="category")
+    >>> sketch_from_frame(frame, truth="y").by_true_label()
+    {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
+    """
+    return partial_from_frame(frame, **options).finish()
+
+
+# -- parquet -----------------------------------------------------------------------------------
+def parquet_paths(paths: Any) -> list[Path]:
+    """The parquet files named: a path, a folder (its ``*.parquet``, sorted) or a list of them."""
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    out: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(path.glob("*.parquet"))
+            if not found:
+                raise SketchError(f"no *.parquet files in the folder {str(path)!r}")
+            out.extend(found)
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise SketchError(f"no such file or folder: {str(path)!r}")
+    if not out:
+        raise SketchError("no parquet files given")
+    return out
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:  # pragma: no cover - pyarrow is in the test extra
+        raise SketchError("reading parquet needs pyarrow: pip install 'evalgebra[parquet]'") from exc
+    return pq
+
+
+def partial_from_parquet(
+    paths: Any,
+    *,
+    classifiers: Sequence[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    labels: Sequence[str] | None = None,
+    truth: str | None = None,
+    population: str | None = None,
+    populations: Sequence[str] | None = None,
+    abstain: Any = None,
+    missing: str = "error",
+    chunk_rows: int = CHUNK_ROWS,
+    progress: bool | None = False,
+) -> PartialSketch:
+    """The :class:`~evalgebra.data.chunked.PartialSketch` of parquet files, read a batch at a time."""
+    pq = _pyarrow()
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
+    files = parquet_paths(paths)
+    handles = []
+    for path in files:
+        try:
+            handles.append(pq.ParquetFile(path))
+        except Exception as exc:  # pyarrow raises its own errors for files that are not parquet
+            raise SketchError(f"cannot read {str(path)!r} as parquet: {exc}") from exc
+    chosen = choose_columns(handles[0].schema_arrow.names, classifiers, ignore, [truth, population])
+    read = chosen + [c for c in (truth, population) if c is not None]
+    for path, handle in zip(files, handles):
+        absent = [c for c in read if c not in handle.schema_arrow.names]
+        if absent:
+            raise SketchError(f"{str(path)!r} has no column(s) {absent}")
+    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
+                         populations=populations)
+    bar = Progress(sum(h.metadata.num_rows for h in handles), progress)
+    try:
+        for handle in handles:
+            for batch in handle.iter_batches(batch_size=chunk_rows, columns=read):
+                columns = {name: batch.column(name) for name in read}
+                part.add([arrow_column(columns[c]) for c in chosen],
+                         truth=None if truth is None else arrow_column(columns[truth]),
+                         population=None if population is None else arrow_column(columns[population]))
+                bar.update(batch.num_rows)
+    finally:
+        bar.close()
+    return part
+
+
+def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
+    r"""A sketch from parquet files (or a folder of them), read in chunks with bounded memory.
+
+    Parameters
+    ----------
+    paths : path, folder or list of paths
+        The files; a folder stands for its ``*.parquet`` files in sorted order. Every file
+        must hold the columns read; their dictionaries may order the labels differently.
+    classifiers, ignore, labels, truth, population, populations, abstain, missing
+        As for :func:`sketch_from_frame`.
+    chunk_rows : int
+        Rows per record batch read (memory is about ``chunk_rows`` x columns x 8 bytes).
+    progress : bool or None
+        Show rows read on standard error (``None``: on a terminal, for long reads).
+
+    Returns
+    -------
+    Sketch
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]}).to_parquet(os.path.join(folder, "0.parquet"))
+    >>> pd.DataFrame({"m1": ["b"], "m2": ["a"]}).to_parquet(os.path.join(folder, "1.parquet"))
+    >>> sketch_from_parquet(folder, chunk_rows=1).counts()
+    {('a', 'b'): 1, ('b', 'a'): 1, ('b', 'b'): 1}
+    """
+    return partial_from_parquet(paths, **options).finish()
+
+
+# -- CSV in chunks ----------------------------------------------------------------------------
+def _csv_chunks(source: Any, columns: list[str], chunk_rows: int) -> Iterator[Any]:
+    import pandas as pd
+
+    try:
+        yield from pd.read_csv(source, usecols=columns, dtype="category", chunksize=chunk_rows,
+                               keep_default_na=False, na_values=[""], encoding="utf-8-sig")
+    except (UnicodeDecodeError, pd.errors.ParserError, ValueError) as exc:
+        raise SketchError(f"cannot read the CSV: {str(exc).splitlines()[0]}") from exc
+
+
+def sketch_from_csv_chunks(
+    source: str | os.PathLike[str] | io.TextIOBase,
+    *,
+    classifiers: Sequence[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    labels: Sequence[str] | None = None,
+    truth: str | None = None,
+    population: str | None = None,
+    populations: Sequence[str] | None = None,
+    abstain: Any = None,
+    missing: str = "error",
+    chunk_rows: int = CHUNK_ROWS,
+    progress: bool | None = False,
+) -> Sketch:
+    r"""A sketch from a CSV of items read ``chunk_rows`` rows at a time (bounded memory).
+
+    Each chunk's columns are read as categoricals (every cell a string; an empty cell is a
+    missing answer) and matched to responses by name, so the chunks' different category
+    orders do not matter. The options are those of :func:`sketch_from_frame`.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "id,m1,m2,y\n1,a,b,a\n2,b,b,b\n3,b,a,b\n"
+    >>> sk = sketch_from_csv_chunks(io.StringIO(text), ignore=["id"], truth="y", chunk_rows=2)
+    >>> sk.classifiers, sk.label_counts()
+    (('m1', 'm2'), {'a': 1, 'b': 2})
+    """
+    import pandas as pd
+
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
+    if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
+        raise SketchError(f"no such file: {str(source)!r}")
+    try:
+        header = pd.read_csv(source, nrows=0, encoding="utf-8-sig").columns
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise SketchError(f"cannot read the CSV header: {str(exc).splitlines()[0]}") from exc
+    if hasattr(source, "seek"):
+        source.seek(0)
+    chosen = choose_columns(header, classifiers, ignore, [truth, population])
+    read = chosen + [c for c in (truth, population) if c is not None]
+    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
+                         populations=populations)
+    bar = Progress(None, progress)
+    try:
+        for chunk in _csv_chunks(source, read, chunk_rows):
+            part.add([pandas_column(chunk[c]) for c in chosen],
+                     truth=None if truth is None else pandas_column(chunk[truth]),
+                     population=None if population is None else pandas_column(chunk[population]))
+            bar.update(len(chunk))
+    finally:
+        bar.close()
+    return part.finish()
