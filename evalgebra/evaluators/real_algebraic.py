@@ -13,7 +13,7 @@ The module also holds the polynomial tools both classes use: :func:`primitive`,
 :func:`poly_text`, :func:`isolating_intervals` (certified isolation of the real roots of a
 squarefree polynomial with python-flint) and the *composed* polynomials
 :func:`composed_sum` / :func:`composed_product`, whose roots are all sums / products of a root
-of ``f`` and a root of ``g``, built exactly from power sums (Newton's identities).
+of ``f`` and a root of ``g``: resultants ``Res_y(f(y), g(x - y))`` and ``Res_y(f(y), y^n g(x/y))``.
 
 Examples
 --------
@@ -35,10 +35,9 @@ from typing import Any
 
 import flint
 
-__all__ = ["RealAlgebraic", "primitive", "poly_text", "isolating_intervals", "ball_interval",
-           "composed_sum", "composed_product", "minimal_key", "sign_at", "as_fraction", "power_sums",
-           "from_power_sums", "as_fmpq", "integer_poly", "sign_of", "Interval", "interval_sum", "interval_product",
-           "solve_linear"]
+__all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
+           "composed_sum", "composed_product", "sign_at", "sign_of", "as_fraction", "as_fmpq", "integer_poly",
+           "Interval", "interval_sum", "interval_product", "solve_linear"]
 
 #: A closed rational interval ``(lo, hi)``.
 Interval = tuple[flint.fmpq, flint.fmpq]
@@ -203,60 +202,35 @@ def isolating_intervals(poly: flint.fmpz_poly) -> tuple[list[tuple[flint.fmpq, f
     raise ArithmeticError(f"could not isolate the real roots of {poly_text(poly)}")
 
 
-def power_sums(poly: Any, count: int) -> list[flint.fmpq]:
-    """``p_0 .. p_count``: the sums of the ``k``-th powers of the roots of ``poly`` (Newton's identities).
-
-    >>> [int(x) for x in power_sums(flint.fmpz_poly([-2, 0, 1]), 4)]
-    [2, 0, 4, 0, 8]
-    """
-    coeffs = [flint.fmpq(c) for c in flint.fmpq_poly(poly).coeffs()]
-    m = len(coeffs) - 1
-    a = [c / coeffs[-1] for c in coeffs]  # monic: x^m + a[m-1] x^(m-1) + ... + a[0]
-    sums = [flint.fmpq(m)]
-    for k in range(1, count + 1):
-        total = flint.fmpq(-k) * a[m - k] if k <= m else flint.fmpq(0)
-        for i in range(1, min(k - 1, m) + 1):
-            total -= a[m - i] * sums[k - i]
-        sums.append(total)
-    return sums
+_BIVARIATE = flint.fmpz_mpoly_ctx.get(("x", "y"), "lex")
 
 
-def from_power_sums(sums: list[flint.fmpq]) -> flint.fmpz_poly:
-    """The primitive integer polynomial of degree ``len(sums) - 1`` whose roots have these power sums."""
-    n = len(sums) - 1
-    e = [flint.fmpq(1)]
-    for k in range(1, n + 1):
-        total = flint.fmpq(0)
-        for i in range(1, k + 1):
-            term = e[k - i] * sums[i]
-            total = total + term if i % 2 else total - term
-        e.append(total / k)
-    return primitive(flint.fmpq_poly([(-1) ** k * e[k] for k in reversed(range(n + 1))]))
+def _resultant_in_y(f: Any, terms: Any) -> flint.fmpz_poly:
+    """``Res_y(f(y), sum of terms)`` as a primitive polynomial in ``x`` (python-flint's multivariate resultant)."""
+    x, y = _BIVARIATE.gens()
+    zero = _BIVARIATE.from_dict({})
+    first = sum((int(c) * y ** k for k, c in enumerate(integer_poly(f).coeffs())), zero)
+    second = sum(terms(x, y), zero)
+    resultant = first.resultant(second, "y").to_dict()
+    coeffs = [0] * (max(e[0] for e in resultant) + 1)
+    for exponents, c in resultant.items():
+        coeffs[exponents[0]] = int(c)
+    return primitive(flint.fmpz_poly(coeffs))
 
 
 def composed_sum(f: Any, g: Any) -> flint.fmpz_poly:
-    """A primitive integer polynomial whose roots are the ``alpha + beta`` (``f(alpha) = g(beta) = 0``).
-
-    Its power sums are ``sum_j C(k, j) p_j(f) p_(k-j)(g)`` (binomial expansion of ``(alpha + beta)^k``).
-    """
-    n = flint.fmpq_poly(f).degree() * flint.fmpq_poly(g).degree()
-    pf, pg = power_sums(f, n), power_sums(g, n)
-    sums = []
-    for k in range(n + 1):
-        binomial, total = 1, flint.fmpq(0)
-        for j in range(k + 1):
-            total += binomial * pf[j] * pg[k - j]
-            binomial = binomial * (k - j) // (j + 1)
-        sums.append(total)
-    return from_power_sums(sums)
+    """A primitive integer polynomial whose roots are the ``alpha + beta`` (``f(alpha) = g(beta) = 0``):
+    the resultant ``Res_y(f(y), g(x - y))``."""
+    coeffs = [int(c) for c in integer_poly(g).coeffs()]
+    return _resultant_in_y(f, lambda x, y: (c * (x - y) ** k for k, c in enumerate(coeffs)))
 
 
 def composed_product(f: Any, g: Any) -> flint.fmpz_poly:
-    """A primitive integer polynomial whose roots are the ``alpha * beta`` (``f(alpha) = g(beta) = 0``):
-    power sums ``p_k(f) p_k(g)``."""
-    n = flint.fmpq_poly(f).degree() * flint.fmpq_poly(g).degree()
-    pf, pg = power_sums(f, n), power_sums(g, n)
-    return from_power_sums([x * y for x, y in zip(pf, pg)])
+    """A primitive integer polynomial whose roots are the ``alpha * beta`` (``f(alpha) = g(beta) = 0``, ``f(0) != 0``):
+    the resultant ``Res_y(f(y), y^n g(x / y))``."""
+    coeffs = [int(c) for c in integer_poly(g).coeffs()]
+    n = len(coeffs) - 1
+    return _resultant_in_y(f, lambda x, y: (c * x ** k * y ** (n - k) for k, c in enumerate(coeffs)))
 
 
 def as_fraction(value: Any) -> Fraction:
