@@ -235,3 +235,22 @@ def test_observed_values_reject_a_sketch_of_another_spec():
         GeneratingSet(EnsembleSpec(2, ["b", "a"])).observed_values(sketch)
     with pytest.raises(SpecError, match=r"classifiers, labels or populations differ"):
         GeneratingSet(EnsembleSpec(3, 2)).observed_values(sketch)
+
+
+def test_generating_set_with_abstentions_reproduces_a_random_test_exactly():
+    import numpy as np
+
+    spec = EnsembleSpec(3, ["pass", "fail"], structure="complete", abstain="unsure")
+    rng = np.random.default_rng(7)
+    truth = rng.integers(0, 2, size=200)
+    answers = np.where(rng.random((200, 3)) < 0.7, truth[:, None], 1 - truth[:, None])
+    answers[rng.random((200, 3)) < 0.15] = 2  # abstentions
+    names = np.array(spec.responses, dtype=object)
+    sketch = Sketch.from_decisions(names[answers], truth=np.array(spec.labels, dtype=object)[truth],
+                                   abstain="unsure", labels=list(spec.labels))
+    point = evaluation_point(sketch, structure="complete")
+    gs = GeneratingSet(spec)
+    values = point.free_values()
+    model = gs.model(lambda key: values[key], Fraction(1))
+    observed = gs.observed_values(sketch.unlabelled())
+    assert model == observed and len(model) == 27
