@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from evalgebra.cli import alarm, evaluate, example, point, polys, sketch
-from evalgebra.cli.args import one_line
+from evalgebra.cli.args import PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE, one_line, time_limit_value
 from evalgebra.errors import EvalgebraError
 
 __all__ = ["main", "build_parser", "BROKEN_PIPE_STATUS"]
@@ -61,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"evalgebra {_version()}",
                         help="print the version and exit")
+    parser.add_argument("--time-limit", type=time_limit_value, default=None, metavar="SECONDS",
+                        help="limit each Gröbner computation of this run to SECONDS ('none': no limit; default "
+                             f"{TIME_LIMIT_VARIABLE} from the environment, else 600)")
+    parser.add_argument("--progress", action="store_true",
+                        help="report Gröbner computations that run longer than 10 s on standard error, with "
+                             f"their stage (as {PROGRESS_VARIABLE}=1; on by default when standard error is a "
+                             "terminal)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="what to do ('evalgebra COMMAND --help' lists its options)")
     for command in (example, sketch, point, polys, evaluate, alarm):
@@ -95,6 +102,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    settings = {TIME_LIMIT_VARIABLE: args.time_limit, PROGRESS_VARIABLE: "1" if args.progress else None}
+    before = {name: os.environ.get(name) for name in settings}
+    os.environ.update({name: value for name, value in settings.items() if value is not None})
+    try:
+        return _run(args)
+    finally:  # main() may run many times in one process (tests, notebooks): leave the environment as found
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; its exit status, with the errors the user can fix as one line."""
     try:
         status = int(args.run(args))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit

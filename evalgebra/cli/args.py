@@ -73,6 +73,9 @@ __all__ = [
     "input_options",
     "read_sketch",
     "deprecated_flag",
+    "time_limit_value",
+    "TIME_LIMIT_VARIABLE",
+    "PROGRESS_VARIABLE",
 ]
 
 #: Digits a command-line rational may have (numerator, denominator or mantissa).
@@ -83,6 +86,10 @@ MAX_EXPONENT = 50
 MAX_INPUT_BYTES = 64 * 2**20
 #: Digits of an integer in sketch JSON (counts are below 2^62, which has 19 digits).
 MAX_JSON_DIGITS = MAX_JSON_INT_DIGITS
+#: The environment variables the Gröbner runner reads (:mod:`evalgebra.groebner.runner`), named here
+#: so that the command line sets them without importing the algebra.
+TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
+PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 #: Characters of a ``--structure`` value.
 MAX_STRUCTURE_CHARS = 10_000
 
@@ -321,3 +328,18 @@ def deprecated_flag(command: argparse.ArgumentParser, old: str, new: str) -> Non
     dest = new.lstrip("-").replace("-", "_")
     command.add_argument(old, dest=dest, action=_DeprecatedFlag, replacement=new,
                          help=f"deprecated spelling of {new}")
+
+
+def time_limit_value(value: str) -> str:
+    """A ``--time-limit``: seconds above 0 (at most 9 digits before the point) or ``none``; its text.
+
+    >>> time_limit_value("90"), time_limit_value("2.5"), time_limit_value("None")
+    ('90', '2.5', 'none')
+    """
+    text = value.strip().lower()
+    if text in ("none", "inf"):
+        return "none"
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,6})?", text) or float(text) <= 0:
+        raise argparse.ArgumentTypeError(f"{value[:40]!r}: not a time limit; accepted: seconds above 0 "
+                                         "(e.g. 600 or 2.5) or none")
+    return text

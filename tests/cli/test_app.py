@@ -220,3 +220,28 @@ def test_lazy_names_are_the_modules_objects():
     assert set(evalgebra.__all__) <= set(dir(evalgebra))
     with pytest.raises(AttributeError):
         evalgebra.no_such_name  # noqa: B018
+
+
+# -- limits and progress of the Gröbner computations a command runs ----------------------------------
+def test_time_limit_and_progress_reach_the_runner_for_one_run(monkeypatch, capsys):
+    import evalgebra.cli.polys as polys_command
+    from evalgebra.cli.args import PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE
+    from evalgebra.groebner import runner
+
+    assert (TIME_LIMIT_VARIABLE, PROGRESS_VARIABLE) == (runner.TIME_LIMIT_VARIABLE, runner.PROGRESS_VARIABLE)
+    monkeypatch.delenv(TIME_LIMIT_VARIABLE, raising=False)
+    monkeypatch.delenv(PROGRESS_VARIABLE, raising=False)
+    seen = []
+    monkeypatch.setattr(polys_command, "run", lambda args: seen.append(
+        (runner.default_time_limit(), runner.default_progress())) or 0)
+    assert main(["--time-limit", "7.5", "--progress", "polys", "--classifiers", "1", "--labels", "2"]) == 0
+    assert main(["--time-limit", "none", "polys", "--classifiers", "1", "--labels", "2"]) == 0
+    assert main(["polys", "--classifiers", "1", "--labels", "2"]) == 0
+    assert seen == [(7.5, runner.stderr_progress), (None, None), (runner.DEFAULT_TIME_LIMIT, None)]
+    assert TIME_LIMIT_VARIABLE not in os.environ and PROGRESS_VARIABLE not in os.environ  # left as found
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "1e9", "nan", "9" * 12])
+def test_a_bad_time_limit_is_one_error_line(value):
+    status, out, err = _evalgebra(f"--time-limit={value}", "polys", "--classifiers", "1", "--labels", "2")
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "time limit" in err
