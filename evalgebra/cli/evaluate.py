@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, label_values, names, rational,
-                                read_sketch)
+                                read_sketch, structure_value)
 from evalgebra.cli.guards import EVALUATE_FAILURES, TRIO_LIMIT, below_spec, check_trios
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
@@ -52,6 +52,9 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
             lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
         for c, row in point.accuracy.items():
             lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
+        for subset, row in (getattr(point, "correlation", None) or {}).items():
+            lines.append(f"  correlation {', '.join(subset)}: " + "   ".join(f"G on {label} = {_exact(v)}"
+                                                                             for label, v in row.items()))
         if k == result.chosen and len(result.labels) > 2 and point.response:
             lines.append("  response rates P(answer | true label):")
             for c, by_truth in point.response.items():
@@ -107,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
     fail_on = set(args.fail_on or ())
     if "below_spec" in fail_on and args.min_accuracy is None:
         raise EvalgebraError("--fail-on below_spec needs --min-accuracy X (the threshold to check)")
-    if args.method == "algebraic":
+    structure = structure_value(args.structure, sketch.classifiers) if args.structure else None
+    if args.method == "algebraic" and structure is None:
         check_trios(sketch.n_classifiers, args.force)
-    result = evaluate(sketch, method=args.method, **options)
+    result = evaluate(sketch, method=args.method, structure=structure, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     failed = args.fail_on_alarm and bool(result.alarms)
     if args.min_accuracy is not None:
@@ -132,6 +136,11 @@ def register(sub: Any) -> argparse.ArgumentParser:
                          "(majority vote) or hui_walter (two tests on two or more populations)")
     ev.add_argument("--classifiers", default=None, metavar="c1,c2,...",
                     help="evaluate these classifiers only (names, comma-separated)")
+    ev.add_argument("--structure", default=None, metavar="0-1,2-3",
+                    help="independent (default, as in every command), or correlated subsets like 0-1,0-2 (indices "
+                         "or names, as for point/polys): the algebraic method then evaluates binary classifiers whose "
+                         "errors may correlate on them, exactly; a structure that is not identifiable is refused "
+                         "(exit 2)")
     ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
                     help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({RATIONAL_HELP})")
     ev.add_argument("--prevalence-order", metavar="a,b,c", default=None,

@@ -345,3 +345,30 @@ def test_evaluate_structured_generated_modules_round_trip_exactly(entry):
         if len(result.points) == 2:
             assert _values(result.point, tuple(f"c{i}" for i in range(n))) == truth
     check()
+
+
+# -- the command line ----------------------------------------------------------------------------------
+def test_cli_evaluate_structure_prints_exact_correlations(hand_cache, tmp_path, capsys):
+    from evalgebra.cli import main
+
+    path = tmp_path / "sketch.json"
+    expected_sketch(_point((0, 1))).unlabelled().write_json(path)
+    assert main(["evaluate", str(path), "--structure", "c0-c1"]) == 0
+    out = capsys.readouterr().out
+    assert "P_a = 4/13" in out and "correlation c0, c1: G on a = 1/24" in out and "alarms: none" in out
+    assert main(["evaluate", str(path), "--structure", "0-1", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    chosen = document["points"][document["chosen"]]
+    assert chosen["exact"]["correlation"] == [{"classifiers": ["c0", "c1"], "value": {"a": "1/24", "b": "1/36"}}]
+
+
+def test_cli_evaluate_structure_refuses_non_identifiable_with_exit_2(fake_atlas, hand_cache, tmp_path, capsys):
+    from evalgebra.cli import main
+
+    path = tmp_path / "sketch.json"
+    expected_sketch(_point((0, 1))).unlabelled().write_json(path)
+    assert main(["evaluate", str(path), "--structure", "0-1,2-3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("evalgebra: error: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional")
+    assert main(["evaluate", str(path), "--structure", "0-2,0-3"]) == 2
+    assert "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-2,0-3'" in capsys.readouterr().err
