@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     sketch = read_sketch(args)
     if args.classifiers:
         sketch = sketch.marginalise([c.strip() for c in args.classifiers.split(",") if c.strip()])
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     decodings = [flag for flag, value in (("--prevalence-range", args.prevalence_range),
                                           ("--prevalence-order", args.prevalence_order),
                                           ("--known-prevalences", args.known_prevalences)) if value]
