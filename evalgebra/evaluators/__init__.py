@@ -1,20 +1,23 @@
 r"""Evaluators: one module per method, a shared result type, one dispatcher.
 
-================ ===================================================================
-module           what it holds
-================ ===================================================================
-``result``       :class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, exact numbers
-``render``       how results show themselves: repr, summary, HTML, pandas table
-``closed_form``  three binary classifiers, exact, one count vector (``evaluate_counts``)
-``batch``        the same closed form vectorised over many count vectors (``evaluate_batch``)
-``algebraic``    the algebraic method on a sketch; trios combined for larger ensembles
-``majority``     the answer key imputed by majority vote
-``hui_walter``   the closed form for two binary tests on two or more populations
-``distance``     distance of an estimate to the containing variety
-``stream``       evaluation of a stream of batches, with checkpoints
-``dispatch``     :func:`evaluate`, the one entry point
-``deprecation``  the old names, kept one release, that warn
-================ ===================================================================
+====================== ===============================================================
+module                 what it holds
+====================== ===============================================================
+``result``             :class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, exact numbers
+``render``             how results show themselves: repr, summary, HTML, pandas table
+``closed_form``        three binary classifiers, exact, one count vector (``evaluate_counts``)
+``batch``              the same closed form vectorised over many count vectors (``evaluate_batch``)
+``algebraic``          the algebraic method on a sketch; trios combined for larger ensembles
+``majority``           the answer key imputed by majority vote
+``hui_walter``         the closed form for two binary tests on two or more populations
+``distance``           distance of an estimate to the containing variety
+``stream``             evaluation of a stream of batches, with checkpoints
+``structured``         correlated structures: a generated eliminant, every point exact
+``structure_modules``  which generated module evaluates a structure (isomorphism, atlas)
+``structured_batch``   the same in floating point over many count vectors
+``dispatch``           :func:`evaluate`, the one entry point
+``deprecation``        the old names, kept one release, that warn
+====================== ===============================================================
 """
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
