@@ -17,6 +17,10 @@ bigbench_mistake   Three LLM graders (Claude Haiku, Mistral Large, GPT4-Turbo)
                    ``claude_haiku, mistral_large, gpt4_turbo``.
 =================  ===========================================================
 
+Generated data with a known truth, made in code from a seed: :mod:`evalgebra.datasets.judges`
+(``llm_judges``: five LLM judges grading pass/fail, two of whom abstain, ``"unsure"`` or
+nothing, more often on hard answers).
+
 Each sketch is stored as sketch JSON v1 (``<name>.json``); ``acs_employment`` also as
 a per-item CSV (``acs_employment_items.csv``: one column per classifier and a
 ``truth`` column) rebuilt from those counts, so the item order is not the survey's.
