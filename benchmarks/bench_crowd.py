@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--peer-repeat", type=int, default=1)
+    parser.add_argument("--peer-repeat", type=int, default=2)
     parser.add_argument("--refine", default="0,5", help="refinement passes to show (comma separated)")
     parser.add_argument("--ds-tol", type=float, default=1e-10)
     parser.add_argument("--ds-max-iter", type=int, default=10000)

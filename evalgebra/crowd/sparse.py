@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
-from evalgebra.crowd.tasks import FLOOR, refine as refine_passes
+from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
@@ -81,7 +81,7 @@ class CrowdEvaluation:
         ``rows[w, l, r] = P_{w,r|l}``; NaN for a worker too sparse to evaluate.
     items : numpy.ndarray (W,)
         How many of the worker's answers stand behind its rows (its answers on tasks where
-        a view of another group answered too, in some split).
+        a view of another group answered too, in the split where they are most).
     coverage : numpy.ndarray (W,)
         How many tasks each worker answered.
     too_sparse : dict
@@ -183,9 +183,9 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
     r, n_splits = table.n_labels, len(groups)
     cells = np.empty((n_splits, len(table.task)), dtype=np.int64)
     for k, group in enumerate(groups):
-        cells[k] = ((table.task * n_splits + k) * 3 + group[table.worker]) * r + table.answer
+        cells[k] = ((k * table.n_tasks + table.task) * 3 + group[table.worker]) * r + table.answer
     votes = np.bincount(cells.ravel(), minlength=table.n_tasks * n_splits * 3 * r)
-    votes = votes.reshape(table.n_tasks, n_splits, 3, r).transpose(1, 0, 2, 3)
+    votes = votes.reshape(n_splits, table.n_tasks, 3, r)
     present = np.asarray(votes.any(axis=3))
     return np.argmax(votes, axis=3), present
 
@@ -287,28 +287,31 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     with np.errstate(invalid="ignore", divide="ignore"):  # a failed split is reported by its 'ok' flag
         out = evaluate_batch_many(counts, r)
     x = np.zeros((n_workers, r, r))
-    used = np.zeros(len(table.worker), dtype=bool)
-    base = (np.arange(3)[:, None] * (n_workers * r) + (table.worker * r + table.answer)[None, :]) * r  # [h, answer]
-    others = np.arange(3)[:, None]
+    items = np.zeros(n_workers, dtype=np.int64)
     prior_sum, prior_weight = np.zeros(r), 0
     evaluations = []
-    for k, (group, view, present, full) in enumerate(zip(deals, views, presents, fulls)):
+    # one sparse product gives every pair table: M[w * R + s, (k, h, v)] counts the tasks on which
+    # w answered s and the view of group h in split k answered v
+    matrix = incidence(table.task, table.worker, table.answer, table.n_tasks, n_workers, r)
+    one_hot = np.zeros((table.n_tasks, len(deals), 3, r))
+    k_index, t_index, h_index = np.nonzero(presents)
+    one_hot[t_index, k_index, h_index, views[k_index, t_index, h_index]] = 1.0
+    pairs = np.asarray(matrix.T @ one_hot.reshape(table.n_tasks, -1)).reshape(n_workers, r, len(deals), 3, r)
+    # answers of each worker on tasks where at least one view of another group answered
+    per_task = incidence(table.task, table.worker, np.zeros_like(table.answer), table.n_tasks, n_workers, 1)
+    others = np.asarray(presents.sum(axis=2, keepdims=True) - presents > 0).transpose(1, 0, 2)  # [t, k, g]
+    covered = np.asarray(per_task.T @ others.reshape(table.n_tasks, -1)).reshape(n_workers, len(deals), 3)
+    for k, (group, full) in enumerate(zip(deals, fulls)):
         evaluations.append(_view_evaluation(table, out, k, int(full.sum())))
         if not out["ok"][k]:
             continue
         prior_sum += out["prevalence"][k] * full.sum()
         prior_weight += int(full.sum())
-        # pair[h, w, s, v]: w answered s where view h (of another group) answered v
-        views_at, present_at = view[table.task].T, present[table.task].T  # [h, answer]
-        cells = base + views_at
-        weights = (group[table.worker][None, :] != others) & present_at
-        pair = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=3 * n_workers * r * r)
-        pair = pair.reshape(3, n_workers, r, r)
-        # N_h = X^T A_h for every worker: X = A_h^{-T} N_h^T, summed over the views
+        pair = pairs[:, :, k].transpose(2, 0, 1, 3) * (group[None, :] != np.arange(3)[:, None])[:, :, None, None]
+        # N_h = X^T A_h for every worker outside group h: X = A_h^{-T} N_h^T, summed over the views
         x += np.linalg.solve(out["response"][k].transpose(0, 2, 1)[:, None], pair.transpose(0, 1, 3, 2)).sum(axis=0)
-        used |= weights.any(axis=0)
+        items = np.maximum(items, covered[np.arange(n_workers), k, group].astype(np.int64))
     alarms = [a for e in evaluations for a in e.alarms]
-    items = np.bincount(table.worker[used], minlength=n_workers)
     group_names = tuple(tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))
                         for group in deals)
     too_sparse: dict[str, str] = {}
@@ -336,7 +339,8 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     use = np.array([w not in too_sparse for w in table.workers])
     algebraic_priors, algebraic_rows = priors, rows
     priors, rows_refined, posteriors = refine_passes(table.task, table.worker, table.answer, table.n_tasks, n_workers,
-                                                     priors, np.where(use[:, None, None], rows, 1.0 / r), refine, use)
+                                                     priors, np.where(use[:, None, None], rows, 1.0 / r), refine, use,
+                                                     matrix=matrix)
     rows_refined = np.where(use[:, None, None], rows_refined, np.nan)
     return CrowdEvaluation(table.labels, table.workers, table.tasks, priors, rows_refined, items, table.coverage(),
                            too_sparse, posteriors, tuple(evaluations), group_names, refine, algebraic_priors,

@@ -89,13 +89,18 @@ def _expected(matrix: Any, post: np.ndarray, n_workers: int) -> np.ndarray:
 
 def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
            priors: np.ndarray, rows: np.ndarray, passes: int,
-           use: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           use: np.ndarray | None = None, matrix: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""``passes`` refinement passes: posteriors -> expected rows and prevalences -> posteriors.
 
     Returns ``(priors, rows, posteriors)``; with ``passes = 0`` the inputs and their posteriors.
-    Workers outside ``use`` keep their rows and stay out of the posteriors.
+    Workers outside ``use`` keep their rows and stay out of the posteriors. ``matrix`` is the
+    :func:`incidence` of all the answers, when already made.
     """
-    matrix = incidence(task, worker, answer, n_tasks, n_workers, len(priors), use)
+    r = len(priors)
+    if matrix is None:
+        matrix = incidence(task, worker, answer, n_tasks, n_workers, r, use)
+    elif use is not None and not use.all():
+        matrix = matrix.multiply(np.repeat(use, r)[None, :].astype(float)).tocsr()
     post = _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
     for _ in range(passes):
         counts = _expected(matrix, post, n_workers) + FLOOR
