@@ -26,6 +26,7 @@ STAGES = (
     ("evaluators",),
     ("alarm",),
     ("hui_walter", "samplewise", "search", "crowd", "datasets"),
+    ("distributed",),
     ("plots",),
     ("cli", "testing", "__init__", "__main__"),
 )
