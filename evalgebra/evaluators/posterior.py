@@ -154,6 +154,9 @@ def point_rows(estimate: Estimate) -> PointRows:
     if len(labels) < 2:
         raise PointError(f"need at least two labels, got {list(labels)!r}")
     by_classifier = estimate.response_rows()
+    if estimate.accuracy and not by_classifier:
+        raise PointError(f"the estimate gives accuracies only, no response rows, for {len(labels)} labels: posteriors "
+                         "need every rate P_{i,r|l} (the algebraic evaluator's points have them)")
     classifiers = tuple(by_classifier)
     raw_prevalence = [estimate.prevalence[x] for x in labels]
     raw_rows = {c: [[by_classifier[c].get(t, {}).get(r) for r in labels] for t in labels] for c in classifiers}

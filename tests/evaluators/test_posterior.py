@@ -138,3 +138,18 @@ def test_bad_inputs_are_refused_with_what_is_accepted():
         predict_proba(good, [["q"]])
     with pytest.raises(SketchError, match="label names"):
         predict_proba(good, [[None]])
+
+
+def test_points_without_response_rows_are_refused_for_many_labels():
+    accuracy_only = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 4), "c": Fraction(1, 4)},
+                             {"c0": {"a": Fraction(1, 2), "b": Fraction(1, 2), "c": Fraction(1, 2)}})
+    with pytest.raises(PointError, match="accuracies only"):
+        predict(accuracy_only, [["a"]])
+
+
+def test_majority_vote_points_give_posteriors_for_two_labels():
+    sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77,
+                                 "bbb": 73}, labels=["a", "b"])
+    point = evaluate(sketch, method="majority").point
+    shares = posterior_partition(point, sketch)
+    assert sum(s for rows in shares.values() for _, s in rows) == sketch.Q  # exact: every count split in full
