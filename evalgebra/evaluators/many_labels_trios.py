@@ -51,7 +51,9 @@ def _combine(trios: list[Evaluation], labels: tuple[str, ...],
             return None
         if all(isinstance(x, Fraction) for x in xs):
             return sum(xs, Fraction(0)) / len(xs)
-        return sum(float(x) for x in xs) / len(xs)
+        if len(set(xs)) == 1:
+            return xs[0]  # the trios agree on an algebraic number: it stays exact
+        return sum(float(x) for x in xs) / len(xs)  # a mean of unrelated algebraic numbers: a float
 
     differ = [" ".join(k) for k, xs in values.items() if len(set(xs)) > 1]
     prevalence = {ell: mean(("prevalence", ell)) for ell in labels}
@@ -80,7 +82,7 @@ def evaluate_many_labels(
     Evaluation
         For ``N = 3`` every candidate point and the chosen one. For ``N > 3`` every trio's
         evaluation (each decoded by the same rule) in ``trios`` and one combined point: the
-        mean of the decoded trios' statistics (exact when all are rational), with a
+        mean of the decoded trios' statistics (exact when all are rational or all equal), with a
         ``trio_disagreement`` alarm when the trios differ.
     """
     if sketch.n_classifiers < 3:

@@ -212,7 +212,7 @@ from evalgebra.evaluators.algebraic_numbers import FieldElement, real_roots  # n
 _CUBIC = flint.fmpz_poly([1, -3, 0, 1])  # x^3 - 3x + 1: three real roots, cyclic Galois group
 
 
-def _conjugate_test(seed: int):
+def _conjugate_test(seed: int, n_classifiers: int = 3):
     """An independent evaluation whose hidden columns are the three conjugates of one cubic root:
     prevalence ``P(u)`` and rates ``g_{i,d}(u)`` with rational polynomials ``P, g``, so every
     pattern frequency (a sum over the conjugates) is rational though every value is irrational."""
@@ -224,13 +224,18 @@ def _conjugate_test(seed: int):
     a, b = small(), small()
     prevalence = [Fraction(1, 3) - 2 * b, a, b]  # 1/3 + a u + b (u^2 - 2): trace 1 (tr u = 0, tr u^2 = 6)
     rates = []
-    for _i in range(3):
+    for _i in range(n_classifiers):
         rows = [[Fraction(1, 3) - 2 * b, a, b] for a, b in ((small(), small()), (small(), small()))]
         rows.append([1 - rows[0][0] - rows[1][0], -rows[0][1] - rows[1][1], -rows[0][2] - rows[1][2]])
         rates.append(rows)
     field = [FieldElement(_CUBIC, prevalence)] + [FieldElement(_CUBIC, row) for rows in rates for row in rows]
-    p, g = field[0], [field[1 + 3 * i: 4 + 3 * i] for i in range(3)]
-    freqs = [(p * g[0][d[0]] * g[1][d[1]] * g[2][d[2]]).trace() for d in itertools.product(range(3), repeat=3)]
+    p, g = field[0], [field[1 + 3 * i: 4 + 3 * i] for i in range(n_classifiers)]
+    freqs = []
+    for d in itertools.product(range(3), repeat=n_classifiers):
+        term = p
+        for i, answer in enumerate(d):
+            term = term * g[i][answer]
+        freqs.append(term.trace())
     scale = math.lcm(*(f.denominator for f in freqs))
     return [int(f * scale) for f in freqs], scale, p, g
 
@@ -298,3 +303,16 @@ def test_total_accuracy_is_exact_on_irrational_points(n_labels, seed):
         assert abs(float(total) - sum(float(t) for t in terms)) < 1e-12
         if n_labels == 3:  # exact round trip
             assert total - terms[0] - terms[1] == terms[2]
+
+
+def test_trios_agreeing_on_irrational_points_stay_exact():
+    counts, _, p, _ = _conjugate_test(3, n_classifiers=4)
+    labels = ("a", "b", "c")
+    patterns = list(itertools.product(labels, repeat=4))
+    sketch = Sketch.from_counts(dict(zip(patterns, counts)), labels=labels)
+    result = evaluate_many_labels(sketch, prevalence_order=labels)  # one rule every trio decodes alike
+    assert "trio_disagreement" not in result.alarm_kinds() and "irrational" in result.alarm_kinds()
+    roots, _ = real_roots(_CUBIC)
+    assert set(result.point.prevalence.values()) == {p.value(root) for root in roots}
+    assert all(isinstance(v, AlgebraicNumber) for v in result.point.prevalence.values())
+    assert result.point.prevalence["a"] > result.point.prevalence["b"] > result.point.prevalence["c"]
