@@ -44,7 +44,7 @@ bench: setup
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build
 
-# Peer comparison (ntqr, crowd-kit DawidSkene): the peers go in their own venv, pinned,
+# Peer comparison (ntqr, crowd-kit DawidSkene and MajorityVote): the peers go in their own venv, pinned,
 # never in evalgebra's dependencies.
 PEERS_VENV := benchmarks/.peers-venv
 .PHONY: bench-peers
@@ -56,3 +56,4 @@ $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
 
 bench-peers: setup $(PEERS_VENV)/.installed
 	$(BIN)/python benchmarks/bench_peers.py
+	$(BIN)/python benchmarks/bench_crowd.py
