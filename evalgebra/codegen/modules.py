@@ -31,6 +31,7 @@ from evalgebra.codegen.closed_forms import (
 from evalgebra.codegen import hui_walter as hw
 from evalgebra.codegen import many_labels
 from evalgebra.codegen.printer import python_function
+from evalgebra.codegen.structure_modules import structure_files
 from evalgebra.fileio import write_text_atomic
 from evalgebra.groebner.coordinates import moments_of
 from evalgebra.spec import EnsembleSpec
@@ -185,14 +186,20 @@ def _quiet(message: str) -> None:
     return None
 
 
-def generate(progress: Progress = _quiet) -> dict[str, str]:
-    """Every generated file's text, by file name, ``MANIFEST.json`` included."""
+def generate(progress: Progress = _quiet, structures: bool = False) -> dict[str, str]:
+    """Every generated file's text, by file name, ``MANIFEST.json`` included.
+
+    ``structures`` adds the evaluators of correlated structures and their index
+    (``structures/*``, :mod:`evalgebra.codegen.structure_modules`) and their MANIFEST entries.
+    """
     files: dict[str, str] = {}
     entries = {}
-    for name, build in MODULES.items():
-        source, text = build(progress)
-        files[f"{name}.py"] = text
-        entries[f"{name}.py"] = {"derivation": source, "sha256": hashlib.sha256(text.encode()).hexdigest()}
+    built = {f"{name}.py": build(progress) for name, build in MODULES.items()}
+    if structures:
+        built.update(structure_files(progress))
+    for name, (source, text) in built.items():
+        files[name] = text
+        entries[name] = {"derivation": source, "sha256": hashlib.sha256(text.encode()).hexdigest()}
     files["__init__.py"] = (_header("evalgebra.codegen.modules")
                             + 'r"""Generated evaluator code: imported by the runtime, never edited by hand."""\n')
     manifest = {
@@ -205,23 +212,33 @@ def generate(progress: Progress = _quiet) -> dict[str, str]:
     return files
 
 
-def write(directory: Path = GENERATED, progress: Progress = _quiet) -> list[str]:
-    """Write every generated file (atomically); returns the names that changed."""
+def _with_structures(directory: Path, structures: bool | None) -> bool:
+    """Structures are written and checked in the package's folder, elsewhere when asked."""
+    return directory.resolve() == GENERATED.resolve() if structures is None else structures
+
+
+def write(directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None) -> list[str]:
+    """Write every generated file (atomically); returns the names that changed.
+
+    ``structures``: also the ``structures/`` folder (default: only in the package's folder).
+    """
     directory.mkdir(parents=True, exist_ok=True)
     changed = []
-    for name, text in generate(progress).items():
+    for name, text in generate(progress, _with_structures(directory, structures)).items():
         target = directory / name
+        target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             write_text_atomic(target, text)
             changed.append(name)
     return changed
 
 
-def check(directory: Path = GENERATED, progress: Progress = _quiet) -> list[str]:
+def check(directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None) -> list[str]:
     """The names whose regeneration would change the committed file (the manifest's
-    ``generator`` and ``python`` entries, which record versions, are not compared)."""
+    ``generator`` and ``python`` entries, which record versions, are not compared;
+    ``structures`` as for :func:`write`)."""
     stale = []
-    for name, text in generate(progress).items():
+    for name, text in generate(progress, _with_structures(directory, structures)).items():
         target = directory / name
         current = target.read_text(encoding="utf-8") if target.exists() else None
         if name == "MANIFEST.json" and current is not None:

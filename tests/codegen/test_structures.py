@@ -1,0 +1,153 @@
+"""Generated evaluators of correlated structures: equal to the Gröbner route, exact, vectorised, indexed."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalgebra.codegen.__main__ import main as codegen_main
+from evalgebra.codegen.__main__ import parse_spec
+from evalgebra.codegen.modules import GENERATED
+from evalgebra.codegen.structure_modules import STRUCTURES, atlas_index, structure_source
+from evalgebra.codegen.structures import derive_structure, module_name, structure_from_text
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch, smallest_test_size
+from evalgebra.errors import PointError, SpecError
+from evalgebra.groebner.identifiability import random_point
+from evalgebra.groebner.structured import structured_solution
+from evalgebra.groebner.structures import canonical_structure
+from evalgebra.spec import EnsembleSpec
+
+FAST = [s for s in STRUCTURES if len(s[1]) <= 2 or s[1] == ((0, 1), (0, 2), (0, 3))]
+ALL = list(STRUCTURES)
+
+
+def _module(n, structure):
+    return importlib.import_module(f"evalgebra.generated.structures.{module_name(n, structure)}")
+
+
+def _monic(coefficients):
+    lead = coefficients[-1]
+    return tuple(Fraction(c) / lead for c in coefficients)
+
+
+def _free_values(point):
+    from evalgebra.builder import GeneratingSet
+
+    registry = GeneratingSet(point.spec).registry
+    return {str(registry.symbol(k)): v for k, v in point.free_values().items()}
+
+
+def _check_against_reference(n, structure, point):
+    module = _module(n, structure)
+    spec = EnsembleSpec(n, 2, structure)
+    sketch = expected_sketch(point)
+    counts = [int(c) for c in sketch.count_vector()]
+    reference = structured_solution(spec, sketch)
+    assert _monic(module.eliminant(counts)) == reference.eliminant
+    assert module.DEGREE == reference.degree
+    truth = _free_values(point)
+    found = False
+    for solution in reference.points:
+        values = module.back_substitute(counts, solution["prev_a"])
+        assert values is not None
+        assert values == {k: v for k, v in solution.items() if k != "prev_a"}
+        assert module.residuals(counts, solution) == [0] * (2**n - 1)
+        found |= solution == truth
+    assert found, "the truth is among the points"
+
+
+@pytest.mark.parametrize(("n", "structure"), FAST)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_generated_structure_equals_groebner_route(n, structure, seed):
+    spec = EnsembleSpec(n, 2, structure)
+    _check_against_reference(n, structure, random_point(spec, seed))
+
+
+def _point(n, structure, prevalence, accuracies, correlations):
+    spec = EnsembleSpec(n, 2, structure)
+    accuracy = {i: {"a": Fraction(accuracies[2 * i], 40), "b": Fraction(accuracies[2 * i + 1], 40)} for i in range(n)}
+    correlation = {t: {"a": Fraction(correlations[2 * k], 400), "b": Fraction(correlations[2 * k + 1], 400)}
+                   for k, t in enumerate(spec.structure)}
+    point = EvaluationPoint.from_values(spec, {"a": Fraction(prevalence, 17)}, accuracy=accuracy,
+                                        correlation=correlation)
+    smallest_test_size(point)  # PointError when no labelled test realises it
+    return point
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.sampled_from(FAST), st.integers(3, 14), st.lists(st.integers(23, 36), min_size=8, max_size=8),
+       st.lists(st.integers(-9, 9).filter(bool), min_size=6, max_size=6))
+def test_generated_structure_round_trip_hypothesis(case, prevalence, accuracies, correlations):
+    n, structure = case
+    try:
+        point = _point(n, structure, prevalence, accuracies, correlations)
+    except PointError:
+        return
+    _check_against_reference(n, structure, point)
+
+
+def test_generated_structure_vectorised_on_numpy():
+    n, structure = 4, ((0, 1),)
+    module = _module(n, structure)
+    spec = EnsembleSpec(n, 2, structure)
+    rows = [[int(c) for c in expected_sketch(random_point(spec, seed)).count_vector()] for seed in range(4)]
+    exact = [module.eliminant(r) for r in rows]
+    columns = np.array(rows, dtype=float).T
+    vectorised = module.eliminant(list(columns))
+    for k, row in enumerate(exact):
+        assert np.allclose([v[k] for v in vectorised], [float(c) for c in row], rtol=1e-9)
+    prevalence = np.array([float(random_point(spec, seed).prevalence[0][0]) for seed in range(4)])
+    values = module.back_substitute(list(columns), prevalence)
+    for k, row in enumerate(rows):
+        exact_values = module.back_substitute(row, random_point(spec, k).prevalence[0][0])
+        for name, value in exact_values.items():
+            assert values[name][k] == pytest.approx(float(value), rel=1e-9, abs=1e-12)
+
+
+def test_generated_structure_blind_spot_returns_none():
+    module = _module(4, ((0, 1),))
+    counts = [5] * 8 + [0] * 8  # classifier 0 always answers a: every E_T with 0 in T vanishes
+    assert module.back_substitute(counts, Fraction(1, 3)) is None
+
+
+def test_generated_structure_modules_are_regenerated_identically():
+    for n, structure in FAST:
+        path = GENERATED / "structures" / f"{module_name(n, structure)}.py"
+        assert structure_source(derive_structure(n, structure)) == path.read_text(encoding="utf-8")
+
+
+def test_structure_index_lists_the_atlas():
+    index = json.loads((GENERATED / "structures" / "INDEX.json").read_text(encoding="utf-8"))
+    rows = index["structures"]
+    assert rows == atlas_index()
+    by_key = {(r["n_classifiers"], r["n_labels"], tuple(map(tuple, r["structure"]))): r for r in rows}
+    for n, structure in STRUCTURES:
+        row = by_key[(n, 2, structure)]
+        assert row["finite"] and row["module"] == module_name(n, structure)
+        assert (GENERATED / "structures" / f"{row['module']}.py").exists()
+        assert _module(n, structure).DEGREE >= row["points"]
+    for refused in ([(0, 1), (2, 3)], [(0, 1), (0, 2), (1, 3), (2, 3)], "complete graph"):
+        structure = ([(i, j) for i in range(4) for j in range(i + 1, 4)] if refused == "complete graph"
+                     else refused)
+        row = by_key[(4, 2, canonical_structure(4, structure))]
+        assert not row["finite"] and row["dimension"] > 0 and row["module"] is None
+
+
+def test_codegen_spec_writes_one_module(tmp_path, capsys):
+    assert parse_spec("N=4,R=2,structure=2-3") == (4, 2, [(2, 3)])
+    assert codegen_main(["--spec", "N=4,R=2,structure=2-3", "--out", str(tmp_path), "--quiet"]) == 0
+    written = tmp_path / "n4_r2_01.py"
+    assert written.read_text(encoding="utf-8") == (GENERATED / "structures" / "n4_r2_01.py").read_text(encoding="utf-8")
+    assert "degree 2" in capsys.readouterr().out
+    assert codegen_main(["--spec", "N=4,R=3,structure=0-1", "--out", str(tmp_path), "--quiet"]) == 2
+    assert "R = 2" in capsys.readouterr().err
+    with pytest.raises(SpecError):
+        parse_spec("K=4,structure=0-1")
+    assert structure_from_text("01 02") == [(0, 1), (0, 2)]
