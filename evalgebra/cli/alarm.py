@@ -14,15 +14,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalgebra.alarm.logical import logical_alarm
-from evalgebra.alarm.report import AlarmReport
-from evalgebra.alarm.safety import SafetySpec
 from evalgebra.cli.args import RATIONAL_HELP, deprecated_flag, input_options, names, rational, read_sketch
 from evalgebra.cli.guards import ALARM_FAILURES
 from evalgebra.errors import SpecError
 from evalgebra.fileio import write_text_atomic
+
+if TYPE_CHECKING:  # the alarm (SciPy) loads when the command runs, so that --help starts fast
+    from evalgebra.alarm.report import AlarmReport
 
 __all__ = ["format_alarm", "FEASIBLE_SHOWN", "FIRES_LINE", "QUIET_LINE", "UNDECIDED_LINE", "register", "run"]
 
@@ -114,6 +114,9 @@ def _bounds(pair: Sequence[Any]) -> str:  # [3/5, 9/10]: an exact accuracy range
 
 def run(args: argparse.Namespace) -> int:
     """Run the logical alarm on the sketch ``args`` names; the exit status (1: a failed check)."""
+    from evalgebra.alarm.logical import logical_alarm
+    from evalgebra.alarm.safety import SafetySpec
+
     sketch = read_sketch(args)
     spec = SafetySpec(min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
                       min_total_accuracy=args.min_total_accuracy, strict=not args.non_strict)

@@ -11,7 +11,6 @@ import argparse
 from typing import Any
 
 from evalgebra import datasets
-from evalgebra.alarm.logical import logical_alarm
 from evalgebra.cli.alarm import format_alarm
 from evalgebra.cli.point import format_point
 from evalgebra.data.point import evaluation_point
@@ -23,6 +22,7 @@ __all__ = ["register", "run"]
 
 def run(args: argparse.Namespace) -> int:
     """Run the main job on bundled data; the exit status (1: the check failed)."""
+    from evalgebra.alarm.logical import logical_alarm  # SciPy: only when the alarm runs
     from evalgebra.builder import GeneratingSet  # SymPy: only when polynomials are built
 
     csv_path = datasets.items_csv("acs_employment")
