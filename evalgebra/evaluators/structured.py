@@ -216,7 +216,7 @@ def _permuted(counts: Sequence[int], match: StructureMatch, n: int) -> list[int]
     return out
 
 
-def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[_Point], dict[str, str]]:
+def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any], dict[str, str]]:
     r"""Every real point of the module's equations for these counts, exactly, and the alarms found.
 
     Returns the points (by increasing prevalence; each already checked against the generating
