@@ -42,9 +42,9 @@ def _fraction(value: Fraction | None, total: Fraction | int | None = None) -> st
 def _label_totals(point: EvaluationPoint) -> list[Fraction | None]:
     """Items with each true label, over the populations whose rows the point shares."""
     sizes = point.sizes or ((point.Q,) if point.spec.n_populations == 1 else ())
-    if len(sizes) != len(point.prevalence):
+    if len(sizes) != len(point.prevalence) or any(size is None for size in sizes):
         return [None] * point.spec.n_labels
-    return [sum((Fraction(size) * row[ell] for size, row in zip(sizes, point.prevalence)), Fraction(0))
+    return [sum((Fraction(size or 0) * row[ell] for size, row in zip(sizes, point.prevalence)), Fraction(0))
             for ell in range(point.spec.n_labels)]
 
 
