@@ -127,10 +127,10 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     >>> low, high = evaluate(sketch, intervals="bootstrap", seed=0).point.interval["accuracy"]["c0"]["b"]
     >>> bool(low < 2 / 3 < high)
     True
-    >>> evaluate(sketch, structure=[(0, 1)])  # doctest: +ELLIPSIS
+    >>> evaluate(sketch, structure=[(0, 1)])
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers ...
+    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers is not identifiable: a 2-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in the README)
     >>> evaluate(sketch, method="majority", structure="0-1")
     Traceback (most recent call last):
     ...

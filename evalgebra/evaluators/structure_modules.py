@@ -331,10 +331,12 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
 
     Examples
     --------
-    >>> find_structure_module(((0, 1), (2, 3)), 4, 2)  # doctest: +ELLIPSIS
+    >>> find_structure_module(((2, 3),), 4, 2).module.__name__
+    'evalgebra.generated.structures.n4_r2_01'
+    >>> find_structure_module(((0, 1), (2, 3)), 4, 2)
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers ...
+    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in the README)
     """
     text = structure_text(structure)
     atlas = None

@@ -41,9 +41,9 @@ Four classifiers, the first two correlated on both labels, an exact test of 3,74
 ...     spec, {"a": "4/13"}, accuracy={0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"},
 ...                                    2: {"a": "2/3", "b": "5/6"}, 3: {"a": "3/4", "b": "3/4"}},
 ...     correlation={(0, 1): {"a": "1/24", "b": "1/36"}})
->>> result = evaluate_structured(expected_sketch(truth).unlabelled(), "0-1")   # doctest: +SKIP
->>> result.point.prevalence["a"], result.point.correlation[("c0", "c1")]       # doctest: +SKIP
-(Fraction(4, 13), {'a': Fraction(1, 24), 'b': Fraction(1, 36)})
+>>> result = evaluate_structured(expected_sketch(truth).unlabelled(), "0-1")
+>>> result.point.prevalence["a"], result.point.correlation[("c0", "c1")], result.alarms
+(Fraction(4, 13), {'a': Fraction(1, 24), 'b': Fraction(1, 36)}, ())
 
 References
 ----------
@@ -231,8 +231,9 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     while coefficients and coefficients[-1] == 0:
         coefficients.pop()
     if not coefficients:
-        alarms["blind_spot"] = ("the eliminant vanishes identically: a degenerate sketch (a constant classifier or "
-                                "answers that do not depend on the truth) leaves the prevalence undetermined")
+        alarms["blind_spot"] = ("the eliminant vanishes identically: a degenerate sketch (a constant classifier, answers "
+                                "that do not depend on the truth, or accuracies and correlations so symmetric that "
+                                "the generated equations leave the prevalence undetermined)")
         return [], alarms
     if len(coefficients) == 1:
         alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"

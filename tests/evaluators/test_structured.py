@@ -29,7 +29,8 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.structure_modules import (
-    AtlasEntry, atlas_entries, find_structure_module, isomorphism, parse_structure, structure_text)
+    AtlasEntry, atlas_entries, available_structures, find_structure_module, isomorphism, parse_structure,
+    structure_text)
 from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts, structure_match
 from evalgebra.evaluators.structured_batch import evaluate_structured_batch
 from evalgebra.spec import EnsembleSpec
@@ -112,6 +113,9 @@ def _values(estimate, classifiers, labels=("a", "b")):
 def _round_trip(point, structure):
     sketch = expected_sketch(point).unlabelled()
     result = evaluate(sketch, structure=structure)
+    # a sketch on which the generated eliminant vanishes identically (e.g. equal accuracies with
+    # correlations alike on both labels) is reported as a blind spot, never answered: not a round trip
+    assume("blind_spot" not in result.alarm_kinds())
     truth = _truth_values(point)
     found = [_values(p, sketch.classifiers) for p in result.points]
     assert truth in found, (structure, truth, found)
@@ -263,7 +267,10 @@ FAKE_ATLAS = (
 
 @pytest.fixture
 def fake_atlas(monkeypatch):
+    import evalgebra.evaluators.structured as structured
+
     monkeypatch.setattr(structure_modules, "atlas_entries", lambda: FAKE_ATLAS)
+    monkeypatch.setattr(structured, "_MATCHES", {})  # modules found under the real atlas are forgotten
 
 
 @pytest.mark.parametrize("structure, dim", [("0-1,2-3", 1), ("0-2,1-3", 1), ("1-2,0-3", 1),
@@ -327,9 +334,13 @@ def test_parse_structure_and_isomorphism_by_brute_force():
 
 # -- the package's generated modules ----------------------------------------------------------------
 def _packaged():
-    return [e for e in atlas_entries() if e.module and e.finite and e.n_labels == 2
-            and (e.n_classifiers == 4 and all(len(s) == 2 for s in e.structure)
-                 or e.n_classifiers == 5 and len(e.structure) == 10)]
+    found = {(n, structure) for n, r, structure, origin in available_structures()
+             if r == 2 and origin.startswith("evalgebra.generated")}
+    entries = {(e.n_classifiers, e.structure): e for e in atlas_entries()
+               if (e.n_classifiers, e.structure) in found and e.finite
+               and (e.n_classifiers == 4 and all(len(s) == 2 for s in e.structure)
+                    or e.n_classifiers == 5 and len(e.structure) == 10)}
+    return list(entries.values())
 
 
 @pytest.mark.parametrize("entry", _packaged(), ids=lambda e: f"N{e.n_classifiers}-{structure_text(e.structure)}")
