@@ -177,23 +177,35 @@ class PartialSketch:
             raise SketchError(f"{what}: dictionary codes must be integers, got {codes.dtype}")
         if codes.shape != (n_rows,):
             raise SketchError(f"{what}: {codes.shape[0] if codes.ndim else 0} rows where the chunk has {n_rows}")
+        low, high = (int(codes.min()), int(codes.max())) if codes.size else (0, -1)
+        if low < -1:
+            raise SketchError(f"{what}: dictionary code {low} (missing answers are coded -1)")
         if keys is None:  # label positions: the integer is the key
-            present = codes[codes >= 0]
-            top = int(present.max()) if present.size else -1
-            keys = list(range(top + 1))
-            used = np.bincount(present, minlength=top + 1) > 0
+            if high >= MAX_INFERRED_LABELS:
+                raise SketchError(
+                    f"{what}: integer {show_int(high)} is too large for a label position (at most "
+                    f"{MAX_INFERRED_LABELS - 1}); if it is an item ID, leave it out (ignore=[...], --ignore)")
+            keys = list(range(max(high, -1) + 1))
         else:
             keys = list(keys)
-            present = codes[codes >= 0]
-            if present.size and int(present.max()) >= len(keys):
-                raise SketchError(f"{what}: code {int(present.max())} outside its dictionary of {len(keys)} values")
-            used = np.bincount(present, minlength=len(keys)) > 0
-            if self.labels is None and looks_like_id(int(used.sum()), n_rows):
-                raise SketchError(
-                    f"{what} has {show_int(int(used.sum()))} distinct values in {show_int(n_rows)} rows: it looks "
-                    "like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "
-                    "the classifier columns (classifiers=[...], --classifiers)"
-                )
+            if high >= len(keys):
+                raise SketchError(f"{what}: code {high} outside its dictionary of {len(keys)} values")
+        known = len(keys) <= ID_COLUMN_MIN and all(
+            k in self._index and not isinstance(k, (bool, np.bool_)) for k in keys)
+        if known and (answers or not any(k in self.abstain for k in keys)):
+            # the usual chunk after the first: every entry has its index, no count needed
+            lookup = np.empty(len(keys) + 1, dtype=np.int16 if len(self.keys) < 1 << 15 else np.int64)
+            lookup[:-1] = [self._index[k] for k in keys]
+            lookup[-1] = -1
+            return lookup[codes]
+        present = codes if low >= 0 else codes[codes >= 0]
+        used = np.bincount(present, minlength=len(keys)) > 0
+        if column[1] is not None and self.labels is None and looks_like_id(int(used.sum()), n_rows):
+            raise SketchError(
+                f"{what} has {show_int(int(used.sum()))} distinct values in {show_int(n_rows)} rows: it looks "
+                "like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "
+                "the classifier columns (classifiers=[...], --classifiers)"
+            )
         lookup = np.full(len(keys) + 1, -1, dtype=np.int64)  # the last entry serves code -1
         for k in np.flatnonzero(used).tolist():
             key = keys[k]

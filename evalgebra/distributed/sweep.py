@@ -116,7 +116,7 @@ def local_cluster(workers: int, memory_limit: str | None = "auto") -> Iterator[A
         raise EvalgebraError(f"workers must be a positive integer, got {workers!r}")
     with dask.config.set({"distributed.worker.daemon": False}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, memory_limit=memory_limit)
+                               dashboard_address=":0", memory_limit=memory_limit)
         client = Client(cluster)
         try:
             yield client

@@ -1,0 +1,237 @@
+r"""Benchmark: sketching 10^8 items x 5 classifiers from parquet, one process against 2 Dask workers.
+
+The issue's target: a test of ``--rows`` items (default :math:`10^8`) by ``--classifiers``
+binary classifiers (default 5) with an answer key, in ``--files`` parquet files (default 10),
+is sketched with bounded memory (peak RSS under 2 GiB) and, on ``--workers`` Dask worker
+processes of a ``LocalCluster`` (default 2), at least 1.5x faster than in one process.
+
+The files are written once into ``--folder`` (default ``/tmp/evalgebra_bench_scale``; reused
+while their manifest matches the arguments): label columns dictionary-encoded, each file
+listing its dictionary in its own order (so a reader matching codes by position would count
+wrong). While writing, the pattern counts by true label are tallied from the generator's own
+indices (``numpy.bincount``, independent of the readers) and kept in the manifest.
+
+Every route runs in a child process of its own, whose peak resident memory is read with
+``resource.getrusage`` (for Dask, the client process and the largest worker process):
+
+``single``
+    :func:`evalgebra.data.columnar.sketch_from_parquet`, record batches of ``--chunk-rows``.
+``dask``
+    :func:`evalgebra.distributed.sketch_parquet_dask`, one task per file on the workers;
+    the time excludes starting the cluster (printed apart).
+``naive``
+    What a new user writes: ``pandas.read_parquet`` of every file, concatenated, then
+    ``Sketch.from_decisions``, on the first ``--naive-files`` files only (default 1) and
+    scaled linearly to ``--rows`` (marked ``~``; skipped with ``--naive-files 0``).
+
+The counts of every route are asserted equal to the tallied ones (and to each other).
+Printed: seconds, items per second, peak RSS, the speed-up of the workers over the single
+process (target >= 1.5x; ``--strict`` makes a miss, or a peak over 2 GiB, exit 1).
+
+Usage::
+
+    python benchmarks/bench_scale.py [--rows 100000000] [--files 10] [--classifiers 5]
+                                     [--workers 2] [--chunk-rows 1048576] [--folder DIR]
+                                     [--naive-files 1] [--seed 0] [--strict]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import check  # noqa: E402
+
+LABELS = ("negative", "positive")
+GIB = 1 << 30
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10**8, help="items in all (default 10^8)")
+    parser.add_argument("--files", type=int, default=10, help="parquet files (default 10)")
+    parser.add_argument("--classifiers", type=int, default=5, help="binary classifiers (default 5)")
+    parser.add_argument("--workers", type=int, default=2, help="Dask worker processes (default 2)")
+    parser.add_argument("--chunk-rows", type=int, default=1 << 20, help="rows per record batch (default 2^20)")
+    parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "evalgebra_bench_scale")
+    parser.add_argument("--naive-files", type=int, default=1, help="files read by the naive route (default 1; 0: skip)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--child", choices=("single", "dask", "naive"), help=argparse.SUPPRESS)
+    parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
+    return parser.parse_args(list(argv) if argv is not None else None)
+
+
+def _names(n_classifiers: int) -> list[str]:
+    return [f"judge{j}" for j in range(n_classifiers)]
+
+
+# -- the data, written once ----------------------------------------------------------------
+def _write(args: argparse.Namespace) -> dict[str, Any]:
+    """Write the files (unless their manifest matches) and return the manifest."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    manifest_path = args.folder / "manifest.json"
+    wanted = {"rows": args.rows, "files": args.files, "classifiers": args.classifiers, "seed": args.seed}
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text())
+        if manifest.get("wanted") == wanted and all((args.folder / f).exists() for f in manifest["paths"]):
+            return manifest
+    args.folder.mkdir(parents=True, exist_ok=True)
+    for old in args.folder.glob("*.parquet"):
+        old.unlink()
+    rng = np.random.default_rng(args.seed)
+    n = args.classifiers
+    tally = np.zeros(2 * 2**n, dtype=np.int64)  # truth * 2^N + pattern, labels in LABELS order
+    paths = []
+    start = time.perf_counter()
+    for k, rows in enumerate(np.diff(np.linspace(0, args.rows, args.files + 1).astype(np.int64)).tolist()):
+        truth = (rng.random(rows) < 0.3).astype(np.int8)
+        accuracy = 0.6 + 0.3 * rng.random(n)
+        columns = {}
+        code = truth.astype(np.int64)
+        for j in range(n):
+            right = rng.random(rows) < accuracy[j]
+            answer = np.where(right, truth, 1 - truth).astype(np.int8)
+            columns[f"judge{j}"] = answer
+            code = code * 2 + answer
+        tally += np.bincount(code, minlength=tally.size)
+        columns["truth"] = truth
+        order = list(LABELS) if k % 2 == 0 else list(LABELS[::-1])  # every other file flips its dictionary
+        table = {}
+        for name, values in columns.items():
+            indices = values if order == list(LABELS) else (1 - values).astype(np.int8)
+            table[name] = pa.DictionaryArray.from_arrays(pa.array(indices, type=pa.int8()), pa.array(order))
+        path = f"part{k:03d}.parquet"
+        pq.write_table(pa.table(table), args.folder / path, row_group_size=1 << 20)
+        paths.append(path)
+        print(f"  wrote {path}: {rows:,} rows ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    manifest = {"wanted": wanted, "paths": paths, "tally": tally.tolist()}
+    manifest_path.write_text(json.dumps(manifest))
+    return manifest
+
+
+# -- the routes, each in a child process ---------------------------------------------------------
+def _child(args: argparse.Namespace) -> None:
+    from evalgebra import Sketch
+    from evalgebra.data.columnar import sketch_from_parquet
+
+    manifest = json.loads((args.folder / "manifest.json").read_text())
+    paths = [args.folder / p for p in manifest["paths"]]
+    out: dict[str, Any] = {}
+    options = dict(classifiers=_names(args.classifiers), truth="truth", labels=list(LABELS),
+                   chunk_rows=args.chunk_rows)
+    if args.child == "single":
+        start = time.perf_counter()
+        sketch = sketch_from_parquet(paths, **options)
+        out["seconds"] = time.perf_counter() - start
+    elif args.child == "dask":
+        from evalgebra.distributed.sketching import sketch_parquet_dask
+        from evalgebra.distributed.sweep import local_cluster
+
+        start = time.perf_counter()
+        with local_cluster(args.workers, memory_limit=None) as client:
+            client.run(lambda: None)  # every worker up
+            out["startup"] = time.perf_counter() - start
+            start = time.perf_counter()
+            sketch = sketch_parquet_dask(paths, client=client, split_every=4, **options)
+            out["seconds"] = time.perf_counter() - start
+            out["worker_rss"] = max(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+    else:
+        import pandas as pd
+
+        chosen = paths[: args.naive_files]
+        start = time.perf_counter()
+        frame = pd.concat([pd.read_parquet(p) for p in chosen], ignore_index=True)
+        sketch = Sketch.from_decisions(frame[_names(args.classifiers)], truth=frame["truth"].to_numpy(),
+                                       labels=list(LABELS))
+        out["seconds"] = time.perf_counter() - start
+        out["rows"] = len(frame)
+    out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out["sketch"] = sketch.to_json()
+    args.result.write_text(json.dumps(out))
+
+
+def _run_child(args: argparse.Namespace, route: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        result = Path(folder) / "result.json"
+        command = [sys.executable, __file__, "--child", route, "--result", str(result), "--folder", str(args.folder),
+                   "--classifiers", str(args.classifiers), "--workers", str(args.workers),
+                   "--chunk-rows", str(args.chunk_rows), "--naive-files", str(args.naive_files)]
+        subprocess.run(command, check=True)
+        return json.loads(result.read_text())
+
+
+def _tally_counts(tally: list[int], n_classifiers: int) -> dict[str, dict[tuple[str, ...], int]]:
+    out: dict[str, dict[tuple[str, ...], int]] = {label: {} for label in LABELS}
+    for code, count in enumerate(tally):
+        if count:
+            truth, pattern = divmod(code, 2**n_classifiers)
+            bits = tuple(LABELS[(pattern >> (n_classifiers - 1 - j)) & 1] for j in range(n_classifiers))
+            out[LABELS[truth]][bits] = count
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    if args.child:
+        _child(args)
+        return 0
+    from evalgebra import Sketch
+
+    print(f"bench_scale: {args.rows:,} items x {args.classifiers} classifiers (+ truth) in {args.files} parquet "
+          f"files under {args.folder}; chunks of {args.chunk_rows:,} rows; {args.workers} Dask workers")
+    manifest = _write(args)
+    expected = _tally_counts(manifest["tally"], args.classifiers)
+    results = {route: _run_child(args, route) for route in ("single", "dask")}
+    if args.naive_files > 0:
+        results["naive"] = _run_child(args, "naive")
+    failures = 0
+    for route, out in results.items():
+        sketch = Sketch.from_json(out["sketch"])
+        if route == "naive":
+            scale = args.rows / out["rows"]
+            check(sketch.Q == out["rows"], "naive: wrong number of items")
+        else:
+            scale = 1.0
+            check(sketch.by_true_label() == expected, f"{route}: the counts differ from the tallied counts")
+            check(sketch.Q == args.rows, f"{route}: {sketch.Q} items, expected {args.rows}")
+        seconds = out["seconds"] * scale
+        rss = max(out["rss"], out.get("worker_rss", 0)) * 1024  # ru_maxrss is in KiB on Linux
+        mark = "~" if scale != 1.0 else " "
+        line = (f"  {route:6s} {mark}{seconds:8.2f} s  {args.rows / seconds / 1e6:7.1f} M items/s  "
+                f"peak RSS {out['rss'] / 1024:7.0f} MiB")
+        if "worker_rss" in out:
+            line += f" (client), {out['worker_rss'] / 1024:.0f} MiB (largest worker); cluster start {out['startup']:.1f} s"
+        if route == "naive":
+            line += f"  (measured on {out['rows']:,} rows, scaled x{scale:g}; memory not scaled)"
+        print(line)
+        if route != "naive" and rss >= 2 * GIB:
+            print(f"  {route}: peak RSS {rss / GIB:.2f} GiB is over the 2 GiB bound")
+            failures += 1
+    speedup = results["single"]["seconds"] / results["dask"]["seconds"]
+    verdict = "meets" if speedup >= 1.5 else "misses"
+    print(f"  speed-up of {args.workers} Dask workers over one process: {speedup:.2f}x ({verdict} the 1.5x target)")
+    if "naive" in results:
+        naive = results["naive"]["seconds"] * args.rows / results["naive"]["rows"]
+        print(f"  single-process chunked route over the naive route: {naive / results['single']['seconds']:.1f}x")
+    print("  counts of every route equal the counts tallied while writing: yes")
+    failures += speedup < 1.5
+    return 1 if failures and args.strict else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
