@@ -55,7 +55,9 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         for subset, row in (getattr(point, "correlation", None) or {}).items():
             lines.append(f"  correlation {', '.join(subset)}: " + "   ".join(f"G on {label} = {_exact(v)}"
                                                                              for label, v in row.items()))
-        if k == result.chosen and len(result.labels) > 2 and point.response:
+        abstaining = any(answer not in result.labels for rows in point.response.values()
+                         for answers in rows.values() for answer in answers)
+        if k == result.chosen and (len(result.labels) > 2 or abstaining) and point.response:
             lines.append("  response rates P(answer | true label):")
             for c, by_truth in point.response.items():
                 for truth, answers in by_truth.items():
@@ -68,7 +70,7 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         for label, rows in result.partition.items():
             cells = "  ".join(f"{''.join(p)}: {float(c):.1f}" for p, c in rows)
             lines.append(f"  true {label}: {cells}")
-    if sketch is not None and result.point is not None and len(result.labels) == 2:
+    if sketch is not None and result.point is not None and len(result.labels) == 2 and not sketch.abstain:
         try:
             distance = containing_distance(result.point, sketch).distance
             lines.append(f"distance of the chosen point from the containing variety: {distance:.3g}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from evalgebra.cli.args import check_csv_header, input_options, read_input
 from evalgebra.data.sketch import Sketch
-from evalgebra.errors import EvalgebraError
+from evalgebra.errors import EvalgebraError, SketchError
 from evalgebra.fileio import write_text_atomic
 
 __all__ = ["register", "run"]
@@ -21,10 +21,17 @@ def run(args: argparse.Namespace) -> int:
     text = read_input(args.items, args.max_input_bytes, "items CSV")
     check_csv_header(text, args.truth, args.population)
     try:
-        sketch = Sketch.from_csv(io.StringIO(text, newline=""), truth=args.truth, population=args.population)
+        sketch = Sketch.from_csv(io.StringIO(text, newline=""), truth=args.truth, population=args.population,
+                                 abstain=args.abstain, missing=args.missing)
     except csv.Error as exc:
         raise EvalgebraError(f"items CSV: {exc} (a cell holds at most {csv.field_size_limit()} characters, "
                              "quotes close before the line ends)") from None
+    except SketchError as exc:  # the options' names, not the Python parameters'
+        raise SketchError(str(exc).replace("pass abstain=[...]", "name them with --abstain NAME")
+                          .replace("pass missing='abstain'", "pass --missing abstain")
+                          .replace("missing='drop'", "--missing drop")) from None
+    if sketch.missing_report is not None and sketch.missing_report.cells:
+        print(f"evalgebra: {sketch.missing_report.text()}", file=sys.stderr)
     if args.output:
         write_text_atomic(args.output, sketch.to_json())
         print(f"wrote {args.output}: {sketch!r}", file=sys.stderr)
@@ -41,6 +48,11 @@ def register(sub: Any) -> argparse.ArgumentParser:
     sketch.add_argument("--truth", metavar="COLUMN", help="column with the true labels")
     sketch.add_argument("--population", metavar="COLUMN",
                         help="column with each item's population (not the truth column)")
+    sketch.add_argument("--abstain", metavar="NAME", action="append", default=None,
+                        help="an answer that is not a label (e.g. unsure): counted as an abstention; repeat for more")
+    sketch.add_argument("--missing", choices=("error", "abstain", "drop"), default="error",
+                        help="empty cells: error (default), abstain (count them as the first --abstain NAME, else "
+                             "'abstain') or drop (drop their items); how many is said on standard error")
     sketch.add_argument("-o", "--output", metavar="OUT.json", help="write here (default: stdout)")
     input_options(sketch)
     sketch.set_defaults(run=run)
