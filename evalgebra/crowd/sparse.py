@@ -184,10 +184,14 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
     cells = np.empty((n_splits, len(table.task)), dtype=np.int64)
     for k, group in enumerate(groups):
         cells[k] = ((k * table.n_tasks + table.task) * 3 + group[table.worker]) * r + table.answer
-    votes = np.bincount(cells.ravel(), minlength=table.n_tasks * n_splits * 3 * r)
-    votes = votes.reshape(n_splits, table.n_tasks, 3, r)
-    present = np.asarray(votes.any(axis=3))
-    return np.argmax(votes, axis=3), present
+    votes = np.bincount(cells.ravel(), minlength=table.n_tasks * n_splits * 3 * r).reshape(-1, r)
+    best, view = votes[:, 0].copy(), np.zeros(len(votes), dtype=np.int64)
+    for answer in range(1, r):  # the plurality, the first label on ties (label by label: r is small)
+        more = votes[:, answer] > best
+        view[more] = answer
+        np.maximum(best, votes[:, answer], out=best)
+    shape = (n_splits, table.n_tasks, 3)
+    return view.reshape(shape), (best > 0).reshape(shape)
 
 
 def _view_evaluation(table: CrowdTable, out: dict[str, Any], k: int, n_full: int) -> Evaluation:
@@ -327,16 +331,17 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     priors /= priors.sum()
     clipped = np.maximum(x, 0.0)
     mass = clipped.sum(axis=2)
-    for k, w_name in enumerate(table.workers):
-        if items[k] < min_items:
-            too_sparse[w_name] = (f"only {items[k]} answers share a task with another group's view "
-                                  f"(min_items={min_items})")
-        elif np.any(mass[k] <= 0):
-            empty = [table.labels[j] for j in np.flatnonzero(mass[k] <= 0)]
-            too_sparse[w_name] = f"its moment equations leave no evidence for true label(s) {empty}"
-        else:
-            rows[k] = (clipped[k] + FLOOR) / (clipped[k] + FLOOR).sum(axis=1, keepdims=True)
-    use = np.array([w not in too_sparse for w in table.workers])
+    sparse_items = items < min_items
+    no_evidence = ~sparse_items & (mass <= 0).any(axis=1)
+    for k in np.flatnonzero(sparse_items).tolist():
+        too_sparse[table.workers[k]] = (f"only {items[k]} answers share a task with another group's view "
+                                        f"(min_items={min_items})")
+    for k in np.flatnonzero(no_evidence).tolist():
+        empty = [table.labels[j] for j in np.flatnonzero(mass[k] <= 0)]
+        too_sparse[table.workers[k]] = f"its moment equations leave no evidence for true label(s) {empty}"
+    use = ~(sparse_items | no_evidence)
+    rows[use] = (clipped[use] + FLOOR) / (clipped[use] + FLOOR).sum(axis=2, keepdims=True)
+    too_sparse = {w: too_sparse[w] for w in table.workers if w in too_sparse}  # in the workers' order
     algebraic_priors, algebraic_rows = priors, rows
     priors, rows_refined, posteriors = refine_passes(table.task, table.worker, table.answer, table.n_tasks, n_workers,
                                                      priors, np.where(use[:, None, None], rows, 1.0 / r), refine, use,
