@@ -285,8 +285,8 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
         raise SpecError(f"need at least three workers (three groups), got {n_workers}")
     deals = split_groups(n_workers, seed, splits) if groups is None else _given_splits(groups, table.workers)
     views, presents = group_views(table, deals)
-    fulls = np.asarray(presents.all(axis=2))
-    codes = (views * np.array([r * r, r, 1])).sum(axis=2)
+    fulls = presents[:, :, 0] & presents[:, :, 1] & presents[:, :, 2]  # [k, t]: all three views answer
+    codes = (views[:, :, 0] * r + views[:, :, 1]) * r + views[:, :, 2]
     counts = np.array([np.bincount(code[full], minlength=r ** 3) for code, full in zip(codes, fulls)])
     with np.errstate(invalid="ignore", divide="ignore"):  # a failed split is reported by its 'ok' flag
         out = evaluate_batch_many(counts, r)
@@ -303,7 +303,8 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     pairs = np.asarray(matrix.T @ one_hot.reshape(table.n_tasks, -1)).reshape(n_workers, r, len(deals), 3, r)
     # answers of each worker on tasks where at least one view of another group answered
     per_task = incidence(table.task, table.worker, np.zeros_like(table.answer), table.n_tasks, n_workers, 1)
-    others = np.asarray(presents.sum(axis=2, keepdims=True) - presents > 0).transpose(1, 0, 2)  # [t, k, g]
+    others = np.stack([presents[:, :, 1] | presents[:, :, 2], presents[:, :, 0] | presents[:, :, 2],
+                       presents[:, :, 0] | presents[:, :, 1]], axis=2).transpose(1, 0, 2)  # [t, k, g]
     covered = np.asarray(per_task.T @ others.reshape(table.n_tasks, -1)).reshape(n_workers, len(deals), 3)
     for k, (group, full) in enumerate(zip(deals, fulls)):
         evaluations.append(_view_evaluation(table, out, k, int(full.sum())))
