@@ -18,10 +18,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from evalgebra.data.show import sketch_frame, sketch_html, sketch_summary
-from evalgebra.data.sketch_json import MAX_JSON_BYTES, json_table, sketch_to_json
+from evalgebra.data.sketch_json import MAX_JSON_BYTES, CountSource, json_table, sketch_to_json
 from evalgebra.fileio import write_text_atomic
 
 __all__ = ["SketchIO"]
@@ -83,7 +83,7 @@ class SketchIO:
 
     def to_json(self) -> str:
         """Sketch JSON v1 text (canonical pattern order, one count per line)."""
-        return sketch_to_json(self)
+        return sketch_to_json(cast(CountSource, self))  # a Sketch
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
         """Write sketch JSON v1 atomically (a temporary file renamed into place)."""

@@ -52,7 +52,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -123,7 +123,7 @@ def abstention_rows(
     values = [prevalence[t] for t in labels] + [v for rows in collapsed.values() for row in rows.values()
                                                 for v in row.values()]
     exact = all(_rational(v) for v in values)
-    number = (lambda v: Fraction(v)) if exact else (lambda v: None if v is None else float(v))
+    number: Callable[[Any], Any] = (lambda v: Fraction(v)) if exact else (lambda v: None if v is None else float(v))
     prev = {t: number(prevalence[t]) for t in labels}
     merged = {c: {t: {r: number(v) for r, v in row.items()} for t, row in rows.items()} for c, rows in collapsed.items()}
     out: dict[str, dict[str, dict[str, Any]]] = {}
