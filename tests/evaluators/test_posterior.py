@@ -153,3 +153,15 @@ def test_majority_vote_points_give_posteriors_for_two_labels():
     point = evaluate(sketch, method="majority").point
     shares = posterior_partition(point, sketch)
     assert sum(s for rows in shares.values() for _, s in rows) == sketch.Q  # exact: every count split in full
+
+
+@given(point=rational_points(specs(2, 4, 2, 3, structure_kinds=("independent",), named=None)))
+@budget(0.3)
+def test_predict_proba_does_not_depend_on_the_order_of_the_columns(point):
+    sketch = expected_sketch(point)
+    names = list(sketch.classifiers)
+    items = [list(pattern) for pattern in sketch.counts()]
+    estimate = truth_estimate(point)
+    reversed_items = [item[::-1] for item in items]
+    assert (predict_proba(estimate, items, classifiers=names).tolist()
+            == predict_proba(estimate, reversed_items, classifiers=names[::-1]).tolist())
