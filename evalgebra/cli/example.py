@@ -2,7 +2,7 @@ r"""``evalgebra example``: the main job on bundled data.
 
 Sketch the ACS employment items, print their exact evaluation point and the complete generating
 set, check that the set reproduces the sketch exactly, evaluate from the counts alone and run the
-logical alarm on three LLM graders.
+logical alarm on three LLM graders; then evaluate generated LLM judges, two of which abstain.
 """
 
 from __future__ import annotations
@@ -63,7 +63,26 @@ def run(args: argparse.Namespace) -> int:
     print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
           "Table 2), counts alone")
     print(format_alarm(logical_alarm(graders.unlabelled())))
+    _judges()
     return 0 if exact else 1
+
+
+def _judges() -> None:
+    """Generated judges that abstain: every response row from the counts alone, against the truth."""
+    from evalgebra.datasets.judges import llm_judges
+
+    data = llm_judges(n_items=10_000, seed=0)
+    sketch = data.sketch(missing="abstain")
+    truth, result = data.truth_point(), evaluate(sketch)
+    print("\n# judges that abstain (generated, evalgebra.datasets.judges, seed 0): " + sketch.missing_report.text())
+    print(f"{'rate':<34}{'algebraic':>12}{'truth':>12}")
+    print(f"{'P_pass':<34}{float(result.point.prevalence['pass']):>12.4f}{float(truth.prevalence_of()['pass']):>12.4f}")
+    for judge in data.judges[3:]:
+        for label in data.labels:
+            for answer in sketch.responses:
+                name = f"{judge} says {answer} | {label}"
+                print(f"{name:<34}{float(result.point.response[judge][label][answer]):>12.4f}"
+                      f"{float(truth.response_rate(judge, answer, label)):>12.4f}")
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
