@@ -455,7 +455,7 @@ class Sketch(SketchIO):
         missing : {"error", "abstain", "drop"}
             Missing answers (``None``, NaN, empty strings, negative indices): refused
             (default), counted as the first abstention (``"abstain"`` unless named), or their
-            items dropped. :attr:`missing_report` says how many answers and items it touched.
+            items dropped. ``sketch.missing_report`` says how many answers and items it touched.
 
         Raises
         ------
