@@ -319,17 +319,100 @@ def _solve_block(block: list[sympy.Symbol], eqs: list[sympy.Expr]) -> list[tuple
     return out
 
 
+def _flint(exprs: Sequence[sympy.Expr]) -> tuple[PolyRing, list[Any]]:
+    """Integer-coefficient SymPy polynomials as python-flint ``fmpz_mpoly`` (names sorted, prevalence first)."""
+    names = sorted({str(x) for e in exprs for x in e.free_symbols} - {str(PREVALENCE)})
+    ring = PolyRing([str(PREVALENCE), *names], "lex")
+    symbols = [sympy.Symbol(n) for n in ring.names]
+    polys = []
+    for e in exprs:
+        _, poly = sympy.Poly(sympy.expand(e), *symbols).clear_denoms(convert=True)
+        if any(not c.is_Integer for c in poly.coeffs()):
+            raise CodegenError(f"{e}: not an integer polynomial")
+        polys.append(ring.z.from_dict({m: int(c) for m, c in poly.terms()}))
+    return ring, polys
+
+
+def _sympy(ring: PolyRing, poly: Any) -> sympy.Expr:
+    return ring.to_sympy(ring.q.from_dict({m: int(c) for m, c in zip(poly.monoms(), poly.coeffs())}))
+
+
 def _strip(poly: sympy.Expr, observed: set[sympy.Symbol]) -> sympy.Expr:
     """The factors of ``poly`` that involve both the prevalence and an observation (power 1)."""
-    _, factors = sympy.factor_list(sympy.expand(poly))
-    kept = [f for f, _ in factors if PREVALENCE in f.free_symbols and f.free_symbols & observed]
-    return sympy.Mul(*kept)
+    ring, (flint_poly,) = _flint([poly])
+    names = {str(o) for o in observed}
+    kept = sympy.Integer(1)
+    for factor, _ in flint_poly.factor()[1]:
+        used = {ring.names[k] for k, d in enumerate(factor.degrees()) if d}
+        if str(PREVALENCE) in used and used & names:
+            kept *= _sympy(ring, factor)
+    return kept
+
+
+def _eliminate_parameter(first: sympy.Expr, second: sympy.Expr, t: sympy.Symbol
+                         ) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
+    """Resultant of two polynomials in ``t`` and the last remainder of degree 1 in ``t`` (as ``-r0 / r1``).
+
+    The remainders are pseudo-remainders divided by their content (python-flint): each lies
+    in the ideal of the two polynomials up to a factor free of ``t``, so at a common root
+    the degree-1 remainder vanishes and gives ``t``.
+    """
+    ring, (a, b) = _flint([first, second])
+    k = ring.names.index(str(t))
+    resultant = a.resultant(b, str(t))
+
+    def coefficients(poly: Any) -> list[Any]:
+        degree = poly.degrees()[k]
+        out = [ring.z.from_dict({}) for _ in range(degree + 1)]
+        for m, c in zip(poly.monoms(), poly.coeffs()):
+            rest = list(m)
+            rest[k] = 0
+            out[m[k]] += ring.z.from_dict({tuple(rest): c})
+        return out
+
+    gen = ring.z.gens()[k]
+    high, low = (a, b) if a.degrees()[k] >= b.degrees()[k] else (b, a)
+    while low.degrees()[k] > 1:
+        while high.degrees()[k] >= low.degrees()[k]:
+            shift = high.degrees()[k] - low.degrees()[k]
+            high = coefficients(low)[-1] * high - coefficients(high)[-1] * gen**shift * low
+            if high.is_zero():
+                raise CodegenError(f"the leftovers share a factor in {t}")
+        content = high
+        for c in coefficients(high):
+            content = content.gcd(c) if not c.is_zero() else content
+        high, low = low, high / content if not content.is_constant() else high
+    r0, r1 = coefficients(low)[0], coefficients(low)[1]
+    return _sympy(ring, resultant), -_sympy(ring, r0), _sympy(ring, r1)
+
+
+def _homogeneous(expr: sympy.Expr, scale: dict[sympy.Symbol, sympy.Expr]) -> tuple[sympy.Expr, int]:
+    """``expr`` with ``D_T -> E_T``, ``m_i -> B_i`` times ``Q^(w_max - w)`` per term: ``(poly, w_max)``."""
+    q = sympy.Symbol("Q")
+    keys = sorted(scale, key=str)
+    images, weights = [], []
+    for key in keys:
+        num, den = sympy.fraction(scale[key])
+        images.append(num)
+        weights.append(sympy.degree(den, q))
+    poly = sympy.Poly(sympy.expand(expr), *keys)
+    terms = poly.terms()
+    top = max(sum(w * e for w, e in zip(weights, m)) for m, _ in terms)
+    total = [c * q ** (top - sum(w * e for w, e in zip(weights, m))) *
+             sympy.Mul(*(x**e for x, e in zip(images, m))) for m, c in terms]
+    return sympy.expand(sympy.Add(*total)), top
 
 
 def _to_counts(expr: sympy.Expr, scale: dict[sympy.Symbol, sympy.Expr]) -> tuple[sympy.Expr, sympy.Expr]:
     """``expr`` with ``D_T -> E_T / Q^|T|``, ``m_i -> B_i / Q`` as ``(numerator, denominator)``."""
-    num, den = sympy.fraction(sympy.cancel(sympy.together(expr.xreplace(scale))))
-    return sympy.expand(num), sympy.expand(den)
+    q = sympy.Symbol("Q")
+    num, den = sympy.fraction(sympy.factor(sympy.together(expr)))
+    num_h, num_w = _homogeneous(num, scale)
+    den_h, den_w = _homogeneous(den, scale)
+    shift = den_w - num_w
+    if shift >= 0:
+        return sympy.expand(num_h * q**shift), den_h
+    return num_h, sympy.expand(den_h * q ** (-shift))
 
 
 def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _quiet) -> StructureForm:
@@ -416,20 +499,22 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
             raise CodegenError(f"structure {name}: fewer than two leftovers to eliminate {t}")
         first, second = sorted(reduced, key=lambda e: (sympy.degree(e, t), len(sympy.Add.make_args(sympy.expand(e)))))[:2]
         progress(f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})")
-        a, b = sympy.Poly(sympy.expand(first), t), sympy.Poly(sympy.expand(second), t)
-        eliminant = _strip(sympy.resultant(a, b).as_expr(), observed)
-        chain = sympy.subresultants(a, b)
-        linear_sub = [c for c in chain if c.degree() == 1]
-        if not linear_sub:
-            raise CodegenError(f"structure {name}: no subresultant of degree 1 in {t}")
-        s1 = linear_sub[-1].as_expr()
-        t_num, t_den = sympy.factor(-s1.coeff(t, 0)), sympy.factor(s1.coeff(t, 1))
+        resultant, t_num, t_den = _eliminate_parameter(first, second, t)
+        eliminant = _strip(resultant, observed)
     progress(f"structure {name}: eliminant of degree {sympy.degree(eliminant, p)}; printing in counts")
-    num, _ = _to_counts(eliminant, scale)
-    poly = sympy.Poly(num, p)
-    coefficients = [sympy.expand(c) for c in reversed(poly.all_coeffs())]
-    content = sympy.gcd_list(coefficients) if len(coefficients) > 1 else sympy.Integer(1)
-    coefficients = [sympy.expand(sympy.cancel(c / content)) for c in coefficients]
+    num, _ = _homogeneous(eliminant, scale)
+    ring, (flint_num,) = _flint([num])
+    k = ring.names.index(str(p))
+    terms: dict[int, dict[tuple[int, ...], Any]] = {}
+    for m, c in zip(flint_num.monoms(), flint_num.coeffs()):
+        rest = list(m)
+        rest[k] = 0
+        terms.setdefault(m[k], {})[tuple(rest)] = c
+    parts = [ring.z.from_dict(terms.get(d, {})) for d in range(max(terms) + 1)]
+    content = parts[-1]
+    for part in parts:
+        content = content.gcd(part) if not part.is_zero() else content
+    coefficients = [_sympy(ring, part / content) for part in parts]
     steps = [Step((str(t),), *map(lambda v: (v,), _to_counts(t_num / t_den, scale)))]
     for block, pairs in raw_steps:
         nums, dens = zip(*(_to_counts(num_ / den_, scale) for num_, den_ in pairs))
