@@ -6,6 +6,7 @@ import importlib
 import json
 from fractions import Fraction
 
+import flint
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -151,3 +152,31 @@ def test_codegen_spec_writes_one_module(tmp_path, capsys):
     with pytest.raises(SpecError):
         parse_spec("K=4,structure=0-1")
     assert structure_from_text("01 02") == [(0, 1), (0, 2)]
+
+
+@pytest.mark.parametrize(("n", "structure"), [s for s in ALL if s not in FAST])
+def test_generated_structure_without_independent_trio_equals_groebner_route(n, structure):
+    spec = EnsembleSpec(n, 2, structure)
+    _check_against_reference(n, structure, random_point(spec, 1))
+
+
+def test_generated_structure_exact_on_number_field_elements():
+    """Path P4: the eliminant has an irreducible quadratic factor; its points come out exactly in Q(theta)."""
+    from evalgebra.evaluators.algebraic_numbers import FieldElement
+
+    n, structure = 4, ((0, 1), (0, 2), (1, 3))
+    module = _module(n, structure)
+    spec = EnsembleSpec(n, 2, structure)
+    sketch = expected_sketch(random_point(spec, 0))
+    counts = [int(c) for c in sketch.count_vector()]
+    reference = structured_solution(spec, sketch)
+    quadratic = [c for c in reference.components if c.degree == 2]
+    assert quadratic and all(c.shape for c in quadratic)
+    for component in quadratic:
+        modulus = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in component.factor])
+        theta = FieldElement(modulus, [0, 1])
+        values = module.back_substitute(counts, theta)
+        assert values is not None
+        for name, value in values.items():
+            assert value == FieldElement(modulus, list(component.values[name])), name
+        assert all(r == 0 for r in module.residuals(counts, {**values, "prev_a": theta}))
