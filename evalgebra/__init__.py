@@ -87,6 +87,11 @@ _LAZY = {
     "labelled_test": "evalgebra.data.simulate",
     "smallest_test_size": "evalgebra.data.simulate",
     "Sketch": "evalgebra.data.sketch",
+    "PartialSketch": "evalgebra.data.chunked",
+    "sketch_from_frame": "evalgebra.data.columnar",
+    "sketch_from_parquet": "evalgebra.data.columnar",
+    "sketch_from_csv_chunks": "evalgebra.data.columnar",
+    "sketch_from_dask": "evalgebra.distributed.sketching",
     "EnsembleSpec": "evalgebra.spec",
     "VariableKey": "evalgebra.variables",
     "VariableRegistry": "evalgebra.variables",
@@ -103,6 +108,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.data.point import EvaluationPoint, evaluation_point
     from evalgebra.data.simulate import LabelledTest, expected_sketch, labelled_test, smallest_test_size
     from evalgebra.data.sketch import Sketch
+    from evalgebra.data.chunked import PartialSketch
+    from evalgebra.data.columnar import sketch_from_csv_chunks, sketch_from_frame, sketch_from_parquet
+    from evalgebra.distributed.sketching import sketch_from_dask
     from evalgebra.evaluators.batch import evaluate_batch
     from evalgebra.evaluators.closed_form import evaluate_counts
     from evalgebra.evaluators.dispatch import evaluate
@@ -129,6 +137,11 @@ __all__ = [
     "FlintSystem",
     "generating_set",
     "Sketch",
+    "PartialSketch",
+    "sketch_from_frame",
+    "sketch_from_parquet",
+    "sketch_from_csv_chunks",
+    "sketch_from_dask",
     "EvaluationPoint",
     "evaluation_point",
     "LabelledTest",
