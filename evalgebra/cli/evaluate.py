@@ -90,6 +90,34 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     return "\n".join(lines)
 
 
+def _derive_missing(structure: Any, sketch: Sketch) -> None:
+    """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr says so)."""
+    from evalgebra.evaluators.structure_modules import MissingStructureModule, cache_dir, structure_text
+    from evalgebra.evaluators.structured import structure_match
+
+    try:
+        structure_match(structure, sketch.classifiers, sketch.n_labels)
+    except MissingStructureModule as missing:
+        if missing.n_labels != 2:
+            raise
+        from evalgebra.codegen.structure_modules import structure_source
+        from evalgebra.codegen.structures import derive_structure
+        from evalgebra.fileio import write_text_atomic
+
+        folder = cache_dir()
+        text = structure_text(missing.structure)
+        print(f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers into "
+              f"{folder} (once; this can take minutes)", file=sys.stderr)
+        form = derive_structure(missing.n_classifiers, list(missing.structure),
+                                lambda message: print(f"evalgebra: {message}", file=sys.stderr))
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{form.module}.py"
+        write_text_atomic(target, structure_source(form))
+        print(f"evalgebra: wrote {target} (eliminant of degree {form.degree})", file=sys.stderr)
+    except EvalgebraError:
+        pass  # refused for another reason: evaluate says why
+
+
 def run(args: argparse.Namespace) -> int:
     """Evaluate the sketch ``args`` names and print the result; the exit status (1: a failed check)."""
     sketch = read_sketch(args)
@@ -113,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
     if "below_spec" in fail_on and args.min_accuracy is None:
         raise EvalgebraError("--fail-on below_spec needs --min-accuracy X (the threshold to check)")
     structure = structure_value(args.structure, sketch.classifiers) if args.structure else None
+    if structure is not None and args.derive:
+        _derive_missing(structure, sketch)
     if args.method == "algebraic" and structure is None:
         check_trios(sketch.n_classifiers, args.force)
     result = evaluate(sketch, method=args.method, structure=structure, **options)
@@ -143,6 +173,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
                          "or names, as for point/polys): the algebraic method then evaluates binary classifiers whose "
                          "errors may correlate on them, exactly; a structure that is not identifiable is refused "
                          "(exit 2)")
+    ev.add_argument("--derive", action="store_true",
+                    help="with --structure: derive a missing evaluator into the cache folder first ($EVALGEBRA_CACHE, "
+                         "else ~/.cache/evalgebra/structures; progress on stderr; can take minutes)")
     ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
                     help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({RATIONAL_HELP})")
     ev.add_argument("--prevalence-order", metavar="a,b,c", default=None,

@@ -59,6 +59,7 @@ __all__ = [
     "atlas_entries",
     "find_structure_module",
     "available_structures",
+    "MissingStructureModule",
 ]
 
 #: The environment variable naming the folder searched for generated structure modules.
@@ -237,6 +238,26 @@ def atlas_entries() -> tuple[AtlasEntry, ...]:
     return tuple(e for e in entries if e is not None)
 
 
+class MissingStructureModule(SpecError):
+    r"""A structure that may be identifiable but has no generated evaluator yet (a :class:`SpecError`).
+
+    Attributes ``structure``, ``n_classifiers`` and ``n_labels`` say what to derive (the command
+    line derives it into :func:`cache_dir` with ``evaluate --derive``).
+
+    Examples
+    --------
+    >>> error = MissingStructureModule("no evaluator", ((0, 1),), 5, 2)
+    >>> isinstance(error, SpecError), error.structure, error.n_classifiers
+    (True, ((0, 1),), 5)
+    """
+
+    def __init__(self, message: str, structure: Structure, n_classifiers: int, n_labels: int) -> None:
+        super().__init__(message)
+        self.structure = structure
+        self.n_classifiers = n_classifiers
+        self.n_labels = n_labels
+
+
 @dataclass(frozen=True)
 class StructureMatch:
     r"""A generated module that evaluates a structure, and the renaming that maps onto it.
@@ -366,9 +387,11 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         status = f"is identifiable ({atlas.points or 'finitely many'} evaluations) but has no generated evaluator"
     else:
         status = "has no generated evaluator (and is not in the identifiability atlas)"
-    raise SpecError(f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
-                    f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' "
-                    f"--out {cache_dir()} (the folder ${CACHE_VARIABLE} names, searched here)")
+    raise MissingStructureModule(
+        f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
+        f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' --out {cache_dir()} "
+        f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)",
+        structure, n_classifiers, n_labels)
 
 
 def available_structures() -> list[tuple[int, int, Structure, str]]:

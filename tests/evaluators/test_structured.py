@@ -383,3 +383,26 @@ def test_cli_evaluate_structure_refuses_non_identifiable_with_exit_2(fake_atlas,
     assert err.startswith("evalgebra: error: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional")
     assert main(["evaluate", str(path), "--structure", "0-2,0-3"]) == 2
     assert "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-2,0-3'" in capsys.readouterr().err
+
+
+def test_cli_evaluate_derive_writes_a_missing_evaluator_into_the_cache(tmp_path, monkeypatch, capsys):
+    from evalgebra.cli import main
+
+    monkeypatch.setenv(structure_modules.CACHE_VARIABLE, str(tmp_path / "cache"))
+    spec = EnsembleSpec(4, 2, [(0, 1, 2)])  # a correlated triple: identifiable, no packaged evaluator
+    truth = EvaluationPoint.from_values(spec, {"a": "4/13"}, accuracy=_ACCURACY,
+                                        correlation={(0, 1, 2): {"a": "1/256", "b": "-1/384"}})
+    path = tmp_path / "sketch.json"
+    expected_sketch(truth).unlabelled().write_json(path)
+    assert main(["evaluate", str(path), "--structure", "0-1-2"]) == 2
+    assert "evaluate --derive" in capsys.readouterr().err
+    assert main(["evaluate", str(path), "--structure", "0-1-2", "--derive", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "deriving the evaluator of structure 0-1-2 on 4 classifiers" in captured.err
+    assert (tmp_path / "cache" / "n4_r2_012.py").exists()
+    document = json.loads(captured.out)
+    chosen = document["points"][document["chosen"]]["exact"]
+    assert chosen["prevalence"]["a"] == "4/13"
+    assert chosen["correlation"] == [{"classifiers": ["c0", "c1", "c2"], "value": {"a": "1/256", "b": "-1/384"}}]
+    assert main(["evaluate", str(path), "--structure", "1-2-0", "--derive"]) == 0  # found now: nothing derived
+    assert "deriving" not in capsys.readouterr().err
