@@ -47,7 +47,7 @@ from typing import Any
 import flint
 
 from evalgebra.errors import SpecError
-from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis
+from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.solving import univariate_eliminant
 from evalgebra.spec import EnsembleSpec
@@ -143,9 +143,16 @@ class StructuredSolution:
     unknowns : tuple of str
         Registry names: prevalence, accuracies, correlations.
     dimension : int
-        Dimension of the variety (0 for finitely many points, -1 when empty).
+        Dimension of the variety in the prevalence and accuracies (0 for finitely many
+        points, -1 when empty).
     wall_time : float
         Seconds, Gröbner bases included.
+    basis : Ideal
+        The degrevlex basis the eliminant was read from.
+    correlation_freedom : int
+        0 when the correlations are pinned down too; else the dimension of the family of
+        correlations explaining the sketch, which are then eliminated (the points and
+        :attr:`unknowns` hold the prevalence and accuracies only).
     """
 
     spec: EnsembleSpec
@@ -155,6 +162,7 @@ class StructuredSolution:
     dimension: int
     wall_time: float = 0.0
     basis: Ideal | None = field(default=None, repr=False)
+    correlation_freedom: int = 0
 
     @property
     def degree(self) -> int:
@@ -247,9 +255,19 @@ def structured_solution(
     ideal = evaluation_ideal(spec, coordinates="moments", observed=sketch, ordering="degrevlex")
     graded = groebner_basis(ideal, backend=backend, time_limit=time_limit)
     dimension = graded.dimension()
+    free = 0
+    if dimension > 0 and spec.structure:
+        # the correlations may be free while the prevalence and accuracies are pinned down
+        projected = eliminate(ideal, "correlation", backend=backend, time_limit=time_limit)
+        basic = groebner_basis(projected, ordering="degrevlex", backend=backend, time_limit=time_limit)
+        if basic.dimension() == 0:
+            graded, free, dimension = basic, dimension, 0
+            unknowns = tuple(name for name in unknowns if name in basic.ring.names)
+        else:
+            dimension = basic.dimension()
     if dimension > 0:
         raise SpecError(f"structure {spec.structure}: the sketch is explained by a {dimension}-dimensional "
-                        "family of evaluations, not finitely many points")
+                        "family of evaluations (prevalence and accuracies), not finitely many points")
     if dimension < 0:
         return StructuredSolution(spec, (Fraction(1),), (), unknowns, -1, time.perf_counter() - start, graded)
     eliminant_poly = univariate_eliminant(graded, PREVALENCE)
@@ -271,4 +289,4 @@ def structured_solution(
         values = _shape_values(lex, unknowns)
         components.append(Component(coefficients, int(multiplicity), values is not None, values or {}, lex))
     return StructuredSolution(spec, eliminant, tuple(components), unknowns, 0,
-                              time.perf_counter() - start, graded)
+                              time.perf_counter() - start, graded, free)

@@ -89,3 +89,12 @@ def test_structured_solution_higher_order_subset():
     point = random_point(spec, 2)
     solution = structured_solution(spec, expected_sketch(point))
     assert solution.degree == 2 and _free_values(point) in solution.points
+
+
+def test_structured_solution_free_correlations_leave_the_basic_statistics_finite():
+    spec = EnsembleSpec(4, 2, [(0, 1, 2, 3)])  # rank_c 1 < 2 correlations (atlas d04)
+    point = random_point(spec, 0)
+    solution = structured_solution(spec, expected_sketch(point))
+    assert solution.correlation_freedom == 1 and solution.degree == 2
+    truth = {k: v for k, v in _free_values(point).items() if not k.startswith("corr")}
+    assert truth in solution.points and "corr_0_1_2_3_a" not in solution.unknowns
