@@ -189,16 +189,17 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
         raise SketchError("no answers: the table is empty")
     if len(names) < 2:
         raise SketchError(f"need at least two labels, got {list(names)} (name the others with labels=)")
-    pairs = task_codes.astype(np.int64) * len(workers) + worker_codes
-    if len(tasks) * len(workers) <= 50_000_000:
+    task_codes, worker_codes, answers = (np.asarray(c, dtype=np.int64) for c in (task_codes, worker_codes, answers))
+    pairs = task_codes * len(workers) + worker_codes
+    if len(tasks) * len(workers) <= 50_000_000:  # a worker answering a task twice: counts by (task, worker)
         counts = np.bincount(pairs, minlength=len(tasks) * len(workers))
-        unique = np.arange(len(counts))
+        unique = None
     else:
         unique, counts = np.unique(pairs, return_counts=True)
     if counts.max() > 1:
         where = int(np.argmax(counts > 1))
-        first = int(unique[where])
+        first = where if unique is None else int(unique[where])
         raise SketchError(f"worker {workers[first % len(workers)]!r} answered task {tasks[first // len(workers)]!r} "
                           f"{counts[where]} times; each worker may answer a task once (drop or merge the repeats)")
-    return CrowdTable(tasks, workers, names, task_codes.astype(np.int64), worker_codes.astype(np.int64),
-                      answers.astype(np.int64), {k: v for k, v in originals.items() if v})
+    return CrowdTable(tasks, workers, names, task_codes, worker_codes, answers,
+                      {k: v for k, v in originals.items() if v})

@@ -133,6 +133,6 @@ def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: in
         if use is not None:
             new_rows[~use] = rows[~use]
         rows = new_rows
-        priors = post.mean(axis=0)
+        priors = np.ones(n_tasks) @ post / n_tasks  # the mean posterior (a product: faster than mean(axis=0))
         post = _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
     return priors, rows, post
