@@ -93,7 +93,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
         (hui_walter). A sketch with abstentions goes to
         :func:`~evalgebra.evaluators.abstention.abstention_evaluation` (algebraic, with its
-        ``collapse_into``), whose points hold every response row.
+        ``collapse_into``), whose points hold every response row; its intervals are the
+        bootstrap of :func:`~evalgebra.evaluators.abstention.abstention_intervals`.
     intervals : None, "bootstrap" or "delta"
         Confidence intervals for every statistic of the chosen point (its ``interval``; the
         result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
@@ -144,12 +145,15 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     function = _method(method)
     fixed: dict[str, Any] = {}
     if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
-        if method != "algebraic" or intervals is not None or structure not in (None, "independent"):
+        if method != "algebraic" or intervals not in (None, "bootstrap") or structure not in (None, "independent"):
             raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
-                            "independent errors and no intervals yet; or count them as a label first: "
+                            "independent errors (intervals: bootstrap); or count them as a label first: "
                             "sketch.collapse_responses({...})")
-        from evalgebra.evaluators.abstention import abstention_evaluation
+        from evalgebra.evaluators.abstention import abstention_evaluation, abstention_intervals
 
+        if intervals is not None:
+            return abstention_intervals(abstention_evaluation(sketch, **options), sketch,
+                                        0.95 if level is None else level, n_boot, seed, options)
         function = abstention_evaluation
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
         if method != "algebraic":

@@ -95,8 +95,8 @@ def test_abstention_evaluation_refusals():
     sk = Sketch.from_counts({("a", "u", "a"): 1, ("b", "b", "b"): 1}, labels=["a", "b"], abstain="u")
     with pytest.raises(SpecError, match=r"abstentions \['u'\] are evaluated by method='algebraic'"):
         evaluate(sk, method="majority")
-    with pytest.raises(SpecError, match=r"no intervals yet"):
-        evaluate(sk, intervals="bootstrap")
+    with pytest.raises(SpecError, match=r"\(intervals: bootstrap\)"):
+        evaluate(sk, intervals="delta")
     with pytest.raises(SpecError, match=r"collapse_into='u'"):
         abstention_evaluation(sk, collapse_into="u")
     with pytest.raises(SpecError, match=r"no abstentions"):
@@ -109,3 +109,19 @@ def test_abstention_evaluation_blind_spot_when_no_classifier_informs():
                             abstain="u")
     result = evaluate(sk)
     assert "blind_spot" in result.alarm_kinds()
+
+
+def test_abstention_intervals_are_seeded_cover_the_estimate_and_count_failures():
+    from evalgebra.datasets.judges import llm_judges
+
+    sketch = llm_judges(3000, seed=4).sketch()
+    first = evaluate(sketch, intervals="bootstrap", n_boot=40, seed=3)
+    again = evaluate(sketch, intervals="bootstrap", n_boot=40, seed=3)
+    assert first.point.interval == again.point.interval and first.intervals.n_boot == 40
+    for judge, rows in first.point.response.items():
+        for truth, row in rows.items():
+            for answer, value in row.items():
+                low, high = first.point.interval["response"][judge][truth][answer]
+                assert low <= float(value) <= high
+    assert sum(first.intervals.failed.values()) == first.intervals.n_failed < 40
+    assert "interval" in first.to_dict()["points"][0]
