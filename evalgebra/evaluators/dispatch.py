@@ -151,9 +151,6 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
                             "sketch.collapse_responses({...})")
         from evalgebra.evaluators.abstention import abstention_evaluation, abstention_intervals
 
-        if intervals is not None:
-            return abstention_intervals(abstention_evaluation(sketch, **options), sketch,
-                                        0.95 if level is None else level, n_boot, seed, options)
         function = abstention_evaluation
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
         if method != "algebraic":
@@ -176,6 +173,9 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     if fixed:
         raise SpecError("confidence intervals are not computed for correlated structures yet; ask for them with "
                         "structure=None (independent errors)")
+    if sketch.abstain:
+        return abstention_intervals(function(sketch, **options), sketch, 0.95 if level is None else level,
+                                    n_boot, seed, options)
     from evalgebra.evaluators.intervals import confidence_intervals
 
     return confidence_intervals(function(sketch, **options), sketch, intervals, 0.95 if level is None else level,
