@@ -200,7 +200,7 @@ class PartialSketch:
             return lookup[codes]
         present = codes if low >= 0 else codes[codes >= 0]
         used = np.bincount(present, minlength=len(keys)) > 0
-        if column[1] is not None and self.labels is None and looks_like_id(int(used.sum()), n_rows):
+        if self.labels is None and looks_like_id(int(used.sum()), n_rows):
             raise SketchError(
                 f"{what} has {show_int(int(used.sum()))} distinct values in {show_int(n_rows)} rows: it looks "
                 "like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "

@@ -360,13 +360,13 @@ def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
 
 
 # -- CSV in chunks ----------------------------------------------------------------------------
-def _csv_chunks(source: Any, columns: list[str], chunk_rows: int) -> Iterator[Any]:
+def _csv_chunks(source: Any, columns: list[str] | None, chunk_rows: int) -> Iterator[Any]:
     import pandas as pd
 
     try:
         yield from pd.read_csv(source, usecols=columns, dtype="category", chunksize=chunk_rows,
                                keep_default_na=False, na_values=[""], encoding="utf-8-sig")
-    except (UnicodeDecodeError, pd.errors.ParserError, ValueError) as exc:
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise SketchError(f"cannot read the CSV: {str(exc).splitlines()[0]}") from exc
 
 
@@ -404,23 +404,32 @@ def sketch_from_csv_chunks(
         raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
     if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
         raise SketchError(f"no such file: {str(source)!r}")
-    try:
-        header = pd.read_csv(source, nrows=0, encoding="utf-8-sig").columns
-    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        raise SketchError(f"cannot read the CSV header: {str(exc).splitlines()[0]}") from exc
-    if hasattr(source, "seek"):
-        source.seek(0)
-    chosen = choose_columns(header, classifiers, ignore, [truth, population])
-    read = chosen + [c for c in (truth, population) if c is not None]
-    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
-                         populations=populations)
+    seekable = isinstance(source, (str, os.PathLike)) or bool(getattr(source, "seekable", lambda: False)())
+    read: list[str] | None = None
+    if seekable:  # the header first, so that only the columns wanted are parsed
+        try:
+            header = pd.read_csv(source, nrows=0, encoding="utf-8-sig").columns
+        except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+            raise SketchError(f"cannot read the CSV header: {str(exc).splitlines()[0]}") from exc
+        if hasattr(source, "seek"):
+            source.seek(0)
+        chosen = choose_columns(header, classifiers, ignore, [truth, population])
+        read = chosen + [c for c in (truth, population) if c is not None]
+    part: PartialSketch | None = None
     bar = Progress(None, progress)
     try:
         for chunk in _csv_chunks(source, read, chunk_rows):
+            if part is None:
+                if read is None:
+                    chosen = choose_columns(chunk.columns, classifiers, ignore, [truth, population])
+                part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing,
+                                     labelled=truth is not None, populations=populations)
             part.add([pandas_column(chunk[c]) for c in chosen],
                      truth=None if truth is None else pandas_column(chunk[truth]),
                      population=None if population is None else pandas_column(chunk[population]))
             bar.update(len(chunk))
     finally:
         bar.close()
+    if part is None:
+        raise SketchError("empty test: the CSV has no items")
     return part.finish()
