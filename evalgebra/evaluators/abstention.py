@@ -279,7 +279,7 @@ def abstention_intervals(evaluation: Evaluation, sketch: Sketch, level: float = 
 
     The pooled pattern counts are resampled from their multinomial (seeded), every resample is
     evaluated by :func:`abstention_evaluation` with the same ``options`` (one exact evaluation
-    each: about 0.007 s for three classifiers, 0.03 s for five, on this machine), and the ``(1 - level)/2`` and
+    each: about 0.007 s for three classifiers, 0.03 s for five), and the ``(1 - level)/2`` and
     ``(1 + level)/2`` percentiles of every prevalence, accuracy and response rate (abstentions
     included) are taken, widened to contain the estimate. Resamples without a chosen point or
     with an undefined statistic are left out and counted by reason in the result's ``intervals``.
