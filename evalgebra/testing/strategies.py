@@ -12,6 +12,8 @@ strategy                 draws
 ``labelled_tests()``     a :class:`~evalgebra.data.simulate.LabelledTest` (per item)
 ``rational_points()``    a realisable :class:`~evalgebra.data.point.EvaluationPoint`
                          with small denominators, independent or correlated
+``abstaining_points()``  an independent point whose classifiers may abstain, every row
+                         better than chance once abstentions count as the last label
 =======================  ==============================================================
 
 :func:`budget` scales the number of examples of an expensive property with the active
@@ -327,3 +329,42 @@ def rational_points(
             correlation[key] = per_label
         kwargs["correlation"] = correlation
     return EvaluationPoint.from_values(spec, prevalence, **kwargs)
+
+
+@st.composite
+def abstaining_points(draw: Any, n_classifiers: Any = None, n_labels: Any = None,
+                      denominator: int = 10) -> EvaluationPoint:
+    r"""An independent rational point whose classifiers may abstain (one or two abstentions).
+
+    Rows have denominator ``denominator``; each row puts 6 to 9 tenths on the true label, so
+    the collapsed rows (abstentions counted as any one label) stay better than chance and the
+    evaluators' decoding picks the truth. Prevalences are at least 1/10 (two labels) or 2/10.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> point = find(abstaining_points(n_labels=st.just(3)), lambda p: True)
+    >>> point.spec.responses[:3], len(point.spec.abstain)
+    (('yes', 'no', 'maybe'), 1)
+    """
+    n = draw(st.sampled_from([3, 4, 5]) if n_classifiers is None else n_classifiers)
+    r = draw(st.sampled_from([2, 3]) if n_labels is None else n_labels)
+    n_abstain = draw(st.integers(1, 2 if r == 2 else 1))
+    spec = EnsembleSpec(n, ["yes", "no", "maybe"][:r], abstain=["unsure", "none"][:n_abstain])
+    k = spec.n_responses
+    if r == 2:
+        first = draw(st.integers(1, denominator - 1))
+        prevalence = [Fraction(first, denominator), Fraction(denominator - first, denominator)]
+    else:
+        spread = draw(st.lists(st.integers(0, 2), min_size=3, max_size=3).filter(lambda w: sum(w) == 4))
+        prevalence = [Fraction(2 + w, denominator) for w in spread]
+    rows = []
+    for _ in range(n):
+        per_label = []
+        for ell in range(r):
+            diagonal = draw(st.integers(6, 9))
+            others = draw(st.lists(st.sampled_from([q for q in range(k) if q != ell]),
+                                   min_size=denominator - diagonal, max_size=denominator - diagonal))
+            per_label.append([Fraction(diagonal if q == ell else others.count(q), denominator) for q in range(k)])
+        rows.append(per_label)
+    return EvaluationPoint(spec, [prevalence], rows, {})

@@ -8,43 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.point import evaluation_point
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.abstention import abstention_evaluation
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.spec import EnsembleSpec
-
-DENOMINATOR = 10
-
-
-@st.composite
-def abstaining_points(draw, n_classifiers=st.sampled_from([3, 4, 5]), n_labels=st.sampled_from([2, 3])):
-    """Rational points whose classifiers may abstain: every collapsed row better than chance."""
-    n, r = draw(n_classifiers), draw(n_labels)
-    n_abstain = draw(st.integers(1, 2 if r == 2 else 1))
-    labels = ["yes", "no", "maybe"][:r]
-    spec = EnsembleSpec(n, labels, abstain=["unsure", "none"][:n_abstain])
-    k = spec.n_responses
-    if r == 2:
-        first = draw(st.integers(1, DENOMINATOR - 1))
-        prevalence = [Fraction(first, DENOMINATOR), Fraction(DENOMINATOR - first, DENOMINATOR)]
-    else:
-        extra = draw(st.lists(st.integers(0, 2), min_size=3, max_size=3).filter(lambda w: sum(w) == 4))
-        prevalence = [Fraction(2 + w, DENOMINATOR) for w in extra]
-    rows = []
-    for _ in range(n):
-        per_label = []
-        for ell in range(r):
-            diagonal = draw(st.integers(6, 9))
-            others = [q for q in range(k) if q != ell]
-            spread = draw(st.lists(st.sampled_from(others), min_size=DENOMINATOR - diagonal,
-                                   max_size=DENOMINATOR - diagonal))
-            weights = [diagonal if q == ell else spread.count(q) for q in range(k)]
-            per_label.append([Fraction(w, DENOMINATOR) for w in weights])
-        rows.append(per_label)
-    return EvaluationPoint(spec, [prevalence], rows, {})
+from evalgebra.testing import abstaining_points
 
 
 @settings(max_examples=40, deadline=None)
