@@ -73,15 +73,17 @@ def _judges() -> None:
 
     data = llm_judges(n_items=10_000, seed=0)
     sketch = data.sketch(missing="abstain")
-    truth, result = data.truth_point(), evaluate(sketch)
+    truth, point = data.truth_point(), evaluate(sketch).point
+    if point is None or sketch.missing_report is None:  # pragma: no cover - the seeded data decides
+        return
     print("\n# judges that abstain (generated, evalgebra.datasets.judges, seed 0): " + sketch.missing_report.text())
     print(f"{'rate':<34}{'algebraic':>12}{'truth':>12}")
-    print(f"{'P_pass':<34}{float(result.point.prevalence['pass']):>12.4f}{float(truth.prevalence_of()['pass']):>12.4f}")
+    print(f"{'P_pass':<34}{float(point.prevalence['pass']):>12.4f}{float(truth.prevalence_of()['pass']):>12.4f}")
     for judge in data.judges[3:]:
         for label in data.labels:
             for answer in sketch.responses:
                 name = f"{judge} says {answer} | {label}"
-                print(f"{name:<34}{float(result.point.response[judge][label][answer]):>12.4f}"
+                print(f"{name:<34}{float(point.response[judge][label][answer]):>12.4f}"
                       f"{float(truth.response_rate(judge, answer, label)):>12.4f}")
 
 
