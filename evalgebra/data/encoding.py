@@ -315,8 +315,9 @@ class LabelEncoder:
                 continue
             unknown = [u for u in uniques if u not in responses and not is_missing(u)]
             if unknown:
-                hint = "" if self.abstain else "; answers that are not labels: pass abstain=[...]"
-                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}{hint}")
+                hint = f" and abstentions {list(self.abstain)}" if self.abstain else ""
+                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}{hint}; "
+                                  "answers that are not labels: pass abstain=[...]")
             lookup = np.array([responses.index(u) if u in responses else fill for u in uniques], dtype=np.int64)
             coded = lookup[codes] if lookup.size else codes.astype(np.int64)
             out.append(coded if holes is None else np.where(holes, fill, coded))
