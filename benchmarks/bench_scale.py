@@ -176,7 +176,10 @@ def _child(args: argparse.Namespace) -> None:
 
 def _warm() -> None:
     import pandas  # noqa: F401
+    import pyarrow
     import pyarrow.parquet  # noqa: F401
+
+    pyarrow.set_cpu_count(1)  # one core per worker: the workers, not Arrow's threads, share the machine
 
     import evalgebra.data.columnar  # noqa: F401
 
