@@ -371,7 +371,7 @@ def _csv_chunks(source: Any, columns: list[str] | None, chunk_rows: int) -> Iter
 
 
 def sketch_from_csv_chunks(
-    source: str | os.PathLike[str] | io.TextIOBase,
+    source: str | os.PathLike[str] | io.TextIOBase | Any,
     *,
     classifiers: Sequence[str] | None = None,
     ignore: Iterable[str] | None = None,
