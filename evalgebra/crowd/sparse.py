@@ -206,7 +206,7 @@ def _view_evaluation(table: CrowdTable, out: dict[str, Any], k: int, n_full: int
     accuracy = {v: {t: response[v][t][t] for t in labels} for v in VIEWS}
     values = [*prevalence.values(), *(x for rows in response.values() for row in rows.values() for x in row.values())]
     alarms: tuple[Alarm, ...] = ()
-    if min(values) < 0 or max(values) > 1:
+    if min(values) < -1e-9 or max(values) > 1 + 1e-9:  # beyond rounding
         alarms = (Alarm("outside_unit_cube", "a view's prevalence or rate is outside [0, 1] (sampling noise on "
                                              f"{n_full} tasks); the moment equations use it as estimated"),)
     return Evaluation("algebraic", labels, VIEWS, (Estimate(prevalence, accuracy, response=response),), 0, {}, alarms)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from evalgebra.crowd.sparse import group_views, sparse_evaluation, split_groups
 from evalgebra.crowd.table import crowd_table
@@ -208,3 +208,31 @@ def test_a_failed_split_is_an_alarm_not_an_exception():
     result = sparse_evaluation(records)
     assert {a.kind for a in result.alarms} == {"blind_spot"}
     assert len(result.too_sparse) == 6 and np.isnan(result.priors).all()
+
+
+def _diagonal_row(label, parts):
+    """A row of fifths whose largest entry (the accuracy) sits on the true label."""
+    top, rest = max(parts), sorted(parts)[:-1]
+    row = [None] * 3
+    row[label] = top
+    others = [k for k in range(3) if k != label]
+    for k, value in zip(others, rest):
+        row[k] = value
+    return fifths(*row)
+
+
+ROW_PARTS = st.sampled_from([(3, 1, 1), (4, 1, 0), (3, 2, 0), (5, 0, 0), (4, 0, 1), (3, 0, 2)])
+
+
+@given(parts=st.lists(st.lists(ROW_PARTS, min_size=3, max_size=3), min_size=6, max_size=6),
+       prevalence=st.sampled_from([(2, 2, 1), (3, 1, 1), (1, 2, 2), (2, 1, 2)]))
+@budget(0.1, minimum=4)
+def test_sparse_evaluation_recovers_random_exact_crowds(parts, prevalence):
+    rows = {w: [_diagonal_row(ell, p) for ell, p in enumerate(worker_parts)]
+            for w, worker_parts in zip(ROWS, parts)}
+    records, _ = exact_crowd(fifths(*prevalence), rows, GROUPS)
+    result = sparse_evaluation(records, groups=[GROUPS])
+    assume(result.alarms == ())  # a singular trio of views is an alarm, not an estimate
+    assert np.allclose(result.priors, [p / 5 for p in prevalence], atol=1e-6)
+    for k, w in enumerate(result.workers):
+        assert np.allclose(result.rows[k], np.array(rows[w], dtype=float), atol=1e-6), w
