@@ -67,6 +67,7 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction, real_roots
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
+from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, StructureMatch, find_structure_module, parse_structure, structure_text)
@@ -141,8 +142,30 @@ class _Point:
         if type(value) is flint.fmpq:
             return Fraction(int(value.p), int(value.q))
         if isinstance(value, FieldElement):
+            if value.modulus.degree() == 2:  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
+                return _quadratic(value, self.root)
             return value.value(self.root)
         return as_fraction(value)
+
+
+_THETAS: dict[Any, tuple[Fraction, Fraction, Fraction]] = {}
+
+
+def _quadratic(value: FieldElement, root: AlgebraicNumber) -> Any:
+    """``g(theta)`` for ``theta`` a root of ``a x^2 + b x + c`` (``a > 0``; root 0 the smaller) as a QuadraticNumber."""
+    key = (tuple(int(x) for x in root.poly.coeffs()), root.index)
+    if key not in _THETAS:  # theta = t0 + t1 sqrt(d)
+        if len(_THETAS) > 4096:
+            _THETAS.clear()
+        c, b, a = (as_fraction(x) for x in root.poly.coeffs())
+        _THETAS[key] = (-b / (2 * a), (-1 if root.index == 0 else 1) / (2 * a), b * b - 4 * a * c)
+    t0, t1, d = _THETAS[key]
+    coefficients = value.g.coeffs()
+    g0 = as_fraction(coefficients[0]) if coefficients else Fraction(0)
+    g1 = as_fraction(coefficients[1]) if len(coefficients) > 1 else Fraction(0)
+    if not g1:
+        return g0
+    return QuadraticNumber(g0 + g1 * t0, g1 * t1, d)
 
 
 def _label_terms(point: _Point, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
@@ -216,6 +239,21 @@ def _permuted(counts: Sequence[int], match: StructureMatch, n: int) -> list[int]
     return out
 
 
+def _mirrors(x: _Point, y: _Point) -> bool:
+    """True when ``x`` is ``y`` with the hidden labels swapped: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``,
+    ``G^a_T <-> (-1)^|T| G^b_T`` (a symmetry of the generating set, so both explain the same counts)."""
+    if x.prevalence != 1 - y.prevalence:
+        return False
+    if any(u[0] != 1 - v[1] or u[1] != 1 - v[0] for u, v in zip(x.accuracy, y.accuracy)):
+        return False
+    for subset, g in x.correlation.items():
+        h = y.correlation[subset]
+        sign = -1 if len(subset) % 2 else 1
+        if g[0] != sign * h[1] or g[1] != sign * h[0]:
+            return False
+    return True
+
+
 def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any], dict[str, str]]:
     r"""Every real point of the module's equations for these counts, exactly, and the alarms found.
 
@@ -267,16 +305,23 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
     q = sum(ordered)
     fitted: dict[Any, bool] = {}
+    checked: list[_Point] = []
     for point in points:
-        point.terms = _label_terms(point, match.structure, n)
         field = isinstance(point.prevalence, FieldElement)
         conjugates = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
         if conjugates in fitted:  # conjugate roots: the same field computation
             point.fits = fitted[conjugates]
             continue
+        twin = None if field else next((other for other in checked if _mirrors(point, other)), None)
+        if twin is not None:  # the label swap maps the generating set onto itself: same residual
+            point.fits = twin.fits
+            continue
+        point.terms = _label_terms(point, match.structure, n)
         point.fits = all(q * (a + b) == c for a, b, c in zip(point.terms[0], point.terms[1], counts))
         if field:
             fitted[conjugates] = point.fits
+        else:
+            checked.append(point)
     if points and not any(p.fits for p in points):
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
@@ -315,7 +360,7 @@ def _total(point: _Point) -> Any:
     """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``."""
     p = point.prevalence
     total = sum((p * row[0] + (1 - p) * row[1] for row in point.accuracy), 0 * p)
-    return point.exact(total) if isinstance(p, FieldElement) else total
+    return point.exact(total)  # Fraction or a real algebraic number: they compare with each other
 
 
 def _decode(points: list[_Point], bounds: tuple[Fraction, Fraction] | None) -> int | None:
@@ -335,8 +380,10 @@ class _Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
     """``label -> [(pattern, Q P_ell pi_ell(pattern))]`` for the chosen point, made exact when first read
     (an evaluation of many sketches whose partitions nobody reads does not pay for them)."""
 
-    def __init__(self, point: _Point, labels: tuple[str, ...], n: int, q: int) -> None:
+    def __init__(self, point: _Point, labels: tuple[str, ...], n: int, q: int, structure: Any) -> None:
         self._args = (point, labels, n, q)
+        if not point.terms:  # a mirrored point was not expanded when it was checked
+            point.terms = _label_terms(point, structure, n)
         self._table: dict[str, list[tuple[tuple[str, ...], Any]]] | None = None
 
     def _made(self) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
@@ -441,7 +488,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     alarms = tuple(Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
                    for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
                    if kind in found)
-    partition: Mapping[str, Any] = {} if chosen is None else _Partition(points[chosen], labels, n, sum(ints))
+    partition: Mapping[str, Any] = {} if chosen is None else _Partition(points[chosen], labels, n, sum(ints), match.structure)
     return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms)
 
 

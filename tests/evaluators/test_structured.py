@@ -202,19 +202,34 @@ def test_evaluate_structured_random_counts_raise_empty_variety(hand_cache):
     assert {"empty_variety", "irrational", "complex"} <= kinds
 
 
-def test_evaluate_structured_irrational_points_are_exact_algebraic_numbers(hand_cache):
+@pytest.mark.parametrize("structure", ["0-1", "0-1,0-2,1-3"])
+def test_evaluate_structured_irrational_points_are_exact_algebraic_numbers(hand_cache, structure):
+    import flint
+
+    from evalgebra.evaluators.algebraic_numbers import FieldElement, real_roots
+    from evalgebra.evaluators.real_algebraic import RealAlgebraic
+
     rng = np.random.default_rng(1)
-    for _ in range(20):
+    module = structure_match(structure, NAMES4).module
+    for _ in range(40):
         counts = rng.integers(1, 60, size=16).tolist()
-        result = evaluate_structured_counts(counts, "0-1")
-        if "irrational" in result.alarm_kinds() and result.points:
-            p = result.points[0].prevalence["a"]
-            assert isinstance(p, AlgebraicNumber)
-            module = structure_match("0-1", NAMES4).module
-            coefficients = [Fraction(c) for c in module.eliminant(counts)]
+        result = evaluate_structured_counts(counts, structure)
+        irrational = [e for e in result.points if isinstance(e.prevalence["a"], RealAlgebraic)]
+        if not irrational:
+            continue
+        coefficients = [Fraction(c) for c in module.eliminant(counts)]
+        roots, _ = real_roots(coefficients)
+        for estimate in irrational:
+            p = estimate.prevalence["a"]
             assert sum((c * p ** k for k, c in enumerate(coefficients)), Fraction(0)) == 0  # an exact root
-            return
-    pytest.fail("no irrational example among 20 random sketches")
+            # the same point by another route: the module in the root's number field, valued at the root
+            root = next(r for r in roots if isinstance(r, AlgebraicNumber) and r == p)
+            values = module.back_substitute([flint.fmpq(c) for c in counts], FieldElement.generator(root))
+            for i, c in enumerate(NAMES4):
+                for ell in "ab":
+                    assert values[f"acc_{i}_{ell}"].value(root) == estimate.accuracy[c][ell]
+        return
+    pytest.fail("no irrational example among 40 random sketches")
 
 
 def test_evaluate_structured_degenerate_sketch_is_a_blind_spot(hand_cache):
