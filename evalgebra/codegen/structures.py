@@ -372,6 +372,8 @@ def _eliminate_parameter(first: sympy.Expr, second: sympy.Expr, t: sympy.Symbol
 
     gen = ring.z.gens()[k]
     high, low = (a, b) if a.degrees()[k] >= b.degrees()[k] else (b, a)
+    if low.degrees()[k] < 1:
+        raise CodegenError(f"a leftover is free of {t}")
     while low.degrees()[k] > 1:
         while high.degrees()[k] >= low.degrees()[k]:
             shift = high.degrees()[k] - low.degrees()[k]
@@ -382,6 +384,8 @@ def _eliminate_parameter(first: sympy.Expr, second: sympy.Expr, t: sympy.Symbol
         for c in coefficients(high):
             content = content.gcd(c) if not c.is_zero() else content
         high, low = low, high / content if not content.is_constant() else high
+        if low.degrees()[k] < 1:
+            raise CodegenError(f"the leftovers have no common remainder of degree 1 in {t}")
     r0, r1 = coefficients(low)[0], coefficients(low)[1]
     return _sympy(ring, resultant), -_sympy(ring, r0), _sympy(ring, r1)
 
@@ -476,8 +480,13 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
         return sympy.numer(sympy.factor(sympy.together(expr)))
 
     ranked = sorted(leftovers, key=lambda e: (len(e.free_symbols & set(solutions)), len(sympy.Add.make_args(e))))
-    reduced = [in_p_t(e) for e in ranked[:6]]
-    reduced = [e for e in reduced if e != 0 and t in e.free_symbols]
+    reduced: list[sympy.Expr] = []
+    for leftover in ranked:  # reduce the cheapest leftovers until one is linear in t (or a dozen)
+        value = in_p_t(leftover)
+        if value != 0 and t in value.free_symbols:
+            reduced.append(value)
+        if len(reduced) >= 12 or (len(reduced) >= 2 and any(sympy.degree(e, t) == 1 for e in reduced)):
+            break
     linear = [e for e in reduced if sympy.Poly(e, t).degree() == 1]
     if linear:
         method = "linear parameter"
@@ -497,10 +506,18 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
         method = "resultant"
         if len(reduced) < 2:
             raise CodegenError(f"structure {name}: fewer than two leftovers to eliminate {t}")
-        first, second = sorted(reduced, key=lambda e: (sympy.degree(e, t), len(sympy.Add.make_args(sympy.expand(e)))))[:2]
-        progress(f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})")
-        resultant, t_num, t_den = _eliminate_parameter(first, second, t)
-        eliminant = _strip(resultant, observed)
+        ordered = sorted(reduced, key=lambda e: (sympy.degree(e, t), len(sympy.Add.make_args(sympy.expand(e)))))
+        for first, second in itertools.combinations(ordered, 2):
+            progress(f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})")
+            try:
+                resultant, t_num, t_den = _eliminate_parameter(first, second, t)
+            except CodegenError:
+                continue
+            eliminant = _strip(resultant, observed)
+            if p in eliminant.free_symbols:
+                break
+        else:
+            raise CodegenError(f"structure {name}: no pair of leftovers gives {t} and an eliminant")
     progress(f"structure {name}: eliminant of degree {sympy.degree(eliminant, p)}; printing in counts")
     num, _ = _homogeneous(eliminant, scale)
     ring, (flint_num,) = _flint([num])
