@@ -3,13 +3,15 @@ r"""Sketch JSON v1: writing and strict reading.
 ::
 
     {"format": "evalgebra.sketch/1",
-     "labels": ["a", "b"], "classifiers": ["c1", "c2", "c3"],
+     "labels": ["a", "b"], "abstain": ["unsure"],                 (optional)
+     "classifiers": ["c1", "c2", "c3"],
      "counts": [{"decisions": ["a", "a", "a"], "count": 568}, ...],
      "by_true_label": {"a": [...], "b": [...]},                  (optional)
      "populations": {"p": {"counts": [...], "by_true_label": {...}}, ...}}  (optional)
 
-``counts`` must equal the sum of ``by_true_label`` (and of ``populations``) when those
-are present; zero counts may be omitted; any other key or format is rejected. Writing is
+``abstain`` names the responses that are not labels (they may appear in ``decisions``,
+never as a true label); ``counts`` must equal the sum of ``by_true_label`` (and of
+``populations``) when those are present; zero counts may be omitted; any other key or format is rejected. Writing is
 canonical (pattern order, one count entry per line), so files diff well.
 
 Reading returns a :class:`~evalgebra.data.cells.CellTable` (``Sketch.from_json``
