@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from evalgebra.distributed.atlas import atlas_case, case_cost, pair_structures
@@ -32,3 +34,46 @@ def test_local_cluster_refuses_bad_worker_counts() -> None:
     with pytest.raises(EvalgebraError, match="workers must be a positive integer"):
         with local_cluster(0):
             pass
+
+
+DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
+
+
+def _committed_rows(name: str, n_classifiers: int) -> dict[str, list[str]]:
+    """Rows of a committed atlas table for ``N = n_classifiers``, keyed by structure text."""
+    lines = (DERIVATIONS / "results" / name).read_text(encoding="utf-8").splitlines()
+    rows = {}
+    for line in lines:
+        if line.startswith(f"{n_classifiers}  "):
+            cells = line.split("  ")
+            cells = [c.strip() for c in cells if c.strip()]
+            rows[cells[1]] = cells
+    return rows
+
+
+def test_atlas_case_reproduces_the_committed_d04_graph_rows_on_four_classifiers() -> None:
+    from evalgebra.groebner.structures import structure_text
+
+    committed = _committed_rows("d04_identifiability.txt", 4)
+    for structure in pair_structures(4):
+        row = atlas_case((4, structure, 0, 60.0, False))
+        if row.finite:  # the Gröbner run where it is cheap: finite projections
+            row = atlas_case((4, structure, 0, 60.0, True))
+        cells = committed[structure_text(structure) or "-"]
+        assert [str(row.unknowns), str(row.observables), str(row.rank), str(row.correlation_rank),
+                str(row.dimension)] == cells[3:8]
+        if row.finite:
+            assert [str(row.groebner_dimension), str(row.degree), str(row.points), str(row.real_points)] == cells[8:12]
+
+
+def test_committed_d12_table_jacobian_columns_for_five_classifiers() -> None:
+    from evalgebra.groebner.structures import structure_text
+
+    committed = _committed_rows("d12_atlas_five_six.txt", 5)
+    graphs = pair_structures(5)
+    assert len(committed) == len(graphs) == 34
+    for structure in graphs:
+        row = atlas_case((5, structure, 0, None, False))
+        cells = committed[structure_text(structure) or "-"]
+        assert [str(row.rank), str(row.correlation_rank), str(row.dimension)] == cells[5:8]
+        assert cells[11] in ("2", "-")  # every finished Groebner count: the true point and its label swap
