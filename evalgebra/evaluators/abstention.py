@@ -3,7 +3,8 @@ r"""Classifiers that may abstain: the algebraic evaluation with abstentions as r
 A classifier that may answer any label or abstain has, per true label ``ell``, a response
 row ``P_{i,r|ell}`` over the labels *and* the abstentions. For error-independent
 classifiers the algebra splits the evaluation in two steps
-(``derivations/d11_abstention.py`` derives and checks both on the full ideal):
+(``derivations/d11_abstention.py`` derives and checks both on the full ideal;
+``docs/theory.md#classifiers-that-abstain``):
 
 1. **Collapse.** Counting every abstention as one label ``c`` (by default the last label)
    turns each classifier into an ordinary ``R``-label classifier with rows
