@@ -307,7 +307,7 @@ class PartialSketch:
         if not self.labelled:
             truth = np.full(group.shape, UNLABELLED, dtype=np.int64)
         self._cells.append((pop.astype(np.int64), truth.astype(np.int64), digits.astype(np.int32), counts))
-        if sum(c[3].size for c in self._cells) > COMPACT_CELLS:
+        if self.n_cells > COMPACT_CELLS:
             self._compact()
 
     def _compact(self) -> None:
@@ -395,6 +395,11 @@ class PartialSketch:
         pop = np.array([populations.index(p) for p in self.pops], dtype=np.int64)[pop] if pop.size else pop
         return Sketch(self.classifiers, labels, pop, truth, codes, counts, populations, self.abstain, self.report)
 
+    @property
+    def n_cells(self) -> int:
+        """Stored cells (non-empty per chunk until they are summed past ``COMPACT_CELLS``)."""
+        return sum(c[3].size for c in self._cells)
+
     def __repr__(self) -> str:
         return (f"PartialSketch(rows={self.rows}, classifiers={list(self.classifiers)}, "
-                f"responses seen={len(self.keys)}, {sum(c[3].size for c in self._cells)} cells)")
+                f"responses seen={len(self.keys)}, {self.n_cells} cells)")

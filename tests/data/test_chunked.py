@@ -118,3 +118,18 @@ def test_partial_sketch_integer_positions_and_populations_equal_from_decisions()
 
 def test_looks_like_id_needs_many_values_and_most_rows() -> None:
     assert looks_like_id(17, 30) and not looks_like_id(16, 20) and not looks_like_id(17, 34)
+
+
+def test_partial_sketch_compacts_its_cells_without_changing_counts(monkeypatch) -> None:
+    import evalgebra.data.chunked as chunked
+
+    monkeypatch.setattr(chunked, "COMPACT_CELLS", 10)
+    rng = np.random.default_rng(3)
+    labels = ["a", "b", "c"]
+    rows = rng.choice(labels, size=(600, 4)).tolist()
+    part = PartialSketch([f"m{k}" for k in range(4)], labels=labels)
+    for start in range(0, 600, 50):
+        block = rows[start : start + 50]
+        part.add([_column([r[j] for r in block], labels) for j in range(4)])
+        assert part.n_cells <= 81 + 10  # summed once past the threshold
+    assert part.finish() == Sketch.from_decisions(rows, classifiers=[f"m{k}" for k in range(4)], labels=labels)
