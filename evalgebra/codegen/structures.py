@@ -39,7 +39,9 @@ the canonical structure, subsets joined by ``_``, e.g. ``01_02``) -- the runtime
 * ``eliminant(counts) -> list`` of coefficients, low -> high, of a polynomial in ``prev_a``
   whose roots are the points' prevalences; ``counts`` are the ``2^N`` pattern counts in
   pattern order; division-free, exact on ``int``, elementwise on NumPy float arrays (pass
-  floats: integer arrays overflow);
+  floats: integer arrays overflow); every coefficient zero means the counts lie on a
+  positive-dimensional family of evaluations (a blind spot, e.g. equal correlations on both
+  labels of some pairs of the path P4): not finitely many points;
 * ``back_substitute(counts, prevalence) -> dict`` name -> value for every other unknown
   (accuracies ``acc_i_l``, correlations ``corr_..._l``), using ``+ - * /`` only, so it runs on
   ``Fraction``, ``fmpq``, exact number-field elements and NumPy floats; ``None`` where a
