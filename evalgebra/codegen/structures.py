@@ -286,7 +286,8 @@ def _greedy(equations: list[sympy.Expr], unknowns: list[sympy.Symbol], rng: rand
                 if len(candidates) < size:
                     continue
                 values = _random_values(set().union(*(e.free_symbols for e in candidates)) - inside, rng)
-                chosen, rows = [], []
+                chosen: list[sympy.Expr] = []
+                rows: list[list[sympy.Expr]] = []
                 for e in sorted(candidates, key=lambda e: (len(sympy.Add.make_args(e)), sympy.default_sort_key(e))):
                     row = [sympy.diff(e, x).xreplace(values) for x in block]
                     if sympy.Matrix(rows + [row]).rank() > len(rows):
