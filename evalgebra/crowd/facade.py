@@ -113,16 +113,22 @@ class DawidSkeneAlgebraic:
         if not np.isfinite(result.priors).all():
             raise SketchError("no split of the workers into three groups could be evaluated: "
                               + "; ".join(a.detail for a in result.alarms))
-        task_index = pd.Index(table.original("task", result.tasks), name="task")
-        label_values = table.original("label", result.labels)
-        worker_values = dict(zip(result.workers, table.original("worker", result.workers)))
+
+        def names(column: str, values: tuple[str, ...]) -> Any:  # the input's own values, as an Index
+            if column in table.indexes:
+                return table.indexes[column]
+            return pd.Index(table.original(column, values))
+
+        task_index = names("task", result.tasks).rename("task")
+        labels_index = names("label", result.labels)
+        label_values = list(labels_index)
+        worker_values = dict(zip(result.workers, names("worker", result.workers)))
         self.evaluation_: CrowdEvaluation = result
-        self.probas_ = pd.DataFrame(result.posteriors, index=task_index,
-                                    columns=pd.Index(label_values, name="label"))
+        self.probas_ = pd.DataFrame(result.posteriors, index=task_index, columns=labels_index.rename("label"))
         codes = np.argmax(result.posteriors, axis=1)
-        self.labels_ = pd.Series(np.array(label_values, dtype=object)[codes], index=task_index, name="agg_label")
-        if all(isinstance(v, (int, np.integer)) for v in label_values):
-            self.labels_ = self.labels_.astype(np.int64)
+        self.labels_ = pd.Series(labels_index.take(codes).array, index=task_index, name="agg_label")
+        if labels_index.dtype == object and all(isinstance(v, (int, np.integer)) for v in label_values):
+            self.labels_ = self.labels_.astype(np.int64)  # integer labels in an object column stay integers
         self.priors_ = pd.Series(result.priors, index=pd.Index(label_values, name="label"), name="prior")
         evaluated = [k for k, w in enumerate(result.workers) if w not in result.too_sparse]
         r = len(label_values)

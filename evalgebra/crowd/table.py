@@ -43,6 +43,8 @@ class CrowdTable:
     worker: np.ndarray
     answer: np.ndarray
     originals: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    #: For a pandas input: the names of each column as a pandas Index of the input's own dtype.
+    indexes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CrowdTable):
@@ -112,8 +114,8 @@ def _refuse_missing(bad: list[int], what: str) -> None:
                           f"abstention as a label of its own")
 
 
-def _code(values: Any, what: str, names: Sequence[str] | None = None,
-          originals: dict[str, Any] | None = None) -> tuple[tuple[str, ...], np.ndarray]:
+def _code(values: Any, what: str, names: Sequence[str] | None = None, originals: dict[str, Any] | None = None,
+          indexes: dict[str, Any] | None = None) -> tuple[tuple[str, ...], np.ndarray]:
     """Names (sorted, or as given) and the position of every value, via pandas when present.
 
     Values that are not strings are named by their text; ``originals`` (when given) gets
@@ -137,6 +139,8 @@ def _code(values: Any, what: str, names: Sequence[str] | None = None,
             rank = np.empty(len(order), dtype=np.int64)
             rank[order] = np.arange(len(order))
             seen, codes = text[order], rank[raw]
+            if indexes is not None and names is None:
+                indexes[what] = uniques.take(order)
     else:
         array = np.array(list(values), dtype=object)
         _refuse_missing([k for k, v in enumerate(array.tolist()) if _missing(v)], what)
@@ -182,9 +186,10 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
     """
     tasks_raw, workers_raw, labels_raw = _columns(data, task, worker, label)
     originals: dict[str, dict[str, Any]] = {"task": {}, "worker": {}, "label": {}}
-    tasks, task_codes = _code(tasks_raw, "task", None, originals["task"])
-    workers, worker_codes = _code(workers_raw, "worker", None, originals["worker"])
-    names, answers = _code(labels_raw, "label", labels, originals["label"])
+    indexes: dict[str, Any] = {}
+    tasks, task_codes = _code(tasks_raw, "task", None, originals["task"], indexes)
+    workers, worker_codes = _code(workers_raw, "worker", None, originals["worker"], indexes)
+    names, answers = _code(labels_raw, "label", labels, originals["label"], indexes)
     if len(task_codes) == 0:
         raise SketchError("no answers: the table is empty")
     if len(names) < 2:
@@ -202,4 +207,4 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
         raise SketchError(f"worker {workers[first % len(workers)]!r} answered task {tasks[first // len(workers)]!r} "
                           f"{counts[where]} times; each worker may answer a task once (drop or merge the repeats)")
     return CrowdTable(tasks, workers, names, task_codes, worker_codes, answers,
-                      {k: v for k, v in originals.items() if v})
+                      {k: v for k, v in originals.items() if v}, indexes)
