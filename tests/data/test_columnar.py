@@ -154,3 +154,21 @@ def test_column_helpers_and_progress(capsys: pytest.CaptureFixture[str]) -> None
     bar.update(4)
     bar.close()
     assert bar.done == 4
+
+
+def test_progress_plain_line_without_tqdm_and_bar_on_parquet(tmp_path: Path, monkeypatch, capsys) -> None:
+    import sys
+
+    import evalgebra.data.columnar as columnar
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
+    clock = iter([0.0, 5.0, 10.0, 15.0])
+    monkeypatch.setattr(columnar.time, "monotonic", lambda: next(clock))
+    bar = Progress(2_000_000, enabled=True)
+    bar.update(1_000_000)
+    bar.close()
+    assert "evalgebra: read 1000000 of 2000000 rows" in capsys.readouterr().err
+    monkeypatch.undo()
+    _frame(5, 300).to_parquet(tmp_path / "f.parquet")
+    sketch_from_parquet(tmp_path / "f.parquet", ignore=["id"], truth="truth", chunk_rows=100, progress=True)
+    assert "300" in capsys.readouterr().err  # tqdm's bar, on standard error
