@@ -326,7 +326,7 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
                                    "generated equations only")
-    elif roots and not points:
+    elif roots and not points and not blind:
         alarms.setdefault("empty_variety", "no root of the eliminant extends to a point")
     if any(p.fits for p in points):
         points = [p for p in points if p.fits]
