@@ -148,6 +148,7 @@ class PartialSketch:
         self._cells: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self.rows = 0
         self.report: MissingReport | None = None
+        self._holes_possible = True  # whether the answer columns of the chunk being read may hold missing codes
 
     # -- names to indices ------------------------------------------------------------------
     def _key(self, key: Any) -> int:
@@ -194,10 +195,15 @@ class PartialSketch:
             k in self._index and not isinstance(k, (bool, np.bool_)) for k in keys)
         if known and (answers or not any(k in self.abstain for k in keys)):
             # the usual chunk after the first: every entry has its index, no count needed
+            indices = [self._index[k] for k in keys]
+            self._holes_possible |= low < 0
+            if low >= 0 and indices == list(range(len(indices))):
+                return codes  # the dictionary lists the responses in their own order: the codes are the indices
             lookup = np.empty(len(keys) + 1, dtype=np.int16 if len(self.keys) < 1 << 15 else np.int64)
-            lookup[:-1] = [self._index[k] for k in keys]
+            lookup[:-1] = indices
             lookup[-1] = -1
-            return lookup[codes]
+            return np.take(lookup, codes)
+        self._holes_possible = True
         present = codes if low >= 0 else codes[codes >= 0]
         used = np.bincount(present, minlength=len(keys)) > 0
         if self.labels is None and looks_like_id(int(used.sum()), n_rows):
@@ -242,13 +248,15 @@ class PartialSketch:
         n_rows = int(np.asarray(answers[0][0]).shape[0])
         if n_rows == 0:
             return
+        self._holes_possible = False
         columns = [self._lookup(c, f"column {name!r}", True, n_rows) for c, name in zip(answers, self.classifiers)]
+        holes_possible = self._holes_possible
         lead = None if truth is None else self._lookup(truth, "truth", False, n_rows)
         k_now = len(self.keys)  # every response of this chunk has its index now
         matrix = np.empty((n_rows, len(columns)), dtype=np.int16 if k_now < 1 << 15 else np.int32)
         for j, column in enumerate(columns):
             matrix[:, j] = column
-        holes = matrix < 0
+        holes = matrix < 0 if holes_possible else np.zeros((0, 0), dtype=bool)
         hole_rows = None
         if holes.any():
             row, j = (int(x) for x in np.argwhere(holes)[0])
