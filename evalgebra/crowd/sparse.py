@@ -51,6 +51,7 @@ References
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,8 +89,10 @@ class CrowdEvaluation:
         ``{worker: reason}`` for the workers not evaluated.
     posteriors : numpy.ndarray (T, R)
         The posterior of every label on every task.
-    splits : tuple of Evaluation
-        The trio evaluation of the three views of every split (``view0..2``).
+    views : dict of numpy.ndarray
+        The views' trio evaluations of every split as arrays: ``prevalence`` (S, R),
+        ``response`` (S, 3, R, R), ``ok`` (S,) and ``tasks`` (S,: the tasks all three views
+        answered); :attr:`splits` shows them as evaluations.
     groups : tuple
         The three worker groups of every split.
     refined : int
@@ -108,7 +111,7 @@ class CrowdEvaluation:
     coverage: np.ndarray
     too_sparse: dict[str, str]
     posteriors: np.ndarray
-    splits: tuple[Evaluation, ...]
+    views: dict[str, np.ndarray]
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     refined: int
     algebraic_priors: np.ndarray
@@ -118,6 +121,11 @@ class CrowdEvaluation:
     @property
     def n_tasks(self) -> int:
         return len(self.tasks)
+
+    @functools.cached_property
+    def splits(self) -> tuple[Evaluation, ...]:
+        """The trio evaluation of the three views (``view0..2``) of every split."""
+        return tuple(_view_evaluation(self.labels, self.views, k) for k in range(len(self.views["ok"])))
 
     def task_labels(self) -> list[str]:
         """The most probable label of every task (ties: the first label)."""
@@ -194,21 +202,27 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
     return view.reshape(shape), (best > 0).reshape(shape)
 
 
-def _view_evaluation(table: CrowdTable, out: dict[str, Any], k: int, n_full: int) -> Evaluation:
-    labels = table.labels
-    if not out["ok"][k]:
-        alarm = Alarm("blind_spot", f"the three views' {n_full} shared tasks give a singular pair table or complex "
-                                    f"roots: this split is left out")
-        return Evaluation("algebraic", labels, VIEWS, (), None, {}, (alarm,))
-    prevalence = {ell: float(p) for ell, p in zip(labels, out["prevalence"][k])}
-    response = {v: {t: {a: float(out["response"][k, g, i, j]) for j, a in enumerate(labels)}
+def _view_alarms(views: dict[str, np.ndarray], k: int) -> tuple[Alarm, ...]:
+    n_full = int(views["tasks"][k])
+    if not views["ok"][k]:
+        return (Alarm("blind_spot", f"the three views' {n_full} shared tasks give a singular pair table or complex "
+                                    f"roots: this split is left out"),)
+    low = min(views["prevalence"][k].min(), views["response"][k].min())
+    high = max(views["prevalence"][k].max(), views["response"][k].max())
+    if low < -1e-9 or high > 1 + 1e-9:  # beyond rounding
+        return (Alarm("outside_unit_cube", "a view's prevalence or rate is outside [0, 1] (sampling noise on "
+                                           f"{n_full} tasks); the moment equations use it as estimated"),)
+    return ()
+
+
+def _view_evaluation(labels: tuple[str, ...], views: dict[str, np.ndarray], k: int) -> Evaluation:
+    alarms = _view_alarms(views, k)
+    if not views["ok"][k]:
+        return Evaluation("algebraic", labels, VIEWS, (), None, {}, alarms)
+    prevalence = {ell: float(p) for ell, p in zip(labels, views["prevalence"][k])}
+    response = {v: {t: {a: float(views["response"][k, g, i, j]) for j, a in enumerate(labels)}
                     for i, t in enumerate(labels)} for g, v in enumerate(VIEWS)}
     accuracy = {v: {t: response[v][t][t] for t in labels} for v in VIEWS}
-    values = [*prevalence.values(), *(x for rows in response.values() for row in rows.values() for x in row.values())]
-    alarms: tuple[Alarm, ...] = ()
-    if min(values) < -1e-9 or max(values) > 1 + 1e-9:  # beyond rounding
-        alarms = (Alarm("outside_unit_cube", "a view's prevalence or rate is outside [0, 1] (sampling noise on "
-                                             f"{n_full} tasks); the moment equations use it as estimated"),)
     return Evaluation("algebraic", labels, VIEWS, (Estimate(prevalence, accuracy, response=response),), 0, {}, alarms)
 
 
@@ -293,7 +307,6 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     x = np.zeros((n_workers, r, r))
     items = np.zeros(n_workers, dtype=np.int64)
     prior_sum, prior_weight = np.zeros(r), 0
-    evaluations = []
     # one sparse product gives every pair table: M[w * R + s, (k, h, v)] counts the tasks on which
     # w answered s and the view of group h in split k answered v
     matrix = incidence(table.task, table.worker, table.answer, table.n_tasks, n_workers, r)
@@ -306,8 +319,10 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     others = np.stack([presents[:, :, 1] | presents[:, :, 2], presents[:, :, 0] | presents[:, :, 2],
                        presents[:, :, 0] | presents[:, :, 1]], axis=2).transpose(1, 0, 2)  # [t, k, g]
     covered = np.asarray(per_task.T @ others.reshape(table.n_tasks, -1)).reshape(n_workers, len(deals), 3)
+    view_arrays = {"prevalence": out["prevalence"], "response": out["response"], "ok": out["ok"],
+                   "tasks": fulls.sum(axis=1)}
+    alarms = [a for k in range(len(deals)) for a in _view_alarms(view_arrays, k)]
     for k, (group, full) in enumerate(zip(deals, fulls)):
-        evaluations.append(_view_evaluation(table, out, k, int(full.sum())))
         if not out["ok"][k]:
             continue
         prior_sum += out["prevalence"][k] * full.sum()
@@ -316,7 +331,6 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
         # N_h = X^T A_h for every worker outside group h: X = A_h^{-T} N_h^T, summed over the views
         x += np.linalg.solve(out["response"][k].transpose(0, 2, 1)[:, None], pair.transpose(0, 1, 3, 2)).sum(axis=0)
         items = np.maximum(items, covered[np.arange(n_workers), k, group].astype(np.int64))
-    alarms = [a for e in evaluations for a in e.alarms]
     group_names = tuple(tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))
                         for group in deals)
     too_sparse: dict[str, str] = {}
@@ -327,7 +341,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
         priors = np.full(r, np.nan)
         posteriors = np.full((table.n_tasks, r), np.nan)
         return CrowdEvaluation(table.labels, table.workers, table.tasks, priors, rows, items, table.coverage(),
-                               too_sparse, posteriors, tuple(evaluations), group_names, 0, priors, rows, tuple(alarms))
+                               too_sparse, posteriors, view_arrays, group_names, 0, priors, rows, tuple(alarms))
     priors = np.maximum(prior_sum / prior_weight, FLOOR)
     priors /= priors.sum()
     clipped = np.maximum(x, 0.0)
@@ -349,5 +363,5 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
                                                      matrix=matrix)
     rows_refined = np.where(use[:, None, None], rows_refined, np.nan)
     return CrowdEvaluation(table.labels, table.workers, table.tasks, priors, rows_refined, items, table.coverage(),
-                           too_sparse, posteriors, tuple(evaluations), group_names, refine, algebraic_priors,
+                           too_sparse, posteriors, view_arrays, group_names, refine, algebraic_priors,
                            algebraic_rows, tuple(alarms))
