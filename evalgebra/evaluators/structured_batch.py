@@ -72,8 +72,8 @@ def _columns(counts: np.ndarray, match: StructureMatch) -> list[np.ndarray]:
     cube = counts.reshape((k,) + (2,) * n)
     if match.sigma != tuple(range(n)):
         cube = cube.transpose((0,) + tuple(1 + i for i in match.inverse))  # module axis m <- user axis inverse[m]
-    flat = np.ascontiguousarray(cube.reshape(k, 2 ** n), dtype=float)
-    return list(flat.T)
+    flat = np.ascontiguousarray(cube.reshape(k, 2 ** n).T, dtype=float)  # one contiguous row per pattern
+    return list(flat)
 
 
 def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence[str] | None = None,
@@ -116,15 +116,16 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
         candidates: list[dict[str, np.ndarray]] = []
         inside_score = np.full((k, roots.shape[1]), -np.inf)
         finite_score = np.full((k, roots.shape[1]), -np.inf)
+        # every root at once: the counts as (k, 1) columns broadcast against the (k, d) roots
+        every = match.module.back_substitute([c[:, None] for c in columns], np.where(real, roots.real, np.nan))
         for j in range(roots.shape[1]):
             p = np.where(real[:, j], roots[:, j].real, np.nan)
-            values = match.module.back_substitute(columns, p)
             point = {"prev_a": p}
-            if values is not None:
-                for name, value in values.items():
+            if every is not None:
+                for name, value in every.items():
                     key = unknown_key(name, match)
                     if key is not None:
-                        point[key] = np.broadcast_to(np.asarray(value, dtype=float), (k,))
+                        point[key] = np.broadcast_to(np.asarray(value, dtype=float), (k, roots.shape[1]))[:, j]
             keys = keys or sorted(point, key=_order)
             missing = np.full(k, np.nan)
             finite = np.ones(k, dtype=bool)

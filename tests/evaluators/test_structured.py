@@ -421,3 +421,23 @@ def test_cli_evaluate_derive_writes_a_missing_evaluator_into_the_cache(tmp_path,
     assert chosen["correlation"] == [{"classifiers": ["c0", "c1", "c2"], "value": {"a": "1/256", "b": "-1/384"}}]
     assert main(["evaluate", str(path), "--structure", "1-2-0", "--derive"]) == 0  # found now: nothing derived
     assert "deriving" not in capsys.readouterr().err
+
+
+def test_evaluate_structured_batch_path_structure_matches_the_exact_path():
+    # degree 4: roots from stacked companion matrices, four points per row
+    structure = [(0, 1), (0, 2), (1, 3)]
+    spec = EnsembleSpec(4, 2, structure)
+    truth = EvaluationPoint.from_values(spec, {"a": "1/8"}, accuracy=_ACCURACY,
+                                        correlation={s: {"a": "1/96", "b": "-1/128"} for s in structure})
+    counts = expected_sketch(truth).count_vector()
+    rng = np.random.default_rng(3)
+    rows = np.stack([counts] + [rng.multinomial(int(counts.sum()), counts / counts.sum()) for _ in range(5)])
+    batch = evaluate_structured_batch(rows, "0-1,0-2,1-3")
+    for k, row in enumerate(rows):
+        exact = evaluate_structured_counts(row.tolist(), structure)
+        if exact.point is None:
+            assert np.isnan(batch["prev_a"][k])
+            continue
+        for key, value in _values(exact.point, NAMES4).items():
+            assert batch[key][k] == pytest.approx(float(value), rel=1e-6, abs=1e-8), (k, key)
+    assert batch["prev_a"][0] == pytest.approx(1 / 8)
