@@ -107,9 +107,10 @@ def expected_rows(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_wo
     return _expected(matrix, post, n_workers)
 
 
-def _expected(matrix: Any, post: np.ndarray, n_workers: int) -> np.ndarray:
+def _expected(matrix: Any, post: np.ndarray, n_workers: int, transposed: Any = None) -> np.ndarray:
     r = post.shape[1]
-    return np.asarray(matrix.T @ post).reshape(n_workers, r, r).transpose(0, 2, 1)
+    product = (matrix.T if transposed is None else transposed) @ post
+    return np.asarray(product).reshape(n_workers, r, r).transpose(0, 2, 1)
 
 
 def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
@@ -127,8 +128,9 @@ def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: in
     elif use is not None and not use.all():
         matrix = matrix.multiply(np.repeat(use, r)[None, :].astype(float)).tocsr()
     post = _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
+    transposed = matrix.T.tocsr() if passes else None  # made once for every pass
     for _ in range(passes):
-        counts = _expected(matrix, post, n_workers) + FLOOR
+        counts = _expected(matrix, post, n_workers, transposed) + FLOOR
         new_rows = counts / counts.sum(axis=2, keepdims=True)
         if use is not None:
             new_rows[~use] = rows[~use]
