@@ -68,3 +68,14 @@ def test_sketch_from_dask_errors_come_back_as_sketch_errors(client) -> None:
         sketch_from_dask(dd.from_pandas(frame, npartitions=2), truth="nope", client=client)
     with pytest.raises(SketchError, match="split_every"):
         tree_merge([1, 2], split_every=1)
+
+
+def test_sketch_parquet_dask_reads_a_rewritten_file_again(client, tmp_path: Path) -> None:
+    path = tmp_path / "part.parquet"
+    _frame(20, 300).to_parquet(path)
+    options = dict(ignore=["id", "site"], truth="truth", abstain=["unsure"])
+    first = sketch_parquet_dask(path, client=client, **options)
+    _frame(21, 200).to_parquet(path)
+    second = sketch_parquet_dask(path, client=client, **options)
+    assert (first.Q, second.Q) == (300, 200)
+    assert second == sketch_from_parquet(path, **options)
