@@ -114,7 +114,7 @@ def local_cluster(workers: int, memory_limit: str | None = "auto") -> Iterator[A
         raise EvalgebraError("Dask is not installed: pip install 'evalgebra[dask]'") from exc
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise EvalgebraError(f"workers must be a positive integer, got {workers!r}")
-    with dask.config.set({"distributed.worker.daemon": False}):
+    with dask.config.set({"distributed.worker.daemon": False, "distributed.worker.profile.enabled": False}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", memory_limit=memory_limit)
         client = Client(cluster)
