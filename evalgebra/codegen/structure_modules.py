@@ -37,6 +37,9 @@ STRUCTURES: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = (
     (4, ((0, 1), (0, 2), (0, 3))),
     (4, ((0, 1), (0, 2), (1, 3))),
     (4, ((0, 1), (0, 2), (1, 2))),
+    (5, ((0, 1),)),
+    (5, ((0, 1), (0, 2), (0, 3), (0, 4))),
+    (5, ((0, 1), (0, 2), (1, 3), (2, 4), (3, 4))),
 )
 
 #: The committed atlas tables the index is read from: ``(R, path relative to the repository)``.

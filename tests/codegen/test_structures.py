@@ -25,7 +25,7 @@ from evalgebra.groebner.structured import structured_solution
 from evalgebra.groebner.structures import canonical_structure
 from evalgebra.spec import EnsembleSpec
 
-FAST = [s for s in STRUCTURES if len(s[1]) <= 2 or s[1] == ((0, 1), (0, 2), (0, 3))]
+FAST = [s for s in STRUCTURES if s[0] == 4 and (len(s[1]) <= 2 or s[1] == ((0, 1), (0, 2), (0, 3)))]
 ALL = list(STRUCTURES)
 
 
@@ -133,7 +133,7 @@ def test_structure_index_lists_the_atlas():
         row = by_key[(n, 2, structure)]
         assert row["finite"] and row["module"] == module_name(n, structure)
         assert (GENERATED / "structures" / f"{row['module']}.py").exists()
-        assert _module(n, structure).DEGREE >= row["points"]
+        assert row["points"] is None or _module(n, structure).DEGREE >= row["points"]
     for refused in ([(0, 1), (2, 3)], [(0, 1), (0, 2), (1, 3), (2, 3)], "complete graph"):
         structure = ([(i, j) for i in range(4) for j in range(i + 1, 4)] if refused == "complete graph"
                      else refused)
