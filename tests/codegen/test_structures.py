@@ -180,3 +180,17 @@ def test_generated_structure_exact_on_number_field_elements():
         for name, value in values.items():
             assert value == FieldElement(modulus, list(component.values[name])), name
         assert all(r == 0 for r in module.residuals(counts, {**values, "prev_a": theta}))
+
+
+def test_codegen_spec_output_independent_of_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    for seed in ("1", "4242"):
+        target = tmp_path / seed
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-m", "evalgebra.codegen", "--spec", "N=4,R=2,structure=0-1,0-2,1-3",
+                        "--out", str(target), "--quiet"], check=True, env=env, capture_output=True)
+        name = "n4_r2_01_02_13.py"
+        assert (target / name).read_bytes() == (GENERATED / "structures" / name).read_bytes(), seed
