@@ -53,14 +53,37 @@ def _quiet(message: str) -> None:
     return None
 
 
-def _emit(outputs: Sequence[tuple[str, sympy.Expr]], bound: set[str], prefix: str) -> list[str]:
-    """Lines binding each output (shared subexpressions named ``prefix0, prefix1, ...``)."""
+def _emit(outputs: Sequence[tuple[str, sympy.Expr]], bound: set[str], prefix: str,
+          integers: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """Lines binding each output (shared subexpressions named ``prefix0, prefix1, ...``).
+
+    An output that is a polynomial of degree >= 2 in ``prev_a`` whose other names are all in
+    ``integers`` (the counts' moments) is printed in Horner form: its coefficients first (integer
+    arithmetic, shared with the others), then one multiplication per degree in the number type of
+    the prevalence.
+    """
+    prevalence = sympy.Symbol("prev_a")
+    batch: list[tuple[str, sympy.Expr]] = []
+    horner: list[tuple[str, int]] = []
     for name, expr in outputs:
         require_polynomial(name, expr, bound)
+        others = {str(x) for x in expr.free_symbols} - {"prev_a"}
+        degree = sympy.degree(expr, prevalence) if prevalence in expr.free_symbols else 0
+        if degree >= 2 and others <= integers:
+            coefficients = sympy.Poly(expr, prevalence).all_coeffs()[::-1]
+            batch += [(f"{name}_c{k}", sympy.expand(c)) for k, c in enumerate(coefficients)]
+            horner.append((name, degree))
+        else:
+            batch.append((name, expr))
     fresh = sympy.numbered_symbols(prefix)
-    replacements, reduced = sympy.cse([e for _, e in outputs], symbols=fresh, order="canonical")
+    replacements, reduced = sympy.cse([e for _, e in batch], symbols=fresh, order="canonical")
     lines = [f"    {sym} = {expression_text(expr)}" for sym, expr in replacements]
-    lines += [f"    {name} = {expression_text(expr)}" for (name, _), expr in zip(outputs, reduced)]
+    lines += [f"    {name} = {expression_text(expr)}" for (name, _), expr in zip(batch, reduced)]
+    for name, degree in horner:
+        text = f"{name}_c{degree}"
+        for k in range(degree - 1, -1, -1):
+            text = f"({text})*prev_a + {name}_c{k}"
+        lines.append(f"    {name} = {text}")
     bound.update(name for name, _ in outputs)
     return lines
 
@@ -129,14 +152,14 @@ def structure_source(form: StructureForm) -> str:
         pairs = []
         for name, num, den in zip(step.unknowns, step.numerators, step.denominators):
             pairs += [(f"{name}_num", num), (f"{name}_den", den)]
-        body += _emit(pairs, bound, f"s{k}_")
+        body += _emit(pairs, bound, f"s{k}_", set(moment_names))
         body += [f"    {name} = _div({name}_num, {name}_den)" for name in step.unknowns]
         bound.update(step.unknowns)
     body.append("    # the registry's unknowns")
     pairs = []
     for name, num, den in form.outputs:
         pairs += [(f"{name}_num", num), (f"{name}_den", den)]
-    body += _emit(pairs, bound, "o_")
+    body += _emit(pairs, bound, "o_", set(moment_names))
     body += [f"    {name} = _div({name}_num, {name}_den)" for name, _, _ in form.outputs]
     result = ", ".join(f"{name!r}: {name}" for name, _, _ in form.outputs)
     body.append(f"    return {{{result}}}")
