@@ -40,6 +40,16 @@ def _exact(value: object) -> str:
     return f"{text} ({number})" if text and text != number else number
 
 
+def _interval(point: Any, *keys: str) -> str:
+    """`` [low, high]`` of the statistic ``keys`` names when the point has confidence intervals, else ''."""
+    node: Any = getattr(point, "interval", None) or {}
+    for key in keys:
+        node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, (tuple, list)) or len(node) != 2 or None in node:
+        return ""
+    return f" [{float(node[0]):.4g}, {float(node[1]):.4g}]"
+
+
 def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
     lines = [f"method {result.method}; labels {', '.join(result.labels)}; classifiers {', '.join(result.classifiers)}"]
@@ -47,11 +57,12 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         mark = " (chosen)" if k == result.chosen else ""
         lines.append(f"point {k}{mark}:")
         for label, value in point.prevalence.items():
-            lines.append(f"  P_{label} = {_exact(value)}")
+            lines.append(f"  P_{label} = {_exact(value)}{_interval(point, 'prevalence', label)}")
         for population, row in (getattr(point, "by_population", None) or {}).items():
             lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
         for c, row in point.accuracy.items():
-            lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}" for label, v in row.items()))
+            lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}{_interval(point, 'accuracy', c, label)}"
+                                                for label, v in row.items()))
         for subset, row in (getattr(point, "correlation", None) or {}).items():
             lines.append(f"  correlation {', '.join(subset)}: " + "   ".join(f"G on {label} = {_exact(v)}"
                                                                              for label, v in row.items()))
@@ -65,6 +76,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
                                                                           for answer, v in answers.items()))
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
+    if result.intervals is not None:
+        lines.append(f"intervals: {result.intervals.text()}")
     if result.partition and result.chosen is not None:
         lines.append("partition of the counts by true label (chosen point):")  # only when a point is chosen
         for label, rows in result.partition.items():
@@ -145,6 +158,12 @@ def run(args: argparse.Namespace) -> int:
         _derive_missing(structure, sketch)
     if args.method == "algebraic" and structure is None:
         check_trios(sketch.n_classifiers, args.force)
+    if args.intervals is None and (args.level is not None or args.n_boot is not None or args.seed is not None):
+        raise EvalgebraError("--level, --n-boot and --seed apply to --intervals bootstrap|delta")
+    if args.intervals is not None:
+        options["intervals"] = args.intervals
+        options.update({name: value for name, value in (("level", args.level), ("n_boot", args.n_boot),
+                                                          ("seed", args.seed)) if value is not None})
     result = evaluate(sketch, method=args.method, structure=structure, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     failed = args.fail_on_alarm and bool(result.alarms)
@@ -192,6 +211,14 @@ def register(sub: Any) -> argparse.ArgumentParser:
                     type=lambda v: names(v, EVALUATE_FAILURES),
                     help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
                          f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})")
+    ev.add_argument("--intervals", choices=("bootstrap", "delta"), default=None,
+                    help="confidence intervals for every statistic of the chosen point: a seeded multinomial "
+                    "bootstrap over the counts, or the delta method (closed forms); shown as [low, high]")
+    ev.add_argument("--level", type=float, default=None, metavar="L",
+                    help="confidence level of --intervals (default 0.95)")
+    ev.add_argument("--n-boot", type=int, default=None, metavar="B",
+                    help="bootstrap resamples of --intervals bootstrap (default 1000)")
+    ev.add_argument("--seed", type=int, default=None, help="random seed of --intervals bootstrap")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
     ev.add_argument("--fail-on-alarm", action="store_true",
                     help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)")

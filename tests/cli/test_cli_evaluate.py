@@ -181,3 +181,26 @@ def test_evaluate_gate_fails_closed_when_no_point_is_chosen(capsys, tmp_path):
     Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
     status, _, err = _run(capsys, "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0")
     assert status == 1 and "no point chosen" in err
+
+
+def test_evaluate_intervals_options(tmp_path, capsys):
+    """--intervals prints [low, high] beside each statistic and the JSON carries the same intervals as the API."""
+    from evalgebra.evaluators.dispatch import evaluate
+
+    sketch = datasets.load("acs_employment").unlabelled()
+    path = tmp_path / "acs.json"
+    path.write_text(sketch.to_json())
+    status, out, _ = _run(capsys, "evaluate", path, "--intervals", "bootstrap", "--seed", "3", "--n-boot", "200",
+                          "--json")
+    assert status == 0
+    document = json.loads(out)
+    assert document["intervals"]["kind"] == "bootstrap" and document["intervals"]["seed"] == 3
+    api = evaluate(sketch, intervals="bootstrap", seed=3, n_boot=200).to_dict()
+    assert document["points"] == api["points"]
+    status, out, _ = _run(capsys, "evaluate", path, "--intervals", "delta")
+    delta = evaluate(sketch, intervals="delta")
+    low, high = delta.point.interval["prevalence"]["a"]
+    assert status == 0 and "95% delta intervals" in out
+    assert f"[{float(low):.4g}, {float(high):.4g}]" in out
+    status, _, err = _run(capsys, "evaluate", path, "--seed", "1")
+    assert status == 2 and "--intervals" in err
