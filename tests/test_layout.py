@@ -134,3 +134,9 @@ def test_layout_tests_mirror_the_package():
         if sub.name in ("generated", "datasets", "testing"):
             continue  # checked through their users (codegen, test_datasets, every property test)
         assert (tests / sub.name).is_dir(), f"tests/{sub.name}/ is missing"
+
+
+def test_layout_test_modules_have_distinct_names():
+    """pytest imports test modules by basename (no packages under tests/): two alike stop the whole run."""
+    names = [path.name for path in (PACKAGE.parent / "tests").rglob("test_*.py")]
+    assert not sorted({n for n in names if names.count(n) > 1}), "rename the test module so basenames differ"
