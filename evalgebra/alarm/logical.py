@@ -201,6 +201,11 @@ _solve_residues = solve_residues
 def _check_sketch(sketch: Sketch) -> None:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
+    if getattr(sketch, "abstain", ()):
+        raise SketchError(f"the logical alarm's axioms are for classifiers that always answer a label; this sketch "
+                          f"has abstentions {list(sketch.abstain)}: count them as a label first "
+                          f"(sketch.collapse_responses({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop "
+                          f"those items (missing='drop' when reading)")
 
 
 def _observe(sketch: Sketch) -> Observed:

@@ -647,3 +647,17 @@ def test_logical_alarm_past_float_range_is_quick_and_honest():
     trio = report.result("c0", "c1", "c2")
     assert trio.verdict == "undecided" and "2^53" in trio.reason
     assert all(r.verdict in ("quiet", "fires") for r in report.subsets if len(r.classifiers) <= 2)
+
+
+def test_abstentions_refused_with_the_fix():
+    """A sketch with abstentions is refused (its codes are not labels), and the collapse the message names works."""
+    from evalgebra.data.sketch import Sketch
+
+    rows = [["a", "a", "unsure"], ["b", "a", "b"], ["a", "b", "a"], ["b", "b", "b"], ["a", "a", "a"]]
+    sketch = Sketch.from_decisions(rows, abstain=["unsure"])
+    with pytest.raises(SketchError, match="collapse_responses"):
+        alarm_module.logical_alarm(sketch)
+    with pytest.raises(SketchError, match="abstentions"):
+        alarm_module.minimal_firing(sketch)
+    collapsed = sketch.collapse_responses({"unsure": "b"})
+    assert alarm_module.logical_alarm(collapsed).result("c0", "c1").verdict in ("fires", "quiet")
