@@ -202,10 +202,9 @@ def _check_sketch(sketch: Sketch) -> None:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
     if getattr(sketch, "abstain", ()):
-        raise SketchError(f"the logical alarm's axioms are for classifiers that always answer a label; this sketch "
-                          f"has abstentions {list(sketch.abstain)}: count them as a label first "
-                          f"(sketch.collapse_responses({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop "
-                          f"those items (missing='drop' when reading)")
+        raise SketchError(f"the logical alarm is for classifiers that always answer a label; this sketch has abstentions "
+                          f"{list(sketch.abstain)}: count them as a label (sketch.collapse_responses"
+                          f"({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop those items (missing='drop')")
 
 
 def _observe(sketch: Sketch) -> Observed:
