@@ -52,8 +52,10 @@ from typing import Any
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.errors import SketchError, SpecError
+from evalgebra.fileio import write_text_atomic
 
 __all__ = [
+    "write_sketch",
     "MAX_DIGITS",
     "MAX_EXPONENT",
     "MAX_INPUT_BYTES",
@@ -343,3 +345,12 @@ def time_limit_value(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{value[:40]!r}: not a time limit; accepted: seconds above 0 "
                                          "(e.g. 600 or 2.5) or none")
     return text
+
+
+def write_sketch(sketch: Sketch, output: str | None) -> None:
+    """Write ``sketch`` as JSON to ``output`` atomically (saying so on stderr), or to stdout when ``output`` is None."""
+    if output:
+        write_text_atomic(output, sketch.to_json())
+        print(f"wrote {output}: {sketch!r}", file=sys.stderr)
+    else:
+        sys.stdout.write(sketch.to_json())

@@ -3,13 +3,11 @@ r"""``evalgebra merge A.json B.json ... -o OUT.json``: add sketches read in part
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from evalgebra.cli.args import input_options, load_sketch_json, read_input
+from evalgebra.cli.args import input_options, load_sketch_json, read_input, write_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
-from evalgebra.fileio import write_text_atomic
 
 __all__ = ["register", "run", "merge_sketches"]
 
@@ -35,11 +33,7 @@ def run(args: argparse.Namespace) -> int:
     sketches = [Sketch.from_json(load_sketch_json(read_input(path, args.max_input_bytes, f"sketch file {path}")))
                 for path in args.sketches]
     merged = merge_sketches(sketches, list(args.sketches))
-    if args.output:
-        write_text_atomic(args.output, merged.to_json())
-        print(f"wrote {args.output}: {merged!r}", file=sys.stderr)
-    else:
-        sys.stdout.write(merged.to_json())
+    write_sketch(merged, args.output)
     return 0
 
 

@@ -15,11 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalgebra.cli.args import check_csv_header, input_options, read_input
+from evalgebra.cli.args import check_csv_header, input_options, read_input, write_sketch
 from evalgebra.data.chunked import looks_like_id
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError, SketchError
-from evalgebra.fileio import write_text_atomic
 
 __all__ = ["register", "run"]
 
@@ -122,11 +121,7 @@ def run(args: argparse.Namespace) -> int:
                           .replace("classifiers=[...], --classifiers", "--classifiers COLUMNS")) from None
     if sketch.missing_report is not None and sketch.missing_report.cells:
         print(f"evalgebra: {sketch.missing_report.text()}", file=sys.stderr)
-    if args.output:
-        write_text_atomic(args.output, sketch.to_json())
-        print(f"wrote {args.output}: {sketch!r}", file=sys.stderr)
-    else:
-        sys.stdout.write(sketch.to_json())
+    write_sketch(sketch, args.output)
     return 0
 
 
