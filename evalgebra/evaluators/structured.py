@@ -69,8 +69,9 @@ from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
 from evalgebra.evaluators.structure_modules import (
-    CACHE_VARIABLE, StructureMatch, find_structure_module, parse_structure, structure_text)
+    CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
@@ -83,7 +84,9 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
     Raises
     ------
     SpecError
-        An unreadable, empty, non-identifiable or not yet generated structure.
+        An unreadable, empty, non-identifiable or not yet generated structure, or one whose
+        correlations the counts leave free (no evaluator derives those yet: the message names an
+        independent trio to evaluate instead).
     """
     try:
         parsed = _PARSED.get((structure, tuple(classifiers)))  # text and tuples: parsed once
@@ -98,7 +101,12 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
                         "'independent' (the algebraic method's own assumption)")
     key = (parsed, len(classifiers), n_labels, os.environ.get(CACHE_VARIABLE))
     if key not in _MATCHES:  # found modules are kept; a refusal is looked up again next time
-        _MATCHES[key] = find_structure_module(parsed, len(classifiers), n_labels)
+        try:
+            _MATCHES[key] = find_structure_module(parsed, len(classifiers), n_labels)
+        except MissingStructureModule as missing:
+            if n_labels == 2 and correlation_freedom(parsed, len(classifiers)):
+                raise free_correlations_refusal(parsed, classifiers) from missing
+            raise
     return _MATCHES[key]
 
 

@@ -1,0 +1,91 @@
+"""Structures whose correlations the counts leave free: detected exactly, refused with a fix that works.
+
+Independent routes: the Gröbner route's dimension of the correlations (the committed table of
+derivation d10), and the truth of exact simulations (the trio the refusal names evaluates to
+the truth's prevalence and accuracies).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.errors import SpecError
+from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.structure_freedom import correlation_freedom, independent_trios
+from evalgebra.evaluators.structure_modules import MissingStructureModule, atlas_entries, structure_text
+from evalgebra.groebner.identifiability import random_point
+from evalgebra.spec import EnsembleSpec
+
+TABLE = Path(__file__).resolve().parents[2] / "derivations" / "results" / "d10_correlated_structures.txt"
+
+
+def _d10_free_column() -> dict[tuple[int, tuple[tuple[int, ...], ...]], int]:
+    out = {}
+    for line in TABLE.read_text(encoding="utf-8").splitlines():
+        if not re.match(r"^[345]  \S", line):
+            continue
+        cells = re.split(r"\s{2,}", line.strip())
+        structure = () if cells[1] == "-" else tuple(tuple(int(c) for c in part) for part in cells[1].split())
+        if cells[9] != "-":
+            out[(int(cells[0]), structure)] = int(cells[9])
+    return out
+
+
+FREE_N4 = [e.structure for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite
+           and correlation_freedom(e.structure, 4)]
+
+
+def test_correlation_freedom_equals_the_groebner_route_on_every_computed_structure():
+    column = _d10_free_column()
+    assert len(column) >= 52
+    assert {key: correlation_freedom(key[1], key[0]) for key in column} == column
+
+
+def test_correlation_freedom_counts_25_free_structures_of_37_on_four_classifiers():
+    finite = [e for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite and e.structure]
+    assert (len(finite), len(FREE_N4)) == (36, 25)  # the 37th finite structure is the independent one
+
+
+def test_independent_trios_hold_no_subset_of_the_structure():
+    structure = ((0, 1), (1, 2, 3))
+    trios = independent_trios(structure, 4)
+    assert trios == [(0, 2, 3)]
+    assert all(not set(s) <= set(t) for t in trios for s in structure)
+
+
+@pytest.mark.parametrize("structure", FREE_N4, ids=structure_text)
+def test_evaluate_refuses_free_correlations_and_the_named_trio_recovers_the_truth(structure):
+    truth = random_point(EnsembleSpec(4, 2, structure), 1)
+    sketch = expected_sketch(truth).unlabelled()
+    with pytest.raises(SpecError, match="leave its correlations free") as refused:
+        evaluate(sketch, structure=list(structure))
+    assert not isinstance(refused.value, MissingStructureModule)  # evaluate --derive does not try to derive it
+    message = str(refused.value)
+    assert "\n" not in message and "-dimensional family of them fits each of its 2 evaluations" in message
+    named = re.search(r"marginalise\((\[.*?\])\)", message)
+    assert (named is not None) == bool(independent_trios(structure, 4))
+    if named is None:
+        return
+    trio = eval(named.group(1))  # noqa: S307 - the message's own list of names
+    result = evaluate(sketch.marginalise(trio))
+    prevalence = truth.prevalence_of()["a"]
+    assert prevalence in [p.prevalence["a"] for p in result.points]
+    point = next(p for p in result.points if p.prevalence["a"] == prevalence)
+    assert all(point.accuracy[c] == {k: truth.accuracy(c, k) for k in ("a", "b")} for c in trio)
+
+
+def test_cli_evaluate_refuses_free_correlations_with_exit_2_and_derives_nothing(tmp_path, monkeypatch, capsys):
+    from evalgebra.cli import main
+
+    monkeypatch.setenv("EVALGEBRA_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "sketch.json"
+    expected_sketch(random_point(EnsembleSpec(4, 2, [(0, 1, 2, 3)]), 0)).unlabelled().write_json(path)
+    assert main(["evaluate", str(path), "--structure", "0-1-2-3", "--derive"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("evalgebra: error: structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free")
+    assert "deriving" not in err and "--classifiers c0,c1,c2" in err
+    assert main(["evaluate", str(path), "--classifiers", "c0,c1,c2"]) == 0
