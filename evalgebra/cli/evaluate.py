@@ -5,7 +5,7 @@ Examples
 >>> from evalgebra import datasets
 >>> from evalgebra.evaluators.dispatch import evaluate
 >>> print(format_evaluation(evaluate(datasets.load("acs_employment").unlabelled())).splitlines()[0])
-method algebraic; labels a, b; classifiers c1, c2, c3
+method algebraic; structure independent; labels a, b; classifiers c1, c2, c3
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ def _interval(point: Any, *keys: str) -> str:
 
 def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
-    lines = [f"method {result.method}; labels {', '.join(result.labels)}; classifiers {', '.join(result.classifiers)}"]
+    assumed = f"; structure {result.structure}" if result.structure is not None else ""
+    lines = [f"method {result.method}{assumed}; labels {', '.join(result.labels)}; "
+             f"classifiers {', '.join(result.classifiers)}"]
     for k, point in enumerate(result.points):
         mark = " (chosen)" if k == result.chosen else ""
         lines.append(f"point {k}{mark}:")

@@ -121,8 +121,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     >>> sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39,
     ...                              "baa": 68, "bab": 52, "bba": 77, "bbb": 73}, labels=["a", "b"])
     >>> result = evaluate(sketch, method="algebraic")
-    >>> result.point.prevalence["a"], result.point.accuracy["c0"]["a"], result.alarms
-    (Fraction(1, 4), Fraction(3, 4), ())
+    >>> result.point.prevalence["a"], result.point.accuracy["c0"]["a"], result.alarms, result.structure
+    (Fraction(1, 4), Fraction(3, 4), (), 'independent')
     >>> evaluate(sketch, method="majority").point.prevalence["a"]
     Fraction(239, 480)
     >>> low, high = evaluate(sketch, intervals="bootstrap", seed=0).point.interval["accuracy"]["c0"]["b"]

@@ -186,6 +186,12 @@ def _parts_name(evaluation: Any) -> str:
     return "trios" if evaluation.method == "algebraic" else "sub-evaluations"
 
 
+def _correlated(evaluation: Any) -> str:
+    """``", errors correlated on c0-c1"`` when the evaluation assumed a correlated structure, else ``""``."""
+    structure = getattr(evaluation, "structure", None)
+    return "" if structure in (None, "independent") else f", errors correlated on {structure}"
+
+
 def evaluation_repr(evaluation: Any) -> str:
     """A few hundred characters at most: method, sizes, the chosen prevalences, alarm kinds, trios."""
     point = evaluation.point
@@ -198,7 +204,8 @@ def evaluation_repr(evaluation: Any) -> str:
     kinds = sorted({a.kind for a in evaluation.alarms})
     alarms = f"alarms: {names_text(kinds)}" if kinds else "no alarms"
     parts = f"; {len(evaluation.trios)} {_parts_name(evaluation)}" if evaluation.trios else ""
-    text = (f"Evaluation({evaluation.method}; classifiers {names_text(evaluation.classifiers)}; "
+    structure = f"; structure {evaluation.structure}" if _correlated(evaluation) else ""
+    text = (f"Evaluation({evaluation.method}{structure}; classifiers {names_text(evaluation.classifiers)}; "
             f"labels {names_text(evaluation.labels)}; {choice}; {alarms}{parts})")
     return text if len(text) <= 400 else text[:396] + "...)"
 
@@ -244,8 +251,9 @@ def _alarm_rows(evaluation: Any) -> tuple[list[list[str]], int]:
 
 def evaluation_summary(evaluation: Any) -> str:
     """Plain text: the chosen point (or the candidates), the alarms one line each, the trios in one line."""
-    lines = [f"Evaluation by the {evaluation.method} method: {len(evaluation.classifiers)} classifiers "
-             f"({names_text(evaluation.classifiers)}), labels {', '.join(map(str, evaluation.labels))}"]
+    lines = [f"Evaluation by the {evaluation.method} method{_correlated(evaluation)}: "
+             f"{len(evaluation.classifiers)} classifiers ({names_text(evaluation.classifiers)}), "
+             f"labels {', '.join(map(str, evaluation.labels))}"]
     if evaluation.point is not None:
         lines.append("chosen point:")
         lines.extend(estimate_lines(evaluation.point, indent="  "))
@@ -269,7 +277,7 @@ def evaluation_summary(evaluation: Any) -> str:
 
 def evaluation_html(evaluation: Any) -> str:
     """A compact HTML block: the chosen point, the alarms one line each, the trios summarised."""
-    title = (f"Evaluation ({evaluation.method}): {len(evaluation.classifiers)} classifiers, "
+    title = (f"Evaluation ({evaluation.method}{_correlated(evaluation)}): {len(evaluation.classifiers)} classifiers, "
              f"{len(evaluation.labels)} labels")
     parts: list[str] = []
     if evaluation.point is not None:

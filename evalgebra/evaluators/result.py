@@ -37,6 +37,7 @@ __all__ = [
     "Exact",
     "EXACT_TYPES",
     "INTERVAL_KINDS",
+    "INDEPENDENT_METHODS",
     "IntervalInfo",
     "exact_text",
 ]
@@ -61,6 +62,11 @@ INTERVAL_KINDS: dict[str, str] = {
     "bootstrap": "percentile intervals of a multinomial bootstrap over the sketch's pattern counts",
     "delta": "the delta method: the closed form's gradient times the multinomial covariance of the counts",
 }
+
+
+#: The methods whose evaluations assume independent errors given the true label (``Evaluation.structure``
+#: records ``"independent"`` unless a correlated structure is given).
+INDEPENDENT_METHODS = ("algebraic", "hui_walter", "hui_walter_gibbs")
 
 
 Exact = Union[Fraction, QuadraticNumber, AlgebraicNumber]
@@ -341,6 +347,13 @@ class Evaluation:
     intervals : IntervalInfo or None
         How the chosen point's confidence intervals (its ``interval``) were made; ``None``
         when none were asked for (``evaluate(..., intervals="bootstrap")``).
+    structure : str or None
+        The error structure the evaluation assumed: the correlated subsets as command-line text
+        in the classifiers' names (``"c0-c1,c0-c2"``, from ``evaluate(sketch, structure=...)``);
+        else ``"independent"`` for the methods that assume independent errors given the true
+        label (:data:`INDEPENDENT_METHODS`, the default there), ``None`` for the others
+        (majority vote assumes no error model). The ``repr``, :meth:`summary` and the HTML name a
+        correlated structure; :meth:`to_dict` holds any recorded one.
 
     Notes
     -----
@@ -376,6 +389,11 @@ class Evaluation:
     alarms: tuple[Alarm, ...] = ()
     trios: tuple[Evaluation, ...] = ()
     intervals: IntervalInfo | None = None
+    structure: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.structure is None and self.method in INDEPENDENT_METHODS:
+            object.__setattr__(self, "structure", "independent")
 
     @property
     def point(self) -> Estimate | None:
@@ -395,6 +413,7 @@ class Evaluation:
         return {
             "format": "evalgebra.evaluation/1",
             "method": self.method,
+            **({"structure": self.structure} if self.structure is not None else {}),
             "labels": list(self.labels),
             "classifiers": list(self.classifiers),
             "points": [p.to_dict() for p in self.points],

@@ -497,7 +497,8 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
                    for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
                    if kind in found)
     partition: Mapping[str, Any] = {} if chosen is None else _Partition(points[chosen], labels, n, sum(ints), match.structure)
-    return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms)
+    assumed = ",".join("-".join(classifiers[i] for i in subset) for subset in match.structure)
+    return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed)
 
 
 def evaluate_structured(
