@@ -209,8 +209,11 @@ def structure_value(value: str, names: Sequence[str] = ()) -> Any:
                     break
             else:
                 token = tokens[i]
-                if token:
-                    members.append(int(token) if _ASCII_DIGITS.fullmatch(token) and len(token) < 10 else token)
+                if not token:  # "0--1", "0-1-": a member left out, not to be guessed
+                    where = f"in {part.strip()!r}" if part.strip() else "(an empty subset between commas)"
+                    raise SpecError(f"--structure {value!r}: an empty member {where}; write subsets as "
+                                    "0-1 or names joined by '-', separated by ',' (e.g. 0-1,2-3)")
+                members.append(int(token) if _ASCII_DIGITS.fullmatch(token) and len(token) < 10 else token)
                 i += 1
         subsets.append(members)
     return subsets

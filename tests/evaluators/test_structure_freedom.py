@@ -89,3 +89,14 @@ def test_cli_evaluate_refuses_free_correlations_with_exit_2_and_derives_nothing(
     assert err.startswith("evalgebra: error: structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free")
     assert "deriving" not in err and "--classifiers c0,c1,c2" in err
     assert main(["evaluate", str(path), "--classifiers", "c0,c1,c2"]) == 0
+
+
+def test_cli_structure_with_an_empty_member_is_refused_not_guessed(tmp_path, capsys):
+    from evalgebra.cli import main
+
+    path = tmp_path / "sketch.json"
+    expected_sketch(random_point(EnsembleSpec(4, 2, [(0, 1)]), 0)).unlabelled().write_json(path)
+    for text in ("0--1", "0-1-", "0-1,,2-3"):  # "0--2" must not become the pair 0-2 when 0-1-2 was meant
+        assert main(["evaluate", str(path), "--structure", text]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"evalgebra: error: --structure {text!r}: an empty member"), err
