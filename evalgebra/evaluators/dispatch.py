@@ -145,7 +145,21 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     function = _method(method)
     fixed: dict[str, Any] = {}
     if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
-        if method != "algebraic" or intervals not in (None, "bootstrap") or structure not in (None, "independent"):
+        correlated = structure is not None and not (isinstance(structure, str) and structure == "independent")
+        if method == "algebraic" and correlated:
+            from evalgebra.evaluators.structure_modules import parse_structure, structure_text
+
+            parsed = parse_structure(structure, sketch.classifiers)  # empty: the independent structure
+            if parsed:
+                example = {str(sketch.abstain[0]): str(sketch.labels[-1])}
+                raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} with the correlated structure "
+                                f"{structure_text(parsed)}: correlated structures are evaluated for two labels "
+                                "without abstentions; accepted: count them as a label first "
+                                f"(sketch.collapse_responses({example!r})), drop their items (evalgebra sketch "
+                                "--missing drop, for empty cells), or structure=None (independent errors: the "
+                                "abstention evaluator)")
+            correlated = False
+        if method != "algebraic" or intervals not in (None, "bootstrap") or correlated:
             raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
                             "independent errors (intervals: bootstrap); or count them as a label first: "
                             "sketch.collapse_responses({...})")
@@ -172,7 +186,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         return function(sketch, **fixed, **options)
     if fixed:
         raise SpecError("confidence intervals are not computed for correlated structures yet; ask for them with "
-                        "structure=None (independent errors)")
+                        "structure=None (independent errors; on the command line, without --structure)")
     if sketch.abstain:
         return abstention_intervals(function(sketch, **options), sketch, 0.95 if level is None else level,
                                     n_boot, seed, options)
