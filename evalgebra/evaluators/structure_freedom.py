@@ -144,9 +144,9 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
     free = correlation_freedom(tuple(structure), n)
     points = next((e.points for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (n, 2) and e.finite
                    and isomorphism(tuple(structure), e.structure, n) is not None), None)
-    many = f"each of its {points}" if points else "each of its finitely many"
+    many = f"each of its {points} evaluations" if points else "each evaluation"
     text = (f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its correlations free "
-            f"(a {free}-dimensional family of them fits {many} evaluations of prevalence and accuracies) and no "
+            f"(a {free}-dimensional family of them fits {many} of prevalence and accuracies) and no "
             "evaluator solves such a structure yet (the code generator finds no derivation for it); accepted: a "
             "structure whose correlations are determined (see 'Correlated classifiers' in the README)")
     trios = independent_trios(structure, n)
