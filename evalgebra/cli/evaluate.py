@@ -191,9 +191,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
                     help="evaluate these classifiers only (names, comma-separated)")
     ev.add_argument("--structure", default=None, metavar="0-1,2-3",
                     help="independent (default, as in every command), or correlated subsets like 0-1,0-2 (indices "
-                         "or names, as for point/polys): the algebraic method then evaluates binary classifiers whose "
-                         "errors may correlate on them, exactly; a structure that is not identifiable is refused "
-                         "(exit 2)")
+                         "or names, as for point/polys; indices count the classifiers in the order --classifiers "
+                         "gives, else the sketch's): the algebraic method then evaluates binary classifiers whose "
+                         "errors may correlate on them, exactly; a structure that is not identifiable, or whose "
+                         "correlations the counts leave free, is refused (exit 2)")
     ev.add_argument("--derive", action="store_true",
                     help="with --structure: derive a missing evaluator into the cache folder first ($EVALGEBRA_CACHE, "
                          "else ~/.cache/evalgebra/structures; progress on stderr; can take minutes)")
