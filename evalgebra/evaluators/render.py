@@ -134,6 +134,12 @@ def estimate_lines(estimate: Any, indent: str = "") -> list[str]:
             f"acc on {label} = {_with_interval(v, estimate, 'accuracy', c, label)}" for label, v in row.items()))
     if more:
         lines.append(f"{indent}... and {more} more classifiers")
+    subsets, more = shorten(list((getattr(estimate, "correlation", None) or {}).items()))
+    for subset, row in subsets:  # a correlated structure's G^ell_T
+        lines.append(f"{indent}G of {', '.join(map(str, subset))}  " + "   ".join(
+            f"on {label} = {value_text(v)}" for label, v in row.items()))
+    if more:
+        lines.append(f"{indent}... and {more} more correlated subsets")
     return lines
 
 
@@ -149,7 +155,13 @@ def _estimate_tables(estimate: Any) -> list[str]:
     accuracy = html_table(["classifier", *(f"accuracy on {label}" for label in labels)],
                           [[c, *(_with_interval(row.get(label), estimate, "accuracy", c, label) for label in labels)]
                            for c, row in classifiers], more=more)
-    return [prevalence, accuracy]
+    subsets, more = shorten(list((getattr(estimate, "correlation", None) or {}).items()))
+    if not subsets:
+        return [prevalence, accuracy]
+    correlation = html_table(["correlated subset", *(f"G on {label}" for label in labels)],
+                             [[", ".join(map(str, subset)), *(value_text(row.get(label)) for label in labels)]
+                              for subset, row in subsets], more=more)
+    return [prevalence, accuracy, correlation]
 
 
 def estimate_html(estimate: Any) -> str:
@@ -166,6 +178,9 @@ def estimate_records(estimate: Any) -> list[dict[str, Any]]:
     for c, row in estimate.accuracy.items():
         records.extend({"statistic": "accuracy", "label": label, "classifier": c, "value": _float(v),
                         "exact": _exact_text(v), **_bounds(estimate, "accuracy", c, label)} for label, v in row.items())
+    for subset, row in (getattr(estimate, "correlation", None) or {}).items():  # classifier: the subset, "c0,c1"
+        records.extend({"statistic": "correlation", "label": label, "classifier": ",".join(map(str, subset)),
+                        "value": _float(v), "exact": _exact_text(v)} for label, v in row.items())
     return records
 
 

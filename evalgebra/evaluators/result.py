@@ -220,9 +220,10 @@ class Estimate:
     def to_frame(self) -> Any:
         """A :class:`pandas.DataFrame`, one row per statistic (pandas is optional).
 
-        Columns ``statistic`` (``prevalence`` or ``accuracy``), ``label``, ``classifier``,
-        ``value`` (float) and ``exact`` (the exact text, ``None`` for floats); ``low`` and
-        ``high`` when the estimate has intervals.
+        Columns ``statistic`` (``prevalence``, ``accuracy``, or ``correlation`` with the subset
+        as ``classifier``, ``"c0,c1"``), ``label``, ``classifier``, ``value`` (float) and
+        ``exact`` (the exact text, ``None`` for floats); ``low`` and ``high`` when the estimate
+        has intervals.
         """
         records = render.estimate_records(self)
         return render.frame(records, render.record_columns(records, _COLUMNS))
@@ -447,7 +448,7 @@ class Evaluation:
         """A :class:`pandas.DataFrame` of every candidate point, one row per statistic (pandas is optional).
 
         Columns ``point`` (index into ``points``), ``chosen`` (bool), ``statistic``
-        (``prevalence`` or ``accuracy``), ``label``, ``classifier``, ``value`` (float) and
+        (``prevalence``, ``accuracy`` or ``correlation``), ``label``, ``classifier``, ``value`` (float) and
         ``exact`` (the exact text, ``None`` for floats); ``low`` and ``high`` when the chosen
         point has intervals.
         """

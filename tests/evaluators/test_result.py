@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.closed_form import evaluate_counts
@@ -68,3 +70,15 @@ def test_cli_evaluate_names_the_structure_in_text_and_json(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["structure"] == "independent"
     assert main(["evaluate", str(path), "--method", "majority"]) == 0
     assert capsys.readouterr().out.startswith("method majority; labels a, b;")
+
+
+def test_estimate_shows_the_structures_correlations_in_summary_html_and_frame():
+    result = evaluate(_pair_sketch(), structure="0-1")
+    assert "G of c0, c1  on a = 1/24 ≈ 0.0417   on b = 1/36 ≈ 0.0278" in result.summary()
+    assert "correlated subset" in result._repr_html_() and "1/24" in result.point._repr_html_()
+    pytest.importorskip("pandas")
+    frame = result.point.to_frame()
+    rows = frame[frame.statistic == "correlation"]
+    assert list(zip(rows.label, rows.classifier, rows.exact)) == [("a", "c0,c1", "1/24"), ("b", "c0,c1", "1/36")]
+    independent = evaluate(_pair_sketch())
+    assert "G of" not in independent.summary() and "correlation" not in set(independent.point.to_frame().statistic)
