@@ -3,8 +3,12 @@ r"""Emit the generated evaluators of correlated structures and their index.
 :func:`structure_source` prints a :class:`~evalgebra.codegen.structures.StructureForm` as a
 module of ``evalgebra/generated/structures/`` (the contract is in the docstring of
 :mod:`evalgebra.codegen.structures`); :func:`structure_files` returns every committed module
-of :data:`STRUCTURES` plus ``INDEX.json``, the identifiability atlas read from the committed
-results of derivations d04 (two labels) and d09 (three labels).
+of :data:`STRUCTURES`, ``common.py`` (what they share: the moments of the counts for
+:data:`COMMON_SIZES`, the exact division, the loop over the roots; :func:`common_source`) and
+``INDEX.json``, the identifiability atlas read from the committed results of derivations d04
+(two labels) and d09 (three labels). A module's back-substitution is split into ``prepare``
+(once per sketch: every coefficient that depends on the counts only, named ``k0, k1, ...``)
+and ``solve`` (per root: Horner polynomials in the prevalence over those names).
 
 Examples
 --------
@@ -23,10 +27,14 @@ from typing import Any
 
 import sympy
 
-from evalgebra.codegen.printer import CodegenError, expression_text, python_function, require_polynomial
-from evalgebra.codegen.structures import StructureForm, derive_structure, module_name, structure_from_text
+from evalgebra.codegen.closed_forms import count_moments
+from evalgebra.codegen.printer import CodegenError, python_function, require_polynomial
+from evalgebra.codegen.structures import (
+    StructureForm, count_symbols, derive_structure, module_name, structure_from_text)
+from evalgebra.spec import EnsembleSpec
 
-__all__ = ["STRUCTURES", "ATLAS", "structure_source", "structure_files", "atlas_index"]
+__all__ = ["STRUCTURES", "ATLAS", "COMMON_SIZES", "structure_source", "common_source", "structure_files",
+           "atlas_index"]
 
 Progress = Callable[[str], None]
 
@@ -53,55 +61,237 @@ def _quiet(message: str) -> None:
     return None
 
 
-def _emit(outputs: Sequence[tuple[str, sympy.Expr]], bound: set[str], prefix: str,
-          integers: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
-    """Lines binding each output (shared subexpressions named ``prefix0, prefix1, ...``).
+# -- the back-substitution: per-sketch constants hoisted out of the per-root arithmetic -----------
+class _Hoist:
+    """Names ``k0, k1, ...`` for the coefficients (integer polynomials in the moments) that the
+    per-root code multiplies by; equal coefficients (or negatives) share one name."""
 
-    An output that is a polynomial of degree >= 2 in ``prev_a`` whose other names are all in
-    ``integers`` (the counts' moments) is printed in Horner form: its coefficients first (integer
-    arithmetic, shared with the others), then one multiplication per degree in the number type of
-    the prevalence.
-    """
-    prevalence = sympy.Symbol("prev_a")
-    batch: list[tuple[str, sympy.Expr]] = []
-    horner: list[tuple[str, int]] = []
-    for name, expr in outputs:
-        require_polynomial(name, expr, bound)
-        others = {str(x) for x in expr.free_symbols} - {"prev_a"}
-        degree = sympy.degree(expr, prevalence) if prevalence in expr.free_symbols else 0
-        if degree >= 2 and others <= integers:
-            coefficients = sympy.Poly(expr, prevalence).all_coeffs()[::-1]
-            batch += [(f"{name}_c{k}", sympy.expand(c)) for k, c in enumerate(coefficients)]
-            horner.append((name, degree))
+    def __init__(self, moments: set[str]) -> None:
+        self.moments = moments
+        self.named: dict[sympy.Expr, str] = {}
+        self.used: set[str] = set()
+
+    def text(self, coefficient: sympy.Expr) -> str:
+        """Python text of a coefficient: a literal, a moment's name, or a hoisted name (maybe negated)."""
+        coefficient = sympy.expand(coefficient)
+        if coefficient.is_Integer:
+            return str(int(coefficient))
+        for sign, expr in (("", coefficient), ("-", -coefficient)):
+            if expr.is_Symbol and str(expr) in self.moments:
+                self.used.add(str(expr))
+                return sign + str(expr)
+            if expr in self.named:
+                return sign + self.named[expr]
+        name = self.named[coefficient] = f"k{len(self.named)}"
+        return name
+
+
+def _signed_sum(parts: Sequence[str]) -> str:
+    text = ""
+    for part in parts:
+        if not text:
+            text = part
+        elif part.startswith("-"):
+            text += f" - {part[1:]}"
         else:
-            batch.append((name, expr))
-    fresh = sympy.numbered_symbols(prefix)
-    replacements, reduced = sympy.cse([e for _, e in batch], symbols=fresh, order="canonical")
-    lines = [f"    {sym} = {expression_text(expr)}" for sym, expr in replacements]
-    lines += [f"    {name} = {expression_text(expr)}" for (name, _), expr in zip(batch, reduced)]
-    for name, degree in horner:
-        text = f"{name}_c{degree}"
-        for k in range(degree - 1, -1, -1):
-            text = f"({text})*prev_a + {name}_c{k}"
-        lines.append(f"    {name} = {text}")
-    bound.update(name for name, _ in outputs)
-    return lines
+            text += f" + {part}"
+    return text or "0"
 
 
-_HELPERS = '''class _Blind(Exception):
+def _horner(texts: Sequence[str]) -> str:
+    """``c_d p^d + ... + c_0`` as ``((c_d*p + c_(d-1))*p + ...)`` (zero coefficients skipped)."""
+    degree = len(texts) - 1
+    text = texts[degree]
+    for k in range(degree - 1, -1, -1):
+        head = text if _simple(text) else f"({text})"
+        text = "prev_a" if head == "1" else "-prev_a" if head == "-1" else f"{head}*prev_a"
+        if texts[k] != "0":
+            text = _signed_sum([text, texts[k]])
+    return text
+
+
+def _simple(text: str) -> bool:
+    return re.fullmatch(r"-?[A-Za-z_][A-Za-z_0-9]*|-?\d+", text) is not None
+
+
+def _per_root(expr: sympy.Expr, roots: Sequence[str], hoist: _Hoist, share: Callable[[str], str]) -> str:
+    """Text of ``expr`` (polynomial in the moments and the per-root names ``roots``, ``prev_a`` last):
+    one Horner polynomial in ``prev_a`` per monomial of the other per-root names."""
+    expr = sympy.expand(expr)
+    present = [sympy.Symbol(r) for r in roots if sympy.Symbol(r) in expr.free_symbols]
+    if not present:
+        return hoist.text(expr)
+    prevalence = sympy.Symbol("prev_a")
+    others = [s for s in present if s != prevalence]
+    gens = others + [prevalence]
+    groups: dict[tuple[int, ...], dict[int, sympy.Expr]] = {}
+    for monomial, coefficient in sympy.Poly(expr, *gens).terms():
+        groups.setdefault(monomial[:-1], {})[monomial[-1]] = coefficient
+    parts = []
+    for key in sorted(groups, reverse=True):
+        by_degree = groups[key]
+        texts = [hoist.text(by_degree.get(d, sympy.Integer(0))) for d in range(max(by_degree) + 1)]
+        poly = _horner(texts)
+        poly = share(poly) if not _simple(poly) else poly
+        factors = [str(s) if e == 1 else f"{s}**{e}" for s, e in zip(others, key) if e]
+        if not factors:
+            parts.append(poly)
+        elif poly in ("1", "-1"):
+            parts.append(("-" if poly == "-1" else "") + "*".join(factors))
+        else:
+            sign, body = ("-", poly[1:]) if poly.startswith("-") and _simple(poly) else ("", poly)
+            parts.append(sign + "*".join(factors) + "*" + (body if _simple(body) else f"({body})"))
+    return _signed_sum(parts)
+
+
+#: Classifier counts whose moments ``generated/structures/common.py`` holds (other N: in the module).
+COMMON_SIZES = (3, 4, 5)
+
+
+def _moments_function(n: int, name: str) -> str:
+    spec = EnsembleSpec(n, 2)
+    prelude, _ = count_moments(spec)
+    names = [k for k, _ in prelude]
+    return python_function(name, count_symbols(spec), [(k, sympy.Symbol(k)) for k in names],
+                           "Q, every B_T and every E_T (MOMENTS order) from the pattern counts.", list(prelude))
+
+
+_COMMON_HELPERS = r'''class Blind(Exception):
     """A denominator of the back-substitution vanished (a blind spot)."""
 
 
-def _div(num, den):
-    r\'\'\'num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.\'\'\'
+def div(num, den):
+    """num / den, exact on int (as a Fraction), fmpz (as an fmpq), Fraction, fmpq and number-field
+    elements; IEEE division on NumPy arrays; Blind on an exact zero denominator."""
+    if type(den) is fmpq or (type(num) is fmpq and type(den) is fmpz):  # the usual exact case first
+        if not den:
+            raise Blind
+        return num / den
     if getattr(den, "shape", None) is not None:
         return num / den
     if den == 0:
-        raise _Blind
+        raise Blind
     if isinstance(num, int) and isinstance(den, int):
         return Fraction(num, den)
-    return num / den'''
+    if isinstance(num, (int, fmpz)) and isinstance(den, (int, fmpz)):
+        return fmpq(num, den)
+    return num / den
+
+
+def mirrored(values):
+    """The label swap of a point's values (registry names acc_i_l, corr_..._l): P_{i,a} <-> 1 - P_{i,b},
+    G^a_T <-> (-1)^|T| G^b_T; the swapped point's prevalence is 1 - prev_a."""
+    out = {}
+    for name, value in values.items():
+        kind, rest = name.split("_", 1)
+        members, label = rest[:-2], rest[-1]
+        twin = values[f"{kind}_{members}_{'b' if label == 'a' else 'a'}"]
+        if kind == "acc":
+            out[name] = 1 - twin
+        else:
+            out[name] = twin if members.count("_") % 2 else -twin
+    return out
+
+
+def substitute_all(prepare, solve, moments, prevalences):
+    """solve(prepare(*moments), p) for every p of prevalences (the per-sketch part once); None where a
+    denominator vanishes (a blind spot). A rational p whose 1 - p came first gets the label swap of
+    that point (mirrored): the swap maps the model onto itself, so it is the point above p."""
+    prepared = prepare(*moments)
+    out = []
+    done = {}
+    for prevalence in prevalences:
+        rational = isinstance(prevalence, (fmpq, Fraction))
+        twin = done.get(1 - prevalence) if rational else None
+        if twin is not None:
+            out.append(mirrored(twin))
+            continue
+        try:
+            out.append(solve(prepared, prevalence))
+        except Blind:
+            out.append(None)
+        if rational and out[-1] is not None:
+            done[prevalence] = out[-1]
+    return out'''
+
+
+def common_source() -> str:
+    r"""The text of ``generated/structures/common.py``: what every structure module shares."""
+    doc = (
+        "What the generated evaluators of correlated structures share: the counts' moments for\n"
+        f"N = {', '.join(map(str, COMMON_SIZES))} (Q, every B_T and every E_T, integer polynomials in the pattern counts), the\n"
+        "exact division of the back-substitution and the loop over the roots of an eliminant.\n\n"
+        "Exact runs are fastest on python-flint ``fmpz`` counts (the per-sketch part in integers) with\n"
+        "``fmpq`` or number-field prevalences.\n\n"
+        "A module's ``prepare(moments)`` computes, once per sketch, every coefficient its per-root code\n"
+        "multiplies by; ``solve(prepared, prev_a)`` is the arithmetic at one root."
+    )
+    parts = [_COMMON_HELPERS]
+    constants = []
+    for n in COMMON_SIZES:
+        names = [k for k, _ in count_moments(EnsembleSpec(n, 2))[0]]
+        constants.append(f"MOMENTS_{n} = {tuple(names)!r}")
+        parts.append(_moments_function(n, f"moments_{n}"))
+    header = ("# Generated by evalgebra.codegen from evalgebra/codegen/structure_modules.py. "
+              "DO NOT EDIT. Regenerate: python -m evalgebra.codegen --write\n")
+    imports = ["from fractions import Fraction", "", "from flint import fmpq, fmpz"]
+    text = "\n".join([header + f'r"""{doc}"""', "", *imports, "", *constants, "", "",
+                      "\n\n\n".join(parts)])
+    return text.rstrip() + "\n"
+
+
+def _back_substitution(form: StructureForm, moment_names: Sequence[str]) -> tuple[str, str]:
+    """``prepare`` (per sketch: the hoisted coefficients) and ``solve`` (per root) of a form."""
+    hoist = _Hoist(set(moment_names))
+    seen: dict[str, int] = {}
+    shared: dict[str, str] = {}
+
+    def count(text: str) -> str:
+        seen[text] = seen.get(text, 0) + 1
+        return text
+
+    def name(text: str) -> str:  # a polynomial in prev_a used twice or more is computed once per root
+        if seen.get(text, 0) < 2:
+            return text
+        return shared.setdefault(text, f"h{len(shared)}")
+
+    def lines(share: Callable[[str], str]) -> list[str]:
+        roots, body = ["prev_a"], []
+        blocks = [(f"step {k}: {', '.join(s.unknowns)}", s.unknowns, s.numerators, s.denominators)
+                  for k, s in enumerate(form.steps)]
+        blocks.append(("the registry's unknowns", *(tuple(x) for x in zip(*form.outputs))))  # type: ignore[arg-type]
+        for comment, unknowns, numerators, denominators in blocks:
+            body.append(f"    # {comment}")
+            for unknown, num, den in zip(unknowns, numerators, denominators):
+                bound = set(moment_names) | set(roots)
+                require_polynomial(f"{unknown}_num", num, bound)
+                require_polynomial(f"{unknown}_den", den, bound)
+                num_text, den_text = _per_root(num, roots, hoist, share), _per_root(den, roots, hoist, share)
+                body.append(f"    {unknown} = {num_text}" if den_text == "1" else
+                            f"    {unknown} = div({num_text}, {den_text})")
+            roots.extend(unknowns)
+        return body
+
+    lines(count)
+    body = lines(name)
+    body[:0] = [f"    {h} = {text}" for text, h in shared.items()]
+    result = ", ".join(f"{name!r}: {name}" for name, _, _ in form.outputs)
+    body.append(f"    return {{{result}}}")
+    passed = [n for n in moment_names if n in hoist.used]
+    hoisted = sorted(hoist.named.items(), key=lambda kv: int(kv[1][1:]))
+    prepare = python_function(
+        "prepare", [sympy.Symbol(n) for n in moment_names],
+        [(n, sympy.Symbol(n)) for n in passed] + [(name, expr) for expr, name in hoisted],
+        "The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer\n"
+        "    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.")
+    solve = "\n".join([
+        "def solve(prepared, prev_a):",
+        "    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's\n"
+        "    tuple); Blind where a denominator vanishes.'''",
+        f"    ({', '.join([*passed, *(name for _, name in hoisted)])},) = prepared",
+        *body,
+    ])
+    return prepare, solve
 
 
 def structure_source(form: StructureForm) -> str:
@@ -115,28 +305,35 @@ def structure_source(form: StructureForm) -> str:
         "roots are the prevalences of every evaluation point explaining the counts (integer polynomials\n"
         "in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at\n"
         "one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy\n"
-        "floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's\n"
-        "generators scaled to counts at a point, all zero when it explains the counts.\n\n"
+        "floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at\n"
+        "several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the\n"
+        "model's generators scaled to counts at a point, all zero when it explains the counts.\n\n"
         f"Derivation: Youden coordinates, parameter {form.parameter}, {form.method} "
         "(evalgebra.codegen.structures; table in derivation d10).\n\n"
         "References: \"Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n"
         "classification\" (A. Corrada-Emmanuel), Theorems 1 and 3."
     )
+    n = form.n_classifiers
+    if n in COMMON_SIZES:
+        imports = [f"from evalgebra.generated.structures.common import MOMENTS_{n} as MOMENTS",
+                   "from evalgebra.generated.structures.common import div, substitute_all",
+                   f"from evalgebra.generated.structures.common import moments_{n} as moments"]
+        own_moments: list[str] = []
+    else:
+        imports = ["from evalgebra.generated.structures.common import div, substitute_all"]
+        own_moments = [_moments_function(n, "moments")]
     constants = [
-        "from fractions import Fraction",
+        *imports,
         "",
-        f"N_CLASSIFIERS = {form.n_classifiers}",
+        f"N_CLASSIFIERS = {n}",
         "N_LABELS = 2",
         f"STRUCTURE = {form.structure!r}",
         f"DEGREE = {form.degree}",
         f"UNKNOWNS = {form.unknowns!r}",
         f"PARAMETER = {form.parameter!r}",
         f"METHOD = {form.method!r}",
-        f"MOMENTS = {tuple(moment_names)!r}",
+        *([] if n in COMMON_SIZES else [f"MOMENTS = {tuple(moment_names)!r}"]),
     ]
-    moments = python_function("moments", list(form.counts), [(n, sympy.Symbol(n)) for n in moment_names],
-                              "Q, every B_T and every E_T (MOMENTS order) from the pattern counts.",
-                              list(form.prelude))
     coefficients = python_function("eliminant_coefficients", moment_symbols,
                                    [(f"e_{k}", c) for k, c in enumerate(form.eliminant)],
                                    "Coefficients e_0 .. e_DEGREE of the eliminant in prev_a, from the MOMENTS.")
@@ -145,50 +342,29 @@ def structure_source(form: StructureForm) -> str:
         "    r'''Coefficients (low -> high) of the eliminant in prev_a; counts in pattern order.'''\n"
         "    return list(eliminant_coefficients(*moments(*counts)))"
     )
-    bound = set(moment_names) | {"prev_a"}
-    body = [f"    ({', '.join(moment_names)},) = values", ""]
-    for k, step in enumerate(form.steps):
-        body.append(f"    # step {k}: {', '.join(step.unknowns)}")
-        pairs = []
-        for name, num, den in zip(step.unknowns, step.numerators, step.denominators):
-            pairs += [(f"{name}_num", num), (f"{name}_den", den)]
-        body += _emit(pairs, bound, f"s{k}_", set(moment_names))
-        body += [f"    {name} = _div({name}_num, {name}_den)" for name in step.unknowns]
-        bound.update(step.unknowns)
-    body.append("    # the registry's unknowns")
-    pairs = []
-    for name, num, den in form.outputs:
-        pairs += [(f"{name}_num", num), (f"{name}_den", den)]
-    body += _emit(pairs, bound, "o_", set(moment_names))
-    body += [f"    {name} = _div({name}_num, {name}_den)" for name, _, _ in form.outputs]
-    result = ", ".join(f"{name!r}: {name}" for name, _, _ in form.outputs)
-    body.append(f"    return {{{result}}}")
-    solve = "\n".join([
-        "def _solve(values, prev_a):",
-        "    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''",
-        *body,
-    ])
+    prepare, solve = _back_substitution(form, moment_names)
     back = (
         "def back_substitute(counts, prevalence):\n"
         "    r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;\n"
         "    None where a denominator vanishes (a blind spot).'''\n"
-        "    try:\n"
-        "        return _solve(moments(*counts), prevalence)\n"
-        "    except _Blind:\n"
-        "        return None"
+        "    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]\n"
+        "\n\n"
+        "def back_substitute_all(counts, prevalences):\n"
+        "    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''\n"
+        "    return substitute_all(prepare, solve, moments(*counts), prevalences)"
     )
     names = list(form.unknowns)
     residual_outputs = [(f"r_{k}", r) for k, r in enumerate(form.residuals)]
     residuals = python_function(
-        "_residuals", moment_symbols + [sympy.Symbol(n) for n in names], residual_outputs,
+        "model_residuals", moment_symbols + [sympy.Symbol(n) for n in names], residual_outputs,
         "The model's generators in moment coordinates, scaled by Q^|T| (singles first).")
     residuals_wrapper = (
         "def residuals(counts, values):\n"
         "    r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly\n"
         "    when the point explains the counts.'''\n"
-        "    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))"
+        "    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))"
     )
-    functions = [_HELPERS, moments, coefficients, eliminant, back, solve, residuals_wrapper, residuals]
+    functions = [*own_moments, coefficients, eliminant, back, prepare, solve, residuals_wrapper, residuals]
     header = ("# Generated by evalgebra.codegen from evalgebra/codegen/structures.py (derivation d10). "
               "DO NOT EDIT. Regenerate: python -m evalgebra.codegen --write\n")
     text = "\n".join([header + f'r"""{doc}"""', "", *constants, "", "", "\n\n\n".join(functions)])
@@ -243,6 +419,7 @@ def structure_files(progress: Progress = _quiet) -> dict[str, tuple[str, str]]:
         progress(f"structure {module_name(n, structure)}")
         module, derivation, text = _derived(n, structure)
         files[f"structures/{module}.py"] = (derivation, text)
+    files["structures/common.py"] = ("evalgebra.codegen.structure_modules (shared part)", common_source())
     files["structures/__init__.py"] = (
         "evalgebra.codegen.structure_modules",
         "# Generated by evalgebra.codegen from evalgebra/codegen/structure_modules.py. DO NOT EDIT. "

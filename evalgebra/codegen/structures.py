@@ -35,7 +35,9 @@ the canonical structure, subsets joined by ``_``, e.g. ``01_02``) -- the runtime
 * constants ``N_CLASSIFIERS``, ``N_LABELS``, ``STRUCTURE`` (canonical, sorted index tuples),
   ``DEGREE`` (degree of the eliminant), ``UNKNOWNS`` (registry names, prevalence first), and
   ``PARAMETER`` (the Youden index used as parameter);
-* ``moments(*counts)``: ``Q``, the ``B_T`` and the ``E_T`` (integers on integer counts);
+* ``moments(*counts)``: ``Q``, the ``B_T`` and the ``E_T`` (integers on integer counts); for
+  N = 3, 4, 5 imported from ``generated/structures/common.py`` (with ``div``, ``mirrored`` and
+  ``substitute_all``, the parts every module shares), else printed in the module;
 * ``eliminant(counts) -> list`` of coefficients, low -> high, of a polynomial in ``prev_a``
   whose roots are the points' prevalences; ``counts`` are the ``2^N`` pattern counts in
   pattern order; division-free, exact on ``int``, elementwise on NumPy float arrays (pass
@@ -46,15 +48,22 @@ the canonical structure, subsets joined by ``_``, e.g. ``01_02``) -- the runtime
   (accuracies ``acc_i_l``, correlations ``corr_..._l``), using ``+ - * /`` only, so it runs on
   ``Fraction``, ``fmpq``, exact number-field elements and NumPy floats; ``None`` where a
   denominator vanishes (a blind spot; on NumPy arrays the entries are ``inf``/``nan`` instead);
+* ``prepare(*moments) -> tuple`` (per sketch: every coefficient of the back-substitution that
+  depends on the counts only, integer polynomials in the moments) and ``solve(prepared,
+  prevalence) -> dict`` (per root: Horner polynomials in the prevalence over those coefficients,
+  one division per unknown; raises ``common.Blind`` on a zero denominator);
+  ``back_substitute_all(counts, prevalences)`` runs ``prepare`` once and ``solve`` per root (a
+  rational root whose ``1 - p`` came first gets the label swap of that point);
 * ``residuals(counts, values) -> list``: the generators of the model in moment coordinates,
   scaled to counts, at a point (``values`` = the dict of every unknown, prevalence included):
   all zero exactly when the point explains the counts (the eliminant alone assumes that the
   sketch lies on the model).
 
-Speed: ``back_substitute`` is plain arithmetic, so its exact cost is that of the number type:
-python-flint ``fmpq`` prevalences run it several times faster than ``Fraction`` (measured on
-N = 4, one pair: about 0.13 ms per sketch for the eliminant, its rational roots and both
-back-substitutions with ``fmpq``, against 0.8 ms with ``Fraction``).
+Speed: the back-substitution is plain arithmetic, so its exact cost is that of the number type:
+python-flint ``fmpz`` counts (``prepare`` in integers) with ``fmpq`` prevalences run it several
+times faster than ``Fraction``; the per-sketch part is paid once however many roots there are
+(the triangle on four classifiers: six roots, one ``prepare``, three ``solve`` and three label
+swaps).
 
 ``evalgebra/generated/structures/INDEX.json`` lists every structure of the identifiability
 atlas (``N``, ``R``, structure, dimension, points, finite, module or null).

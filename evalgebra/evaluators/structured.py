@@ -104,10 +104,19 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
         try:
             _MATCHES[key] = find_structure_module(parsed, len(classifiers), n_labels)
         except MissingStructureModule as missing:
-            if n_labels == 2 and correlation_freedom(parsed, len(classifiers)):
+            if n_labels != 2:
+                raise _two_labels_only(parsed, len(classifiers), n_labels) from missing
+            if correlation_freedom(parsed, len(classifiers)):
                 raise free_correlations_refusal(parsed, classifiers) from missing
             raise
     return _MATCHES[key]
+
+
+def _two_labels_only(structure: tuple[tuple[int, ...], ...], n: int, n_labels: int) -> SpecError:
+    return SpecError(f"structure {structure_text(structure)} on {n} classifiers with R = {n_labels}: correlated "
+                     "structures are evaluated for two labels only (the code generator needs R = 2); accepted: "
+                     f"structure=None, the independent evaluator for {n_labels} labels (leave out --structure on "
+                     "the command line)")
 
 
 _MATCHES: dict[tuple[Any, ...], StructureMatch] = {}
@@ -289,20 +298,25 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if n_complex:
         alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
                              + ("; no real evaluation explains the counts" if not roots else ""))
-    exact_counts = [flint.fmpq(c) for c in ordered]
-    points: list[_Point] = []
-    fields: dict[Any, dict[str, Any] | None] = {}
-    blind = []
+    generators: dict[Any, Any] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
+    prevalences: list[Any] = []
     for root in roots:
         if isinstance(root, AlgebraicNumber):
             key = tuple(int(c) for c in root.poly.coeffs())
-            if key not in fields:  # one back-substitution for all the conjugate roots of a factor
-                fields[key] = module.back_substitute(exact_counts, FieldElement.generator(root))
-            values = fields[key]
-            prevalence: Any = FieldElement.generator(root)
+            prevalences.append(generators[key] if key in generators else
+                               generators.setdefault(key, FieldElement.generator(root)))
         else:
-            prevalence = flint.fmpq(root.numerator, root.denominator)
-            values = module.back_substitute(exact_counts, prevalence)
+            prevalences.append(flint.fmpq(root.numerator, root.denominator))
+    distinct = list({id(p): p for p in prevalences}.values())
+    if hasattr(module, "back_substitute_all"):  # the per-sketch part once, in integers (fmpz)
+        solved = module.back_substitute_all([flint.fmpz(c) for c in ordered], distinct)
+    else:  # a module generated before back_substitute_all
+        solved = [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in distinct]
+    by_id = {id(p): values for p, values in zip(distinct, solved)}
+    points: list[_Point] = []
+    blind = []
+    for root, prevalence in zip(roots, prevalences):
+        values = by_id[id(prevalence)]
         if values is None:
             blind.append(root)
             continue
@@ -534,11 +548,9 @@ def evaluate_structured(
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the structured evaluator needs a Sketch, got {type(sketch).__name__}")
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
-    if sketch.n_labels != 2:
-        parsed = parse_structure(structure, classifiers)
-        find_structure_module(parsed, len(classifiers), sketch.n_labels)  # refuses with the reason
-        raise SpecError(f"structure {structure_text(parsed)}: correlated structures are evaluated for two labels; "
-                        f"this sketch has R = {sketch.n_labels}")
+    if sketch.n_labels != 2:  # refused: not identifiable (the atlas's dimension), else two labels only
+        match = structure_match(structure, classifiers, sketch.n_labels)
+        raise _two_labels_only(match.structure, len(classifiers), sketch.n_labels)
     pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
     return evaluate_structured_counts(pooled.count_vector().tolist(), structure, labels, classifiers,
                                       decoding, prevalence_range)

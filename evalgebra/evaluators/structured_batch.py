@@ -107,8 +107,11 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
     columns = _columns(array, match)
     k = array.shape[0]
     with np.errstate(all="ignore"):
-        coefficients = np.stack([np.broadcast_to(np.asarray(c, dtype=float), (k,)) for c in match.module.eliminant(columns)],
-                                axis=1)
+        module = match.module
+        split = hasattr(module, "prepare")  # the moments once, for the eliminant and the back-substitution
+        moments = module.moments(*columns) if split else None
+        raw = module.eliminant_coefficients(*moments) if split else module.eliminant(columns)
+        coefficients = np.stack([np.broadcast_to(np.asarray(c, dtype=float), (k,)) for c in raw], axis=1)
         roots = batch_roots(coefficients)
         real = np.abs(roots.imag) <= tolerance * np.maximum(1.0, np.abs(roots.real))
         n_real = real.sum(axis=1)
@@ -117,7 +120,12 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
         inside_score = np.full((k, roots.shape[1]), -np.inf)
         finite_score = np.full((k, roots.shape[1]), -np.inf)
         # every root at once: the counts as (k, 1) columns broadcast against the (k, d) roots
-        every = match.module.back_substitute([c[:, None] for c in columns], np.where(real, roots.real, np.nan))
+        at = np.where(real, roots.real, np.nan)
+        if split:  # the per-sketch part as (k, 1) columns against the (k, d) roots
+            prepared = [x[:, None] if np.ndim(x) == 1 else x for x in module.prepare(*moments)]
+            every = module.solve(prepared, at)
+        else:
+            every = module.back_substitute([c[:, None] for c in columns], at)
         for j in range(roots.shape[1]):
             p = np.where(real[:, j], roots[:, j].real, np.nan)
             point = {"prev_a": p}

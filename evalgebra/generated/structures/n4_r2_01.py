@@ -5,15 +5,18 @@ r"""Exact evaluator of 4 binary classifiers whose errors may correlate on 01.
 roots are the prevalences of every evaluation point explaining the counts (integer polynomials
 in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at
 one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy
-floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's
-generators scaled to counts at a point, all zero when it explains the counts.
+floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at
+several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the
+model's generators scaled to counts at a point, all zero when it explains the counts.
 
 Derivation: Youden coordinates, parameter J_3, linear parameter (evalgebra.codegen.structures; table in derivation d10).
 
 References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
 classification" (A. Corrada-Emmanuel), Theorems 1 and 3."""
 
-from fractions import Fraction
+from evalgebra.generated.structures.common import MOMENTS_4 as MOMENTS
+from evalgebra.generated.structures.common import div, substitute_all
+from evalgebra.generated.structures.common import moments_4 as moments
 
 N_CLASSIFIERS = 4
 N_LABELS = 2
@@ -22,55 +25,6 @@ DEGREE = 2
 UNKNOWNS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b', 'acc_3_a', 'acc_3_b', 'corr_0_1_a', 'corr_0_1_b')
 PARAMETER = 'J_3'
 METHOD = 'linear parameter'
-MOMENTS = ('Q', 'B_0', 'B_1', 'B_2', 'B_3', 'B_0_1', 'B_0_2', 'B_0_3', 'B_1_2', 'B_1_3', 'B_2_3', 'B_0_1_2', 'B_0_1_3', 'B_0_2_3', 'B_1_2_3', 'B_0_1_2_3', 'E_0_1', 'E_0_2', 'E_0_3', 'E_1_2', 'E_1_3', 'E_2_3', 'E_0_1_2', 'E_0_1_3', 'E_0_2_3', 'E_1_2_3', 'E_0_1_2_3')
-
-
-class _Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
-
-
-def _div(num, den):
-    r'''num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.'''
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise _Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def moments(n_aaaa, n_aaab, n_aaba, n_aabb, n_abaa, n_abab, n_abba, n_abbb, n_baaa, n_baab, n_baba, n_babb, n_bbaa, n_bbab, n_bbba, n_bbbb):
-    r'''Q, every B_T and every E_T (MOMENTS order) from the pattern counts.'''
-    Q = n_aaaa + n_aaab + n_aaba + n_aabb + n_abaa + n_abab + n_abba + n_abbb + n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0 = n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_1 = n_abaa + n_abab + n_abba + n_abbb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_2 = n_aaba + n_aabb + n_abba + n_abbb + n_baba + n_babb + n_bbba + n_bbbb
-    B_3 = n_aaab + n_aabb + n_abab + n_abbb + n_baab + n_babb + n_bbab + n_bbbb
-    B_0_1 = n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0_2 = n_baba + n_babb + n_bbba + n_bbbb
-    B_0_3 = n_baab + n_babb + n_bbab + n_bbbb
-    B_1_2 = n_abba + n_abbb + n_bbba + n_bbbb
-    B_1_3 = n_abab + n_abbb + n_bbab + n_bbbb
-    B_2_3 = n_aabb + n_abbb + n_babb + n_bbbb
-    B_0_1_2 = n_bbba + n_bbbb
-    B_0_1_3 = n_bbab + n_bbbb
-    B_0_2_3 = n_babb + n_bbbb
-    B_1_2_3 = n_abbb + n_bbbb
-    B_0_1_2_3 = n_bbbb
-    E_0_1 = -B_0*B_1 + B_0_1*Q
-    E_0_2 = -B_0*B_2 + B_0_2*Q
-    E_0_3 = -B_0*B_3 + B_0_3*Q
-    E_1_2 = -B_1*B_2 + B_1_2*Q
-    E_1_3 = -B_1*B_3 + B_1_3*Q
-    E_2_3 = -B_2*B_3 + B_2_3*Q
-    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
-    E_0_1_3 = 2*B_0*B_1*B_3 - B_0*B_1_3*Q - B_0_1*B_3*Q + B_0_1_3*Q**2 - B_0_3*B_1*Q
-    E_0_2_3 = 2*B_0*B_2*B_3 - B_0*B_2_3*Q - B_0_2*B_3*Q + B_0_2_3*Q**2 - B_0_3*B_2*Q
-    E_1_2_3 = 2*B_1*B_2*B_3 - B_1*B_2_3*Q - B_1_2*B_3*Q + B_1_2_3*Q**2 - B_1_3*B_2*Q
-    E_0_1_2_3 = -3*B_0*B_1*B_2*B_3 + B_0*B_1*B_2_3*Q + B_0*B_1_2*B_3*Q - B_0*B_1_2_3*Q**2 + B_0*B_1_3*B_2*Q + B_0_1*B_2*B_3*Q - B_0_1_2*B_3*Q**2 + B_0_1_2_3*Q**3 - B_0_1_3*B_2*Q**2 + B_0_2*B_1*B_3*Q - B_0_2_3*B_1*Q**2 + B_0_3*B_1*B_2*Q
-    return (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3)
 
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
@@ -91,97 +45,73 @@ def eliminant(counts):
 def back_substitute(counts, prevalence):
     r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;
     None where a denominator vanishes (a blind spot).'''
-    try:
-        return _solve(moments(*counts), prevalence)
-    except _Blind:
-        return None
+    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
 
 
-def _solve(values, prev_a):
-    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''
-    (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3,) = values
+def back_substitute_all(counts, prevalences):
+    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''
+    return substitute_all(prepare, solve, moments(*counts), prevalences)
 
+
+def prepare(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
+    r'''The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer
+    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.'''
+    t0 = E_0_2*Q
+    t1 = Q**3
+    t2 = -Q
+    k0 = -t0
+    k1 = 2*t0
+    k2 = -Q**2
+    k3 = t1
+    k4 = -3*t1
+    k5 = 2*t1
+    k6 = -B_0 - t2
+    k7 = -B_1 - t2
+    k8 = -B_2 - t2
+    k9 = -B_3 - t2
+    return (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_3, E_0_1_2, E_0_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9)
+
+
+def solve(prepared, prev_a):
+    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's
+    tuple); Blind where a denominator vanishes.'''
+    (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_3, E_0_1_2, E_0_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9,) = prepared
+    h0 = (-k2*prev_a + k2)*prev_a
+    h1 = -Q*prev_a + Q
+    h2 = Q*prev_a
     # step 0: J_3
-    s0_0 = E_0_2*Q
-    J_3_num = E_0_2_3
-    J_3_den = 2*prev_a*s0_0 - s0_0
-    J_3 = _div(J_3_num, J_3_den)
+    J_3 = div(E_0_2_3, k1*prev_a + k0)
     # step 1: J_0
-    s1_0 = J_3*Q**2
-    J_0_num = -E_0_3
-    J_0_den = prev_a**2*s1_0 - prev_a*s1_0
-    J_0 = _div(J_0_num, J_0_den)
+    J_0 = div(-E_0_3, J_3*h0)
     # step 2: J_1
-    s2_0 = J_3*Q**2
-    J_1_num = -E_1_3
-    J_1_den = prev_a**2*s2_0 - prev_a*s2_0
-    J_1 = _div(J_1_num, J_1_den)
+    J_1 = div(-E_1_3, J_3*h0)
     # step 3: J_2
-    s3_0 = J_0*Q**2
-    J_2_num = -E_0_2
-    J_2_den = prev_a**2*s3_0 - prev_a*s3_0
-    J_2 = _div(J_2_num, J_2_den)
+    J_2 = div(-E_0_2, J_0*h0)
     # step 4: w_0_1
-    s4_0 = J_2*Q**3
-    s4_1 = prev_a*s4_0
-    s4_2 = J_0*J_1
-    s4_3 = prev_a**2*s4_0
-    w_0_1_num = E_0_1_2 + 2*prev_a**3*s4_0*s4_2 + s4_1*s4_2 - 3*s4_2*s4_3
-    w_0_1_den = -s4_1 + s4_3
-    w_0_1 = _div(w_0_1_num, w_0_1_den)
+    w_0_1 = div(J_0*J_1*J_2*(((k5*prev_a + k4)*prev_a + k3)*prev_a) + E_0_1_2, J_2*((k3*prev_a - k3)*prev_a))
     # step 5: u_0_1
-    s5_0 = Q**2
-    s5_1 = J_0*J_1*s5_0
-    u_0_1_num = E_0_1 + prev_a**2*s5_1 - prev_a*s5_1
-    u_0_1_den = s5_0
-    u_0_1 = _div(u_0_1_num, u_0_1_den)
+    u_0_1 = div(J_0*J_1*h0 + E_0_1, -k2)
     # the registry's unknowns
-    o_0 = -Q
-    o_1 = B_0 + J_0*Q*prev_a
-    o_2 = B_1 + J_1*Q*prev_a
-    o_3 = B_2 + J_2*Q*prev_a
-    o_4 = B_3 + J_3*Q*prev_a
-    o_5 = prev_a*w_0_1
-    acc_0_a_num = J_0*Q - o_0 - o_1
-    acc_0_a_den = Q
-    acc_0_b_num = o_1
-    acc_0_b_den = Q
-    acc_1_a_num = J_1*Q - o_0 - o_2
-    acc_1_a_den = Q
-    acc_1_b_num = o_2
-    acc_1_b_den = Q
-    acc_2_a_num = J_2*Q - o_0 - o_3
-    acc_2_a_den = Q
-    acc_2_b_num = o_3
-    acc_2_b_den = Q
-    acc_3_a_num = J_3*Q - o_0 - o_4
-    acc_3_a_den = Q
-    acc_3_b_num = o_4
-    acc_3_b_den = Q
-    corr_0_1_a_num = -o_5 + u_0_1 + w_0_1
-    corr_0_1_a_den = 1
-    corr_0_1_b_num = -o_5 + u_0_1
-    corr_0_1_b_den = 1
-    acc_0_a = _div(acc_0_a_num, acc_0_a_den)
-    acc_0_b = _div(acc_0_b_num, acc_0_b_den)
-    acc_1_a = _div(acc_1_a_num, acc_1_a_den)
-    acc_1_b = _div(acc_1_b_num, acc_1_b_den)
-    acc_2_a = _div(acc_2_a_num, acc_2_a_den)
-    acc_2_b = _div(acc_2_b_num, acc_2_b_den)
-    acc_3_a = _div(acc_3_a_num, acc_3_a_den)
-    acc_3_b = _div(acc_3_b_num, acc_3_b_den)
-    corr_0_1_a = _div(corr_0_1_a_num, corr_0_1_a_den)
-    corr_0_1_b = _div(corr_0_1_b_num, corr_0_1_b_den)
+    acc_0_a = div(J_0*h1 + k6, Q)
+    acc_0_b = div(J_0*h2 + B_0, Q)
+    acc_1_a = div(J_1*h1 + k7, Q)
+    acc_1_b = div(J_1*h2 + B_1, Q)
+    acc_2_a = div(J_2*h1 + k8, Q)
+    acc_2_b = div(J_2*h2 + B_2, Q)
+    acc_3_a = div(J_3*h1 + k9, Q)
+    acc_3_b = div(J_3*h2 + B_3, Q)
+    corr_0_1_a = w_0_1*(-prev_a + 1) + u_0_1
+    corr_0_1_b = -w_0_1*prev_a + u_0_1
     return {'acc_0_a': acc_0_a, 'acc_0_b': acc_0_b, 'acc_1_a': acc_1_a, 'acc_1_b': acc_1_b, 'acc_2_a': acc_2_a, 'acc_2_b': acc_2_b, 'acc_3_a': acc_3_a, 'acc_3_b': acc_3_b, 'corr_0_1_a': corr_0_1_a, 'corr_0_1_b': corr_0_1_b}
 
 
 def residuals(counts, values):
     r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly
     when the point explains the counts.'''
-    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
+    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
 
 
-def _residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b):
+def model_residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b):
     r'''The model's generators in moment coordinates, scaled by Q^|T| (singles first).'''
     t0 = Q*acc_0_b
     t1 = Q*prev_a

@@ -5,15 +5,18 @@ r"""Exact evaluator of 4 binary classifiers whose errors may correlate on 01, 02
 roots are the prevalences of every evaluation point explaining the counts (integer polynomials
 in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at
 one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy
-floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's
-generators scaled to counts at a point, all zero when it explains the counts.
+floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at
+several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the
+model's generators scaled to counts at a point, all zero when it explains the counts.
 
 Derivation: Youden coordinates, parameter J_3, linear parameter (evalgebra.codegen.structures; table in derivation d10).
 
 References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
 classification" (A. Corrada-Emmanuel), Theorems 1 and 3."""
 
-from fractions import Fraction
+from evalgebra.generated.structures.common import MOMENTS_4 as MOMENTS
+from evalgebra.generated.structures.common import div, substitute_all
+from evalgebra.generated.structures.common import moments_4 as moments
 
 N_CLASSIFIERS = 4
 N_LABELS = 2
@@ -22,55 +25,6 @@ DEGREE = 2
 UNKNOWNS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b', 'acc_3_a', 'acc_3_b', 'corr_0_1_a', 'corr_0_1_b', 'corr_0_2_a', 'corr_0_2_b', 'corr_0_3_a', 'corr_0_3_b')
 PARAMETER = 'J_3'
 METHOD = 'linear parameter'
-MOMENTS = ('Q', 'B_0', 'B_1', 'B_2', 'B_3', 'B_0_1', 'B_0_2', 'B_0_3', 'B_1_2', 'B_1_3', 'B_2_3', 'B_0_1_2', 'B_0_1_3', 'B_0_2_3', 'B_1_2_3', 'B_0_1_2_3', 'E_0_1', 'E_0_2', 'E_0_3', 'E_1_2', 'E_1_3', 'E_2_3', 'E_0_1_2', 'E_0_1_3', 'E_0_2_3', 'E_1_2_3', 'E_0_1_2_3')
-
-
-class _Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
-
-
-def _div(num, den):
-    r'''num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.'''
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise _Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def moments(n_aaaa, n_aaab, n_aaba, n_aabb, n_abaa, n_abab, n_abba, n_abbb, n_baaa, n_baab, n_baba, n_babb, n_bbaa, n_bbab, n_bbba, n_bbbb):
-    r'''Q, every B_T and every E_T (MOMENTS order) from the pattern counts.'''
-    Q = n_aaaa + n_aaab + n_aaba + n_aabb + n_abaa + n_abab + n_abba + n_abbb + n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0 = n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_1 = n_abaa + n_abab + n_abba + n_abbb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_2 = n_aaba + n_aabb + n_abba + n_abbb + n_baba + n_babb + n_bbba + n_bbbb
-    B_3 = n_aaab + n_aabb + n_abab + n_abbb + n_baab + n_babb + n_bbab + n_bbbb
-    B_0_1 = n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0_2 = n_baba + n_babb + n_bbba + n_bbbb
-    B_0_3 = n_baab + n_babb + n_bbab + n_bbbb
-    B_1_2 = n_abba + n_abbb + n_bbba + n_bbbb
-    B_1_3 = n_abab + n_abbb + n_bbab + n_bbbb
-    B_2_3 = n_aabb + n_abbb + n_babb + n_bbbb
-    B_0_1_2 = n_bbba + n_bbbb
-    B_0_1_3 = n_bbab + n_bbbb
-    B_0_2_3 = n_babb + n_bbbb
-    B_1_2_3 = n_abbb + n_bbbb
-    B_0_1_2_3 = n_bbbb
-    E_0_1 = -B_0*B_1 + B_0_1*Q
-    E_0_2 = -B_0*B_2 + B_0_2*Q
-    E_0_3 = -B_0*B_3 + B_0_3*Q
-    E_1_2 = -B_1*B_2 + B_1_2*Q
-    E_1_3 = -B_1*B_3 + B_1_3*Q
-    E_2_3 = -B_2*B_3 + B_2_3*Q
-    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
-    E_0_1_3 = 2*B_0*B_1*B_3 - B_0*B_1_3*Q - B_0_1*B_3*Q + B_0_1_3*Q**2 - B_0_3*B_1*Q
-    E_0_2_3 = 2*B_0*B_2*B_3 - B_0*B_2_3*Q - B_0_2*B_3*Q + B_0_2_3*Q**2 - B_0_3*B_2*Q
-    E_1_2_3 = 2*B_1*B_2*B_3 - B_1*B_2_3*Q - B_1_2*B_3*Q + B_1_2_3*Q**2 - B_1_3*B_2*Q
-    E_0_1_2_3 = -3*B_0*B_1*B_2*B_3 + B_0*B_1*B_2_3*Q + B_0*B_1_2*B_3*Q - B_0*B_1_2_3*Q**2 + B_0*B_1_3*B_2*Q + B_0_1*B_2*B_3*Q - B_0_1_2*B_3*Q**2 + B_0_1_2_3*Q**3 - B_0_1_3*B_2*Q**2 + B_0_2*B_1*B_3*Q - B_0_2_3*B_1*Q**2 + B_0_3*B_1*B_2*Q
-    return (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3)
 
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
@@ -91,156 +45,111 @@ def eliminant(counts):
 def back_substitute(counts, prevalence):
     r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;
     None where a denominator vanishes (a blind spot).'''
-    try:
-        return _solve(moments(*counts), prevalence)
-    except _Blind:
-        return None
+    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
 
 
-def _solve(values, prev_a):
-    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''
-    (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3,) = values
+def back_substitute_all(counts, prevalences):
+    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''
+    return substitute_all(prepare, solve, moments(*counts), prevalences)
 
+
+def prepare(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
+    r'''The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer
+    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.'''
+    t0 = E_1_2*Q
+    t1 = Q**2
+    t2 = E_0_2*t1
+    t3 = E_0_1*t1
+    t4 = E_0_1_2*Q
+    t5 = E_0_3*t1
+    t6 = E_0_2_3*Q
+    t7 = E_0_1_3*Q
+    t8 = -Q
+    k0 = -t0
+    k1 = 2*t0
+    k2 = -t1
+    k3 = -2*t2
+    k4 = -2*t3
+    k5 = t4
+    k6 = -2*t4
+    k7 = -2*t5
+    k8 = t6
+    k9 = -2*t6
+    k10 = t7
+    k11 = -2*t7
+    k12 = 2*E_0_1_2_3
+    k13 = -Q**4
+    k14 = t2
+    k15 = -3*t2
+    k16 = t3
+    k17 = -3*t3
+    k18 = t5
+    k19 = -3*t5
+    k20 = -B_0 - t8
+    k21 = -B_1 - t8
+    k22 = -B_2 - t8
+    k23 = -B_3 - t8
+    return (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_1_2_3, E_0_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23)
+
+
+def solve(prepared, prev_a):
+    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's
+    tuple); Blind where a denominator vanishes.'''
+    (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_1_2_3, E_0_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23,) = prepared
+    h0 = (-k2*prev_a + k2)*prev_a
+    h1 = (-k13*prev_a + k13)*prev_a
+    h2 = ((-k3*prev_a + k15)*prev_a + k14)*prev_a
+    h3 = ((-k4*prev_a + k17)*prev_a + k16)*prev_a
+    h4 = (k6*prev_a - k6)*prev_a
+    h5 = ((-k7*prev_a + k19)*prev_a + k18)*prev_a
+    h6 = (k11*prev_a - k11)*prev_a
+    h7 = k12*prev_a - E_0_1_2_3
+    h8 = (k9*prev_a - k9)*prev_a
+    h9 = -Q*prev_a + Q
+    h10 = Q*prev_a
+    h11 = -prev_a + 1
     # step 0: J_3
-    s0_0 = E_1_2*Q
-    J_3_num = E_1_2_3
-    J_3_den = 2*prev_a*s0_0 - s0_0
-    J_3 = _div(J_3_num, J_3_den)
+    J_3 = div(E_1_2_3, k1*prev_a + k0)
     # step 1: J_1
-    s1_0 = J_3*Q**2
-    J_1_num = -E_1_3
-    J_1_den = prev_a**2*s1_0 - prev_a*s1_0
-    J_1 = _div(J_1_num, J_1_den)
+    J_1 = div(-E_1_3, J_3*h0)
     # step 2: J_2
-    s2_0 = J_1*Q**2
-    J_2_num = -E_1_2
-    J_2_den = prev_a**2*s2_0 - prev_a*s2_0
-    J_2 = _div(J_2_num, J_2_den)
+    J_2 = div(-E_1_2, J_1*h0)
     # step 3: J_0, w_0_1, w_0_2, w_0_3
-    s3_0 = 2*E_0_1_2_3
-    s3_1 = E_0_1_2*J_3*Q
-    s3_2 = E_0_1_3*J_2*Q
-    s3_3 = E_0_2_3*J_1*Q
-    s3_4 = 2*prev_a
-    s3_5 = s3_1*s3_4
-    s3_6 = s3_2*s3_4
-    s3_7 = s3_3*s3_4
-    s3_8 = J_2*prev_a
-    s3_9 = Q**2
-    s3_10 = J_3*s3_9
-    s3_11 = E_0_1*s3_10
-    s3_12 = s3_11*s3_8
-    s3_13 = E_0_2*s3_10
-    s3_14 = J_1*s3_13
-    s3_15 = E_0_3*J_1*s3_9
-    s3_16 = s3_15*s3_8
-    s3_17 = prev_a**2
-    s3_18 = J_2*s3_17
-    s3_19 = 2*s3_18
-    s3_20 = J_1*s3_17
-    s3_21 = s3_13*s3_20
-    s3_22 = Q**4
-    s3_23 = J_3*s3_22
-    s3_24 = prev_a*s3_23
-    s3_25 = J_2*s3_24
-    s3_26 = s3_18*s3_23
-    s3_27 = 2*s3_17
-    s3_28 = 3*s3_18
-    s3_29 = 2*prev_a**3
-    s3_30 = J_2*s3_29
-    s3_31 = -E_0_1_2_3 + prev_a*s3_0 + prev_a*s3_14 - s3_1*s3_27 - s3_11*s3_28 + s3_11*s3_30 + s3_12 + s3_14*s3_29 - s3_15*s3_28 + s3_15*s3_30 + s3_16 - s3_2*s3_27 - 3*s3_21 - s3_27*s3_3 + s3_5 + s3_6 + s3_7
-    s3_32 = J_1*s3_22
-    J_0_num = s3_0 + s3_1 + s3_11*s3_19 - 2*s3_12 - s3_14*s3_4 + s3_15*s3_19 - 2*s3_16 + s3_2 + 2*s3_21 + s3_3 - s3_5 - s3_6 - s3_7
-    J_0_den = -J_1*s3_25 + J_1*s3_26
-    w_0_1_num = -s3_3 + s3_31
-    w_0_1_den = -s3_25 + s3_26
-    w_0_2_num = -s3_2 + s3_31
-    w_0_2_den = -J_1*s3_24 + s3_20*s3_23
-    w_0_3_num = -s3_1 + s3_31
-    w_0_3_den = s3_18*s3_32 - s3_32*s3_8
-    J_0 = _div(J_0_num, J_0_den)
-    w_0_1 = _div(w_0_1_num, w_0_1_den)
-    w_0_2 = _div(w_0_2_num, w_0_2_den)
-    w_0_3 = _div(w_0_3_num, w_0_3_den)
+    J_0 = div(J_3*J_1*((-k3*prev_a + k3)*prev_a) + J_3*J_2*((-k4*prev_a + k4)*prev_a) + J_3*(k6*prev_a + k5) + J_1*J_2*((-k7*prev_a + k7)*prev_a) + J_1*(k9*prev_a + k8) + J_2*(k11*prev_a + k10) + k12, J_3*J_1*J_2*h1)
+    w_0_1 = div(J_3*J_1*h2 + J_3*J_2*h3 + J_3*h4 + J_1*J_2*h5 + J_1*((k9*prev_a - k9)*prev_a - k8) + J_2*h6 + h7, J_3*J_2*h1)
+    w_0_2 = div(J_3*J_1*h2 + J_3*J_2*h3 + J_3*h4 + J_1*J_2*h5 + J_1*h8 + J_2*((k11*prev_a - k11)*prev_a - k10) + h7, J_3*J_1*h1)
+    w_0_3 = div(J_3*J_1*h2 + J_3*J_2*h3 + J_3*((k6*prev_a - k6)*prev_a - k5) + J_1*J_2*h5 + J_1*h8 + J_2*h6 + h7, J_1*J_2*h1)
     # step 4: u_0_1
-    s4_0 = Q**2
-    s4_1 = J_0*J_1*s4_0
-    u_0_1_num = E_0_1 + prev_a**2*s4_1 - prev_a*s4_1
-    u_0_1_den = s4_0
-    u_0_1 = _div(u_0_1_num, u_0_1_den)
+    u_0_1 = div(J_1*J_0*h0 + E_0_1, -k2)
     # step 5: u_0_2
-    s5_0 = Q**2
-    s5_1 = J_0*J_2*s5_0
-    u_0_2_num = E_0_2 + prev_a**2*s5_1 - prev_a*s5_1
-    u_0_2_den = s5_0
-    u_0_2 = _div(u_0_2_num, u_0_2_den)
+    u_0_2 = div(J_2*J_0*h0 + E_0_2, -k2)
     # step 6: u_0_3
-    s6_0 = Q**2
-    s6_1 = J_0*J_3*s6_0
-    u_0_3_num = E_0_3 + prev_a**2*s6_1 - prev_a*s6_1
-    u_0_3_den = s6_0
-    u_0_3 = _div(u_0_3_num, u_0_3_den)
+    u_0_3 = div(J_3*J_0*h0 + E_0_3, -k2)
     # the registry's unknowns
-    o_0 = -Q
-    o_1 = B_0 + J_0*Q*prev_a
-    o_2 = B_1 + J_1*Q*prev_a
-    o_3 = B_2 + J_2*Q*prev_a
-    o_4 = B_3 + J_3*Q*prev_a
-    o_5 = prev_a*w_0_1
-    o_6 = prev_a*w_0_2
-    o_7 = prev_a*w_0_3
-    acc_0_a_num = J_0*Q - o_0 - o_1
-    acc_0_a_den = Q
-    acc_0_b_num = o_1
-    acc_0_b_den = Q
-    acc_1_a_num = J_1*Q - o_0 - o_2
-    acc_1_a_den = Q
-    acc_1_b_num = o_2
-    acc_1_b_den = Q
-    acc_2_a_num = J_2*Q - o_0 - o_3
-    acc_2_a_den = Q
-    acc_2_b_num = o_3
-    acc_2_b_den = Q
-    acc_3_a_num = J_3*Q - o_0 - o_4
-    acc_3_a_den = Q
-    acc_3_b_num = o_4
-    acc_3_b_den = Q
-    corr_0_1_a_num = -o_5 + u_0_1 + w_0_1
-    corr_0_1_a_den = 1
-    corr_0_1_b_num = -o_5 + u_0_1
-    corr_0_1_b_den = 1
-    corr_0_2_a_num = -o_6 + u_0_2 + w_0_2
-    corr_0_2_a_den = 1
-    corr_0_2_b_num = -o_6 + u_0_2
-    corr_0_2_b_den = 1
-    corr_0_3_a_num = -o_7 + u_0_3 + w_0_3
-    corr_0_3_a_den = 1
-    corr_0_3_b_num = -o_7 + u_0_3
-    corr_0_3_b_den = 1
-    acc_0_a = _div(acc_0_a_num, acc_0_a_den)
-    acc_0_b = _div(acc_0_b_num, acc_0_b_den)
-    acc_1_a = _div(acc_1_a_num, acc_1_a_den)
-    acc_1_b = _div(acc_1_b_num, acc_1_b_den)
-    acc_2_a = _div(acc_2_a_num, acc_2_a_den)
-    acc_2_b = _div(acc_2_b_num, acc_2_b_den)
-    acc_3_a = _div(acc_3_a_num, acc_3_a_den)
-    acc_3_b = _div(acc_3_b_num, acc_3_b_den)
-    corr_0_1_a = _div(corr_0_1_a_num, corr_0_1_a_den)
-    corr_0_1_b = _div(corr_0_1_b_num, corr_0_1_b_den)
-    corr_0_2_a = _div(corr_0_2_a_num, corr_0_2_a_den)
-    corr_0_2_b = _div(corr_0_2_b_num, corr_0_2_b_den)
-    corr_0_3_a = _div(corr_0_3_a_num, corr_0_3_a_den)
-    corr_0_3_b = _div(corr_0_3_b_num, corr_0_3_b_den)
+    acc_0_a = div(J_0*h9 + k20, Q)
+    acc_0_b = div(J_0*h10 + B_0, Q)
+    acc_1_a = div(J_1*h9 + k21, Q)
+    acc_1_b = div(J_1*h10 + B_1, Q)
+    acc_2_a = div(J_2*h9 + k22, Q)
+    acc_2_b = div(J_2*h10 + B_2, Q)
+    acc_3_a = div(J_3*h9 + k23, Q)
+    acc_3_b = div(J_3*h10 + B_3, Q)
+    corr_0_1_a = w_0_1*h11 + u_0_1
+    corr_0_1_b = -w_0_1*prev_a + u_0_1
+    corr_0_2_a = w_0_2*h11 + u_0_2
+    corr_0_2_b = -w_0_2*prev_a + u_0_2
+    corr_0_3_a = w_0_3*h11 + u_0_3
+    corr_0_3_b = -w_0_3*prev_a + u_0_3
     return {'acc_0_a': acc_0_a, 'acc_0_b': acc_0_b, 'acc_1_a': acc_1_a, 'acc_1_b': acc_1_b, 'acc_2_a': acc_2_a, 'acc_2_b': acc_2_b, 'acc_3_a': acc_3_a, 'acc_3_b': acc_3_b, 'corr_0_1_a': corr_0_1_a, 'corr_0_1_b': corr_0_1_b, 'corr_0_2_a': corr_0_2_a, 'corr_0_2_b': corr_0_2_b, 'corr_0_3_a': corr_0_3_a, 'corr_0_3_b': corr_0_3_b}
 
 
 def residuals(counts, values):
     r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly
     when the point explains the counts.'''
-    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
+    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
 
 
-def _residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_0_3_a, corr_0_3_b):
+def model_residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_0_3_a, corr_0_3_b):
     r'''The model's generators in moment coordinates, scaled by Q^|T| (singles first).'''
     t0 = Q*acc_0_b
     t1 = Q*prev_a

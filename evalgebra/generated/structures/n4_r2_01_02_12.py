@@ -5,15 +5,18 @@ r"""Exact evaluator of 4 binary classifiers whose errors may correlate on 01, 02
 roots are the prevalences of every evaluation point explaining the counts (integer polynomials
 in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at
 one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy
-floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's
-generators scaled to counts at a point, all zero when it explains the counts.
+floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at
+several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the
+model's generators scaled to counts at a point, all zero when it explains the counts.
 
 Derivation: Youden coordinates, parameter J_3, resultant (evalgebra.codegen.structures; table in derivation d10).
 
 References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
 classification" (A. Corrada-Emmanuel), Theorems 1 and 3."""
 
-from fractions import Fraction
+from evalgebra.generated.structures.common import MOMENTS_4 as MOMENTS
+from evalgebra.generated.structures.common import div, substitute_all
+from evalgebra.generated.structures.common import moments_4 as moments
 
 N_CLASSIFIERS = 4
 N_LABELS = 2
@@ -22,55 +25,6 @@ DEGREE = 6
 UNKNOWNS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b', 'acc_3_a', 'acc_3_b', 'corr_0_1_a', 'corr_0_1_b', 'corr_0_2_a', 'corr_0_2_b', 'corr_1_2_a', 'corr_1_2_b')
 PARAMETER = 'J_3'
 METHOD = 'resultant'
-MOMENTS = ('Q', 'B_0', 'B_1', 'B_2', 'B_3', 'B_0_1', 'B_0_2', 'B_0_3', 'B_1_2', 'B_1_3', 'B_2_3', 'B_0_1_2', 'B_0_1_3', 'B_0_2_3', 'B_1_2_3', 'B_0_1_2_3', 'E_0_1', 'E_0_2', 'E_0_3', 'E_1_2', 'E_1_3', 'E_2_3', 'E_0_1_2', 'E_0_1_3', 'E_0_2_3', 'E_1_2_3', 'E_0_1_2_3')
-
-
-class _Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
-
-
-def _div(num, den):
-    r'''num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.'''
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise _Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def moments(n_aaaa, n_aaab, n_aaba, n_aabb, n_abaa, n_abab, n_abba, n_abbb, n_baaa, n_baab, n_baba, n_babb, n_bbaa, n_bbab, n_bbba, n_bbbb):
-    r'''Q, every B_T and every E_T (MOMENTS order) from the pattern counts.'''
-    Q = n_aaaa + n_aaab + n_aaba + n_aabb + n_abaa + n_abab + n_abba + n_abbb + n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0 = n_baaa + n_baab + n_baba + n_babb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_1 = n_abaa + n_abab + n_abba + n_abbb + n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_2 = n_aaba + n_aabb + n_abba + n_abbb + n_baba + n_babb + n_bbba + n_bbbb
-    B_3 = n_aaab + n_aabb + n_abab + n_abbb + n_baab + n_babb + n_bbab + n_bbbb
-    B_0_1 = n_bbaa + n_bbab + n_bbba + n_bbbb
-    B_0_2 = n_baba + n_babb + n_bbba + n_bbbb
-    B_0_3 = n_baab + n_babb + n_bbab + n_bbbb
-    B_1_2 = n_abba + n_abbb + n_bbba + n_bbbb
-    B_1_3 = n_abab + n_abbb + n_bbab + n_bbbb
-    B_2_3 = n_aabb + n_abbb + n_babb + n_bbbb
-    B_0_1_2 = n_bbba + n_bbbb
-    B_0_1_3 = n_bbab + n_bbbb
-    B_0_2_3 = n_babb + n_bbbb
-    B_1_2_3 = n_abbb + n_bbbb
-    B_0_1_2_3 = n_bbbb
-    E_0_1 = -B_0*B_1 + B_0_1*Q
-    E_0_2 = -B_0*B_2 + B_0_2*Q
-    E_0_3 = -B_0*B_3 + B_0_3*Q
-    E_1_2 = -B_1*B_2 + B_1_2*Q
-    E_1_3 = -B_1*B_3 + B_1_3*Q
-    E_2_3 = -B_2*B_3 + B_2_3*Q
-    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
-    E_0_1_3 = 2*B_0*B_1*B_3 - B_0*B_1_3*Q - B_0_1*B_3*Q + B_0_1_3*Q**2 - B_0_3*B_1*Q
-    E_0_2_3 = 2*B_0*B_2*B_3 - B_0*B_2_3*Q - B_0_2*B_3*Q + B_0_2_3*Q**2 - B_0_3*B_2*Q
-    E_1_2_3 = 2*B_1*B_2*B_3 - B_1*B_2_3*Q - B_1_2*B_3*Q + B_1_2_3*Q**2 - B_1_3*B_2*Q
-    E_0_1_2_3 = -3*B_0*B_1*B_2*B_3 + B_0*B_1*B_2_3*Q + B_0*B_1_2*B_3*Q - B_0*B_1_2_3*Q**2 + B_0*B_1_3*B_2*Q + B_0_1*B_2*B_3*Q - B_0_1_2*B_3*Q**2 + B_0_1_2_3*Q**3 - B_0_1_3*B_2*Q**2 + B_0_2*B_1*B_3*Q - B_0_2_3*B_1*Q**2 + B_0_3*B_1*B_2*Q
-    return (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3)
 
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
@@ -352,253 +306,199 @@ def eliminant(counts):
 def back_substitute(counts, prevalence):
     r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;
     None where a denominator vanishes (a blind spot).'''
-    try:
-        return _solve(moments(*counts), prevalence)
-    except _Blind:
-        return None
+    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
 
 
-def _solve(values, prev_a):
-    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''
-    (Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3,) = values
+def back_substitute_all(counts, prevalences):
+    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''
+    return substitute_all(prepare, solve, moments(*counts), prevalences)
 
+
+def prepare(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
+    r'''The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer
+    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.'''
+    t0 = 2*E_0_3
+    t1 = E_1_3*t0
+    t2 = E_2_3**2
+    t3 = E_0_1_2*E_0_1_3*t2
+    t4 = E_1_3**2
+    t5 = E_2_3*t4
+    t6 = E_0_1_2*E_0_2_3*t5
+    t7 = E_0_3**2
+    t8 = E_1_3*E_2_3
+    t9 = t7*t8
+    t10 = E_0_1_2*E_1_2_3*t9
+    t11 = E_0_1_2_3**2
+    t12 = E_2_3*t11
+    t13 = 10*E_0_3
+    t14 = E_1_3*t3
+    t15 = E_0_1**2
+    t16 = E_2_3**3*t15
+    t17 = E_0_2**2
+    t18 = E_1_3**3*t17
+    t19 = E_2_3*t18
+    t20 = E_1_2**2
+    t21 = E_0_3**3*t20
+    t22 = t21*t8
+    t23 = E_0_1*t2
+    t24 = 4*E_0_3
+    t25 = E_0_2*t24
+    t26 = t25*t4
+    t27 = E_1_3*t23
+    t28 = 4*E_1_2*t7
+    t29 = E_0_2*t5
+    t30 = 6*E_0_3
+    t31 = E_1_3*t30
+    t32 = 12*E_0_3
+    t33 = E_0_1_2_3*t32
+    t34 = 18*E_0_3
+    t35 = 12*E_1_2
+    t36 = E_0_2*t4
+    t37 = t23*t36
+    t38 = t35*t7
+    t39 = E_1_3*t24
+    t40 = 8*E_0_3
+    t41 = 8*E_1_2
+    t42 = t41*t7
+    t43 = 2*t8
+    t44 = E_0_1_2*Q
+    t45 = E_0_1_3*t44
+    t46 = E_0_2_3*t45
+    t47 = E_2_3*t0
+    t48 = E_1_2_3*t45
+    t49 = E_0_2_3*E_1_2_3
+    t50 = t2*t44
+    t51 = E_0_1_3**2*t50
+    t52 = t4*t44
+    t53 = E_0_2_3**2*t52
+    t54 = t44*t7
+    t55 = E_1_2_3**2*t54
+    t56 = E_0_1*t50
+    t57 = E_0_2*t52
+    t58 = E_1_2*t54
+    t59 = t44*t8
+    t60 = E_1_3*t56
+    t61 = E_2_3*t57
+    t62 = t54*t8
+    t63 = t46*t8
+    t64 = E_2_3*t48
+    t65 = E_1_3*t44*t49
+    t66 = E_0_1_3*Q
+    t67 = t12*t66
+    t68 = t16*t66
+    t69 = E_0_2_3*Q
+    t70 = E_1_3*t69
+    t71 = t11*t70
+    t72 = t18*t69
+    t73 = E_1_2_3*Q
+    t74 = E_0_3*t73
+    t75 = t11*t74
+    t76 = t21*t73
+    t77 = E_2_3*t66
+    t78 = t17*t4
+    t79 = t77*t78
+    t80 = t20*t7
+    t81 = t77*t80
+    t82 = t15*t2
+    t83 = t70*t82
+    t84 = t70*t80
+    t85 = t74*t82
+    t86 = t74*t78
+    t87 = 2*E_0_1_2_3
+    t88 = t36*t69
+    t89 = E_1_2*t7*t73
+    t90 = E_0_1*E_2_3
+    t91 = t87*t90
+    t92 = E_0_2*t87
+    t93 = t66*t8
+    t94 = E_1_2*t0
+    t95 = E_0_1_2_3*t94
+    t96 = 2*E_0_2
+    t97 = t27*t66
+    t98 = t23*t66
+    t99 = E_0_1*t29*t69
+    t100 = E_0_1*t74
+    t101 = E_0_1*E_1_2*t47*t70 - 2*E_0_1_2_3*t23*t66 + E_0_2*E_1_2*t1*t77 + E_0_2*t100*t43 - E_1_3*t74*t92 + E_1_3*t89*t96 + t67 + t68 - t70*t91 - t70*t95 + t71 + t72 - t74*t91 + t75 + t76 - t77*t95 + t79 + t81 + t83 + t84 + t85 + t86 - t87*t88 - t87*t89 + t88*t94 + 2*t89*t90 - t92*t93 + t94*t98 + t96*t97 + 2*t99
+    t102 = 16*E_0_3
+    t103 = 4*E_0_2
+    t104 = E_1_2*t24
+    t105 = t28*t73
+    t106 = Q**3
+    t107 = -Q
+    k0 = t0*t6 + t1*t3 + 2*t10
+    k1 = 4*E_0_1*E_0_1_2_3*E_0_3*E_1_3*t2 + 4*E_0_1_2_3*E_0_2*E_0_3*E_2_3*t4 + 4*E_0_1_2_3*E_1_2*E_1_3*E_2_3*t7 - t0*t19 - t1*t12 - t1*t16 - 10*t10 - t13*t14 - t13*t6 - 2*t22 - t23*t26 - t27*t28 - t28*t29
+    k2 = -E_0_1_2_3*t35*t9 + 18*t10 + t12*t31 + t14*t34 + t16*t31 + t19*t30 + 6*t22 - t27*t33 + t27*t38 - t29*t33 + t29*t38 + t32*t37 + t34*t6
+    k3 = 8*E_0_1*E_0_1_2_3*E_0_3*E_1_3*t2 + 8*E_0_1_2_3*E_0_2*E_0_3*E_2_3*t4 + 8*E_0_1_2_3*E_1_2*E_1_3*E_2_3*t7 - 12*t10 - t12*t39 - t14*t32 - t16*t39 - t19*t24 - 4*t22 - t27*t42 - t29*t42 - t32*t6 - t37*t40
+    k4 = 2*E_0_1_2*E_0_1_2_3*E_0_3*E_1_3*E_2_3*Q - t1*t44*t49 - t1*t56 - t43*t46 - t43*t58 - t47*t48 - t47*t57 - t51 - t53 - t55
+    k5 = -E_0_1_2_3*t40*t59 + t101 + t13*t64 + t13*t65 + t40*t60 + t40*t61 + t41*t62 + 5*t51 + 5*t53 + 5*t55 + 10*t63
+    k6 = 4*E_0_1*E_0_1_2_3*E_0_1_3*Q*t2 + 4*E_0_1*E_0_1_2_3*E_0_2_3*E_1_3*E_2_3*Q + 4*E_0_1*E_0_1_2_3*E_0_3*E_1_2_3*E_2_3*Q + 12*E_0_1_2*E_0_1_2_3*E_0_3*E_1_3*E_2_3*Q + 4*E_0_1_2_3*E_0_1_3*E_0_2*E_1_3*E_2_3*Q + 4*E_0_1_2_3*E_0_1_3*E_0_3*E_1_2*E_2_3*Q + 4*E_0_1_2_3*E_0_2*E_0_2_3*Q*t4 + 4*E_0_1_2_3*E_0_2*E_0_3*E_1_2_3*E_1_3*Q + 4*E_0_1_2_3*E_0_2_3*E_0_3*E_1_2*E_1_3*Q + 4*E_0_1_2_3*E_1_2*E_1_2_3*Q*t7 - E_0_2*E_1_3*t105 - E_1_2*t25*t93 - E_1_2*t26*t69 - t100*t103*t8 - t102*t64 - t102*t65 - t103*t97 - t104*t70*t90 - t104*t98 - t105*t90 - t32*t60 - t32*t61 - t35*t62 - 8*t51 - 8*t53 - 8*t55 - 16*t63 - 2*t67 - 2*t68 - 2*t71 - 2*t72 - 2*t75 - 2*t76 - 2*t79 - 2*t81 - 2*t83 - 2*t84 - 2*t85 - 2*t86 - 4*t99
+    k7 = -E_0_1_2_3*t30*t59 + t101 + t30*t61 + t31*t56 + t40*t64 + t40*t65 + 4*t51 + 4*t53 + 4*t55 + 6*t58*t8 + 8*t63
+    k8 = -Q**2
+    k9 = t106
+    k10 = -3*t106
+    k11 = 2*t106
+    k12 = -B_0 - t107
+    k13 = -B_1 - t107
+    k14 = -B_2 - t107
+    k15 = -B_3 - t107
+    return (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_3, E_0_2_3, E_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15)
+
+
+def solve(prepared, prev_a):
+    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's
+    tuple); Blind where a denominator vanishes.'''
+    (Q, B_0, B_1, B_2, B_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_3, E_0_2_3, E_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15,) = prepared
+    h0 = (-k8*prev_a + k8)*prev_a
+    h1 = ((k11*prev_a + k10)*prev_a + k9)*prev_a
+    h2 = (k9*prev_a - k9)*prev_a
+    h3 = -Q*prev_a + Q
+    h4 = Q*prev_a
+    h5 = -prev_a + 1
     # step 0: J_3
-    s0_0 = 2*E_0_3
-    s0_1 = E_1_3*s0_0
-    s0_2 = E_2_3**2
-    s0_3 = E_0_1_2*E_0_1_3*s0_2
-    s0_4 = E_1_3**2
-    s0_5 = E_2_3*s0_4
-    s0_6 = E_0_1_2*E_0_2_3*s0_5
-    s0_7 = E_0_3**2
-    s0_8 = E_1_3*E_2_3
-    s0_9 = s0_7*s0_8
-    s0_10 = E_0_1_2*E_1_2_3*s0_9
-    s0_11 = E_0_1_2_3**2
-    s0_12 = E_2_3*s0_11
-    s0_13 = 10*E_0_3
-    s0_14 = E_1_3*s0_3
-    s0_15 = E_0_1**2
-    s0_16 = E_2_3**3*s0_15
-    s0_17 = E_0_2**2
-    s0_18 = E_1_3**3*s0_17
-    s0_19 = E_2_3*s0_18
-    s0_20 = E_1_2**2
-    s0_21 = E_0_3**3*s0_20
-    s0_22 = s0_21*s0_8
-    s0_23 = E_0_1*s0_2
-    s0_24 = 4*E_0_3
-    s0_25 = E_0_2*s0_24
-    s0_26 = s0_25*s0_4
-    s0_27 = E_1_3*s0_23
-    s0_28 = 4*E_1_2*s0_7
-    s0_29 = E_0_2*s0_5
-    s0_30 = 6*E_0_3
-    s0_31 = E_1_3*s0_30
-    s0_32 = 12*E_0_3
-    s0_33 = E_0_1_2_3*s0_32
-    s0_34 = 18*E_0_3
-    s0_35 = 12*E_1_2
-    s0_36 = E_0_2*s0_4
-    s0_37 = s0_23*s0_36
-    s0_38 = s0_35*s0_7
-    s0_39 = E_1_3*s0_24
-    s0_40 = 8*E_0_3
-    s0_41 = 8*E_1_2
-    s0_42 = s0_41*s0_7
-    s0_43 = 2*s0_8
-    s0_44 = E_0_1_2*Q
-    s0_45 = E_0_1_3*s0_44
-    s0_46 = E_0_2_3*s0_45
-    s0_47 = E_2_3*s0_0
-    s0_48 = E_1_2_3*s0_45
-    s0_49 = E_0_2_3*E_1_2_3
-    s0_50 = s0_2*s0_44
-    s0_51 = E_0_1_3**2*s0_50
-    s0_52 = s0_4*s0_44
-    s0_53 = E_0_2_3**2*s0_52
-    s0_54 = s0_44*s0_7
-    s0_55 = E_1_2_3**2*s0_54
-    s0_56 = E_0_1*s0_50
-    s0_57 = E_0_2*s0_52
-    s0_58 = E_1_2*s0_54
-    s0_59 = s0_44*s0_8
-    s0_60 = E_1_3*s0_56
-    s0_61 = E_2_3*s0_57
-    s0_62 = s0_54*s0_8
-    s0_63 = s0_46*s0_8
-    s0_64 = E_2_3*s0_48
-    s0_65 = E_1_3*s0_44*s0_49
-    s0_66 = E_0_1_3*Q
-    s0_67 = s0_12*s0_66
-    s0_68 = s0_16*s0_66
-    s0_69 = E_0_2_3*Q
-    s0_70 = E_1_3*s0_69
-    s0_71 = s0_11*s0_70
-    s0_72 = s0_18*s0_69
-    s0_73 = E_1_2_3*Q
-    s0_74 = E_0_3*s0_73
-    s0_75 = s0_11*s0_74
-    s0_76 = s0_21*s0_73
-    s0_77 = E_2_3*s0_66
-    s0_78 = s0_17*s0_4
-    s0_79 = s0_77*s0_78
-    s0_80 = s0_20*s0_7
-    s0_81 = s0_77*s0_80
-    s0_82 = s0_15*s0_2
-    s0_83 = s0_70*s0_82
-    s0_84 = s0_70*s0_80
-    s0_85 = s0_74*s0_82
-    s0_86 = s0_74*s0_78
-    s0_87 = 2*E_0_1_2_3
-    s0_88 = s0_36*s0_69
-    s0_89 = E_1_2*s0_7*s0_73
-    s0_90 = E_0_1*E_2_3
-    s0_91 = s0_87*s0_90
-    s0_92 = E_0_2*s0_87
-    s0_93 = s0_66*s0_8
-    s0_94 = E_1_2*s0_0
-    s0_95 = E_0_1_2_3*s0_94
-    s0_96 = 2*E_0_2
-    s0_97 = s0_27*s0_66
-    s0_98 = s0_23*s0_66
-    s0_99 = E_0_1*s0_29*s0_69
-    s0_100 = E_0_1*s0_74
-    s0_101 = E_0_1*E_1_2*s0_47*s0_70 - 2*E_0_1_2_3*s0_23*s0_66 + E_0_2*E_1_2*s0_1*s0_77 + E_0_2*s0_100*s0_43 - E_1_3*s0_74*s0_92 + E_1_3*s0_89*s0_96 + s0_67 + s0_68 - s0_70*s0_91 - s0_70*s0_95 + s0_71 + s0_72 - s0_74*s0_91 + s0_75 + s0_76 - s0_77*s0_95 + s0_79 + s0_81 + s0_83 + s0_84 + s0_85 + s0_86 - s0_87*s0_88 - s0_87*s0_89 + s0_88*s0_94 + 2*s0_89*s0_90 - s0_92*s0_93 + s0_94*s0_98 + s0_96*s0_97 + 2*s0_99
-    s0_102 = 16*E_0_3
-    s0_103 = 4*E_0_2
-    s0_104 = E_1_2*s0_24
-    s0_105 = s0_28*s0_73
-    J_3_num_c0 = s0_0*s0_6 + s0_1*s0_3 + 2*s0_10
-    J_3_num_c1 = 4*E_0_1*E_0_1_2_3*E_0_3*E_1_3*s0_2 + 4*E_0_1_2_3*E_0_2*E_0_3*E_2_3*s0_4 + 4*E_0_1_2_3*E_1_2*E_1_3*E_2_3*s0_7 - s0_0*s0_19 - s0_1*s0_12 - s0_1*s0_16 - 10*s0_10 - s0_13*s0_14 - s0_13*s0_6 - 2*s0_22 - s0_23*s0_26 - s0_27*s0_28 - s0_28*s0_29
-    J_3_num_c2 = -E_0_1_2_3*s0_35*s0_9 + 18*s0_10 + s0_12*s0_31 + s0_14*s0_34 + s0_16*s0_31 + s0_19*s0_30 + 6*s0_22 - s0_27*s0_33 + s0_27*s0_38 - s0_29*s0_33 + s0_29*s0_38 + s0_32*s0_37 + s0_34*s0_6
-    J_3_num_c3 = 8*E_0_1*E_0_1_2_3*E_0_3*E_1_3*s0_2 + 8*E_0_1_2_3*E_0_2*E_0_3*E_2_3*s0_4 + 8*E_0_1_2_3*E_1_2*E_1_3*E_2_3*s0_7 - 12*s0_10 - s0_12*s0_39 - s0_14*s0_32 - s0_16*s0_39 - s0_19*s0_24 - 4*s0_22 - s0_27*s0_42 - s0_29*s0_42 - s0_32*s0_6 - s0_37*s0_40
-    J_3_den_c0 = 0
-    J_3_den_c1 = 2*E_0_1_2*E_0_1_2_3*E_0_3*E_1_3*E_2_3*Q - s0_1*s0_44*s0_49 - s0_1*s0_56 - s0_43*s0_46 - s0_43*s0_58 - s0_47*s0_48 - s0_47*s0_57 - s0_51 - s0_53 - s0_55
-    J_3_den_c2 = -E_0_1_2_3*s0_40*s0_59 + s0_101 + s0_13*s0_64 + s0_13*s0_65 + s0_40*s0_60 + s0_40*s0_61 + s0_41*s0_62 + 5*s0_51 + 5*s0_53 + 5*s0_55 + 10*s0_63
-    J_3_den_c3 = 4*E_0_1*E_0_1_2_3*E_0_1_3*Q*s0_2 + 4*E_0_1*E_0_1_2_3*E_0_2_3*E_1_3*E_2_3*Q + 4*E_0_1*E_0_1_2_3*E_0_3*E_1_2_3*E_2_3*Q + 12*E_0_1_2*E_0_1_2_3*E_0_3*E_1_3*E_2_3*Q + 4*E_0_1_2_3*E_0_1_3*E_0_2*E_1_3*E_2_3*Q + 4*E_0_1_2_3*E_0_1_3*E_0_3*E_1_2*E_2_3*Q + 4*E_0_1_2_3*E_0_2*E_0_2_3*Q*s0_4 + 4*E_0_1_2_3*E_0_2*E_0_3*E_1_2_3*E_1_3*Q + 4*E_0_1_2_3*E_0_2_3*E_0_3*E_1_2*E_1_3*Q + 4*E_0_1_2_3*E_1_2*E_1_2_3*Q*s0_7 - E_0_2*E_1_3*s0_105 - E_1_2*s0_25*s0_93 - E_1_2*s0_26*s0_69 - s0_100*s0_103*s0_8 - s0_102*s0_64 - s0_102*s0_65 - s0_103*s0_97 - s0_104*s0_70*s0_90 - s0_104*s0_98 - s0_105*s0_90 - s0_32*s0_60 - s0_32*s0_61 - s0_35*s0_62 - 8*s0_51 - 8*s0_53 - 8*s0_55 - 16*s0_63 - 2*s0_67 - 2*s0_68 - 2*s0_71 - 2*s0_72 - 2*s0_75 - 2*s0_76 - 2*s0_79 - 2*s0_81 - 2*s0_83 - 2*s0_84 - 2*s0_85 - 2*s0_86 - 4*s0_99
-    J_3_den_c4 = -E_0_1_2_3*s0_30*s0_59 + s0_101 + s0_30*s0_61 + s0_31*s0_56 + s0_40*s0_64 + s0_40*s0_65 + 4*s0_51 + 4*s0_53 + 4*s0_55 + 6*s0_58*s0_8 + 8*s0_63
-    J_3_num = (((J_3_num_c3)*prev_a + J_3_num_c2)*prev_a + J_3_num_c1)*prev_a + J_3_num_c0
-    J_3_den = ((((J_3_den_c4)*prev_a + J_3_den_c3)*prev_a + J_3_den_c2)*prev_a + J_3_den_c1)*prev_a + J_3_den_c0
-    J_3 = _div(J_3_num, J_3_den)
+    J_3 = div(((k3*prev_a + k2)*prev_a + k1)*prev_a + k0, (((k7*prev_a + k6)*prev_a + k5)*prev_a + k4)*prev_a)
     # step 1: J_0
-    s1_0 = J_3*Q**2
-    J_0_num = -E_0_3
-    J_0_den = prev_a**2*s1_0 - prev_a*s1_0
-    J_0 = _div(J_0_num, J_0_den)
+    J_0 = div(-E_0_3, J_3*h0)
     # step 2: J_1
-    s2_0 = J_3*Q**2
-    J_1_num = -E_1_3
-    J_1_den = prev_a**2*s2_0 - prev_a*s2_0
-    J_1 = _div(J_1_num, J_1_den)
+    J_1 = div(-E_1_3, J_3*h0)
     # step 3: J_2
-    s3_0 = J_3*Q**2
-    J_2_num = -E_2_3
-    J_2_den = prev_a**2*s3_0 - prev_a*s3_0
-    J_2 = _div(J_2_num, J_2_den)
+    J_2 = div(-E_2_3, J_3*h0)
     # step 4: w_0_1
-    s4_0 = J_3*Q**3
-    s4_1 = prev_a*s4_0
-    s4_2 = J_0*J_1
-    s4_3 = prev_a**2*s4_0
-    w_0_1_num = E_0_1_3 + 2*prev_a**3*s4_0*s4_2 + s4_1*s4_2 - 3*s4_2*s4_3
-    w_0_1_den = -s4_1 + s4_3
-    w_0_1 = _div(w_0_1_num, w_0_1_den)
+    w_0_1 = div(J_3*J_0*J_1*h1 + E_0_1_3, J_3*h2)
     # step 5: w_0_2
-    s5_0 = J_3*Q**3
-    s5_1 = prev_a*s5_0
-    s5_2 = J_0*J_2
-    s5_3 = prev_a**2*s5_0
-    w_0_2_num = E_0_2_3 + 2*prev_a**3*s5_0*s5_2 + s5_1*s5_2 - 3*s5_2*s5_3
-    w_0_2_den = -s5_1 + s5_3
-    w_0_2 = _div(w_0_2_num, w_0_2_den)
+    w_0_2 = div(J_3*J_0*J_2*h1 + E_0_2_3, J_3*h2)
     # step 6: w_1_2
-    s6_0 = J_3*Q**3
-    s6_1 = prev_a*s6_0
-    s6_2 = J_1*J_2
-    s6_3 = prev_a**2*s6_0
-    w_1_2_num = E_1_2_3 + 2*prev_a**3*s6_0*s6_2 + s6_1*s6_2 - 3*s6_2*s6_3
-    w_1_2_den = -s6_1 + s6_3
-    w_1_2 = _div(w_1_2_num, w_1_2_den)
+    w_1_2 = div(J_3*J_1*J_2*h1 + E_1_2_3, J_3*h2)
     # step 7: u_0_1
-    s7_0 = Q**2
-    s7_1 = J_0*J_1*s7_0
-    u_0_1_num = E_0_1 + prev_a**2*s7_1 - prev_a*s7_1
-    u_0_1_den = s7_0
-    u_0_1 = _div(u_0_1_num, u_0_1_den)
+    u_0_1 = div(J_0*J_1*h0 + E_0_1, -k8)
     # step 8: u_0_2
-    s8_0 = Q**2
-    s8_1 = J_0*J_2*s8_0
-    u_0_2_num = E_0_2 + prev_a**2*s8_1 - prev_a*s8_1
-    u_0_2_den = s8_0
-    u_0_2 = _div(u_0_2_num, u_0_2_den)
+    u_0_2 = div(J_0*J_2*h0 + E_0_2, -k8)
     # step 9: u_1_2
-    s9_0 = Q**2
-    s9_1 = J_1*J_2*s9_0
-    u_1_2_num = E_1_2 + prev_a**2*s9_1 - prev_a*s9_1
-    u_1_2_den = s9_0
-    u_1_2 = _div(u_1_2_num, u_1_2_den)
+    u_1_2 = div(J_1*J_2*h0 + E_1_2, -k8)
     # the registry's unknowns
-    o_0 = -Q
-    o_1 = B_0 + J_0*Q*prev_a
-    o_2 = B_1 + J_1*Q*prev_a
-    o_3 = B_2 + J_2*Q*prev_a
-    o_4 = B_3 + J_3*Q*prev_a
-    o_5 = prev_a*w_0_1
-    o_6 = prev_a*w_0_2
-    o_7 = prev_a*w_1_2
-    acc_0_a_num = J_0*Q - o_0 - o_1
-    acc_0_a_den = Q
-    acc_0_b_num = o_1
-    acc_0_b_den = Q
-    acc_1_a_num = J_1*Q - o_0 - o_2
-    acc_1_a_den = Q
-    acc_1_b_num = o_2
-    acc_1_b_den = Q
-    acc_2_a_num = J_2*Q - o_0 - o_3
-    acc_2_a_den = Q
-    acc_2_b_num = o_3
-    acc_2_b_den = Q
-    acc_3_a_num = J_3*Q - o_0 - o_4
-    acc_3_a_den = Q
-    acc_3_b_num = o_4
-    acc_3_b_den = Q
-    corr_0_1_a_num = -o_5 + u_0_1 + w_0_1
-    corr_0_1_a_den = 1
-    corr_0_1_b_num = -o_5 + u_0_1
-    corr_0_1_b_den = 1
-    corr_0_2_a_num = -o_6 + u_0_2 + w_0_2
-    corr_0_2_a_den = 1
-    corr_0_2_b_num = -o_6 + u_0_2
-    corr_0_2_b_den = 1
-    corr_1_2_a_num = -o_7 + u_1_2 + w_1_2
-    corr_1_2_a_den = 1
-    corr_1_2_b_num = -o_7 + u_1_2
-    corr_1_2_b_den = 1
-    acc_0_a = _div(acc_0_a_num, acc_0_a_den)
-    acc_0_b = _div(acc_0_b_num, acc_0_b_den)
-    acc_1_a = _div(acc_1_a_num, acc_1_a_den)
-    acc_1_b = _div(acc_1_b_num, acc_1_b_den)
-    acc_2_a = _div(acc_2_a_num, acc_2_a_den)
-    acc_2_b = _div(acc_2_b_num, acc_2_b_den)
-    acc_3_a = _div(acc_3_a_num, acc_3_a_den)
-    acc_3_b = _div(acc_3_b_num, acc_3_b_den)
-    corr_0_1_a = _div(corr_0_1_a_num, corr_0_1_a_den)
-    corr_0_1_b = _div(corr_0_1_b_num, corr_0_1_b_den)
-    corr_0_2_a = _div(corr_0_2_a_num, corr_0_2_a_den)
-    corr_0_2_b = _div(corr_0_2_b_num, corr_0_2_b_den)
-    corr_1_2_a = _div(corr_1_2_a_num, corr_1_2_a_den)
-    corr_1_2_b = _div(corr_1_2_b_num, corr_1_2_b_den)
+    acc_0_a = div(J_0*h3 + k12, Q)
+    acc_0_b = div(J_0*h4 + B_0, Q)
+    acc_1_a = div(J_1*h3 + k13, Q)
+    acc_1_b = div(J_1*h4 + B_1, Q)
+    acc_2_a = div(J_2*h3 + k14, Q)
+    acc_2_b = div(J_2*h4 + B_2, Q)
+    acc_3_a = div(J_3*h3 + k15, Q)
+    acc_3_b = div(J_3*h4 + B_3, Q)
+    corr_0_1_a = w_0_1*h5 + u_0_1
+    corr_0_1_b = -w_0_1*prev_a + u_0_1
+    corr_0_2_a = w_0_2*h5 + u_0_2
+    corr_0_2_b = -w_0_2*prev_a + u_0_2
+    corr_1_2_a = w_1_2*h5 + u_1_2
+    corr_1_2_b = -w_1_2*prev_a + u_1_2
     return {'acc_0_a': acc_0_a, 'acc_0_b': acc_0_b, 'acc_1_a': acc_1_a, 'acc_1_b': acc_1_b, 'acc_2_a': acc_2_a, 'acc_2_b': acc_2_b, 'acc_3_a': acc_3_a, 'acc_3_b': acc_3_b, 'corr_0_1_a': corr_0_1_a, 'corr_0_1_b': corr_0_1_b, 'corr_0_2_a': corr_0_2_a, 'corr_0_2_b': corr_0_2_b, 'corr_1_2_a': corr_1_2_a, 'corr_1_2_b': corr_1_2_b}
 
 
 def residuals(counts, values):
     r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly
     when the point explains the counts.'''
-    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
+    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
 
 
-def _residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_1_2_a, corr_1_2_b):
+def model_residuals(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_1_2_a, corr_1_2_b):
     r'''The model's generators in moment coordinates, scaled by Q^|T| (singles first).'''
     t0 = Q*acc_0_b
     t1 = Q*prev_a

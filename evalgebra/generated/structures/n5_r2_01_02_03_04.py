@@ -5,15 +5,18 @@ r"""Exact evaluator of 5 binary classifiers whose errors may correlate on 01, 02
 roots are the prevalences of every evaluation point explaining the counts (integer polynomials
 in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at
 one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy
-floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's
-generators scaled to counts at a point, all zero when it explains the counts.
+floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at
+several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the
+model's generators scaled to counts at a point, all zero when it explains the counts.
 
 Derivation: Youden coordinates, parameter J_4, linear parameter (evalgebra.codegen.structures; table in derivation d10).
 
 References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
 classification" (A. Corrada-Emmanuel), Theorems 1 and 3."""
 
-from fractions import Fraction
+from evalgebra.generated.structures.common import MOMENTS_5 as MOMENTS
+from evalgebra.generated.structures.common import div, substitute_all
+from evalgebra.generated.structures.common import moments_5 as moments
 
 N_CLASSIFIERS = 5
 N_LABELS = 2
@@ -22,86 +25,6 @@ DEGREE = 2
 UNKNOWNS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b', 'acc_3_a', 'acc_3_b', 'acc_4_a', 'acc_4_b', 'corr_0_1_a', 'corr_0_1_b', 'corr_0_2_a', 'corr_0_2_b', 'corr_0_3_a', 'corr_0_3_b', 'corr_0_4_a', 'corr_0_4_b')
 PARAMETER = 'J_4'
 METHOD = 'linear parameter'
-MOMENTS = ('Q', 'B_0', 'B_1', 'B_2', 'B_3', 'B_4', 'B_0_1', 'B_0_2', 'B_0_3', 'B_0_4', 'B_1_2', 'B_1_3', 'B_1_4', 'B_2_3', 'B_2_4', 'B_3_4', 'B_0_1_2', 'B_0_1_3', 'B_0_1_4', 'B_0_2_3', 'B_0_2_4', 'B_0_3_4', 'B_1_2_3', 'B_1_2_4', 'B_1_3_4', 'B_2_3_4', 'B_0_1_2_3', 'B_0_1_2_4', 'B_0_1_3_4', 'B_0_2_3_4', 'B_1_2_3_4', 'B_0_1_2_3_4', 'E_0_1', 'E_0_2', 'E_0_3', 'E_0_4', 'E_1_2', 'E_1_3', 'E_1_4', 'E_2_3', 'E_2_4', 'E_3_4', 'E_0_1_2', 'E_0_1_3', 'E_0_1_4', 'E_0_2_3', 'E_0_2_4', 'E_0_3_4', 'E_1_2_3', 'E_1_2_4', 'E_1_3_4', 'E_2_3_4', 'E_0_1_2_3', 'E_0_1_2_4', 'E_0_1_3_4', 'E_0_2_3_4', 'E_1_2_3_4', 'E_0_1_2_3_4')
-
-
-class _Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
-
-
-def _div(num, den):
-    r'''num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.'''
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise _Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def moments(n_aaaaa, n_aaaab, n_aaaba, n_aaabb, n_aabaa, n_aabab, n_aabba, n_aabbb, n_abaaa, n_abaab, n_ababa, n_ababb, n_abbaa, n_abbab, n_abbba, n_abbbb, n_baaaa, n_baaab, n_baaba, n_baabb, n_babaa, n_babab, n_babba, n_babbb, n_bbaaa, n_bbaab, n_bbaba, n_bbabb, n_bbbaa, n_bbbab, n_bbbba, n_bbbbb):
-    r'''Q, every B_T and every E_T (MOMENTS order) from the pattern counts.'''
-    Q = n_aaaaa + n_aaaab + n_aaaba + n_aaabb + n_aabaa + n_aabab + n_aabba + n_aabbb + n_abaaa + n_abaab + n_ababa + n_ababb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_baaaa + n_baaab + n_baaba + n_baabb + n_babaa + n_babab + n_babba + n_babbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0 = n_baaaa + n_baaab + n_baaba + n_baabb + n_babaa + n_babab + n_babba + n_babbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_1 = n_abaaa + n_abaab + n_ababa + n_ababb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_2 = n_aabaa + n_aabab + n_aabba + n_aabbb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_babaa + n_babab + n_babba + n_babbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_3 = n_aaaba + n_aaabb + n_aabba + n_aabbb + n_ababa + n_ababb + n_abbba + n_abbbb + n_baaba + n_baabb + n_babba + n_babbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_4 = n_aaaab + n_aaabb + n_aabab + n_aabbb + n_abaab + n_ababb + n_abbab + n_abbbb + n_baaab + n_baabb + n_babab + n_babbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_0_1 = n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_2 = n_babaa + n_babab + n_babba + n_babbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_3 = n_baaba + n_baabb + n_babba + n_babbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_0_4 = n_baaab + n_baabb + n_babab + n_babbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_1_2 = n_abbaa + n_abbab + n_abbba + n_abbbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_1_3 = n_ababa + n_ababb + n_abbba + n_abbbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_1_4 = n_abaab + n_ababb + n_abbab + n_abbbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_2_3 = n_aabba + n_aabbb + n_abbba + n_abbbb + n_babba + n_babbb + n_bbbba + n_bbbbb
-    B_2_4 = n_aabab + n_aabbb + n_abbab + n_abbbb + n_babab + n_babbb + n_bbbab + n_bbbbb
-    B_3_4 = n_aaabb + n_aabbb + n_ababb + n_abbbb + n_baabb + n_babbb + n_bbabb + n_bbbbb
-    B_0_1_2 = n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_1_3 = n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_0_1_4 = n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_0_2_3 = n_babba + n_babbb + n_bbbba + n_bbbbb
-    B_0_2_4 = n_babab + n_babbb + n_bbbab + n_bbbbb
-    B_0_3_4 = n_baabb + n_babbb + n_bbabb + n_bbbbb
-    B_1_2_3 = n_abbba + n_abbbb + n_bbbba + n_bbbbb
-    B_1_2_4 = n_abbab + n_abbbb + n_bbbab + n_bbbbb
-    B_1_3_4 = n_ababb + n_abbbb + n_bbabb + n_bbbbb
-    B_2_3_4 = n_aabbb + n_abbbb + n_babbb + n_bbbbb
-    B_0_1_2_3 = n_bbbba + n_bbbbb
-    B_0_1_2_4 = n_bbbab + n_bbbbb
-    B_0_1_3_4 = n_bbabb + n_bbbbb
-    B_0_2_3_4 = n_babbb + n_bbbbb
-    B_1_2_3_4 = n_abbbb + n_bbbbb
-    B_0_1_2_3_4 = n_bbbbb
-    E_0_1 = -B_0*B_1 + B_0_1*Q
-    E_0_2 = -B_0*B_2 + B_0_2*Q
-    E_0_3 = -B_0*B_3 + B_0_3*Q
-    E_0_4 = -B_0*B_4 + B_0_4*Q
-    E_1_2 = -B_1*B_2 + B_1_2*Q
-    E_1_3 = -B_1*B_3 + B_1_3*Q
-    E_1_4 = -B_1*B_4 + B_1_4*Q
-    E_2_3 = -B_2*B_3 + B_2_3*Q
-    E_2_4 = -B_2*B_4 + B_2_4*Q
-    E_3_4 = -B_3*B_4 + B_3_4*Q
-    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
-    E_0_1_3 = 2*B_0*B_1*B_3 - B_0*B_1_3*Q - B_0_1*B_3*Q + B_0_1_3*Q**2 - B_0_3*B_1*Q
-    E_0_1_4 = 2*B_0*B_1*B_4 - B_0*B_1_4*Q - B_0_1*B_4*Q + B_0_1_4*Q**2 - B_0_4*B_1*Q
-    E_0_2_3 = 2*B_0*B_2*B_3 - B_0*B_2_3*Q - B_0_2*B_3*Q + B_0_2_3*Q**2 - B_0_3*B_2*Q
-    E_0_2_4 = 2*B_0*B_2*B_4 - B_0*B_2_4*Q - B_0_2*B_4*Q + B_0_2_4*Q**2 - B_0_4*B_2*Q
-    E_0_3_4 = 2*B_0*B_3*B_4 - B_0*B_3_4*Q - B_0_3*B_4*Q + B_0_3_4*Q**2 - B_0_4*B_3*Q
-    E_1_2_3 = 2*B_1*B_2*B_3 - B_1*B_2_3*Q - B_1_2*B_3*Q + B_1_2_3*Q**2 - B_1_3*B_2*Q
-    E_1_2_4 = 2*B_1*B_2*B_4 - B_1*B_2_4*Q - B_1_2*B_4*Q + B_1_2_4*Q**2 - B_1_4*B_2*Q
-    E_1_3_4 = 2*B_1*B_3*B_4 - B_1*B_3_4*Q - B_1_3*B_4*Q + B_1_3_4*Q**2 - B_1_4*B_3*Q
-    E_2_3_4 = 2*B_2*B_3*B_4 - B_2*B_3_4*Q - B_2_3*B_4*Q + B_2_3_4*Q**2 - B_2_4*B_3*Q
-    E_0_1_2_3 = -3*B_0*B_1*B_2*B_3 + B_0*B_1*B_2_3*Q + B_0*B_1_2*B_3*Q - B_0*B_1_2_3*Q**2 + B_0*B_1_3*B_2*Q + B_0_1*B_2*B_3*Q - B_0_1_2*B_3*Q**2 + B_0_1_2_3*Q**3 - B_0_1_3*B_2*Q**2 + B_0_2*B_1*B_3*Q - B_0_2_3*B_1*Q**2 + B_0_3*B_1*B_2*Q
-    E_0_1_2_4 = -3*B_0*B_1*B_2*B_4 + B_0*B_1*B_2_4*Q + B_0*B_1_2*B_4*Q - B_0*B_1_2_4*Q**2 + B_0*B_1_4*B_2*Q + B_0_1*B_2*B_4*Q - B_0_1_2*B_4*Q**2 + B_0_1_2_4*Q**3 - B_0_1_4*B_2*Q**2 + B_0_2*B_1*B_4*Q - B_0_2_4*B_1*Q**2 + B_0_4*B_1*B_2*Q
-    E_0_1_3_4 = -3*B_0*B_1*B_3*B_4 + B_0*B_1*B_3_4*Q + B_0*B_1_3*B_4*Q - B_0*B_1_3_4*Q**2 + B_0*B_1_4*B_3*Q + B_0_1*B_3*B_4*Q - B_0_1_3*B_4*Q**2 + B_0_1_3_4*Q**3 - B_0_1_4*B_3*Q**2 + B_0_3*B_1*B_4*Q - B_0_3_4*B_1*Q**2 + B_0_4*B_1*B_3*Q
-    E_0_2_3_4 = -3*B_0*B_2*B_3*B_4 + B_0*B_2*B_3_4*Q + B_0*B_2_3*B_4*Q - B_0*B_2_3_4*Q**2 + B_0*B_2_4*B_3*Q + B_0_2*B_3*B_4*Q - B_0_2_3*B_4*Q**2 + B_0_2_3_4*Q**3 - B_0_2_4*B_3*Q**2 + B_0_3*B_2*B_4*Q - B_0_3_4*B_2*Q**2 + B_0_4*B_2*B_3*Q
-    E_1_2_3_4 = -3*B_1*B_2*B_3*B_4 + B_1*B_2*B_3_4*Q + B_1*B_2_3*B_4*Q - B_1*B_2_3_4*Q**2 + B_1*B_2_4*B_3*Q + B_1_2*B_3*B_4*Q - B_1_2_3*B_4*Q**2 + B_1_2_3_4*Q**3 - B_1_2_4*B_3*Q**2 + B_1_3*B_2*B_4*Q - B_1_3_4*B_2*Q**2 + B_1_4*B_2*B_3*Q
-    E_0_1_2_3_4 = 4*B_0*B_1*B_2*B_3*B_4 - B_0*B_1*B_2*B_3_4*Q - B_0*B_1*B_2_3*B_4*Q + B_0*B_1*B_2_3_4*Q**2 - B_0*B_1*B_2_4*B_3*Q - B_0*B_1_2*B_3*B_4*Q + B_0*B_1_2_3*B_4*Q**2 - B_0*B_1_2_3_4*Q**3 + B_0*B_1_2_4*B_3*Q**2 - B_0*B_1_3*B_2*B_4*Q + B_0*B_1_3_4*B_2*Q**2 - B_0*B_1_4*B_2*B_3*Q - B_0_1*B_2*B_3*B_4*Q + B_0_1_2*B_3*B_4*Q**2 - B_0_1_2_3*B_4*Q**3 + B_0_1_2_3_4*Q**4 - B_0_1_2_4*B_3*Q**3 + B_0_1_3*B_2*B_4*Q**2 - B_0_1_3_4*B_2*Q**3 + B_0_1_4*B_2*B_3*Q**2 - B_0_2*B_1*B_3*B_4*Q + B_0_2_3*B_1*B_4*Q**2 - B_0_2_3_4*B_1*Q**3 + B_0_2_4*B_1*B_3*Q**2 - B_0_3*B_1*B_2*B_4*Q + B_0_3_4*B_1*B_2*Q**2 - B_0_4*B_1*B_2*B_3*Q
-    return (Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4)
 
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4):
@@ -122,192 +45,126 @@ def eliminant(counts):
 def back_substitute(counts, prevalence):
     r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;
     None where a denominator vanishes (a blind spot).'''
-    try:
-        return _solve(moments(*counts), prevalence)
-    except _Blind:
-        return None
+    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
 
 
-def _solve(values, prev_a):
-    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''
-    (Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4,) = values
+def back_substitute_all(counts, prevalences):
+    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''
+    return substitute_all(prepare, solve, moments(*counts), prevalences)
 
+
+def prepare(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4):
+    r'''The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer
+    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.'''
+    t0 = E_1_2*Q
+    t1 = Q**2
+    t2 = E_0_3*t1
+    t3 = E_0_2*t1
+    t4 = E_0_2_3*Q
+    t5 = E_0_1*t1
+    t6 = E_0_1_3*Q
+    t7 = E_0_1_2*Q
+    t8 = Q**3
+    t9 = -Q
+    k0 = -t0
+    k1 = 2*t0
+    k2 = -t1
+    k3 = -2*t2
+    k4 = -2*t3
+    k5 = t4
+    k6 = -2*t4
+    k7 = -2*t5
+    k8 = t6
+    k9 = -2*t6
+    k10 = t7
+    k11 = -2*t7
+    k12 = 2*E_0_1_2_3
+    k13 = -Q**4
+    k14 = t2
+    k15 = -3*t2
+    k16 = t3
+    k17 = -3*t3
+    k18 = t5
+    k19 = -3*t5
+    k20 = t8
+    k21 = -3*t8
+    k22 = 2*t8
+    k23 = -B_0 - t9
+    k24 = -B_1 - t9
+    k25 = -B_2 - t9
+    k26 = -B_3 - t9
+    k27 = -B_4 - t9
+    return (Q, B_0, B_1, B_2, B_3, B_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_0_1_4, E_1_2_4, E_0_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27)
+
+
+def solve(prepared, prev_a):
+    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's
+    tuple); Blind where a denominator vanishes.'''
+    (Q, B_0, B_1, B_2, B_3, B_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_0_1_4, E_1_2_4, E_0_1_2_3, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27,) = prepared
+    h0 = (-k2*prev_a + k2)*prev_a
+    h1 = (-k13*prev_a + k13)*prev_a
+    h2 = ((-k3*prev_a + k15)*prev_a + k14)*prev_a
+    h3 = ((-k4*prev_a + k17)*prev_a + k16)*prev_a
+    h4 = ((-k7*prev_a + k19)*prev_a + k18)*prev_a
+    h5 = (k9*prev_a - k9)*prev_a
+    h6 = (k11*prev_a - k11)*prev_a
+    h7 = k12*prev_a - E_0_1_2_3
+    h8 = (k6*prev_a - k6)*prev_a
+    h9 = -Q*prev_a + Q
+    h10 = Q*prev_a
+    h11 = -prev_a + 1
     # step 0: J_4
-    s0_0 = E_1_2*Q
-    J_4_num = E_1_2_4
-    J_4_den = 2*prev_a*s0_0 - s0_0
-    J_4 = _div(J_4_num, J_4_den)
+    J_4 = div(E_1_2_4, k1*prev_a + k0)
     # step 1: J_1
-    s1_0 = J_4*Q**2
-    J_1_num = -E_1_4
-    J_1_den = prev_a**2*s1_0 - prev_a*s1_0
-    J_1 = _div(J_1_num, J_1_den)
+    J_1 = div(-E_1_4, J_4*h0)
     # step 2: J_2
-    s2_0 = J_1*Q**2
-    J_2_num = -E_1_2
-    J_2_den = prev_a**2*s2_0 - prev_a*s2_0
-    J_2 = _div(J_2_num, J_2_den)
+    J_2 = div(-E_1_2, J_1*h0)
     # step 3: J_3
-    s3_0 = J_1*Q**2
-    J_3_num = -E_1_3
-    J_3_den = prev_a**2*s3_0 - prev_a*s3_0
-    J_3 = _div(J_3_num, J_3_den)
+    J_3 = div(-E_1_3, J_1*h0)
     # step 4: J_0, w_0_1, w_0_2, w_0_3
-    s4_0 = 2*E_0_1_2_3
-    s4_1 = E_0_1_2*J_3*Q
-    s4_2 = E_0_1_3*J_2*Q
-    s4_3 = E_0_2_3*J_1*Q
-    s4_4 = 2*prev_a
-    s4_5 = s4_1*s4_4
-    s4_6 = s4_2*s4_4
-    s4_7 = s4_3*s4_4
-    s4_8 = J_2*prev_a
-    s4_9 = Q**2
-    s4_10 = J_3*s4_9
-    s4_11 = E_0_1*s4_10
-    s4_12 = s4_11*s4_8
-    s4_13 = E_0_2*s4_10
-    s4_14 = J_1*s4_13
-    s4_15 = E_0_3*J_1*s4_9
-    s4_16 = s4_15*s4_8
-    s4_17 = prev_a**2
-    s4_18 = J_2*s4_17
-    s4_19 = 2*s4_18
-    s4_20 = J_1*s4_17
-    s4_21 = s4_13*s4_20
-    s4_22 = Q**4
-    s4_23 = J_3*s4_22
-    s4_24 = prev_a*s4_23
-    s4_25 = J_2*s4_24
-    s4_26 = s4_18*s4_23
-    s4_27 = 2*s4_17
-    s4_28 = 3*s4_18
-    s4_29 = 2*prev_a**3
-    s4_30 = J_2*s4_29
-    s4_31 = -E_0_1_2_3 + prev_a*s4_0 + prev_a*s4_14 - s4_1*s4_27 - s4_11*s4_28 + s4_11*s4_30 + s4_12 + s4_14*s4_29 - s4_15*s4_28 + s4_15*s4_30 + s4_16 - s4_2*s4_27 - 3*s4_21 - s4_27*s4_3 + s4_5 + s4_6 + s4_7
-    s4_32 = J_1*s4_22
-    J_0_num = s4_0 + s4_1 + s4_11*s4_19 - 2*s4_12 - s4_14*s4_4 + s4_15*s4_19 - 2*s4_16 + s4_2 + 2*s4_21 + s4_3 - s4_5 - s4_6 - s4_7
-    J_0_den = -J_1*s4_25 + J_1*s4_26
-    w_0_1_num = -s4_3 + s4_31
-    w_0_1_den = -s4_25 + s4_26
-    w_0_2_num = -s4_2 + s4_31
-    w_0_2_den = -J_1*s4_24 + s4_20*s4_23
-    w_0_3_num = -s4_1 + s4_31
-    w_0_3_den = s4_18*s4_32 - s4_32*s4_8
-    J_0 = _div(J_0_num, J_0_den)
-    w_0_1 = _div(w_0_1_num, w_0_1_den)
-    w_0_2 = _div(w_0_2_num, w_0_2_den)
-    w_0_3 = _div(w_0_3_num, w_0_3_den)
+    J_0 = div(J_1*J_2*((-k3*prev_a + k3)*prev_a) + J_1*J_3*((-k4*prev_a + k4)*prev_a) + J_1*(k6*prev_a + k5) + J_2*J_3*((-k7*prev_a + k7)*prev_a) + J_2*(k9*prev_a + k8) + J_3*(k11*prev_a + k10) + k12, J_1*J_2*J_3*h1)
+    w_0_1 = div(J_1*J_2*h2 + J_1*J_3*h3 + J_1*((k6*prev_a - k6)*prev_a - k5) + J_2*J_3*h4 + J_2*h5 + J_3*h6 + h7, J_2*J_3*h1)
+    w_0_2 = div(J_1*J_2*h2 + J_1*J_3*h3 + J_1*h8 + J_2*J_3*h4 + J_2*((k9*prev_a - k9)*prev_a - k8) + J_3*h6 + h7, J_1*J_3*h1)
+    w_0_3 = div(J_1*J_2*h2 + J_1*J_3*h3 + J_1*h8 + J_2*J_3*h4 + J_2*h5 + J_3*((k11*prev_a - k11)*prev_a - k10) + h7, J_1*J_2*h1)
     # step 5: w_0_4
-    s5_0 = Q**3
-    s5_1 = J_4*s5_0*w_0_1
-    s5_2 = J_1*s5_0
-    s5_3 = prev_a*s5_2
-    s5_4 = J_0*J_4
-    s5_5 = prev_a**2
-    s5_6 = s5_2*s5_5
-    w_0_4_num = E_0_1_4 + 2*prev_a**3*s5_2*s5_4 + prev_a*s5_1 - s5_1*s5_5 + s5_3*s5_4 - 3*s5_4*s5_6
-    w_0_4_den = -s5_3 + s5_6
-    w_0_4 = _div(w_0_4_num, w_0_4_den)
+    w_0_4 = div(J_4*J_1*J_0*(((k22*prev_a + k21)*prev_a + k20)*prev_a) + J_4*w_0_1*((-k20*prev_a + k20)*prev_a) + E_0_1_4, J_1*((k20*prev_a - k20)*prev_a))
     # step 6: u_0_1
-    s6_0 = Q**2
-    s6_1 = J_0*J_1*s6_0
-    u_0_1_num = E_0_1 + prev_a**2*s6_1 - prev_a*s6_1
-    u_0_1_den = s6_0
-    u_0_1 = _div(u_0_1_num, u_0_1_den)
+    u_0_1 = div(J_1*J_0*h0 + E_0_1, -k2)
     # step 7: u_0_2
-    s7_0 = Q**2
-    s7_1 = J_0*J_2*s7_0
-    u_0_2_num = E_0_2 + prev_a**2*s7_1 - prev_a*s7_1
-    u_0_2_den = s7_0
-    u_0_2 = _div(u_0_2_num, u_0_2_den)
+    u_0_2 = div(J_2*J_0*h0 + E_0_2, -k2)
     # step 8: u_0_3
-    s8_0 = Q**2
-    s8_1 = J_0*J_3*s8_0
-    u_0_3_num = E_0_3 + prev_a**2*s8_1 - prev_a*s8_1
-    u_0_3_den = s8_0
-    u_0_3 = _div(u_0_3_num, u_0_3_den)
+    u_0_3 = div(J_3*J_0*h0 + E_0_3, -k2)
     # step 9: u_0_4
-    s9_0 = Q**2
-    s9_1 = J_0*J_4*s9_0
-    u_0_4_num = E_0_4 + prev_a**2*s9_1 - prev_a*s9_1
-    u_0_4_den = s9_0
-    u_0_4 = _div(u_0_4_num, u_0_4_den)
+    u_0_4 = div(J_4*J_0*h0 + E_0_4, -k2)
     # the registry's unknowns
-    o_0 = -Q
-    o_1 = B_0 + J_0*Q*prev_a
-    o_2 = B_1 + J_1*Q*prev_a
-    o_3 = B_2 + J_2*Q*prev_a
-    o_4 = B_3 + J_3*Q*prev_a
-    o_5 = B_4 + J_4*Q*prev_a
-    o_6 = prev_a*w_0_1
-    o_7 = prev_a*w_0_2
-    o_8 = prev_a*w_0_3
-    o_9 = prev_a*w_0_4
-    acc_0_a_num = J_0*Q - o_0 - o_1
-    acc_0_a_den = Q
-    acc_0_b_num = o_1
-    acc_0_b_den = Q
-    acc_1_a_num = J_1*Q - o_0 - o_2
-    acc_1_a_den = Q
-    acc_1_b_num = o_2
-    acc_1_b_den = Q
-    acc_2_a_num = J_2*Q - o_0 - o_3
-    acc_2_a_den = Q
-    acc_2_b_num = o_3
-    acc_2_b_den = Q
-    acc_3_a_num = J_3*Q - o_0 - o_4
-    acc_3_a_den = Q
-    acc_3_b_num = o_4
-    acc_3_b_den = Q
-    acc_4_a_num = J_4*Q - o_0 - o_5
-    acc_4_a_den = Q
-    acc_4_b_num = o_5
-    acc_4_b_den = Q
-    corr_0_1_a_num = -o_6 + u_0_1 + w_0_1
-    corr_0_1_a_den = 1
-    corr_0_1_b_num = -o_6 + u_0_1
-    corr_0_1_b_den = 1
-    corr_0_2_a_num = -o_7 + u_0_2 + w_0_2
-    corr_0_2_a_den = 1
-    corr_0_2_b_num = -o_7 + u_0_2
-    corr_0_2_b_den = 1
-    corr_0_3_a_num = -o_8 + u_0_3 + w_0_3
-    corr_0_3_a_den = 1
-    corr_0_3_b_num = -o_8 + u_0_3
-    corr_0_3_b_den = 1
-    corr_0_4_a_num = -o_9 + u_0_4 + w_0_4
-    corr_0_4_a_den = 1
-    corr_0_4_b_num = -o_9 + u_0_4
-    corr_0_4_b_den = 1
-    acc_0_a = _div(acc_0_a_num, acc_0_a_den)
-    acc_0_b = _div(acc_0_b_num, acc_0_b_den)
-    acc_1_a = _div(acc_1_a_num, acc_1_a_den)
-    acc_1_b = _div(acc_1_b_num, acc_1_b_den)
-    acc_2_a = _div(acc_2_a_num, acc_2_a_den)
-    acc_2_b = _div(acc_2_b_num, acc_2_b_den)
-    acc_3_a = _div(acc_3_a_num, acc_3_a_den)
-    acc_3_b = _div(acc_3_b_num, acc_3_b_den)
-    acc_4_a = _div(acc_4_a_num, acc_4_a_den)
-    acc_4_b = _div(acc_4_b_num, acc_4_b_den)
-    corr_0_1_a = _div(corr_0_1_a_num, corr_0_1_a_den)
-    corr_0_1_b = _div(corr_0_1_b_num, corr_0_1_b_den)
-    corr_0_2_a = _div(corr_0_2_a_num, corr_0_2_a_den)
-    corr_0_2_b = _div(corr_0_2_b_num, corr_0_2_b_den)
-    corr_0_3_a = _div(corr_0_3_a_num, corr_0_3_a_den)
-    corr_0_3_b = _div(corr_0_3_b_num, corr_0_3_b_den)
-    corr_0_4_a = _div(corr_0_4_a_num, corr_0_4_a_den)
-    corr_0_4_b = _div(corr_0_4_b_num, corr_0_4_b_den)
+    acc_0_a = div(J_0*h9 + k23, Q)
+    acc_0_b = div(J_0*h10 + B_0, Q)
+    acc_1_a = div(J_1*h9 + k24, Q)
+    acc_1_b = div(J_1*h10 + B_1, Q)
+    acc_2_a = div(J_2*h9 + k25, Q)
+    acc_2_b = div(J_2*h10 + B_2, Q)
+    acc_3_a = div(J_3*h9 + k26, Q)
+    acc_3_b = div(J_3*h10 + B_3, Q)
+    acc_4_a = div(J_4*h9 + k27, Q)
+    acc_4_b = div(J_4*h10 + B_4, Q)
+    corr_0_1_a = w_0_1*h11 + u_0_1
+    corr_0_1_b = -w_0_1*prev_a + u_0_1
+    corr_0_2_a = w_0_2*h11 + u_0_2
+    corr_0_2_b = -w_0_2*prev_a + u_0_2
+    corr_0_3_a = w_0_3*h11 + u_0_3
+    corr_0_3_b = -w_0_3*prev_a + u_0_3
+    corr_0_4_a = w_0_4*h11 + u_0_4
+    corr_0_4_b = -w_0_4*prev_a + u_0_4
     return {'acc_0_a': acc_0_a, 'acc_0_b': acc_0_b, 'acc_1_a': acc_1_a, 'acc_1_b': acc_1_b, 'acc_2_a': acc_2_a, 'acc_2_b': acc_2_b, 'acc_3_a': acc_3_a, 'acc_3_b': acc_3_b, 'acc_4_a': acc_4_a, 'acc_4_b': acc_4_b, 'corr_0_1_a': corr_0_1_a, 'corr_0_1_b': corr_0_1_b, 'corr_0_2_a': corr_0_2_a, 'corr_0_2_b': corr_0_2_b, 'corr_0_3_a': corr_0_3_a, 'corr_0_3_b': corr_0_3_b, 'corr_0_4_a': corr_0_4_a, 'corr_0_4_b': corr_0_4_b}
 
 
 def residuals(counts, values):
     r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly
     when the point explains the counts.'''
-    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
+    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
 
 
-def _residuals(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, acc_4_a, acc_4_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_0_3_a, corr_0_3_b, corr_0_4_a, corr_0_4_b):
+def model_residuals(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, acc_4_a, acc_4_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_0_3_a, corr_0_3_b, corr_0_4_a, corr_0_4_b):
     r'''The model's generators in moment coordinates, scaled by Q^|T| (singles first).'''
     t0 = Q*acc_0_b
     t1 = Q*prev_a

@@ -5,15 +5,18 @@ r"""Exact evaluator of 5 binary classifiers whose errors may correlate on 01, 02
 roots are the prevalences of every evaluation point explaining the counts (integer polynomials
 in the counts, division-free). ``back_substitute(counts, prevalence)``: every other unknown at
 one root (+ - * / only: exact on Fraction, fmpq and number-field elements, elementwise on NumPy
-floats; None where a denominator vanishes). ``residuals(counts, values)``: the model's
-generators scaled to counts at a point, all zero when it explains the counts.
+floats; None where a denominator vanishes); ``back_substitute_all(counts, prevalences)`` at
+several roots, the per-sketch part (``prepare``) once. ``residuals(counts, values)``: the
+model's generators scaled to counts at a point, all zero when it explains the counts.
 
 Derivation: Youden coordinates, parameter J_4, linear parameter (evalgebra.codegen.structures; table in derivation d10).
 
 References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary
 classification" (A. Corrada-Emmanuel), Theorems 1 and 3."""
 
-from fractions import Fraction
+from evalgebra.generated.structures.common import MOMENTS_5 as MOMENTS
+from evalgebra.generated.structures.common import div, substitute_all
+from evalgebra.generated.structures.common import moments_5 as moments
 
 N_CLASSIFIERS = 5
 N_LABELS = 2
@@ -22,86 +25,6 @@ DEGREE = 2
 UNKNOWNS = ('prev_a', 'acc_0_a', 'acc_0_b', 'acc_1_a', 'acc_1_b', 'acc_2_a', 'acc_2_b', 'acc_3_a', 'acc_3_b', 'acc_4_a', 'acc_4_b', 'corr_0_1_a', 'corr_0_1_b', 'corr_0_2_a', 'corr_0_2_b', 'corr_1_3_a', 'corr_1_3_b', 'corr_2_4_a', 'corr_2_4_b', 'corr_3_4_a', 'corr_3_4_b')
 PARAMETER = 'J_4'
 METHOD = 'linear parameter'
-MOMENTS = ('Q', 'B_0', 'B_1', 'B_2', 'B_3', 'B_4', 'B_0_1', 'B_0_2', 'B_0_3', 'B_0_4', 'B_1_2', 'B_1_3', 'B_1_4', 'B_2_3', 'B_2_4', 'B_3_4', 'B_0_1_2', 'B_0_1_3', 'B_0_1_4', 'B_0_2_3', 'B_0_2_4', 'B_0_3_4', 'B_1_2_3', 'B_1_2_4', 'B_1_3_4', 'B_2_3_4', 'B_0_1_2_3', 'B_0_1_2_4', 'B_0_1_3_4', 'B_0_2_3_4', 'B_1_2_3_4', 'B_0_1_2_3_4', 'E_0_1', 'E_0_2', 'E_0_3', 'E_0_4', 'E_1_2', 'E_1_3', 'E_1_4', 'E_2_3', 'E_2_4', 'E_3_4', 'E_0_1_2', 'E_0_1_3', 'E_0_1_4', 'E_0_2_3', 'E_0_2_4', 'E_0_3_4', 'E_1_2_3', 'E_1_2_4', 'E_1_3_4', 'E_2_3_4', 'E_0_1_2_3', 'E_0_1_2_4', 'E_0_1_3_4', 'E_0_2_3_4', 'E_1_2_3_4', 'E_0_1_2_3_4')
-
-
-class _Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
-
-
-def _div(num, den):
-    r'''num / den, exact on int (as a Fraction), Fraction, fmpq and number-field elements;
-    IEEE division on NumPy arrays; _Blind on an exact zero denominator.'''
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise _Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def moments(n_aaaaa, n_aaaab, n_aaaba, n_aaabb, n_aabaa, n_aabab, n_aabba, n_aabbb, n_abaaa, n_abaab, n_ababa, n_ababb, n_abbaa, n_abbab, n_abbba, n_abbbb, n_baaaa, n_baaab, n_baaba, n_baabb, n_babaa, n_babab, n_babba, n_babbb, n_bbaaa, n_bbaab, n_bbaba, n_bbabb, n_bbbaa, n_bbbab, n_bbbba, n_bbbbb):
-    r'''Q, every B_T and every E_T (MOMENTS order) from the pattern counts.'''
-    Q = n_aaaaa + n_aaaab + n_aaaba + n_aaabb + n_aabaa + n_aabab + n_aabba + n_aabbb + n_abaaa + n_abaab + n_ababa + n_ababb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_baaaa + n_baaab + n_baaba + n_baabb + n_babaa + n_babab + n_babba + n_babbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0 = n_baaaa + n_baaab + n_baaba + n_baabb + n_babaa + n_babab + n_babba + n_babbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_1 = n_abaaa + n_abaab + n_ababa + n_ababb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_2 = n_aabaa + n_aabab + n_aabba + n_aabbb + n_abbaa + n_abbab + n_abbba + n_abbbb + n_babaa + n_babab + n_babba + n_babbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_3 = n_aaaba + n_aaabb + n_aabba + n_aabbb + n_ababa + n_ababb + n_abbba + n_abbbb + n_baaba + n_baabb + n_babba + n_babbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_4 = n_aaaab + n_aaabb + n_aabab + n_aabbb + n_abaab + n_ababb + n_abbab + n_abbbb + n_baaab + n_baabb + n_babab + n_babbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_0_1 = n_bbaaa + n_bbaab + n_bbaba + n_bbabb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_2 = n_babaa + n_babab + n_babba + n_babbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_3 = n_baaba + n_baabb + n_babba + n_babbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_0_4 = n_baaab + n_baabb + n_babab + n_babbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_1_2 = n_abbaa + n_abbab + n_abbba + n_abbbb + n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_1_3 = n_ababa + n_ababb + n_abbba + n_abbbb + n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_1_4 = n_abaab + n_ababb + n_abbab + n_abbbb + n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_2_3 = n_aabba + n_aabbb + n_abbba + n_abbbb + n_babba + n_babbb + n_bbbba + n_bbbbb
-    B_2_4 = n_aabab + n_aabbb + n_abbab + n_abbbb + n_babab + n_babbb + n_bbbab + n_bbbbb
-    B_3_4 = n_aaabb + n_aabbb + n_ababb + n_abbbb + n_baabb + n_babbb + n_bbabb + n_bbbbb
-    B_0_1_2 = n_bbbaa + n_bbbab + n_bbbba + n_bbbbb
-    B_0_1_3 = n_bbaba + n_bbabb + n_bbbba + n_bbbbb
-    B_0_1_4 = n_bbaab + n_bbabb + n_bbbab + n_bbbbb
-    B_0_2_3 = n_babba + n_babbb + n_bbbba + n_bbbbb
-    B_0_2_4 = n_babab + n_babbb + n_bbbab + n_bbbbb
-    B_0_3_4 = n_baabb + n_babbb + n_bbabb + n_bbbbb
-    B_1_2_3 = n_abbba + n_abbbb + n_bbbba + n_bbbbb
-    B_1_2_4 = n_abbab + n_abbbb + n_bbbab + n_bbbbb
-    B_1_3_4 = n_ababb + n_abbbb + n_bbabb + n_bbbbb
-    B_2_3_4 = n_aabbb + n_abbbb + n_babbb + n_bbbbb
-    B_0_1_2_3 = n_bbbba + n_bbbbb
-    B_0_1_2_4 = n_bbbab + n_bbbbb
-    B_0_1_3_4 = n_bbabb + n_bbbbb
-    B_0_2_3_4 = n_babbb + n_bbbbb
-    B_1_2_3_4 = n_abbbb + n_bbbbb
-    B_0_1_2_3_4 = n_bbbbb
-    E_0_1 = -B_0*B_1 + B_0_1*Q
-    E_0_2 = -B_0*B_2 + B_0_2*Q
-    E_0_3 = -B_0*B_3 + B_0_3*Q
-    E_0_4 = -B_0*B_4 + B_0_4*Q
-    E_1_2 = -B_1*B_2 + B_1_2*Q
-    E_1_3 = -B_1*B_3 + B_1_3*Q
-    E_1_4 = -B_1*B_4 + B_1_4*Q
-    E_2_3 = -B_2*B_3 + B_2_3*Q
-    E_2_4 = -B_2*B_4 + B_2_4*Q
-    E_3_4 = -B_3*B_4 + B_3_4*Q
-    E_0_1_2 = 2*B_0*B_1*B_2 - B_0*B_1_2*Q - B_0_1*B_2*Q + B_0_1_2*Q**2 - B_0_2*B_1*Q
-    E_0_1_3 = 2*B_0*B_1*B_3 - B_0*B_1_3*Q - B_0_1*B_3*Q + B_0_1_3*Q**2 - B_0_3*B_1*Q
-    E_0_1_4 = 2*B_0*B_1*B_4 - B_0*B_1_4*Q - B_0_1*B_4*Q + B_0_1_4*Q**2 - B_0_4*B_1*Q
-    E_0_2_3 = 2*B_0*B_2*B_3 - B_0*B_2_3*Q - B_0_2*B_3*Q + B_0_2_3*Q**2 - B_0_3*B_2*Q
-    E_0_2_4 = 2*B_0*B_2*B_4 - B_0*B_2_4*Q - B_0_2*B_4*Q + B_0_2_4*Q**2 - B_0_4*B_2*Q
-    E_0_3_4 = 2*B_0*B_3*B_4 - B_0*B_3_4*Q - B_0_3*B_4*Q + B_0_3_4*Q**2 - B_0_4*B_3*Q
-    E_1_2_3 = 2*B_1*B_2*B_3 - B_1*B_2_3*Q - B_1_2*B_3*Q + B_1_2_3*Q**2 - B_1_3*B_2*Q
-    E_1_2_4 = 2*B_1*B_2*B_4 - B_1*B_2_4*Q - B_1_2*B_4*Q + B_1_2_4*Q**2 - B_1_4*B_2*Q
-    E_1_3_4 = 2*B_1*B_3*B_4 - B_1*B_3_4*Q - B_1_3*B_4*Q + B_1_3_4*Q**2 - B_1_4*B_3*Q
-    E_2_3_4 = 2*B_2*B_3*B_4 - B_2*B_3_4*Q - B_2_3*B_4*Q + B_2_3_4*Q**2 - B_2_4*B_3*Q
-    E_0_1_2_3 = -3*B_0*B_1*B_2*B_3 + B_0*B_1*B_2_3*Q + B_0*B_1_2*B_3*Q - B_0*B_1_2_3*Q**2 + B_0*B_1_3*B_2*Q + B_0_1*B_2*B_3*Q - B_0_1_2*B_3*Q**2 + B_0_1_2_3*Q**3 - B_0_1_3*B_2*Q**2 + B_0_2*B_1*B_3*Q - B_0_2_3*B_1*Q**2 + B_0_3*B_1*B_2*Q
-    E_0_1_2_4 = -3*B_0*B_1*B_2*B_4 + B_0*B_1*B_2_4*Q + B_0*B_1_2*B_4*Q - B_0*B_1_2_4*Q**2 + B_0*B_1_4*B_2*Q + B_0_1*B_2*B_4*Q - B_0_1_2*B_4*Q**2 + B_0_1_2_4*Q**3 - B_0_1_4*B_2*Q**2 + B_0_2*B_1*B_4*Q - B_0_2_4*B_1*Q**2 + B_0_4*B_1*B_2*Q
-    E_0_1_3_4 = -3*B_0*B_1*B_3*B_4 + B_0*B_1*B_3_4*Q + B_0*B_1_3*B_4*Q - B_0*B_1_3_4*Q**2 + B_0*B_1_4*B_3*Q + B_0_1*B_3*B_4*Q - B_0_1_3*B_4*Q**2 + B_0_1_3_4*Q**3 - B_0_1_4*B_3*Q**2 + B_0_3*B_1*B_4*Q - B_0_3_4*B_1*Q**2 + B_0_4*B_1*B_3*Q
-    E_0_2_3_4 = -3*B_0*B_2*B_3*B_4 + B_0*B_2*B_3_4*Q + B_0*B_2_3*B_4*Q - B_0*B_2_3_4*Q**2 + B_0*B_2_4*B_3*Q + B_0_2*B_3*B_4*Q - B_0_2_3*B_4*Q**2 + B_0_2_3_4*Q**3 - B_0_2_4*B_3*Q**2 + B_0_3*B_2*B_4*Q - B_0_3_4*B_2*Q**2 + B_0_4*B_2*B_3*Q
-    E_1_2_3_4 = -3*B_1*B_2*B_3*B_4 + B_1*B_2*B_3_4*Q + B_1*B_2_3*B_4*Q - B_1*B_2_3_4*Q**2 + B_1*B_2_4*B_3*Q + B_1_2*B_3*B_4*Q - B_1_2_3*B_4*Q**2 + B_1_2_3_4*Q**3 - B_1_2_4*B_3*Q**2 + B_1_3*B_2*B_4*Q - B_1_3_4*B_2*Q**2 + B_1_4*B_2*B_3*Q
-    E_0_1_2_3_4 = 4*B_0*B_1*B_2*B_3*B_4 - B_0*B_1*B_2*B_3_4*Q - B_0*B_1*B_2_3*B_4*Q + B_0*B_1*B_2_3_4*Q**2 - B_0*B_1*B_2_4*B_3*Q - B_0*B_1_2*B_3*B_4*Q + B_0*B_1_2_3*B_4*Q**2 - B_0*B_1_2_3_4*Q**3 + B_0*B_1_2_4*B_3*Q**2 - B_0*B_1_3*B_2*B_4*Q + B_0*B_1_3_4*B_2*Q**2 - B_0*B_1_4*B_2*B_3*Q - B_0_1*B_2*B_3*B_4*Q + B_0_1_2*B_3*B_4*Q**2 - B_0_1_2_3*B_4*Q**3 + B_0_1_2_3_4*Q**4 - B_0_1_2_4*B_3*Q**3 + B_0_1_3*B_2*B_4*Q**2 - B_0_1_3_4*B_2*Q**3 + B_0_1_4*B_2*B_3*Q**2 - B_0_2*B_1*B_3*B_4*Q + B_0_2_3*B_1*B_4*Q**2 - B_0_2_3_4*B_1*Q**3 + B_0_2_4*B_1*B_3*Q**2 - B_0_3*B_1*B_2*B_4*Q + B_0_3_4*B_1*B_2*Q**2 - B_0_4*B_1*B_2*B_3*Q
-    return (Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4)
 
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4):
@@ -126,194 +49,107 @@ def eliminant(counts):
 def back_substitute(counts, prevalence):
     r'''Every unknown but the prevalence (dict by registry name) at one root of the eliminant;
     None where a denominator vanishes (a blind spot).'''
-    try:
-        return _solve(moments(*counts), prevalence)
-    except _Blind:
-        return None
+    return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
 
 
-def _solve(values, prev_a):
-    r'''Every unknown but the prevalence, from the MOMENTS and one root prev_a.'''
-    (Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4,) = values
+def back_substitute_all(counts, prevalences):
+    r'''back_substitute at every prevalence of a list (the per-sketch part once).'''
+    return substitute_all(prepare, solve, moments(*counts), prevalences)
 
+
+def prepare(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4):
+    r'''The per-sketch part of the back-substitution from the MOMENTS: the moments and the integer
+    coefficients (k0, k1, ...) the per-root arithmetic of solve multiplies by.'''
+    t0 = E_0_3*E_0_4
+    t1 = E_1_2*Q*t0
+    t2 = Q**3
+    t3 = -Q
+    k0 = E_0_2_3*E_0_4*E_1_4 - E_0_2_4*E_0_3*E_1_4 + E_1_2_4*t0
+    k1 = -t1
+    k2 = 2*t1
+    k3 = -Q**2
+    k4 = t2
+    k5 = -3*t2
+    k6 = 2*t2
+    k7 = -B_0 - t3
+    k8 = -B_1 - t3
+    k9 = -B_2 - t3
+    k10 = -B_3 - t3
+    k11 = -B_4 - t3
+    return (Q, B_0, B_1, B_2, B_3, B_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_4, E_3_4, E_0_1_4, E_0_2_3, E_0_3_4, E_1_2_3, E_1_2_4, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11)
+
+
+def solve(prepared, prev_a):
+    r'''Every unknown but the prevalence at one root prev_a of the eliminant (prepared: prepare's
+    tuple); Blind where a denominator vanishes.'''
+    (Q, B_0, B_1, B_2, B_3, B_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_4, E_3_4, E_0_1_4, E_0_2_3, E_0_3_4, E_1_2_3, E_1_2_4, k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11,) = prepared
+    h0 = (-k3*prev_a + k3)*prev_a
+    h1 = ((k6*prev_a + k5)*prev_a + k4)*prev_a
+    h2 = (k4*prev_a - k4)*prev_a
+    h3 = -Q*prev_a + Q
+    h4 = Q*prev_a
+    h5 = -prev_a + 1
     # step 0: J_4
-    s0_0 = E_0_3*E_0_4
-    s0_1 = E_1_2*Q*s0_0
-    J_4_num = E_0_2_3*E_0_4*E_1_4 - E_0_2_4*E_0_3*E_1_4 + E_1_2_4*s0_0
-    J_4_den = 2*prev_a*s0_1 - s0_1
-    J_4 = _div(J_4_num, J_4_den)
+    J_4 = div(k0, k2*prev_a + k1)
     # step 1: J_0
-    s1_0 = J_4*Q**2
-    J_0_num = -E_0_4
-    J_0_den = prev_a**2*s1_0 - prev_a*s1_0
-    J_0 = _div(J_0_num, J_0_den)
+    J_0 = div(-E_0_4, J_4*h0)
     # step 2: J_1
-    s2_0 = J_4*Q**2
-    J_1_num = -E_1_4
-    J_1_den = prev_a**2*s2_0 - prev_a*s2_0
-    J_1 = _div(J_1_num, J_1_den)
+    J_1 = div(-E_1_4, J_4*h0)
     # step 3: J_2
-    s3_0 = J_1*Q**2
-    J_2_num = -E_1_2
-    J_2_den = prev_a**2*s3_0 - prev_a*s3_0
-    J_2 = _div(J_2_num, J_2_den)
+    J_2 = div(-E_1_2, J_1*h0)
     # step 4: J_3
-    s4_0 = J_0*Q**2
-    J_3_num = -E_0_3
-    J_3_den = prev_a**2*s4_0 - prev_a*s4_0
-    J_3 = _div(J_3_num, J_3_den)
+    J_3 = div(-E_0_3, J_0*h0)
     # step 5: w_0_1
-    s5_0 = J_4*Q**3
-    s5_1 = prev_a*s5_0
-    s5_2 = J_0*J_1
-    s5_3 = prev_a**2*s5_0
-    w_0_1_num = E_0_1_4 + 2*prev_a**3*s5_0*s5_2 + s5_1*s5_2 - 3*s5_2*s5_3
-    w_0_1_den = -s5_1 + s5_3
-    w_0_1 = _div(w_0_1_num, w_0_1_den)
+    w_0_1 = div(J_4*J_0*J_1*h1 + E_0_1_4, J_4*h2)
     # step 6: w_0_2
-    s6_0 = J_3*Q**3
-    s6_1 = prev_a*s6_0
-    s6_2 = J_0*J_2
-    s6_3 = prev_a**2*s6_0
-    w_0_2_num = E_0_2_3 + 2*prev_a**3*s6_0*s6_2 + s6_1*s6_2 - 3*s6_2*s6_3
-    w_0_2_den = -s6_1 + s6_3
-    w_0_2 = _div(w_0_2_num, w_0_2_den)
+    w_0_2 = div(J_0*J_2*J_3*h1 + E_0_2_3, J_3*h2)
     # step 7: w_1_3
-    s7_0 = J_2*Q**3
-    s7_1 = prev_a*s7_0
-    s7_2 = J_1*J_3
-    s7_3 = prev_a**2*s7_0
-    w_1_3_num = E_1_2_3 + 2*prev_a**3*s7_0*s7_2 + s7_1*s7_2 - 3*s7_2*s7_3
-    w_1_3_den = -s7_1 + s7_3
-    w_1_3 = _div(w_1_3_num, w_1_3_den)
+    w_1_3 = div(J_1*J_2*J_3*h1 + E_1_2_3, J_2*h2)
     # step 8: w_2_4
-    s8_0 = J_1*Q**3
-    s8_1 = prev_a*s8_0
-    s8_2 = J_2*J_4
-    s8_3 = prev_a**2*s8_0
-    w_2_4_num = E_1_2_4 + 2*prev_a**3*s8_0*s8_2 + s8_1*s8_2 - 3*s8_2*s8_3
-    w_2_4_den = -s8_1 + s8_3
-    w_2_4 = _div(w_2_4_num, w_2_4_den)
+    w_2_4 = div(J_4*J_1*J_2*h1 + E_1_2_4, J_1*h2)
     # step 9: w_3_4
-    s9_0 = J_0*Q**3
-    s9_1 = prev_a*s9_0
-    s9_2 = J_3*J_4
-    s9_3 = prev_a**2*s9_0
-    w_3_4_num = E_0_3_4 + 2*prev_a**3*s9_0*s9_2 + s9_1*s9_2 - 3*s9_2*s9_3
-    w_3_4_den = -s9_1 + s9_3
-    w_3_4 = _div(w_3_4_num, w_3_4_den)
+    w_3_4 = div(J_4*J_0*J_3*h1 + E_0_3_4, J_0*h2)
     # step 10: u_0_1
-    s10_0 = Q**2
-    s10_1 = J_0*J_1*s10_0
-    u_0_1_num = E_0_1 + prev_a**2*s10_1 - prev_a*s10_1
-    u_0_1_den = s10_0
-    u_0_1 = _div(u_0_1_num, u_0_1_den)
+    u_0_1 = div(J_0*J_1*h0 + E_0_1, -k3)
     # step 11: u_0_2
-    s11_0 = Q**2
-    s11_1 = J_0*J_2*s11_0
-    u_0_2_num = E_0_2 + prev_a**2*s11_1 - prev_a*s11_1
-    u_0_2_den = s11_0
-    u_0_2 = _div(u_0_2_num, u_0_2_den)
+    u_0_2 = div(J_0*J_2*h0 + E_0_2, -k3)
     # step 12: u_1_3
-    s12_0 = Q**2
-    s12_1 = J_1*J_3*s12_0
-    u_1_3_num = E_1_3 + prev_a**2*s12_1 - prev_a*s12_1
-    u_1_3_den = s12_0
-    u_1_3 = _div(u_1_3_num, u_1_3_den)
+    u_1_3 = div(J_1*J_3*h0 + E_1_3, -k3)
     # step 13: u_2_4
-    s13_0 = Q**2
-    s13_1 = J_2*J_4*s13_0
-    u_2_4_num = E_2_4 + prev_a**2*s13_1 - prev_a*s13_1
-    u_2_4_den = s13_0
-    u_2_4 = _div(u_2_4_num, u_2_4_den)
+    u_2_4 = div(J_4*J_2*h0 + E_2_4, -k3)
     # step 14: u_3_4
-    s14_0 = Q**2
-    s14_1 = J_3*J_4*s14_0
-    u_3_4_num = E_3_4 + prev_a**2*s14_1 - prev_a*s14_1
-    u_3_4_den = s14_0
-    u_3_4 = _div(u_3_4_num, u_3_4_den)
+    u_3_4 = div(J_4*J_3*h0 + E_3_4, -k3)
     # the registry's unknowns
-    o_0 = -Q
-    o_1 = B_0 + J_0*Q*prev_a
-    o_2 = B_1 + J_1*Q*prev_a
-    o_3 = B_2 + J_2*Q*prev_a
-    o_4 = B_3 + J_3*Q*prev_a
-    o_5 = B_4 + J_4*Q*prev_a
-    o_6 = prev_a*w_0_1
-    o_7 = prev_a*w_0_2
-    o_8 = prev_a*w_1_3
-    o_9 = prev_a*w_2_4
-    o_10 = prev_a*w_3_4
-    acc_0_a_num = J_0*Q - o_0 - o_1
-    acc_0_a_den = Q
-    acc_0_b_num = o_1
-    acc_0_b_den = Q
-    acc_1_a_num = J_1*Q - o_0 - o_2
-    acc_1_a_den = Q
-    acc_1_b_num = o_2
-    acc_1_b_den = Q
-    acc_2_a_num = J_2*Q - o_0 - o_3
-    acc_2_a_den = Q
-    acc_2_b_num = o_3
-    acc_2_b_den = Q
-    acc_3_a_num = J_3*Q - o_0 - o_4
-    acc_3_a_den = Q
-    acc_3_b_num = o_4
-    acc_3_b_den = Q
-    acc_4_a_num = J_4*Q - o_0 - o_5
-    acc_4_a_den = Q
-    acc_4_b_num = o_5
-    acc_4_b_den = Q
-    corr_0_1_a_num = -o_6 + u_0_1 + w_0_1
-    corr_0_1_a_den = 1
-    corr_0_1_b_num = -o_6 + u_0_1
-    corr_0_1_b_den = 1
-    corr_0_2_a_num = -o_7 + u_0_2 + w_0_2
-    corr_0_2_a_den = 1
-    corr_0_2_b_num = -o_7 + u_0_2
-    corr_0_2_b_den = 1
-    corr_1_3_a_num = -o_8 + u_1_3 + w_1_3
-    corr_1_3_a_den = 1
-    corr_1_3_b_num = -o_8 + u_1_3
-    corr_1_3_b_den = 1
-    corr_2_4_a_num = -o_9 + u_2_4 + w_2_4
-    corr_2_4_a_den = 1
-    corr_2_4_b_num = -o_9 + u_2_4
-    corr_2_4_b_den = 1
-    corr_3_4_a_num = -o_10 + u_3_4 + w_3_4
-    corr_3_4_a_den = 1
-    corr_3_4_b_num = -o_10 + u_3_4
-    corr_3_4_b_den = 1
-    acc_0_a = _div(acc_0_a_num, acc_0_a_den)
-    acc_0_b = _div(acc_0_b_num, acc_0_b_den)
-    acc_1_a = _div(acc_1_a_num, acc_1_a_den)
-    acc_1_b = _div(acc_1_b_num, acc_1_b_den)
-    acc_2_a = _div(acc_2_a_num, acc_2_a_den)
-    acc_2_b = _div(acc_2_b_num, acc_2_b_den)
-    acc_3_a = _div(acc_3_a_num, acc_3_a_den)
-    acc_3_b = _div(acc_3_b_num, acc_3_b_den)
-    acc_4_a = _div(acc_4_a_num, acc_4_a_den)
-    acc_4_b = _div(acc_4_b_num, acc_4_b_den)
-    corr_0_1_a = _div(corr_0_1_a_num, corr_0_1_a_den)
-    corr_0_1_b = _div(corr_0_1_b_num, corr_0_1_b_den)
-    corr_0_2_a = _div(corr_0_2_a_num, corr_0_2_a_den)
-    corr_0_2_b = _div(corr_0_2_b_num, corr_0_2_b_den)
-    corr_1_3_a = _div(corr_1_3_a_num, corr_1_3_a_den)
-    corr_1_3_b = _div(corr_1_3_b_num, corr_1_3_b_den)
-    corr_2_4_a = _div(corr_2_4_a_num, corr_2_4_a_den)
-    corr_2_4_b = _div(corr_2_4_b_num, corr_2_4_b_den)
-    corr_3_4_a = _div(corr_3_4_a_num, corr_3_4_a_den)
-    corr_3_4_b = _div(corr_3_4_b_num, corr_3_4_b_den)
+    acc_0_a = div(J_0*h3 + k7, Q)
+    acc_0_b = div(J_0*h4 + B_0, Q)
+    acc_1_a = div(J_1*h3 + k8, Q)
+    acc_1_b = div(J_1*h4 + B_1, Q)
+    acc_2_a = div(J_2*h3 + k9, Q)
+    acc_2_b = div(J_2*h4 + B_2, Q)
+    acc_3_a = div(J_3*h3 + k10, Q)
+    acc_3_b = div(J_3*h4 + B_3, Q)
+    acc_4_a = div(J_4*h3 + k11, Q)
+    acc_4_b = div(J_4*h4 + B_4, Q)
+    corr_0_1_a = w_0_1*h5 + u_0_1
+    corr_0_1_b = -w_0_1*prev_a + u_0_1
+    corr_0_2_a = w_0_2*h5 + u_0_2
+    corr_0_2_b = -w_0_2*prev_a + u_0_2
+    corr_1_3_a = w_1_3*h5 + u_1_3
+    corr_1_3_b = -w_1_3*prev_a + u_1_3
+    corr_2_4_a = w_2_4*h5 + u_2_4
+    corr_2_4_b = -w_2_4*prev_a + u_2_4
+    corr_3_4_a = w_3_4*h5 + u_3_4
+    corr_3_4_b = -w_3_4*prev_a + u_3_4
     return {'acc_0_a': acc_0_a, 'acc_0_b': acc_0_b, 'acc_1_a': acc_1_a, 'acc_1_b': acc_1_b, 'acc_2_a': acc_2_a, 'acc_2_b': acc_2_b, 'acc_3_a': acc_3_a, 'acc_3_b': acc_3_b, 'acc_4_a': acc_4_a, 'acc_4_b': acc_4_b, 'corr_0_1_a': corr_0_1_a, 'corr_0_1_b': corr_0_1_b, 'corr_0_2_a': corr_0_2_a, 'corr_0_2_b': corr_0_2_b, 'corr_1_3_a': corr_1_3_a, 'corr_1_3_b': corr_1_3_b, 'corr_2_4_a': corr_2_4_a, 'corr_2_4_b': corr_2_4_b, 'corr_3_4_a': corr_3_4_a, 'corr_3_4_b': corr_3_4_b}
 
 
 def residuals(counts, values):
     r'''The model's generators at a point (values: every UNKNOWNS name): all zero exactly
     when the point explains the counts.'''
-    return list(_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
+    return list(model_residuals(*moments(*counts), *(values[name] for name in UNKNOWNS)))
 
 
-def _residuals(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, acc_4_a, acc_4_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_1_3_a, corr_1_3_b, corr_2_4_a, corr_2_4_b, corr_3_4_a, corr_3_4_b):
+def model_residuals(Q, B_0, B_1, B_2, B_3, B_4, B_0_1, B_0_2, B_0_3, B_0_4, B_1_2, B_1_3, B_1_4, B_2_3, B_2_4, B_3_4, B_0_1_2, B_0_1_3, B_0_1_4, B_0_2_3, B_0_2_4, B_0_3_4, B_1_2_3, B_1_2_4, B_1_3_4, B_2_3_4, B_0_1_2_3, B_0_1_2_4, B_0_1_3_4, B_0_2_3_4, B_1_2_3_4, B_0_1_2_3_4, E_0_1, E_0_2, E_0_3, E_0_4, E_1_2, E_1_3, E_1_4, E_2_3, E_2_4, E_3_4, E_0_1_2, E_0_1_3, E_0_1_4, E_0_2_3, E_0_2_4, E_0_3_4, E_1_2_3, E_1_2_4, E_1_3_4, E_2_3_4, E_0_1_2_3, E_0_1_2_4, E_0_1_3_4, E_0_2_3_4, E_1_2_3_4, E_0_1_2_3_4, prev_a, acc_0_a, acc_0_b, acc_1_a, acc_1_b, acc_2_a, acc_2_b, acc_3_a, acc_3_b, acc_4_a, acc_4_b, corr_0_1_a, corr_0_1_b, corr_0_2_a, corr_0_2_b, corr_1_3_a, corr_1_3_b, corr_2_4_a, corr_2_4_b, corr_3_4_a, corr_3_4_b):
     r'''The model's generators in moment coordinates, scaled by Q^|T| (singles first).'''
     t0 = Q*acc_0_b
     t1 = Q*prev_a
