@@ -42,8 +42,10 @@ the canonical structure, subsets joined by ``_``, e.g. ``01_02``) -- the runtime
   whose roots are the points' prevalences; ``counts`` are the ``2^N`` pattern counts in
   pattern order; division-free, exact on ``int``, elementwise on NumPy float arrays (pass
   floats: integer arrays overflow); every coefficient zero means the counts lie on a
-  positive-dimensional family of evaluations (a blind spot, e.g. equal correlations on both
-  labels of some pairs of the path P4): not finitely many points;
+  positive-dimensional family of evaluations (a blind spot of the structure, not of the
+  parameterisation: on the path P4 ``0-1, 0-2, 1-3`` exactly when the middle pair's correlation
+  is the same on both labels, ``G^a_01 = G^b_01``, where the Gröbner route finds a curve of
+  evaluations too): not finitely many points;
 * ``back_substitute(counts, prevalence) -> dict`` name -> value for every other unknown
   (accuracies ``acc_i_l``, correlations ``corr_..._l``), using ``+ - * /`` only, so it runs on
   ``Fraction``, ``fmpq``, exact number-field elements and NumPy floats; ``None`` where a

@@ -194,3 +194,41 @@ def test_codegen_spec_output_independent_of_hash_seed(tmp_path):
                         "--out", str(target), "--quiet"], check=True, env=env, capture_output=True)
         name = "n4_r2_01_02_13.py"
         assert (target / name).read_bytes() == (GENERATED / "structures" / name).read_bytes(), seed
+
+
+PATH_P4 = ((0, 1), (0, 2), (1, 3))
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(3, 14), st.lists(st.integers(23, 36), min_size=8, max_size=8),
+       st.integers(-9, 9).filter(bool), st.lists(st.integers(-9, 9).filter(bool), min_size=4, max_size=4),
+       st.integers(1, 5))
+def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(prevalence, accuracies, middle, others, shift):
+    """Path P4 (0-1, 0-2, 1-3): the eliminant vanishes exactly when the middle pair's correlation is the
+    same on both labels (w_01 = G^a_01 - G^b_01 = 0). There the Gröbner route, independently, finds a
+    curve of evaluations explaining the sketch: the truth is not identifiable from the counts, so no
+    parameterisation can recover it and the evaluator reports a blind spot instead of an answer. The
+    same draw with the middle pair's correlations apart round-trips exactly."""
+    from evalgebra.evaluators.structured import evaluate_structured_counts
+
+    n = 4
+    module = _module(n, PATH_P4)
+    spec = EnsembleSpec(n, 2, PATH_P4)
+    try:
+        alike = _point(n, PATH_P4, prevalence, accuracies, [middle, middle, *others])
+        apart = _point(n, PATH_P4, prevalence, accuracies, [middle, middle + shift, *others])
+    except PointError:
+        return
+    counts = [int(c) for c in expected_sketch(alike).count_vector()]
+    assert not any(module.eliminant(counts))
+    result = evaluate_structured_counts(counts, PATH_P4)
+    assert "blind_spot" in result.alarm_kinds() and not result.points
+    with pytest.raises(SpecError, match="1-dimensional family"):
+        structured_solution(spec, expected_sketch(alike))
+    counts = [int(c) for c in expected_sketch(apart).count_vector()]
+    assert any(module.eliminant(counts))
+    result = evaluate_structured_counts(counts, PATH_P4)
+    truth = _free_values(apart)
+    found = [{"prev_a": e.prevalence["a"], **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell] for i in range(n) for ell in "ab"}}
+             for e in result.points]
+    assert {k: v for k, v in truth.items() if k.startswith(("prev", "acc"))} in found
