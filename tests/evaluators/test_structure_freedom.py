@@ -100,3 +100,32 @@ def test_cli_structure_with_an_empty_member_is_refused_not_guessed(tmp_path, cap
         assert main(["evaluate", str(path), "--structure", text]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"evalgebra: error: --structure {text!r}: an empty member"), err
+
+
+# -- other structures evaluate() cannot answer: refused with the reason and what works -----------------
+def test_evaluate_structure_with_three_labels_is_refused_for_two_labels_only(tmp_path, monkeypatch, capsys):
+    from evalgebra.cli import main
+
+    monkeypatch.setenv("EVALGEBRA_CACHE", str(tmp_path / "cache"))
+    sketch = expected_sketch(random_point(EnsembleSpec(4, 3), 0)).unlabelled()
+    with pytest.raises(SpecError, match=r"with R = 3: correlated structures are evaluated for two labels only"):
+        evaluate(sketch, structure="0-1")
+    assert evaluate(sketch, structure="independent").structure == "independent"
+    path = tmp_path / "r3.json"
+    sketch.write_json(path)
+    assert main(["evaluate", str(path), "--structure", "0-1", "--derive"]) == 2  # nothing to derive for R = 3
+    err = capsys.readouterr().err
+    assert "two labels only" in err and "python -m evalgebra.codegen" not in err and "deriving" not in err
+
+
+def test_evaluate_structure_with_abstentions_names_what_works():
+    from evalgebra.data.sketch import Sketch
+
+    spec = EnsembleSpec(4, 2, [(0, 1)])
+    rows = [list(p) for p, c in expected_sketch(random_point(spec, 0)).unlabelled().counts().items() for _ in range(c)]
+    rows[0][1] = "x"  # one abstention
+    sketch = Sketch.from_decisions(rows, abstain=["x"])
+    with pytest.raises(SpecError, match=r"with the correlated structure 0-1: .*collapse_responses\(\{'x': 'b'\}\)"):
+        evaluate(sketch, structure="c0-c1")
+    assert evaluate(sketch, structure=[]).to_dict() == evaluate(sketch).to_dict()  # empty structure: independent
+    assert evaluate(sketch.collapse_responses({"x": "b"}), structure="0-1").structure == "c0-c1"
