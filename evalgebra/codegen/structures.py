@@ -36,8 +36,9 @@ the canonical structure, subsets joined by ``_``, e.g. ``01_02``) -- the runtime
   ``DEGREE`` (degree of the eliminant), ``UNKNOWNS`` (registry names, prevalence first), and
   ``PARAMETER`` (the Youden index used as parameter);
 * ``moments(*counts)``: ``Q``, the ``B_T`` and the ``E_T`` (integers on integer counts); for
-  N = 3, 4, 5 imported from ``generated/structures/common.py`` (with ``div``, ``mirrored`` and
-  ``substitute_all``, the parts every module shares), else printed in the module;
+  N = 3, 4, 5 imported from ``generated/structures/common.py`` (with ``div`` and
+  ``entry_points``, which makes ``eliminant``, ``back_substitute``, ``back_substitute_all`` and
+  ``residuals`` from the module's own parts), else printed in the module;
 * ``eliminant(counts) -> list`` of coefficients, low -> high, of a polynomial in ``prev_a``
   whose roots are the points' prevalences; ``counts`` are the ``2^N`` pattern counts in
   pattern order; division-free, exact on ``int``, elementwise on NumPy float arrays (pass

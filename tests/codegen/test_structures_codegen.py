@@ -232,3 +232,30 @@ def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(prevalence, acc
     found = [{"prev_a": e.prevalence["a"], **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell] for i in range(n) for ell in "ab"}}
              for e in result.points]
     assert {k: v for k, v in truth.items() if k.startswith(("prev", "acc"))} in found
+
+
+@pytest.mark.parametrize(("n", "structure"), FAST[:2])
+def test_common_model_residuals_equal_the_derived_generators(n, structure):
+    """The modules' residuals (common.model_residuals: model counts from the generating set, then their
+    moments) equal the derivation's generators in moment coordinates, evaluated symbolically, at
+    random rational values (not a solution), and the model counts at a true point are its exact sketch."""
+    import random
+
+    import sympy
+
+    from evalgebra.generated.structures import common
+
+    module = _module(n, structure)
+    form = derive_structure(n, structure)
+    rng = random.Random(7)
+    for _ in range(2):
+        counts = [rng.randint(0, 40) for _ in range(2**n)]
+        values = {u: Fraction(rng.randint(-40, 40), rng.randint(1, 20)) for u in module.UNKNOWNS}
+        moments = dict(zip(module.MOMENTS, module.moments(*counts)))
+        substitution = {sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator)
+                        for k, v in {**moments, **values}.items()}
+        derived = [sympy.Rational(r.xreplace(substitution)) for r in form.residuals]
+        assert [sympy.Rational(x.numerator, x.denominator) for x in module.residuals(counts, values)] == derived
+    point = random_point(EnsembleSpec(n, 2, structure), 3)
+    sketch = [int(c) for c in expected_sketch(point).count_vector()]
+    assert common.model_counts(n, structure, _free_values(point), sum(sketch)) == sketch

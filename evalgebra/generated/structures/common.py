@@ -10,6 +10,7 @@ A module's ``prepare(moments)`` computes, once per sketch, every coefficient its
 multiplies by; ``solve(prepared, prev_a)`` is the arithmetic at one root."""
 
 from fractions import Fraction
+from itertools import combinations
 
 from flint import fmpq, fmpz
 
@@ -75,6 +76,73 @@ def substitute_all(prepare, solve, moments, prevalences):
         if rational and out[-1] is not None:
             done[prevalence] = out[-1]
     return out
+
+def model_counts(n, structure, values, q):
+    """Q times the model's pattern frequencies at a point (values: prev_a, acc_i_l, corr_..._l):
+    q P_l sum over T in the structure or T = {} of G^l_T(d_T) prod_{i not in T} P_{i,d_i|l}, summed over
+    the labels l; pattern order (classifier 0 slowest, a before b)."""
+    prevalence = values["prev_a"]
+    out = None
+    for ell, label, weight in ((0, "a", prevalence), (1, "b", 1 - prevalence)):
+        rates = []
+        for i in range(n):
+            right = values[f"acc_{i}_{label}"]
+            rates.append((right, 1 - right) if ell == 0 else (1 - right, right))
+        total = [1]
+        for i in range(n):
+            total = [x * r for x in total for r in rates[i]]
+        for subset in structure:
+            part = [values["corr_" + "_".join(map(str, subset)) + "_" + label]]
+            for i in range(n):
+                if i in subset:  # +G when classifier i answers the true label, -G otherwise
+                    part = [y for x in part for y in ((x, -x) if ell == 0 else (-x, x))]
+                else:
+                    part = [x * r for x in part for r in rates[i]]
+            total = [x + y for x, y in zip(total, part)]
+        scaled = [q * weight * x for x in total]
+        out = scaled if out is None else [x + y for x, y in zip(out, scaled)]
+    return out
+
+
+def model_residuals(moments, n, structure, counts, values):
+    """The model's generators in moment coordinates at a point, scaled to counts: B_i less the model's
+    (singles), then E_T less the model's (|T| >= 2), in MOMENTS order; all zero exactly when the point
+    explains the counts. moments is the module's moments function."""
+    observed = moments(*counts)
+    model = moments(*model_counts(n, structure, values, observed[0]))
+    return [x - y for name, x, y in zip(moments_names(n), observed, model) if name[0] == "E" or name.count("_") == 1]
+
+
+def entry_points(moments, eliminant_coefficients, prepare, solve, n, structure):
+    """A module's contract from its structure-specific parts: (eliminant, back_substitute,
+    back_substitute_all, residuals), each taking the pattern counts first."""
+
+    def eliminant(counts):
+        """Coefficients (low -> high) of the eliminant in prev_a; counts in pattern order."""
+        return list(eliminant_coefficients(*moments(*counts)))
+
+    def back_substitute(counts, prevalence):
+        """Every unknown but the prevalence (dict by registry name) at one root of the eliminant; None
+        where a denominator vanishes (a blind spot)."""
+        return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
+
+    def back_substitute_all(counts, prevalences):
+        """back_substitute at every prevalence of a list (the per-sketch part once)."""
+        return substitute_all(prepare, solve, moments(*counts), prevalences)
+
+    def residuals(counts, values):
+        """The model's generators in moment coordinates at a point (values: every unknown), scaled to
+        counts: all zero exactly when the point explains the counts."""
+        return model_residuals(moments, n, structure, counts, values)
+
+    return eliminant, back_substitute, back_substitute_all, residuals
+
+
+def moments_names(n):
+    """MOMENTS of the moments function for n classifiers (Q, B_T, E_T; T by size, then lexicographic)."""
+    subsets = [t for size in range(1, n + 1) for t in combinations(range(n), size)]
+    return ("Q", *("B_" + "_".join(map(str, t)) for t in subsets),
+            *("E_" + "_".join(map(str, t)) for t in subsets if len(t) >= 2))
 
 
 def moments_3(n_aaa, n_aab, n_aba, n_abb, n_baa, n_bab, n_bba, n_bbb):
