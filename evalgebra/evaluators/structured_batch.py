@@ -109,7 +109,7 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
     with np.errstate(all="ignore"):
         module = match.module
         split = hasattr(module, "prepare")  # the moments once, for the eliminant and the back-substitution
-        moments = module.moments(*columns) if split else None
+        moments: Any = module.moments(*columns) if split else ()
         raw = module.eliminant_coefficients(*moments) if split else module.eliminant(columns)
         coefficients = np.stack([np.broadcast_to(np.asarray(c, dtype=float), (k,)) for c in raw], axis=1)
         roots = batch_roots(coefficients)
