@@ -66,6 +66,7 @@ import flint
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction, real_roots
+from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
@@ -106,6 +107,10 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
         except MissingStructureModule as missing:
             if n_labels != 2:
                 raise _two_labels_only(parsed, len(classifiers), n_labels) from missing
+            if is_complete_pairs(parsed, len(classifiers)):  # no closed form: msolve on each sketch
+                _MATCHES[key] = StructureMatch(CompletePairs(), tuple(range(len(classifiers))), parsed,
+                                               "evalgebra.evaluators.complete_pairs")
+                return _MATCHES[key]
             if correlation_freedom(parsed, len(classifiers)):
                 raise free_correlations_refusal(parsed, classifiers) from missing
             raise
@@ -155,7 +160,9 @@ class _Point:
         self.inside: bool | None = None
 
     def exact(self, value: Any) -> Any:
-        """A field value at this point's root: Fraction or AlgebraicNumber."""
+        """A field value at this point's root: Fraction or AlgebraicNumber (a float stays a float)."""
+        if isinstance(value, float):
+            return value
         if type(value) is flint.fmpq:
             return Fraction(int(value.p), int(value.q))
         if isinstance(value, FieldElement):
@@ -281,6 +288,8 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     n = len(match.sigma)
     module = match.module
     ordered = _permuted(counts, match, n)
+    if isinstance(module, CompletePairs):
+        return _solved_points(ordered, match, module)
     alarms: dict[str, str] = {}
     coefficients = [as_fraction(c) for c in module.eliminant(ordered)]
     while coefficients and coefficients[-1] == 0:
@@ -356,6 +365,27 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["irrational"] = ("no point is rational: on a test whose classifiers' sample correlations vanish off "
                                 "the structure the true point is rational, so the errors correlate beyond it")
     return points, alarms
+
+
+def _solved_points(counts: list[int], match: StructureMatch, module: CompletePairs) -> tuple[list[Any], dict[str, str]]:
+    """The points of a structure solved per sketch; exact points checked exactly, float points to 1e-9 of the counts."""
+    found, alarms = module.solve(counts)
+    q = sum(counts)
+    points = []
+    for root, prevalence, accuracy, correlation in found:
+        point = _Point(root, prevalence, accuracy, correlation)
+        point.terms = _label_terms(point, match.structure, len(match.sigma))
+        residual = [q * (a + b) - c for a, b, c in zip(point.terms[0], point.terms[1], counts)]
+        point.fits = all(r == 0 for r in residual) if root is not None else max(map(abs, residual)) <= 1e-9 * q
+        points.append(point)
+    if points and not any(p.fits for p in points):
+        alarms["empty_variety"] = "no point reproduces the counts: no evaluation with this structure explains the sketch"
+    points = [p for p in points if p.fits] or points
+    if points and all(p.root is None for p in points):
+        alarms["irrational"] = ("no point is rational (the points are floats rounded from certified isolating boxes): "
+                                "on a test whose sample correlations vanish off the structure the true point is "
+                                "rational, so the errors correlate beyond it")
+    return sorted(points, key=lambda p: float(p.prevalence)), alarms
 
 
 # -- decoding and the result --------------------------------------------------------------------
