@@ -259,3 +259,42 @@ def test_common_model_residuals_equal_the_derived_generators(n, structure):
     point = random_point(EnsembleSpec(n, 2, structure), 3)
     sketch = [int(c) for c in expected_sketch(point).count_vector()]
     assert common.model_counts(n, structure, _free_values(point), sum(sketch)) == sketch
+
+
+def test_structure_module_outside_the_common_sizes_prints_its_own_moments(tmp_path, monkeypatch):
+    """A module for a classifier count common.py does not hold (as for N = 6) carries its own moments
+    function and MOMENTS, and evaluates exactly as the committed module that imports them."""
+    import importlib.util
+
+    from evalgebra.codegen import structure_modules
+
+    n, structure = 4, ((0, 1),)
+    monkeypatch.setattr(structure_modules, "COMMON_SIZES", ())
+    text = structure_source(derive_structure(n, structure))
+    assert "def moments(" in text and "MOMENTS = (" in text and "moments_4" not in text
+    path = tmp_path / "own_moments.py"
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("own_moments", path)
+    own = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(own)
+    committed = _module(n, structure)
+    counts = [int(c) for c in expected_sketch(random_point(EnsembleSpec(n, 2, structure), 2)).count_vector()]
+    assert own.MOMENTS == committed.MOMENTS and own.eliminant(counts) == committed.eliminant(counts)
+    roots = [Fraction(1, 3), flint.fmpq(2, 7)]
+    assert own.back_substitute_all(counts, roots) == committed.back_substitute_all(counts, roots)
+
+
+@pytest.mark.parametrize(("n", "structure"), ALL)
+def test_back_substitute_all_label_swap_equals_the_direct_solve(n, structure):
+    """back_substitute_all gives a rational root whose 1 - p came first the label swap of that point
+    (common.mirrored); it equals solving at that root directly, at both roots of the true pair."""
+    module = _module(n, structure)
+    for seed in range(4, 12):  # the first draw off the blind spots (the path's seed 4 is one)
+        point = random_point(EnsembleSpec(n, 2, structure), seed)
+        counts = [int(c) for c in expected_sketch(point).count_vector()]
+        if any(module.eliminant(counts)):
+            break
+    p = flint.fmpq(point.prevalence[0][0].numerator, point.prevalence[0][0].denominator)
+    first, swapped = module.back_substitute_all([flint.fmpz(c) for c in counts], [p, 1 - p])
+    assert first == module.back_substitute(counts, p) and first is not None
+    assert swapped == module.back_substitute(counts, 1 - p)
