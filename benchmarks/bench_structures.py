@@ -3,9 +3,10 @@ r"""Benchmark: correlated structures, generated code against the Gröbner route,
 Targets (issue "Correlated ensembles"), on the reference machine (2 cores), checked here, never in
 unit tests:
 
-1. exact evaluation, one sketch at a time, with the generated module
-   (:func:`~evalgebra.evaluators.structured.evaluate_structured_counts`: every point exact,
-   checked against the generating set, decoded, partitioned): **2,000 sketches/s** for the
+1. exact evaluation, one sketch at a time, with the generated module through the documented
+   counts entry point (:func:`~evalgebra.evaluators.structured.evaluate_structured_counts`, the
+   structure as index tuples; every point exact, checked against the generating set, decoded,
+   partitioned): **2,000 sketches/s** for the
    finite structures on four classifiers; **under 1 s per sketch** for all ten pairs on five;
 2. the Gröbner reference route (:func:`~evalgebra.groebner.structured.structured_solution`) on
    the same sketches, per sketch, and the ratio (baseline / generated) measured in the same run;

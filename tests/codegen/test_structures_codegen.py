@@ -194,6 +194,10 @@ def test_codegen_spec_output_independent_of_hash_seed(tmp_path):
                         "--out", str(target), "--quiet"], check=True, env=env, capture_output=True)
         name = "n4_r2_01_02_13.py"
         assert (target / name).read_bytes() == (GENERATED / "structures" / name).read_bytes(), seed
+        common = subprocess.run([sys.executable, "-c", "import sys; from evalgebra.codegen.structure_modules import "
+                                 "common_source; sys.stdout.write(common_source())"],
+                                check=True, env=env, capture_output=True).stdout
+        assert common == (GENERATED / "structures" / "common.py").read_bytes(), seed
 
 
 PATH_P4 = ((0, 1), (0, 2), (1, 3))
