@@ -66,7 +66,7 @@ import numpy as np
 
 from evalgebra.errors import EvalgebraError, SpecError
 
-__all__ = ["CompletePairs", "central_moments", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta"]
+__all__ = ["CompletePairs", "central_moments", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
 
 N = 5
 PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
@@ -260,7 +260,7 @@ def _time_limit() -> float | None:
         raise SpecError(f"{TIME_LIMIT_VARIABLE}={text!r}: need seconds or 'none'") from None
 
 
-def _solve(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
+def solve_system(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
     binary = msolve_binary()
     if binary is None:
         raise SpecError("the complete pair structure on five classifiers is solved by msolve, which is not installed; "
@@ -371,11 +371,12 @@ class CompletePairs:
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self.eliminant_degree: int | None = None  # of the last sketch solved
 
     def solve(self, counts: Sequence[int]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]]:
         mu, m = central_moments(counts)
         alarms: dict[str, str] = {}
-        data = _solve(reduced_system(m), self.threads)
+        data = solve_system(reduced_system(m), self.threads)
         if data[0] == -1 or data[1] == -1:
             return [], {"empty_variety": "the reduced equations have no solution: no evaluation with every pair "
                                          "correlated explains the counts"}
@@ -409,7 +410,7 @@ class CompletePairs:
                 blind += 1
                 continue
             points.append((None, *made))
-        degree = param.eliminant.degree()
+        degree = self.eliminant_degree = param.eliminant.degree()
         n_real = len(param.boxes)
         if not n_real:  # (non-real roots are the rule here: about two in three on a generic sketch)
             alarms["complex"] = f"none of the eliminant's {degree} roots is real: no real evaluation explains the counts"
