@@ -10,7 +10,7 @@ module (:mod:`~evalgebra.evaluators.structure_modules`) gives, from the pattern 
 * the *back-substitution*: every accuracy and correlation as a rational function of the counts
   and that prevalence.
 
-The real roots are found exactly (:func:`~evalgebra.evaluators.algebraic_numbers.real_roots`);
+The real roots are found exactly (:func:`~evalgebra.evaluators.symmetric_roots.eliminant_roots`);
 an irrational root is carried as a generator of its number field
 (:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement`), so every point is exact.
 Each point is checked against the whole generating set,
@@ -65,7 +65,7 @@ import flint
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction, real_roots
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.quadratic import QuadraticNumber
@@ -73,6 +73,7 @@ from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
+from evalgebra.evaluators.symmetric_roots import eliminant_roots
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
@@ -303,7 +304,7 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
         return [], alarms
     poly = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in coefficients])
-    roots, n_complex = real_roots(poly)
+    roots, n_complex = eliminant_roots(poly)  # through s = p (1 - p) when the label swap maps it onto itself
     if n_complex:
         alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
                              + ("; no real evaluation explains the counts" if not roots else ""))
