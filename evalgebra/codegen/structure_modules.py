@@ -179,8 +179,8 @@ def div(num, den):
 
 
 def mirrored(values):
-    """The label swap of a point's values (registry names acc_i_l, corr_..._l): P_{i,a} <-> 1 - P_{i,b},
-    G^a_T <-> (-1)^|T| G^b_T; the swapped point's prevalence is 1 - prev_a."""
+    """The label swap of a point's values (registry names ``acc_i_l``, ``corr_..._l``): ``P_{i,a} <-> 1 - P_{i,b}``,
+    ``G^a_T <-> (-1)^|T| G^b_T``; the swapped point's prevalence is ``1 - prev_a``."""
     out = {}
     for name, value in values.items():
         kind, rest = name.split("_", 1)
@@ -194,7 +194,7 @@ def mirrored(values):
 
 
 def substitute_all(prepare, solve, moments, prevalences):
-    """solve(prepare(*moments), p) for every p of prevalences (the per-sketch part once); None where a
+    """``solve(prepare(*moments), p)`` for every ``p`` of prevalences (the per-sketch part once); None where a
     denominator vanishes (a blind spot). A rational p whose 1 - p came first gets the label swap of
     that point (mirrored): the swap maps the model onto itself, so it is the point above p."""
     prepared = prepare(*moments)
@@ -215,8 +215,8 @@ def substitute_all(prepare, solve, moments, prevalences):
     return out
 
 def model_counts(n, structure, values, q):
-    """Q times the model's pattern frequencies at a point (values: prev_a, acc_i_l, corr_..._l):
-    q P_l sum over T in the structure or T = {} of G^l_T(d_T) prod_{i not in T} P_{i,d_i|l}, summed over
+    """Q times the model's pattern frequencies at a point (values: ``prev_a``, ``acc_i_l``, ``corr_..._l``):
+    ``q P_l sum_{T in structure or T = {}} G^l_T(d_T) prod_{i not in T} P_{i,d_i|l}``, summed over
     the labels l; pattern order (classifier 0 slowest, a before b)."""
     prevalence = values["prev_a"]
     out = None
@@ -243,7 +243,7 @@ def model_counts(n, structure, values, q):
 
 def model_residuals(moments, n, structure, counts, values):
     """The model's generators in moment coordinates at a point, scaled to counts: B_i less the model's
-    (singles), then E_T less the model's (|T| >= 2), in MOMENTS order; all zero exactly when the point
+    (singles), then ``E_T`` less the model's (``|T| >= 2``), in ``MOMENTS`` order; all zero exactly when the point
     explains the counts. moments is the module's moments function."""
     observed = moments(*counts)
     model = moments(*model_counts(n, structure, values, observed[0]))

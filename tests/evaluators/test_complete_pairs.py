@@ -158,3 +158,15 @@ def test_without_msolve_the_message_says_how_to_install_it(monkeypatch):
     monkeypatch.setenv("EVALGEBRA_MSOLVE", "/nonexistent/msolve")
     with pytest.raises(SpecError, match="make setup"):
         CompletePairs(1).solve([3, 1, 2, 5, 1, 1, 4, 2] * 4)
+
+
+def test_an_engine_failure_is_undecided_not_an_answer(monkeypatch):
+    import evalgebra.evaluators.complete_pairs as module
+    from evalgebra.errors import EvalgebraError
+
+    def failing(system, threads):
+        raise EvalgebraError("msolve failed at every precision (128 bits: exit 1, BUG)")
+
+    monkeypatch.setattr(module, "solve_system", failing)
+    points, alarms = CompletePairs(1).solve([3, 1, 2, 5, 1, 1, 4, 2] * 4)
+    assert points == [] and "undecided" in alarms and "no point is claimed" in alarms["undecided"]
