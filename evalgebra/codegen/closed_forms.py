@@ -111,6 +111,17 @@ def count_moments(spec: EnsembleSpec) -> tuple[list[tuple[str, sympy.Expr]], dic
     """
     if spec.n_labels != 2 or spec.n_populations != 1:
         raise InconsistentIdealError("count moments are defined for R = 2 and one population")
+    key = (spec.classifiers, spec.labels)  # the moments of the counts do not depend on the structure
+    if key not in _COUNT_MOMENTS:
+        _COUNT_MOMENTS[key] = _count_moments(EnsembleSpec(spec.classifiers, spec.labels))
+    prelude, substitution = _COUNT_MOMENTS[key]
+    return list(prelude), dict(substitution)
+
+
+_COUNT_MOMENTS: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[tuple[str, sympy.Expr]], dict[str, sympy.Expr]]] = {}
+
+
+def _count_moments(spec: EnsembleSpec) -> tuple[list[tuple[str, sympy.Expr]], dict[str, sympy.Expr]]:
     n = spec.n_classifiers
     registry = VariableRegistry(spec, "R")
     counts = registry.observables()
