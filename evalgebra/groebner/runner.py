@@ -50,6 +50,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from evalgebra.engines import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, limit_seconds
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.groebner.backends import BACKENDS, get_backend
 from evalgebra.groebner.backends.base import die_with_parent
@@ -60,10 +61,6 @@ __all__ = ["GroebnerTimeout", "run_backend", "stderr_progress", "Progress", "DEF
 
 Progress = Callable[[str, float], None]
 
-#: Seconds a Gröbner computation may run when neither the caller nor the environment names a limit.
-DEFAULT_TIME_LIMIT = 600.0
-#: The environment variable with the default limit: seconds, or ``none`` for no limit.
-TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
 #: The environment variable that turns progress lines on (``1``) or off (``0``) whatever the terminal.
 PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 
@@ -77,46 +74,15 @@ def stderr_progress(label: str, elapsed: float) -> None:
     print(f"[evalgebra] {label}: still running after {elapsed:.0f} s", file=sys.stderr, flush=True)
 
 
-def default_time_limit() -> float | None:
-    """The time limit of a call that names none, in seconds (``None``: no limit).
-
-    ``EVALGEBRA_TIME_LIMIT`` when set (seconds, or ``none``/``off``/``inf``), else
-    :data:`DEFAULT_TIME_LIMIT`.
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ.pop(TIME_LIMIT_VARIABLE, None) and None
-    >>> default_time_limit()
-    600.0
-    """
-    text = os.environ.get(TIME_LIMIT_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_TIME_LIMIT
-    if text.lower() in ("none", "off", "inf", "infinity"):
-        return None
-    return _seconds(text, f"{TIME_LIMIT_VARIABLE}={text[:40]!r}")
-
-
-def _seconds(value: Any, what: str) -> float:
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if not seconds > 0:  # NaN, zero and negatives
-        raise SpecError(f"{what}: not a time limit; accepted: seconds above 0 (e.g. 600), or none for no limit")
-    return seconds
-
-
 def _limit(time_limit: float | None) -> tuple[float | None, bool]:
     """``(limit in seconds or None, whether it is the default)`` of a caller's ``time_limit``."""
     if time_limit is None:
         return default_time_limit(), True
     if not isinstance(time_limit, numbers.Real) or isinstance(time_limit, bool):
-        return _seconds(None, f"time_limit={time_limit!r}"), False  # refused: seconds are numbers
+        return limit_seconds(None, f"time_limit={time_limit!r}"), False  # refused: seconds are numbers
     if math.isinf(time_limit) and time_limit > 0:
         return None, False
-    return _seconds(time_limit, f"time_limit={time_limit!r}"), False
+    return limit_seconds(time_limit, f"time_limit={time_limit!r}"), False
 
 
 def default_progress() -> Progress | None:

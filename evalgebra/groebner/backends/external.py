@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evalgebra.engines import engine_binary
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.groebner.backends.base import Backend, register, start_engine
 from evalgebra.groebner.polys import PolyRing, canonical_basis
@@ -33,15 +34,6 @@ __all__ = ["SingularBackend", "MsolveBackend", "ExternalEngineError"]
 
 class ExternalEngineError(EvalgebraError):
     """An external engine failed or printed something that could not be read."""
-
-
-def _wheel_binary(name: str) -> str | None:
-    """A binary shipped in a passagemath wheel (``site-packages/sage_wheels/bin``)."""
-    for entry in sys.path:
-        candidate = Path(entry) / "sage_wheels" / "bin" / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return None
 
 
 def _renamed(ring: PolyRing, ordering: str | None = None) -> PolyRing:
@@ -79,7 +71,7 @@ class SingularBackend(Backend):
         self.timeout = timeout
 
     def binary(self) -> str | None:
-        return os.environ.get("EVALGEBRA_SINGULAR") or shutil.which("Singular") or _wheel_binary("Singular")
+        return engine_binary("Singular", "EVALGEBRA_SINGULAR")
 
     def available(self) -> bool:
         return self.binary() is not None
@@ -159,7 +151,7 @@ class MsolveBackend(Backend):
         self.threads = threads
 
     def binary(self) -> str | None:
-        return os.environ.get("EVALGEBRA_MSOLVE") or shutil.which("msolve") or _wheel_binary("msolve")
+        return engine_binary("msolve", "EVALGEBRA_MSOLVE")
 
     def available(self) -> bool:
         return self.binary() is not None
