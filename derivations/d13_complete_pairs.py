@@ -26,6 +26,7 @@ sketch for msolve on two cores).
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -68,19 +69,13 @@ def _formula(subset: Sequence[int], p: object, delta: Sequence[object], c: dict)
     """(*) for one subset, with ``c[ell][pair]`` the correlations."""
     total: object = 0
     for ell, (weight, t) in enumerate(((1 - p, -p), (p, 1 - p))):
-        inner = t ** len(subset) * _product(delta[i] for i in subset)
+        inner = t ** len(subset) * math.prod(delta[i] for i in subset)
         for pair in combinations(subset, 2):
             rest = [i for i in subset if i not in pair]
-            inner += c[ell][pair] * t ** len(rest) * _product(delta[i] for i in rest)
+            inner += c[ell][pair] * t ** len(rest) * math.prod(delta[i] for i in rest)
         total += weight * inner
     return total
 
-
-def _product(values) -> object:
-    out: object = 1
-    for v in values:
-        out = out * v
-    return out
 
 
 def _truth_unknowns(truth: EvaluationPoint) -> tuple[Fraction, list[Fraction], dict]:
@@ -127,15 +122,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     u, twice = p * (1 - p), 1 - 2 * p
     equations = {}
     for s in combinations(range(5), 4):  # written out again from the formulas (independent of the runtime)
-        pairs = sum(moment[(i, j)] * _product(delta[k] for k in s if k not in (i, j)) for i, j in combinations(s, 2))
+        pairs = sum(moment[(i, j)] * math.prod(delta[k] for k in s if k not in (i, j)) for i, j in combinations(s, 2))
         triples = sum(moment[tuple(i for i in s if i != k)] * delta[k] for k in s)
         equations[f"m4_{''.join(map(str, s))}"] = (u * pairs + twice / 2 * triples
-                                                  - u * (1 + u) * _product(delta[i] for i in s) - moment[s])
+                                                  - u * (1 + u) * math.prod(delta[i] for i in s) - moment[s])
     everyone = tuple(range(5))
-    pairs = sum(moment[t] * _product(delta[k] for k in everyone if k not in t) for t in PAIRS)
-    triples = sum(moment[t] * _product(delta[k] for k in everyone if k not in t) for t in combinations(everyone, 3))
+    pairs = sum(moment[t] * math.prod(delta[k] for k in everyone if k not in t) for t in PAIRS)
+    triples = sum(moment[t] * math.prod(delta[k] for k in everyone if k not in t) for t in combinations(everyone, 3))
     equations["m5_01234"] = (u * twice * pairs + (1 - 3 * u) / 3 * triples
-                             - u * twice * (sympy.Rational(7, 3) + 2 * u) * _product(delta) - moment[everyone])
+                             - u * twice * (sympy.Rational(7, 3) + 2 * u) * math.prod(delta) - moment[everyone])
     for name, f in equations.items():
         value = sympy.expand(f.subs({moment[s]: symbolic[s] for s in subsets}, simultaneous=True))
         report.line(f"{name}: vanishes identically after (*): {'yes' if value == 0 else 'NO'}")
@@ -147,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for f, name in zip(runtime, equations):
         mine = sympy.Poly(equations[name].subs({moment[s]: sympy.Rational(v.numerator, v.denominator)
                                                 for s, v in numeric.items()}), *variables)
-        theirs = sympy.Poly(sum(c * _product(v ** e for v, e in zip(variables, ex)) for ex, c in f.items()), *variables)
+        theirs = sympy.Poly(sum(c * math.prod(v ** e for v, e in zip(variables, ex)) for ex, c in f.items()), *variables)
         ratio = theirs.LC() / mine.LC()
         same = same and sympy.expand((theirs - ratio * mine).as_expr()) == 0
     report.line(f"the runtime's six equations (evalgebra.evaluators.complete_pairs.reduced_system) are these, up to "
