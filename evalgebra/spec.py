@@ -128,7 +128,7 @@ def _structure(value: Any, classifiers: tuple[str, ...]) -> Structure:
     result = set()
     for subset in subsets:
         if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
-            raise SpecError(f"structure: each entry must be a collection of classifiers, got {subset!r}")
+            raise SpecError(_not_a_subset(value, subsets, subset, classifiers))
         indices = [_classifier_index(item, classifiers) for item in subset]
         if len(set(indices)) != len(indices):
             raise SpecError(f"structure: subset {subset!r} names a classifier twice")
@@ -139,6 +139,31 @@ def _structure(value: Any, classifiers: tuple[str, ...]) -> Structure:
             )
         result.add(tuple(sorted(indices)))
     return tuple(sorted(result, key=lambda s: (len(s), s)))
+
+
+def _not_a_subset(value: Any, entries: list[Any], entry: Any, classifiers: tuple[str, ...]) -> str:
+    """The message for an entry that is not a subset; a bare subset such as ``(0, 1)`` gets the corrected call."""
+    given = value if isinstance(value, (list, tuple, set, frozenset)) else entries
+    shown = repr(given) if len(repr(given)) <= 80 else repr(given)[:77] + "..."
+    message = f"structure: each entry must be a collection of classifiers, got {entry!r} in structure={shown}"
+    accepted = ("accepted: a list of subsets of >= 2 classifier indices or names such as [(0, 1), (1, 2)], "
+                "'independent', 'complete' or an undirected networkx graph")
+    members = tuple(entries)
+    if len(members) < 2 or not all(isinstance(m, (str, int)) and not isinstance(m, bool) for m in members):
+        return f"{message}; {accepted}"
+    bare = f"{message}: one subset written bare, while a structure is a list of subsets; {accepted}"
+    try:
+        indices = [_classifier_index(item, classifiers) for item in members]
+    except SpecError:
+        return bare  # no correction to offer: the subset itself names an unknown classifier
+    if len(set(indices)) != len(indices):
+        return bare
+    hint = f"did you mean structure=[{members!r}]?"
+    if len(members) in (3, 4):  # one subset frees only its own joint correlation, not its pairs'
+        pairs = list(itertools.combinations(members, 2))
+        hint = (f"did you mean structure=[{members!r}] (the one subset's joint correlation) or "
+                f"structure={pairs!r} (every pair among them)?")
+    return f"{bare}; {hint}"
 
 
 def _abstentions(value: Any, labels: tuple[str, ...]) -> tuple[str, ...]:
@@ -165,7 +190,11 @@ class EnsembleSpec:
         Which subsets of classifiers may have non-zero error correlations. Subsets are
         collections of classifier names or 0-based indices, each of size >= 2; a graph
         gives its edges as pairs. ``"independent"`` is the empty structure,
-        ``"complete"`` every subset of size >= 2.
+        ``"complete"`` every subset of size >= 2. A bare subset such as ``(0, 1)`` is
+        refused, not read as one subset: the message gives the corrected call
+        (``[(0, 1)]``). Reading it would be a guess where it matters: a bare ``(0, 1, 2)``
+        could mean the triple's joint correlation (``[(0, 1, 2)]``) or every pair among
+        them (``[(0, 1), (0, 2), (1, 2)]``), and ``structure=((0, 1))`` is a bare tuple in Python.
     populations : int or sequence of str, optional
         Strata that share the classifiers' response rates and correlations but have
         their own prevalences. Default: one population, ``"all"``.
@@ -191,6 +220,10 @@ class EnsembleSpec:
     Traceback (most recent call last):
     ...
     evalgebra.errors.SpecError: labels: names must be distinct, repeated: ['yes']
+    >>> EnsembleSpec(4, 2, structure=(0, 1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: structure: ... got 0 in structure=(0, 1): one subset written bare, ...; did you mean structure=[(0, 1)]?
     """
 
     classifiers: tuple[str, ...]

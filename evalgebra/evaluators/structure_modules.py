@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import importlib.util
@@ -55,6 +56,8 @@ __all__ = [
     "cache_dir",
     "parse_structure",
     "structure_text",
+    "structure_correction",
+    "STRUCTURE_SYNTAX",
     "isomorphism",
     "atlas_entries",
     "find_structure_module",
@@ -113,6 +116,8 @@ def parse_structure(value: Any, classifiers: Sequence[str]) -> Structure:
     value : str, iterable of subsets, or networkx graph
         ``"independent"``, ``"complete"``, ``"0-1,2-3"`` (indices or names, as on the command
         line), subsets of indices or names (``[(0, 1), ("c2", "c3")]``) or an undirected graph.
+        A bare subset (``(0, 1)``, ``"0,1"``) is refused with the corrected value in the message
+        (``[(0, 1)]``, ``'0-1'``), as :class:`~evalgebra.spec.EnsembleSpec` refuses it.
     classifiers : sequence of str
         The classifiers' names.
 
@@ -134,8 +139,66 @@ def parse_structure(value: Any, classifiers: Sequence[str]) -> Structure:
     """
     names = tuple(str(c) for c in classifiers)
     if isinstance(value, str) and value not in ("independent", "complete"):
-        value = _text_structure(value, names)
+        text, value = value, _text_structure(value, names)
+        corrected = structure_correction(text, value, names)
+        if corrected is not None:
+            raise SpecError(f"structure {text!r}: {STRUCTURE_SYNTAX}; did you mean structure={corrected!r}?")
     return EnsembleSpec(names, 2, value).structure
+
+
+#: How a structure is written as text (the end of the messages that refuse a mistyped one).
+STRUCTURE_SYNTAX = ("a subset is its classifiers (indices or names, at least 2) joined by '-', and subsets are "
+                    "separated by ',' (e.g. 0-1,2-3)")
+
+
+def structure_correction(text: str, subsets: Sequence[Sequence[Any]], classifiers: Sequence[str]) -> str | None:
+    r"""The structure text that a mistyped one most likely meant, or ``None``.
+
+    Only text that cannot be read as a structure gets a correction, so nothing valid is
+    reinterpreted: every subset one classifier (``"0,1"``: the separator of subsets between
+    the members of one) or Python syntax (``"(0, 1)"``, ``"[(0, 1), (2, 3)]"``).
+
+    Parameters
+    ----------
+    text : str
+        The structure as written.
+    subsets : sequence of sequences
+        ``text`` split into subsets and members (indices as int, names as str).
+    classifiers : sequence of str
+        The classifiers' names.
+
+    Examples
+    --------
+    >>> names = ("c0", "c1", "c2")
+    >>> structure_correction("0,1", [[0], [1]], names), structure_correction("(0, 1)", [["(0"], ["1)"]], names)
+    ('0-1', '0-1')
+    >>> structure_correction("[(0, 1), ('c1', 'c2')]", [["[(0"], ["1)"], ["('c1'"], ["'c2')]"]], names)
+    '0-1,c1-c2'
+    >>> structure_correction("0-1", [[0, 1]], names) is None
+    True
+    """
+    known = set(classifiers)
+    if not any(isinstance(m, str) and m not in known and any(c in m for c in "()[]{}")
+               for subset in subsets for m in subset):
+        if len(subsets) >= 2 and all(len(subset) == 1 and (subset[0] in known or isinstance(subset[0], int))
+                                     for subset in subsets):
+            return "-".join(str(subset[0]) for subset in subsets)
+        return None
+    try:
+        literal = ast.literal_eval(text.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+    def member(item: Any) -> bool:
+        return isinstance(item, str) or (isinstance(item, int) and not isinstance(item, bool))
+
+    if not isinstance(literal, (tuple, list, set)) or not literal:
+        return None
+    if all(member(item) for item in literal):  # a bare subset
+        literal = [literal]
+    if not all(isinstance(s, (tuple, list, set)) and s and all(member(m) for m in s) for s in literal):
+        return None
+    return ",".join("-".join(str(m) for m in subset) for subset in literal)
 
 
 def structure_text(structure: Structure) -> str:
