@@ -188,7 +188,9 @@ def structure_value(value: str, names: Sequence[str] = ()) -> Any:
     Members are separated by ``-``; a classifier whose name contains ``-`` (``gpt-4o``) or is
     all digits is recognised by its full name first, so ``gpt-4o-claude-3`` splits into
     ``gpt-4o`` and ``claude-3`` when those are the names. Only ASCII digits make an index
-    (``'٣'`` and ``'²'`` stay names, which the spec then refuses as unknown).
+    (``'٣'`` and ``'²'`` stay names, which the spec then refuses as unknown). Text that
+    cannot be a structure but looks like one mistyped (``0,1`` or ``"(0, 1)"`` for ``0-1``)
+    is refused with the correction.
     """
     if len(value) > MAX_STRUCTURE_CHARS:
         raise SpecError(f"--structure: at most {MAX_STRUCTURE_CHARS} characters, got {len(value)}")
@@ -216,6 +218,11 @@ def structure_value(value: str, names: Sequence[str] = ()) -> Any:
                 members.append(int(token) if _ASCII_DIGITS.fullmatch(token) and len(token) < 10 else token)
                 i += 1
         subsets.append(members)
+    from evalgebra.evaluators.structure_modules import STRUCTURE_SYNTAX, structure_correction
+
+    corrected = structure_correction(value, subsets, names)  # "0,1", "(0, 1)": cannot be read, probably meant 0-1
+    if corrected is not None:
+        raise SpecError(f"--structure {value!r}: {STRUCTURE_SYNTAX}; did you mean --structure {corrected}?")
     return subsets
 
 

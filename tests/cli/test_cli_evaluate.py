@@ -204,3 +204,17 @@ def test_evaluate_intervals_options(tmp_path, capsys):
     assert f"[{float(low):.4g}, {float(high):.4g}]" in out
     status, _, err = _run(capsys, "evaluate", path, "--seed", "1")
     assert status == 2 and "--intervals" in err
+
+
+@pytest.mark.parametrize("written, meant", [("0,1", "0-1"), ("(0, 1)", "0-1"), ("[(0,1),(2,3)]", "0-1,2-3")])
+def test_evaluate_mistyped_structure_names_the_corrected_option(capsys, tmp_path, written, meant):
+    """``--structure 0,1`` (four subsets of one) or Python syntax: one error line with the corrected option."""
+    path = tmp_path / "four.json"
+    Sketch.from_counts({"".join(p): 1 + (7 * k) % 11 for k, p in enumerate(itertools.product("ab", repeat=4))},
+                       labels=["a", "b"]).write_json(path)
+    status, out, err = _run(capsys, "evaluate", path, "--structure", written)
+    assert status == 2 and not out and err.count("\n") == 1
+    assert err.startswith(f"evalgebra: error: --structure {written!r}: ")
+    assert err.rstrip().endswith(f"did you mean --structure {meant}?")
+    status, out, err = _run(capsys, "evaluate", path, "--structure", meant)
+    assert "did you mean" not in err and (status == 0 or "not identifiable" in err)
