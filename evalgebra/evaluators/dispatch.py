@@ -86,7 +86,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         (``"0-1,2-3"``): every evaluation is then exact, with the structure's correlations
         (:func:`~evalgebra.evaluators.structured.evaluate_structured`). A structure that is
         not identifiable, or has no generated evaluator yet, raises
-        :class:`~evalgebra.errors.SpecError` saying so.
+        :class:`~evalgebra.errors.SpecError` saying so; so does a bare subset (``(0, 1)``,
+        ``"0,1"``), with the corrected call (``[(0, 1)]``, ``"0-1"``) in the message.
     **options
         The method's own options: ``decoding`` and ``prevalence_range`` (algebraic, two
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
