@@ -12,15 +12,20 @@ module (:mod:`~evalgebra.evaluators.structure_modules`) gives, from the pattern 
 
 The real roots are found exactly (:func:`~evalgebra.evaluators.symmetric_roots.eliminant_roots`);
 an irrational root is carried as a generator of its number field
-(:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement`), so every point is exact.
-Each point is checked against the whole generating set,
+(:class:`~evalgebra.evaluators.quadratic_field.QuadraticElement` for a quadratic, whose other
+root gets the conjugate values, else
+:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement`), so every point is exact.
+Each point is checked exactly against the whole generating set,
 
     n_d = Q sum_ell P_ell sum_{T in S or T = {}} G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell},
 
-exactly (the same products give the partition of each pattern's count by true label), and
-decoded as the independent evaluator does: among the points inside the unit cube (all of
-them when none is), the one whose prevalence lies in ``prevalence_range`` if given, and of
-those the one with the largest summed total accuracy.
+through its equivalent on the counts of the items on which every classifier of a subset answers
+``b`` (:mod:`~evalgebra.evaluators.structured_points`; the same per-label sums give the
+partition of each pattern's count by true label), and decoded as the independent evaluator
+does: among the points inside the unit cube (all of them when none is), the rational ones
+when there are any (the sample statistics of a labelled test are ratios of integers: an
+irrational point is the truth of no test), the one whose prevalence lies in
+``prevalence_range`` if given, and of those the one with the largest summed total accuracy.
 
 Alarms: ``blind_spot`` (the eliminant vanishes identically, or a denominator of the
 back-substitution does at a root: a degenerate sketch), ``complex`` (non-real roots),
@@ -57,7 +62,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -68,11 +73,13 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
-from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
+from evalgebra.evaluators.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
+from evalgebra.evaluators.structured_points import (
+    Partition, StructuredPoint, explains, label_terms, mirrors, observed_moments)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
@@ -145,77 +152,6 @@ def unknown_key(name: str, match: StructureMatch) -> str | None:
     return "_".join([kind, *map(str, users), label])
 
 
-# -- one point ---------------------------------------------------------------------------------
-class _Point:
-    """One root's values in user coordinates, in a field (fmpq or FieldElement), with its root."""
-
-    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "fits", "inside")
-
-    def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
-        self.root = root  # Fraction or AlgebraicNumber
-        self.prevalence = prevalence
-        self.accuracy = accuracy
-        self.correlation = correlation
-        self.terms: list[list[Any]] = []
-        self.fits = False
-        self.inside: bool | None = None
-
-    def exact(self, value: Any) -> Any:
-        """A field value at this point's root: Fraction or AlgebraicNumber (a float stays a float)."""
-        if isinstance(value, float):
-            return value
-        if type(value) is flint.fmpq:
-            return Fraction(int(value.p), int(value.q))
-        if isinstance(value, FieldElement):
-            if value.modulus.degree() == 2:  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
-                return _quadratic(value, self.root)
-            return value.value(self.root)
-        return as_fraction(value)
-
-
-_THETAS: dict[Any, tuple[Fraction, Fraction, Fraction]] = {}
-
-
-def _quadratic(value: FieldElement, root: AlgebraicNumber) -> Any:
-    """``g(theta)`` for ``theta`` a root of ``a x^2 + b x + c`` (``a > 0``; root 0 the smaller) as a QuadraticNumber."""
-    key = (tuple(int(x) for x in root.poly.coeffs()), root.index)
-    if key not in _THETAS:  # theta = t0 + t1 sqrt(d)
-        if len(_THETAS) > 4096:
-            _THETAS.clear()
-        c, b, a = (as_fraction(x) for x in root.poly.coeffs())
-        _THETAS[key] = (-b / (2 * a), (-1 if root.index == 0 else 1) / (2 * a), b * b - 4 * a * c)
-    t0, t1, d = _THETAS[key]
-    coefficients = value.g.coeffs()
-    g0 = as_fraction(coefficients[0]) if coefficients else Fraction(0)
-    g1 = as_fraction(coefficients[1]) if len(coefficients) > 1 else Fraction(0)
-    if not g1:
-        return g0
-    return QuadraticNumber(g0 + g1 * t0, g1 * t1, d)
-
-
-def _label_terms(point: _Point, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
-    """``terms[ell][code] = P_ell * sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` over the patterns."""
-    out = []
-    for ell in (0, 1):
-        rates = [(row[ell], 1 - row[ell]) if ell == 0 else (1 - row[ell], row[ell]) for row in point.accuracy]
-        total: list[Any] = [1]
-        for i in range(n):
-            total = [x * p for x in total for p in rates[i]]
-        for subset in structure:
-            g = point.correlation[subset][ell]
-            signs = (1, -1) if ell == 0 else (-1, 1)  # s_i = +1 when the answer is the true label
-            part: list[Any] = [g]
-            for i in range(n):
-                if i in subset:
-                    part = [x if s > 0 else -x for x in part for s in signs]
-                else:
-                    part = [x * p for x in part for p in rates[i]]
-            total = [x + y for x, y in zip(total, part)]
-        weight = point.prevalence if ell == 0 else 1 - point.prevalence
-        out.append([weight * x for x in total])
-    return out
-
-
 _ROUTES: dict[tuple[int, tuple[int, ...]], dict[str, tuple[str, tuple[int, ...], int]]] = {}
 
 
@@ -264,21 +200,6 @@ def _permuted(counts: Sequence[int], match: StructureMatch, n: int) -> list[int]
     return out
 
 
-def _mirrors(x: _Point, y: _Point) -> bool:
-    """True when ``x`` is ``y`` with the hidden labels swapped: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``,
-    ``G^a_T <-> (-1)^|T| G^b_T`` (a symmetry of the generating set, so both explain the same counts)."""
-    if x.prevalence != 1 - y.prevalence:
-        return False
-    if any(u[0] != 1 - v[1] or u[1] != 1 - v[0] for u, v in zip(x.accuracy, y.accuracy)):
-        return False
-    for subset, g in x.correlation.items():
-        h = y.correlation[subset]
-        sign = -1 if len(subset) % 2 else 1
-        if g[0] != sign * h[1] or g[1] != sign * h[0]:
-            return False
-    return True
-
-
 def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any], dict[str, str]]:
     r"""Every real point of the module's equations for these counts, exactly, and the alarms found.
 
@@ -310,11 +231,16 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
                              + ("; no real evaluation explains the counts" if not roots else ""))
     generators: dict[Any, Any] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
     prevalences: list[Any] = []
+    conjugated: list[bool] = []  # a quadratic's smaller root: the values at the larger one, sqrt(d) -> -sqrt(d)
     for root in roots:
+        conjugated.append(False)
         if isinstance(root, AlgebraicNumber):
             key = tuple(int(c) for c in root.poly.coeffs())
-            prevalences.append(generators[key] if key in generators else
-                               generators.setdefault(key, FieldElement.generator(root)))
+            if key not in generators:
+                generators[key] = (QuadraticElement.root_of(root.poly, 1) if root.degree == 2
+                                   else FieldElement.generator(root))
+            prevalences.append(generators[key])
+            conjugated[-1] = root.degree == 2 and root.index == 0
         else:
             prevalences.append(flint.fmpq(root.numerator, root.denominator))
     distinct = list({id(p): p for p in prevalences}.values())
@@ -323,33 +249,35 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     else:  # a module generated before back_substitute_all
         solved = [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in distinct]
     by_id = {id(p): values for p, values in zip(distinct, solved)}
-    points: list[_Point] = []
+    points: list[StructuredPoint] = []
     blind = []
-    for root, prevalence in zip(roots, prevalences):
+    for root, prevalence, conjugate in zip(roots, prevalences, conjugated):
         values = by_id[id(prevalence)]
         if values is None:
             blind.append(root)
             continue
+        if conjugate:
+            prevalence = prevalence.conjugate()
+            values = {name: v.conjugate() if v.__class__ is QuadraticElement else v for name, v in values.items()}
         accuracy, correlation = _user_values(values, match, n)
-        points.append(_Point(root, prevalence, accuracy, correlation))
+        points.append(StructuredPoint(root, prevalence, accuracy, correlation))
     if blind:
         alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
-    q = sum(ordered)
+    observed = observed_moments(counts, n)
     fitted: dict[Any, bool] = {}
-    checked: list[_Point] = []
+    checked: list[StructuredPoint] = []
     for point in points:
-        field = isinstance(point.prevalence, FieldElement)
+        field = isinstance(point.root, AlgebraicNumber)
         conjugates = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
-        if conjugates in fitted:  # conjugate roots: the same field computation
+        if conjugates in fitted:  # conjugate roots: the same field computation (the automorphism keeps zero zero)
             point.fits = fitted[conjugates]
             continue
-        twin = None if field else next((other for other in checked if _mirrors(point, other)), None)
+        twin = None if field else next((other for other in checked if mirrors(point, other)), None)
         if twin is not None:  # the label swap maps the generating set onto itself: same residual
             point.fits = twin.fits
             continue
-        point.terms = _label_terms(point, match.structure, n)
-        point.fits = all(q * (a + b) == c for a, b, c in zip(point.terms[0], point.terms[1], counts))
+        point.fits = explains(point, match.structure, n, observed)
         if field:
             fitted[conjugates] = point.fits
         else:
@@ -374,8 +302,8 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
     q = sum(counts)
     points = []
     for root, prevalence, accuracy, correlation in found:
-        point = _Point(root, prevalence, accuracy, correlation)
-        point.terms = _label_terms(point, match.structure, len(match.sigma))
+        point = StructuredPoint(root, prevalence, accuracy, correlation)
+        point.terms = label_terms(point, match.structure, len(match.sigma))
         residual = [q * (a + b) - c for a, b, c in zip(point.terms[0], point.terms[1], counts)]
         point.fits = all(r == 0 for r in residual) if root is not None else max(map(abs, residual)) <= 1e-9 * q
         points.append(point)
@@ -390,7 +318,7 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
 
 
 # -- decoding and the result --------------------------------------------------------------------
-def _estimate(point: _Point, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
+def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
     p = point.exact(point.prevalence)
     accuracy = {c: {labels[0]: point.exact(row[0]), labels[1]: point.exact(row[1])}
                 for c, row in zip(classifiers, point.accuracy)}
@@ -399,65 +327,18 @@ def _estimate(point: _Point, labels: tuple[str, ...], classifiers: tuple[str, ..
     return Estimate({labels[0]: p, labels[1]: 1 - p}, accuracy, correlation=correlation)
 
 
-def _inside(point: _Point) -> bool:
-    """Prevalence and accuracies in [0, 1] (compared in the field: fmpq, or at the root when algebraic)."""
-    if point.inside is None:
-        values = [point.prevalence, *(v for row in point.accuracy for v in row)]
-        if isinstance(point.prevalence, FieldElement):
-            values = [point.exact(v) for v in values]
-        point.inside = all(0 <= v <= 1 for v in values)
-    return point.inside
-
-
-def _total(point: _Point) -> Any:
-    """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``."""
-    p = point.prevalence
-    total = sum((p * row[0] + (1 - p) * row[1] for row in point.accuracy), 0 * p)
-    return point.exact(total)  # Fraction or a real algebraic number: they compare with each other
-
-
-def _decode(points: list[_Point], bounds: tuple[Fraction, Fraction] | None) -> int | None:
-    candidates = [k for k, p in enumerate(points) if _inside(p)] or list(range(len(points)))
+def _decode(points: list[StructuredPoint], bounds: tuple[Fraction, Fraction] | None) -> int | None:
+    candidates = [k for k, p in enumerate(points) if p.is_inside()] or list(range(len(points)))
+    candidates = [k for k in candidates if points[k].is_rational] or candidates  # only these can be a test's truth
     if bounds is not None:
         lo, hi = bounds
         candidates = [k for k in candidates if lo <= points[k].exact(points[k].prevalence) <= hi]
     if not candidates:
         return None
-    totals = {k: _total(points[k]) for k in candidates}
+    totals = {k: points[k].total_accuracy() for k in candidates}
     best = max(totals.values())
     winners = [k for k, t in totals.items() if t == best]
     return winners[0] if len(winners) == 1 else None
-
-
-class _Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
-    """``label -> [(pattern, Q P_ell pi_ell(pattern))]`` for the chosen point, made exact when first read
-    (an evaluation of many sketches whose partitions nobody reads does not pay for them)."""
-
-    def __init__(self, point: _Point, labels: tuple[str, ...], n: int, q: int, structure: Any) -> None:
-        self._args = (point, labels, n, q)
-        if not point.terms:  # a mirrored point was not expanded when it was checked
-            point.terms = _label_terms(point, structure, n)
-        self._table: dict[str, list[tuple[tuple[str, ...], Any]]] | None = None
-
-    def _made(self) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
-        if self._table is None:
-            point, labels, n, q = self._args
-            patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
-            self._table = {labels[ell]: [(pattern, point.exact(q * term))
-                                         for pattern, term in zip(patterns, point.terms[ell])] for ell in (0, 1)}
-        return self._table
-
-    def __getitem__(self, label: str) -> list[tuple[tuple[str, ...], Any]]:
-        return self._made()[label]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._args[1])
-
-    def __len__(self) -> int:
-        return 2
-
-    def __repr__(self) -> str:
-        return repr(self._made())
 
 
 def _counts(counts: Sequence[Any], n_patterns: int) -> list[int]:
@@ -531,7 +412,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     n = len(classifiers)
     points, found = exact_points(ints, match)
     estimates = [_estimate(p, labels, classifiers) for p in points]
-    if points and not any(_inside(p) for p in points):
+    if points and not any(p.is_inside() for p in points):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
                                       "accuracy outside [0, 1])")
     chosen = _decode(points, bounds) if points else None
@@ -541,7 +422,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     alarms = tuple(Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
                    for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
                    if kind in found)
-    partition: Mapping[str, Any] = {} if chosen is None else _Partition(points[chosen], labels, n, sum(ints), match.structure)
+    partition: Mapping[str, Any] = {} if chosen is None else Partition(points[chosen], labels, n, sum(ints), match.structure)
     assumed = ",".join("-".join(classifiers[i] for i in subset) for subset in match.structure)
     return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed)
 

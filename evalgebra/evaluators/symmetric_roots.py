@@ -27,7 +27,7 @@ from typing import Any
 import flint
 
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, real_roots
-from evalgebra.evaluators.real_algebraic import integer_poly
+from evalgebra.evaluators.real_algebraic import integer_poly, primitive
 
 __all__ = ["eliminant_roots", "in_swap_variable"]
 
@@ -64,6 +64,24 @@ def _square_root(value: Fraction) -> Fraction | None:
     num, den = flint.fmpz(value.numerator), flint.fmpz(value.denominator)
     a, b = num.isqrt(), den.isqrt()
     return Fraction(int(a), int(b)) if a * a == num and b * b == den else None
+
+
+def _halves(s: Fraction, discriminant: Fraction) -> list[AlgebraicNumber]:
+    r"""The two roots ``(1 -+ sqrt(D)) / 2`` of ``p^2 - p + s`` (``D = 1 - 4 s > 0`` not a rational square), each
+    with an isolating interval from an integer square root: ``D = a / b``, ``sqrt(D) = sqrt(a b 4^k) / (b 2^k)``
+    lies strictly between ``r / (b 2^k)`` and ``(r + 1) / (b 2^k)`` for ``r = isqrt(a b 4^k)``; the two intervals,
+    ``2^-(k+1) / b`` wide, are ``r / (b 2^k) > 0`` apart. No polynomial factoring, no root isolation."""
+    quadratic = primitive(flint.fmpz_poly([s.numerator, -s.denominator, s.denominator]))  # p^2 - p + s, cleared
+    a, b = discriminant.numerator, discriminant.denominator
+    r = flint.fmpz(a * b << (2 * _BITS)).isqrt()
+    scale = flint.fmpz(b) << (_BITS + 1)  # 2 b 2^k: the halves
+    low, high = flint.fmpq(r, scale), flint.fmpq(r + 1, scale)  # sqrt(D) / 2 lies strictly between
+    half = flint.fmpq(1, 2)
+    return [AlgebraicNumber._make(quadratic, 0, half - high, half - low),
+            AlgebraicNumber._make(quadratic, 1, half + low, half + high)]
+
+
+_BITS = 40  # the isolating intervals of _halves: 2^-41 / b wide, so most comparisons need no bisection
 
 
 def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
@@ -103,10 +121,9 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
             if root is not None:
                 out.extend({(1 - root) / 2, (1 + root) / 2})
                 continue
-            quadratic = flint.fmpz_poly([s.numerator, -s.denominator, s.denominator])  # p^2 - p + s, cleared
-            found, others = real_roots(quadratic)
-        else:
-            found, others = real_roots(factor(_U))
+            out.extend(_halves(s, discriminant))
+            continue
+        found, others = real_roots(factor(_U))
         out.extend(found)
         n_complex += others
     out.sort()

@@ -1,0 +1,267 @@
+r"""The points of a correlated structure's evaluator: exact values, the generating-set check, the partition.
+
+A :class:`StructuredPoint` holds one point of the evaluation variety in the user's classifier
+order, in the field its root lives in: python-flint ``fmpq`` at a rational root, a
+:class:`~evalgebra.evaluators.quadratic_field.QuadraticElement` at a root of an irreducible
+quadratic, a :class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` at a root of higher
+degree (floats at the certified roots of the five-classifier solver).
+
+The check that a point explains the counts. With ``x_i = 1[classifier i answers b]`` and
+``beta_{i,ell} = P_{i,b|ell}``, the count of items on which every classifier of ``T`` answers
+``b`` is, under the structure ``S``,
+
+    B_T = Q sum_ell P_ell sum_{U in S or U = {}, U subset T} G^ell_U(b_U) prod_{i in T \ U} beta_{i,ell}
+
+(summing the generating set over the answers outside ``T``: the rates of a classifier sum to
+one and a correlation summed over one of its answers is zero). The ``B_T`` over all subsets
+``T`` and the ``2^N`` pattern counts determine each other by an integer triangular transform
+(superset sums, and back by inclusion-exclusion), so ``B_T`` of the point equal to ``B_T`` of
+the counts for every ``T`` is exactly the statement that the point reproduces every pattern
+count (:func:`explains`); it costs about a quarter of the multiplications of expanding the
+``2^N`` patterns. The partition by true label is the same transform back, per label
+(:func:`pattern_terms`): additions only.
+
+Examples
+--------
+>>> import flint
+>>> from fractions import Fraction
+>>> third, half = flint.fmpq(1, 3), flint.fmpq(1, 2)
+>>> point = StructuredPoint(Fraction(1, 3), third, [[half, half], [half, half]], {(0, 1): [0, 0]})
+>>> counts = [3, 3, 3, 3]                            # 12 items, a fair coin per classifier and label
+>>> explains(point, ((0, 1),), 2, observed_moments(counts, 2))
+True
+>>> [str(x) for x in pattern_terms(point, 0)], [str(x) for x in pattern_terms(point, 1)]
+(['1/12', '1/12', '1/12', '1/12'], ['1/6', '1/6', '1/6', '1/6'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
+from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.evaluators.quadratic_field import QuadraticElement
+
+__all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "explains", "pattern_terms",
+           "mirrors", "Partition"]
+
+_fmpq = flint.fmpq
+
+
+class StructuredPoint:
+    """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its root."""
+
+    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside")
+
+    def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
+        self.root = root  # Fraction, AlgebraicNumber, or None (a float point)
+        self.prevalence = prevalence
+        self.accuracy = accuracy
+        self.correlation = correlation
+        self.terms: list[list[Any]] = []  # per label, per pattern: P_ell pi_ell(pattern)
+        self.moments: list[list[Any]] = []  # per label, per subset T: label_moments
+        self.fits = False
+        self.inside: bool | None = None
+
+    @property
+    def is_rational(self) -> bool:
+        """True at a rational root (every value rational): the only points a labelled test can have."""
+        return self.prevalence.__class__ is _fmpq or isinstance(self.prevalence, Fraction)
+
+    def exact(self, value: Any) -> Any:
+        """A field value at this point's root: Fraction, QuadraticNumber or AlgebraicNumber (a float stays a float)."""
+        cls = value.__class__
+        if cls is _fmpq:
+            return Fraction(int(value.p), int(value.q))
+        if cls is QuadraticElement:
+            return value.exact()
+        if cls is float:
+            return value
+        if isinstance(value, FieldElement):
+            if value.modulus.degree() == 2:  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
+                return _quadratic(value, self.root)
+            return value.value(self.root)
+        return as_fraction(value)
+
+    def is_inside(self) -> bool:
+        """Prevalence and accuracies in [0, 1], decided exactly (in the field, or at the root when of degree > 2)."""
+        if self.inside is None:
+            values = [self.prevalence, *(v for row in self.accuracy for v in row)]
+            if values[0].__class__ is QuadraticElement:
+                self.inside = all(v.sign() >= 0 and (1 - v).sign() >= 0 for v in values)
+            else:
+                if isinstance(self.prevalence, FieldElement):
+                    values = [self.exact(v) for v in values]
+                self.inside = all(0 <= v <= 1 for v in values)
+        return self.inside
+
+    def total_accuracy(self) -> Any:
+        """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``, exact (comparable across points)."""
+        p = self.prevalence
+        total = sum((p * row[0] + (1 - p) * row[1] for row in self.accuracy), 0 * p)
+        return self.exact(total)
+
+
+_THETAS: dict[Any, tuple[Fraction, Fraction, Fraction]] = {}
+
+
+def _quadratic(value: FieldElement, root: AlgebraicNumber) -> Any:
+    """``g(theta)`` for ``theta`` a root of ``a x^2 + b x + c`` (``a > 0``; root 0 the smaller) as a QuadraticNumber."""
+    key = (tuple(int(x) for x in root.poly.coeffs()), root.index)
+    if key not in _THETAS:  # theta = t0 + t1 sqrt(d)
+        if len(_THETAS) > 4096:
+            _THETAS.clear()
+        c, b, a = (as_fraction(x) for x in root.poly.coeffs())
+        _THETAS[key] = (-b / (2 * a), (-1 if root.index == 0 else 1) / (2 * a), b * b - 4 * a * c)
+    t0, t1, d = _THETAS[key]
+    coefficients = value.g.coeffs()
+    g0 = as_fraction(coefficients[0]) if coefficients else Fraction(0)
+    g1 = as_fraction(coefficients[1]) if len(coefficients) > 1 else Fraction(0)
+    if not g1:
+        return g0
+    return QuadraticNumber(g0 + g1 * t0, g1 * t1, d)
+
+
+def label_terms(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
+    """``terms[ell][code] = P_ell * sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` over the patterns, expanded."""
+    out = []
+    for ell in (0, 1):
+        rates = [(row[ell], 1 - row[ell]) if ell == 0 else (1 - row[ell], row[ell]) for row in point.accuracy]
+        total: list[Any] = [1]
+        for i in range(n):
+            total = [x * p for x in total for p in rates[i]]
+        for subset in structure:
+            g = point.correlation[subset][ell]
+            signs = (1, -1) if ell == 0 else (-1, 1)  # s_i = +1 when the answer is the true label
+            part: list[Any] = [g]
+            for i in range(n):
+                if i in subset:
+                    part = [x if s > 0 else -x for x in part for s in signs]
+                else:
+                    part = [x * p for x in part for p in rates[i]]
+            total = [x + y for x, y in zip(total, part)]
+        weight = point.prevalence if ell == 0 else 1 - point.prevalence
+        out.append([weight * x for x in total])
+    return out
+
+
+def label_moments(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
+    r"""``moments[ell][T] = sum_{U in S or U = {}, U subset T} G^ell_U(b_U) prod_{i in T \ U} beta_{i,ell}``.
+
+    The mean over the ``ell``-items of ``prod_{i in T} x_i`` (``B_T / Q`` is their mixture
+    ``sum_ell P_ell moments[ell][T]``). ``T`` is a bit mask, classifier ``i`` the bit
+    ``n - 1 - i`` (as in the pattern codes: a pattern's code is the set of classifiers answering ``b``).
+    """
+    size = 1 << n
+    full = size - 1
+    out = []
+    for ell in (0, 1):
+        beta = [1 - row[0] for row in point.accuracy] if ell == 0 else [row[1] for row in point.accuracy]
+        products: list[Any] = [1] * size
+        for mask in range(1, size):
+            low = mask & -mask
+            i = n - low.bit_length()
+            rest = mask ^ low
+            products[mask] = beta[i] if not rest else products[rest] * beta[i]
+        inner = list(products)
+        for subset in structure:
+            g = point.correlation[subset][ell]
+            if ell == 0 and len(subset) % 2:  # G^a_U(b_U) = (-1)^|U| G^a_U: every answer is the wrong one
+                g = -g
+            umask = sum(1 << (n - 1 - i) for i in subset)
+            free = full ^ umask
+            sub = free
+            while True:  # every T = U + sub, sub a subset of the other classifiers
+                inner[umask | sub] = inner[umask | sub] + (g * products[sub] if sub else g)
+                if not sub:
+                    break
+                sub = (sub - 1) & free
+        out.append(inner)
+    return out
+
+
+def observed_moments(counts: Sequence[int], n: int) -> list[Any]:
+    """``B_T / Q`` of the counts (``fmpq``): the fraction of items on which every classifier of ``T`` answers ``b``."""
+    out = list(counts)
+    size = 1 << n
+    for k in range(n):
+        bit = 1 << k
+        for mask in range(size):
+            if not mask & bit:
+                out[mask] += out[mask | bit]
+    q = out[0]
+    return [_fmpq(b, q) for b in out]
+
+
+def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[Any]) -> bool:
+    """True when the point reproduces every pattern count exactly: ``P_a moments[a][T] + P_b moments[b][T] = B_T / Q``
+    for every ``T`` (``observed``: :func:`observed_moments`)."""
+    point.moments = label_moments(point, structure, n)
+    p = point.prevalence
+    return all(p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], observed[1:]))
+
+
+def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
+    """``P_ell pi_ell(pattern)`` over the pattern codes: the label's moments transformed back (inclusion-exclusion)."""
+    out = list(point.moments[ell])
+    size = len(out)
+    bit = 1
+    while bit < size:
+        for mask in range(size):
+            if not mask & bit:
+                out[mask] = out[mask] - out[mask | bit]
+        bit <<= 1
+    weight = point.prevalence if ell == 0 else 1 - point.prevalence
+    return [weight * x for x in out]
+
+
+def mirrors(x: StructuredPoint, y: StructuredPoint) -> bool:
+    """True when ``x`` is ``y`` with the hidden labels swapped: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``,
+    ``G^a_T <-> (-1)^|T| G^b_T`` (a symmetry of the generating set, so both explain the same counts)."""
+    if x.prevalence != 1 - y.prevalence:
+        return False
+    if any(u[0] != 1 - v[1] or u[1] != 1 - v[0] for u, v in zip(x.accuracy, y.accuracy)):
+        return False
+    for subset, g in x.correlation.items():
+        h = y.correlation[subset]
+        sign = -1 if len(subset) % 2 else 1
+        if g[0] != sign * h[1] or g[1] != sign * h[0]:
+            return False
+    return True
+
+
+class Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
+    """``label -> [(pattern, Q P_ell pi_ell(pattern))]`` for the chosen point, made exact when first read
+    (an evaluation of many sketches whose partitions nobody reads does not pay for them)."""
+
+    def __init__(self, point: StructuredPoint, labels: tuple[str, ...], n: int, q: int, structure: Any) -> None:
+        self._args = (point, labels, n, q, structure)
+        self._table: dict[str, list[tuple[tuple[str, ...], Any]]] | None = None
+
+    def _made(self) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+        if self._table is None:
+            point, labels, n, q, structure = self._args
+            if not point.terms:
+                if not point.moments:  # a mirrored or conjugate point was not expanded when it was checked
+                    point.moments = label_moments(point, structure, n)
+                point.terms = [pattern_terms(point, 0), pattern_terms(point, 1)]
+            patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
+            self._table = {labels[ell]: [(pattern, point.exact(q * term))
+                                         for pattern, term in zip(patterns, point.terms[ell])] for ell in (0, 1)}
+        return self._table
+
+    def __getitem__(self, label: str) -> list[tuple[tuple[str, ...], Any]]:
+        return self._made()[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._args[1])
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return repr(self._made())
