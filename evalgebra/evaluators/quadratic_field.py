@@ -64,6 +64,9 @@ class QuadraticElement:
 
     __slots__ = ("u", "v", "d")
 
+    #: A scalar, not an array (code written for NumPy arrays too asks for a ``shape``).
+    shape = None
+
     u: flint.fmpq
     v: flint.fmpq
     d: flint.fmpz
@@ -94,7 +97,8 @@ class QuadraticElement:
     # -- arithmetic -------------------------------------------------------------------------------
     def __add__(self, other: Any) -> QuadraticElement:
         if other.__class__ is QuadraticElement:
-            self._field(other)
+            if other.d is not self.d and other.d != self.d:
+                self._field(other)
             return QuadraticElement._make(self.u + other.u, self.v + other.v, self.d)
         if other.__class__ in _SCALARS:
             return QuadraticElement._make(self.u + other, self.v, self.d)
@@ -110,7 +114,8 @@ class QuadraticElement:
 
     def __sub__(self, other: Any) -> QuadraticElement:
         if other.__class__ is QuadraticElement:
-            self._field(other)
+            if other.d is not self.d and other.d != self.d:
+                self._field(other)
             return QuadraticElement._make(self.u - other.u, self.v - other.v, self.d)
         if other.__class__ in _SCALARS:
             return QuadraticElement._make(self.u - other, self.v, self.d)
@@ -123,7 +128,8 @@ class QuadraticElement:
 
     def __mul__(self, other: Any) -> QuadraticElement:
         if other.__class__ is QuadraticElement:
-            self._field(other)
+            if other.d is not self.d and other.d != self.d:
+                self._field(other)
             u, v, x, y = self.u, self.v, other.u, other.v
             return QuadraticElement._make(u * x + v * y * self.d, u * y + v * x, self.d)
         if other.__class__ in _SCALARS:
@@ -149,7 +155,8 @@ class QuadraticElement:
 
     def __truediv__(self, other: Any) -> QuadraticElement:
         if other.__class__ is QuadraticElement:
-            self._field(other)
+            if other.d is not self.d and other.d != self.d:
+                self._field(other)
             n = other.norm()
             if not n:
                 raise ZeroDivisionError("division by zero in a quadratic field")

@@ -70,16 +70,18 @@ import flint
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
+from evalgebra.evaluators.real_algebraic import as_fmpq
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
+from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
 from evalgebra.evaluators.structured_points import (
-    Partition, StructuredPoint, explains, label_terms, mirrors, observed_moments)
+    Partition, StructuredPoint, explains, label_terms, observed_moments)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
@@ -213,7 +215,7 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if isinstance(module, CompletePairs):
         return _solved_points(ordered, match, module)
     alarms: dict[str, str] = {}
-    coefficients = [as_fraction(c) for c in module.eliminant(ordered)]
+    coefficients = [c if isinstance(c, (int, flint.fmpz)) else as_fmpq(c) for c in module.eliminant(ordered)]
     while coefficients and coefficients[-1] == 0:
         coefficients.pop()
     if not coefficients:
@@ -224,7 +226,7 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if len(coefficients) == 1:
         alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
         return [], alarms
-    poly = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in coefficients])
+    poly = flint.fmpq_poly(coefficients)
     roots, n_complex = eliminant_roots(poly)  # through s = p (1 - p) when the label swap maps it onto itself
     if n_complex:
         alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
@@ -243,15 +245,21 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
             conjugated[-1] = root.degree == 2 and root.index == 0
         else:
             prevalences.append(flint.fmpq(root.numerator, root.denominator))
-    distinct = list({id(p): p for p in prevalences}.values())
-    if hasattr(module, "back_substitute_all"):  # the per-sketch part once, in integers (fmpz)
-        solved = module.back_substitute_all([flint.fmpz(c) for c in ordered], distinct)
-    else:  # a module generated before back_substitute_all
-        solved = [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in distinct]
-    by_id = {id(p): values for p, values in zip(distinct, solved)}
+    rational = [k for k, p in enumerate(prevalences) if p.__class__ is flint.fmpq]
+    twins = {k: j for k in rational for j in rational if j < k and prevalences[j] == 1 - prevalences[k]}
+    distinct = list({id(p): p for k, p in enumerate(prevalences) if k not in twins}.values())
+    by_id = {id(p): values for p, values in zip(distinct, _back_substitute(module, ordered, distinct))}
+    if any(by_id[id(prevalences[j])] is None for j in twins.values()):  # a blind root's mirror: solved, not swapped
+        twins = {k: j for k, j in twins.items() if by_id[id(prevalences[j])] is not None}
+        missing = [prevalences[k] for k in rational if k not in twins and id(prevalences[k]) not in by_id]
+        by_id.update({id(p): v for p, v in zip(missing, _back_substitute(module, ordered, missing))})
     points: list[StructuredPoint] = []
+    made: dict[int, StructuredPoint] = {}
     blind = []
-    for root, prevalence, conjugate in zip(roots, prevalences, conjugated):
+    for k, (root, prevalence, conjugate) in enumerate(zip(roots, prevalences, conjugated)):
+        if k in twins:  # the label swap of a point found: the swapped values, no second back-substitution
+            points.append(made[twins[k]].swapped(root))
+            continue
         values = by_id[id(prevalence)]
         if values is None:
             blind.append(root)
@@ -260,28 +268,25 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
             prevalence = prevalence.conjugate()
             values = {name: v.conjugate() if v.__class__ is QuadraticElement else v for name, v in values.items()}
         accuracy, correlation = _user_values(values, match, n)
-        points.append(StructuredPoint(root, prevalence, accuracy, correlation))
+        made[k] = StructuredPoint(root, prevalence, accuracy, correlation)
+        points.append(made[k])
     if blind:
         alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
     observed = observed_moments(counts, n)
     fitted: dict[Any, bool] = {}
-    checked: list[StructuredPoint] = []
     for point in points:
+        if point.source is not None:  # the label swap maps the generating set onto itself: same residual
+            point.fits = point.source.fits
+            continue
         field = isinstance(point.root, AlgebraicNumber)
         conjugates = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
         if conjugates in fitted:  # conjugate roots: the same field computation (the automorphism keeps zero zero)
             point.fits = fitted[conjugates]
             continue
-        twin = None if field else next((other for other in checked if mirrors(point, other)), None)
-        if twin is not None:  # the label swap maps the generating set onto itself: same residual
-            point.fits = twin.fits
-            continue
         point.fits = explains(point, match.structure, n, observed)
         if field:
             fitted[conjugates] = point.fits
-        else:
-            checked.append(point)
     if points and not any(p.fits for p in points):
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
@@ -294,6 +299,13 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["irrational"] = ("no point is rational: on a test whose classifiers' sample correlations vanish off "
                                 "the structure the true point is rational, so the errors correlate beyond it")
     return points, alarms
+
+
+def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any]) -> list[Any]:
+    """The module's values (None: a blind spot) at each prevalence, the per-sketch part once."""
+    if hasattr(module, "back_substitute_all"):  # the per-sketch part once, in integers (fmpz)
+        return list(module.back_substitute_all([flint.fmpz(c) for c in ordered], prevalences))
+    return [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in prevalences]  # an older module
 
 
 def _solved_points(counts: list[int], match: StructureMatch, module: CompletePairs) -> tuple[list[Any], dict[str, str]]:
@@ -319,17 +331,36 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
 
 # -- decoding and the result --------------------------------------------------------------------
 def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
-    p = point.exact(point.prevalence)
-    accuracy = {c: {labels[0]: point.exact(row[0]), labels[1]: point.exact(row[1])}
-                for c, row in zip(classifiers, point.accuracy)}
-    correlation = {tuple(classifiers[i] for i in subset): {labels[0]: point.exact(g[0]), labels[1]: point.exact(g[1])}
+    exact = point.exact
+    if point.is_rational:  # every value an fmpq: straight to Fraction
+        def exact(value: Any) -> Any:
+            return Fraction(int(value.p), int(value.q)) if value.__class__ is flint.fmpq else point.exact(value)
+    elif point.prevalence.__class__ is QuadraticElement:  # every value in one field: its radicand converted once
+        radicand = Fraction(int(point.prevalence.d))
+
+        def exact(value: Any) -> Any:
+            if value.__class__ is not QuadraticElement:
+                return point.exact(value)
+            u, v = value.u, value.v
+            if not v:
+                return Fraction(int(u.p), int(u.q))
+            return QuadraticNumber._make(Fraction(int(u.p), int(u.q)), Fraction(int(v.p), int(v.q)), radicand)
+    a, b = labels
+    accuracy = {c: {a: exact(row[0]), b: exact(row[1])} for c, row in zip(classifiers, point.accuracy)}
+    correlation = {tuple(classifiers[i] for i in subset): {a: exact(g[0]), b: exact(g[1])}
                    for subset, g in sorted(point.correlation.items(), key=lambda kv: (len(kv[0]), kv[0]))}
-    return Estimate({labels[0]: p, labels[1]: 1 - p}, accuracy, correlation=correlation)
+    return Estimate({a: exact(point.prevalence), b: exact(1 - point.prevalence)}, accuracy, correlation=correlation)
 
 
 def _decode(points: list[StructuredPoint], bounds: tuple[Fraction, Fraction] | None) -> int | None:
-    candidates = [k for k, p in enumerate(points) if p.is_inside()] or list(range(len(points)))
-    candidates = [k for k in candidates if points[k].is_rational] or candidates  # only these can be a test's truth
+    # the points inside the unit cube (all of them when none is), of those the rational ones when there are
+    # any (only these can be a test's truth); the rational ones are tried first, so that an irrational
+    # point is tested against the cube only when no rational point is inside it
+    rational = [k for k, p in enumerate(points) if p.is_rational]
+    candidates = [k for k in rational if points[k].is_inside()]
+    if not candidates:
+        candidates = [k for k, p in enumerate(points) if p.is_inside()] or list(range(len(points)))
+        candidates = [k for k in candidates if points[k].is_rational] or candidates
     if bounds is not None:
         lo, hi = bounds
         candidates = [k for k in candidates if lo <= points[k].exact(points[k].prevalence) <= hi]
@@ -412,7 +443,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     n = len(classifiers)
     points, found = exact_points(ints, match)
     estimates = [_estimate(p, labels, classifiers) for p in points]
-    if points and not any(p.is_inside() for p in points):
+    if points and not any(p.is_inside() for p in sorted(points, key=lambda p: not p.is_rational)):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
                                       "accuracy outside [0, 1])")
     chosen = _decode(points, bounds) if points else None

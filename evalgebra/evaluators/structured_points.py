@@ -55,7 +55,7 @@ _fmpq = flint.fmpq
 class StructuredPoint:
     """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its root."""
 
-    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside")
+    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside", "source")
 
     def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
         self.root = root  # Fraction, AlgebraicNumber, or None (a float point)
@@ -66,11 +66,21 @@ class StructuredPoint:
         self.moments: list[list[Any]] = []  # per label, per subset T: label_moments
         self.fits = False
         self.inside: bool | None = None
+        self.source: StructuredPoint | None = None  # the point this one is the label swap of
 
     @property
     def is_rational(self) -> bool:
         """True at a rational root (every value rational): the only points a labelled test can have."""
         return self.prevalence.__class__ is _fmpq or isinstance(self.prevalence, Fraction)
+
+    def swapped(self, root: Any) -> StructuredPoint:
+        """The label swap of this point (``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``, ``G^a_T <-> (-1)^|T| G^b_T``),
+        at ``root`` (its prevalence); it explains the same counts (the swap maps the generating set onto itself)."""
+        accuracy = [[1 - row[1], 1 - row[0]] for row in self.accuracy]
+        correlation = {subset: [-g[1], -g[0]] if len(subset) % 2 else [g[1], g[0]] for subset, g in self.correlation.items()}
+        point = StructuredPoint(root, 1 - self.prevalence, accuracy, correlation)
+        point.source = self
+        return point
 
     def exact(self, value: Any) -> Any:
         """A field value at this point's root: Fraction, QuadraticNumber or AlgebraicNumber (a float stays a float)."""
@@ -89,6 +99,8 @@ class StructuredPoint:
 
     def is_inside(self) -> bool:
         """Prevalence and accuracies in [0, 1], decided exactly (in the field, or at the root when of degree > 2)."""
+        if self.inside is None and self.source is not None:  # x in [0, 1] exactly when 1 - x is
+            self.inside = self.source.is_inside()
         if self.inside is None:
             values = [self.prevalence, *(v for row in self.accuracy for v in row)]
             if values[0].__class__ is QuadraticElement:

@@ -59,13 +59,6 @@ def in_swap_variable(poly: flint.fmpz_poly) -> flint.fmpz_poly | None:
     return flint.fmpz_poly(coefficients)
 
 
-def _square_root(value: Fraction) -> Fraction | None:
-    """The rational square root of a non-negative rational, or ``None``."""
-    num, den = flint.fmpz(value.numerator), flint.fmpz(value.denominator)
-    a, b = num.isqrt(), den.isqrt()
-    return Fraction(int(a), int(b)) if a * a == num and b * b == den else None
-
-
 def _halves(s: Fraction, discriminant: Fraction) -> list[AlgebraicNumber]:
     r"""The two roots ``(1 -+ sqrt(D)) / 2`` of ``p^2 - p + s`` (``D = 1 - 4 s > 0`` not a rational square), each
     with an isolating interval from an integer square root: ``D = a / b``, ``sqrt(D) = sqrt(a b 4^k) / (b 2^k)``
@@ -107,24 +100,33 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
     g = in_swap_variable(p)
     if g is None:
         return real_roots(p)
-    out: list[Fraction | AlgebraicNumber] = []
+    rationals: list[flint.fmpq] = []  # exact and fast: fmpq until the end
+    numbers: list[AlgebraicNumber] = []
     n_complex = 0
     for factor, _ in g.factor()[1]:
         if factor.degree() == 1:
-            b, a = (int(c) for c in factor.coeffs())
-            s = Fraction(-b, a)
+            b, a = factor.coeffs()
+            s = flint.fmpq(-b, a)
             discriminant = 1 - 4 * s
             if discriminant < 0:
                 n_complex += 2
                 continue
-            root = _square_root(discriminant)
-            if root is not None:
-                out.extend({(1 - root) / 2, (1 + root) / 2})
+            num, den = discriminant.p, discriminant.q
+            top, bottom = num.isqrt(), den.isqrt()
+            if top * top == num and bottom * bottom == den:  # rational roots (1 -+ sqrt(D)) / 2
+                root = flint.fmpq(top, bottom)
+                rationals.extend(((1 - root) / 2, (1 + root) / 2))
                 continue
-            out.extend(_halves(s, discriminant))
+            numbers.extend(_halves(Fraction(int(s.p), int(s.q)), Fraction(int(num), int(den))))
             continue
         found, others = real_roots(factor(_U))
-        out.extend(found)
+        numbers.extend(x for x in found if isinstance(x, AlgebraicNumber))
+        rationals.extend(flint.fmpq(x.numerator, x.denominator) for x in found if isinstance(x, Fraction))
         n_complex += others
-    out.sort()
+    rationals.sort()  # distinct factors have distinct roots; 1/2 comes twice from s = 1/4
+    out: list[Fraction | AlgebraicNumber] = [Fraction(int(x.p), int(x.q)) for k, x in enumerate(rationals)
+                                             if not k or x != rationals[k - 1]]
+    if numbers:
+        out.extend(numbers)
+        out.sort()
     return out, n_complex
