@@ -14,7 +14,9 @@ unit tests:
    for the one-pair structure: **10^6 sketches/s**;
 4. accuracy: the error in prevalence and accuracies of ``structure=`` and of the independent
    evaluator (trios averaged) on simulated correlated tests, exact (expected sketches) and
-   sampled (multinomial tests of ``--items`` items), both printed.
+   sampled (multinomial tests of ``--items`` items), both printed, over the sketches each
+   evaluator answers; those it does not (no point chosen, or every point outside the unit cube:
+   the alarms of ``UNANSWERED``) are counted and printed beside the means, never averaged in.
 
 Structures: every generated module found (the package's ``generated/structures`` and the cache
 folder, ``$EVALGEBRA_CACHE``). Data: exact expected sketches of random rational points with
@@ -148,12 +150,27 @@ def sampled_sketch(point: EvaluationPoint, items: int, rng: np.random.Generator)
     return Sketch.from_counts(dict(zip(patterns, counts.tolist())), labels=["a", "b"])
 
 
+#: Alarms after which an evaluation's chosen point is no estimate (every point outside the unit cube, or none
+#: chosen): counted and left out of the means rather than averaged in. Not ``empty_variety``: on a sampled test
+#: a structure with fewer unknowns than observables has no exact point, and its points (solving the generated
+#: equations) are its estimates.
+UNANSWERED = ("outside_unit_cube", "undecided")
+
+
+def answered(result):
+    """The chosen point, or None when the evaluation chose none or says it is no estimate (UNANSWERED)."""
+    if result.point is None or any(kind in UNANSWERED for kind in result.alarm_kinds()):
+        return None
+    return result.point
+
+
 def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str, float]:
     """Mean |error| (prevalence) and mean largest |error| (accuracies), structure= vs independent.
 
     Exact tests: the expected sketch, whose sample statistics are the point. Sampled tests:
     ``items`` i.i.d. items drawn from the point's distribution (the errors include sampling noise;
-    the truth is the point)."""
+    the truth is the point). Sketches whose evaluation answers nothing (no chosen point, or an
+    alarm of UNANSWERED) are counted (``*_skipped``), not averaged."""
     rng = np.random.default_rng(seed)
     table: dict[str, list[float]] = {k: [] for k in ("exact_s_p", "exact_s_a", "exact_i_p", "exact_i_a",
                                                      "sampled_s_p", "sampled_s_a", "sampled_i_p", "sampled_i_a")}
@@ -162,13 +179,13 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
         for kind, sketch in (("exact", expected_sketch(point).unlabelled()),
                              ("sampled", sampled_sketch(point, items, rng))):
             names = sketch.classifiers
-            p, a = errors(evaluate_structured(sketch, list(structure)).point, names, truth)
-            table[f"{kind}_s_p"].append(p)
-            table[f"{kind}_s_a"].append(a)
-            p, a = errors(algebraic_evaluation(sketch).point, names, truth)
-            table[f"{kind}_i_p"].append(p)
-            table[f"{kind}_i_a"].append(a)
-    return {k: float(np.nanmean(v)) if not all(math.isnan(x) for x in v) else math.nan for k, v in table.items()}
+            for method, result in (("s", evaluate_structured(sketch, list(structure))), ("i", algebraic_evaluation(sketch))):
+                p, a = errors(answered(result), names, truth)
+                table[f"{kind}_{method}_p"].append(p)
+                table[f"{kind}_{method}_a"].append(a)
+    out = {k: float(np.nanmean(v)) if not all(math.isnan(x) for x in v) else math.nan for k, v in table.items()}
+    out.update({k[:-2] + "_skipped": sum(math.isnan(x) for x in v) for k, v in table.items() if k.endswith("_p")})
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,13 +227,16 @@ def main(argv: list[str] | None = None) -> int:
             accuracy_rows.append((structure, bench_accuracy(n, structure, points[:args.accuracy_points],
                                                             args.items, args.seed)))
     print(f"\naccuracy on simulated correlated tests ({args.accuracy_points} points per structure; sampled tests "
-          f"of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an accuracy")
-    print(f"{'structure':<22} {'test':<8} {'structure= P_a':>15} {'accuracies':>11} {'independent P_a':>16} "
-          f"{'accuracies':>11}")
+          f"of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an accuracy, over the "
+          f"sketches answered; 'skipped': sketches whose evaluation chose no point or raised "
+          f"{' / '.join(UNANSWERED)} (counted, not averaged)")
+    print(f"{'structure':<22} {'test':<8} {'structure= P_a':>15} {'accuracies':>11} {'skipped':>8} "
+          f"{'independent P_a':>16} {'accuracies':>11} {'skipped':>8}")
     for structure, row in accuracy_rows:
         for kind in ("exact", "sampled"):
             print(f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} {row[kind + '_s_a']:>11.5f} "
-                  f"{row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f}")
+                  f"{row[kind + '_s_skipped']:>8} {row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
+                  f"{row[kind + '_i_skipped']:>8}")
     return 0
 
 

@@ -83,6 +83,8 @@ from evalgebra.evaluators.structure_modules import (
 from evalgebra.evaluators.structured_points import (
     Partition, StructuredPoint, explains, label_terms, observed_moments)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
+from evalgebra.generated.structures.common import Blind
+from evalgebra.generated.structures.common import div as generated_div
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
@@ -233,18 +235,18 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
                              + ("; no real evaluation explains the counts" if not roots else ""))
     generators: dict[Any, Any] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
     prevalences: list[Any] = []
-    conjugated: list[bool] = []  # a quadratic's smaller root: the values at the larger one, sqrt(d) -> -sqrt(d)
+    fields: list[Any] = []  # the minimal polynomial's coefficients of an irrational root, else None
     for root in roots:
-        conjugated.append(False)
         if isinstance(root, AlgebraicNumber):
             key = tuple(int(c) for c in root.poly.coeffs())
             if key not in generators:
                 generators[key] = (QuadraticElement.root_of(root.poly, 1) if root.degree == 2
                                    else FieldElement.generator(root))
             prevalences.append(generators[key])
-            conjugated[-1] = root.degree == 2 and root.index == 0
+            fields.append(key)
         else:
             prevalences.append(flint.fmpq(root.numerator, root.denominator))
+            fields.append(None)
     rational = [k for k, p in enumerate(prevalences) if p.__class__ is flint.fmpq]
     twins = {k: j for k in rational for j in rational if j < k and prevalences[j] == 1 - prevalences[k]}
     distinct = list({id(p): p for k, p in enumerate(prevalences) if k not in twins}.values())
@@ -255,8 +257,9 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         by_id.update({id(p): v for p, v in zip(missing, _back_substitute(module, ordered, missing))})
     points: list[StructuredPoint] = []
     made: dict[int, StructuredPoint] = {}
+    first: dict[Any, StructuredPoint] = {}  # the first point found in each number field
     blind = []
-    for k, (root, prevalence, conjugate) in enumerate(zip(roots, prevalences, conjugated)):
+    for k, (root, prevalence, field) in enumerate(zip(roots, prevalences, fields)):
         if k in twins:  # the label swap of a point found: the swapped values, no second back-substitution
             points.append(made[twins[k]].swapped(root))
             continue
@@ -264,29 +267,27 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         if values is None:
             blind.append(root)
             continue
-        if conjugate:
+        if prevalence.__class__ is QuadraticElement and root.index == 0:  # type: ignore[union-attr]  # smaller root: -sqrt(d)
             prevalence = prevalence.conjugate()
             values = {name: v.conjugate() if v.__class__ is QuadraticElement else v for name, v in values.items()}
         accuracy, correlation = _user_values(values, match, n)
-        made[k] = StructuredPoint(root, prevalence, accuracy, correlation)
-        points.append(made[k])
+        made[k] = point = StructuredPoint(root, prevalence, accuracy, correlation)
+        if field is not None and field in first:
+            point.conjugate_of = first[field]
+        elif field is not None:
+            first[field] = point
+        points.append(point)
     if blind:
         alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
     observed = observed_moments(counts, n)
-    fitted: dict[Any, bool] = {}
     for point in points:
         if point.source is not None:  # the label swap maps the generating set onto itself: same residual
             point.fits = point.source.fits
-            continue
-        field = isinstance(point.root, AlgebraicNumber)
-        conjugates = tuple(int(c) for c in point.root.poly.coeffs()) if field else None
-        if conjugates in fitted:  # conjugate roots: the same field computation (the automorphism keeps zero zero)
-            point.fits = fitted[conjugates]
-            continue
-        point.fits = explains(point, match.structure, n, observed)
-        if field:
-            fitted[conjugates] = point.fits
+        elif point.conjugate_of is not None:  # a conjugate root: the same field computation (zero stays zero)
+            point.fits = point.conjugate_of.fits
+        else:
+            point.fits = explains(point, match.structure, n, observed)
     if points and not any(p.fits for p in points):
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
@@ -302,8 +303,17 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
 
 
 def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any]) -> list[Any]:
-    """The module's values (None: a blind spot) at each prevalence, the per-sketch part once."""
-    if hasattr(module, "back_substitute_all"):  # the per-sketch part once, in integers (fmpz)
+    """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers (fmpz)."""
+    if getattr(module, "div", None) is generated_div and hasattr(module, "prepare") and hasattr(module, "solve"):
+        prepared = module.prepare(*module.moments(*[flint.fmpz(c) for c in ordered]))  # the module's own parts
+        out = []
+        for prevalence in prevalences:
+            try:
+                out.append(module.solve(prepared, prevalence))
+            except Blind:
+                out.append(None)
+        return out
+    if hasattr(module, "back_substitute_all"):
         return list(module.back_substitute_all([flint.fmpz(c) for c in ordered], prevalences))
     return [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in prevalences]  # an older module
 
@@ -350,6 +360,46 @@ def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tupl
     correlation = {tuple(classifiers[i] for i in subset): {a: exact(g[0]), b: exact(g[1])}
                    for subset, g in sorted(point.correlation.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     return Estimate({a: exact(point.prevalence), b: exact(1 - point.prevalence)}, accuracy, correlation=correlation)
+
+
+def _estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:
+    """Every point's estimate; a label swap's or a conjugate's from its partner's exact values (no second conversion)."""
+    out: list[Estimate] = []
+    done: dict[int, Estimate] = {}
+    a, b = labels
+    for point in points:
+        partner = point.source
+        if partner is None and point.prevalence.__class__ is QuadraticElement:  # two conjugates, one computation
+            partner = point.conjugate_of
+        known = done.get(id(partner)) if partner is not None else None
+        if known is None:
+            estimate = _estimate(point, labels, classifiers)
+        elif point.source is not None:  # P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}, G^a_T <-> (-1)^|T| G^b_T
+            estimate = Estimate(
+                {a: known.prevalence[b], b: known.prevalence[a]},
+                {c: {a: _complement(row[b]), b: _complement(row[a])} for c, row in known.accuracy.items()},
+                correlation={names: {a: -g[b], b: -g[a]} if len(names) % 2 else {a: g[b], b: g[a]}
+                             for names, g in known.correlation.items()})
+        else:  # sqrt(d) -> -sqrt(d) in every value
+            conjugate = _conjugate
+            estimate = Estimate(
+                {a: conjugate(known.prevalence[a]), b: conjugate(known.prevalence[b])},
+                {c: {a: conjugate(row[a]), b: conjugate(row[b])} for c, row in known.accuracy.items()},
+                correlation={names: {a: conjugate(g[a]), b: conjugate(g[b])} for names, g in known.correlation.items()})
+        done[id(point)] = estimate
+        out.append(estimate)
+    return out
+
+
+def _complement(value: Any) -> Any:
+    """``1 - value``; a Fraction ``n/d`` directly as ``(d - n)/d``."""
+    if value.__class__ is Fraction:
+        return Fraction(value.denominator - value.numerator, value.denominator)
+    return 1 - value
+
+
+def _conjugate(value: Any) -> Any:
+    return value.conjugate() if value.__class__ is QuadraticNumber else value
 
 
 def _decode(points: list[StructuredPoint], bounds: tuple[Fraction, Fraction] | None) -> int | None:
@@ -442,7 +492,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
                 bounds: tuple[Fraction, Fraction] | None) -> Evaluation:
     n = len(classifiers)
     points, found = exact_points(ints, match)
-    estimates = [_estimate(p, labels, classifiers) for p in points]
+    estimates = _estimates(points, labels, classifiers)
     if points and not any(p.is_inside() for p in sorted(points, key=lambda p: not p.is_rational)):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
                                       "accuracy outside [0, 1])")

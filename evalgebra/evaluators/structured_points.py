@@ -55,7 +55,7 @@ _fmpq = flint.fmpq
 class StructuredPoint:
     """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its root."""
 
-    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside", "source")
+    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside", "source", "conjugate_of")
 
     def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
         self.root = root  # Fraction, AlgebraicNumber, or None (a float point)
@@ -67,6 +67,7 @@ class StructuredPoint:
         self.fits = False
         self.inside: bool | None = None
         self.source: StructuredPoint | None = None  # the point this one is the label swap of
+        self.conjugate_of: StructuredPoint | None = None  # the point at the other root of its quadratic (or field)
 
     @property
     def is_rational(self) -> bool:
@@ -168,32 +169,51 @@ def label_moments(point: StructuredPoint, structure: Sequence[tuple[int, ...]], 
     ``sum_ell P_ell moments[ell][T]``). ``T`` is a bit mask, classifier ``i`` the bit
     ``n - 1 - i`` (as in the pattern codes: a pattern's code is the set of classifiers answering ``b``).
     """
-    size = 1 << n
-    full = size - 1
+    return _moments(point.accuracy, point.correlation, _plan(tuple(structure), n))
+
+
+def _moments(accuracy: list[list[Any]], correlation: Mapping[tuple[int, ...], list[Any]], plan: Any) -> list[list[Any]]:
+    """label_moments from the values (in any ring) and the index plan of the structure."""
+    steps, parts = plan
     out = []
     for ell in (0, 1):
-        beta = [1 - row[0] for row in point.accuracy] if ell == 0 else [row[1] for row in point.accuracy]
-        products: list[Any] = [1] * size
-        for mask in range(1, size):
-            low = mask & -mask
-            i = n - low.bit_length()
-            rest = mask ^ low
+        beta = [1 - row[0] for row in accuracy] if ell == 0 else [row[1] for row in accuracy]
+        products: list[Any] = [1] * (len(steps) + 1)
+        for mask, i, rest in steps:
             products[mask] = beta[i] if not rest else products[rest] * beta[i]
         inner = list(products)
-        for subset in structure:
-            g = point.correlation[subset][ell]
-            if ell == 0 and len(subset) % 2:  # G^a_U(b_U) = (-1)^|U| G^a_U: every answer is the wrong one
+        for subset, odd, targets in parts:
+            g = correlation[subset][ell]
+            if ell == 0 and odd:  # G^a_U(b_U) = (-1)^|U| G^a_U: every answer is the wrong one
                 g = -g
-            umask = sum(1 << (n - 1 - i) for i in subset)
-            free = full ^ umask
-            sub = free
-            while True:  # every T = U + sub, sub a subset of the other classifiers
-                inner[umask | sub] = inner[umask | sub] + (g * products[sub] if sub else g)
-                if not sub:
-                    break
-                sub = (sub - 1) & free
+            for target, sub in targets:  # every T = U + sub, sub a subset of the other classifiers
+                inner[target] = inner[target] + (g * products[sub] if sub else g)
         out.append(inner)
     return out
+
+
+_PLANS: dict[tuple[Any, ...], Any] = {}
+
+
+def _plan(structure: tuple[tuple[int, ...], ...], n: int) -> Any:
+    """The index tables of label_moments for a structure (which products, which subsets): made once."""
+    key = (structure, n)
+    if key not in _PLANS:
+        size = 1 << n
+        steps = []
+        for mask in range(1, size):
+            low = mask & -mask
+            steps.append((mask, n - low.bit_length(), mask ^ low))
+        parts = []
+        for subset in structure:
+            umask = sum(1 << (n - 1 - i) for i in subset)
+            free = (size - 1) ^ umask
+            targets = [(umask | sub, sub) for sub in range(size) if sub & free == sub]
+            parts.append((subset, len(subset) % 2 == 1, targets))
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        _PLANS[key] = (steps, parts)
+    return _PLANS[key]
 
 
 def observed_moments(counts: Sequence[int], n: int) -> list[Any]:
@@ -212,9 +232,24 @@ def observed_moments(counts: Sequence[int], n: int) -> list[Any]:
 def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[Any]) -> bool:
     """True when the point reproduces every pattern count exactly: ``P_a moments[a][T] + P_b moments[b][T] = B_T / Q``
     for every ``T`` (``observed``: :func:`observed_moments`)."""
-    point.moments = label_moments(point, structure, n)
     p = point.prevalence
+    if p.__class__ is QuadraticElement:  # in Q[r] (r^2 = d reduced at the end): C arithmetic, no Python field class
+        modulus = flint.fmpq_poly([-p.d, 0, 1])
+        poly = _polynomial
+        accuracy = [[poly(x), poly(y)] for x, y in point.accuracy]
+        correlation = {subset: [poly(x), poly(y)] for subset, (x, y) in point.correlation.items()}
+        moments = _moments(accuracy, correlation, _plan(tuple(structure), n))
+        p = poly(p)
+        return all(((p * (a - b) + b - f) % modulus).is_zero() for a, b, f in zip(moments[0][1:], moments[1][1:], observed[1:]))
+    point.moments = label_moments(point, structure, n)
     return all(p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], observed[1:]))
+
+
+def _polynomial(value: Any) -> flint.fmpq_poly:
+    """A QuadraticElement ``u + v sqrt(d)`` as the polynomial ``u + v r`` (a rational as a constant)."""
+    if value.__class__ is QuadraticElement:
+        return flint.fmpq_poly([value.u, value.v])
+    return flint.fmpq_poly([value])
 
 
 def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:

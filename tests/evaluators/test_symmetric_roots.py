@@ -60,3 +60,22 @@ def test_eliminant_roots_of_the_committed_structures(n, structure):
         roots, n_complex = eliminant_roots(poly)
         assert (roots, n_complex) == real_roots(poly)
         assert all(isinstance(r, Fraction) or r.poly.degree() >= 2 for r in roots)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.fractions(min_value=-3, max_value=Fraction(1, 4), max_denominator=10 ** 6))
+def test_eliminant_roots_of_an_irrational_quadratic_have_isolating_intervals(s):
+    # p^2 - p + s: roots (1 -+ sqrt(1 - 4 s)) / 2, found from an integer square root (no root isolation)
+    quadratic = flint.fmpz_poly([s.numerator, -s.denominator, s.denominator])
+    roots, n_complex = eliminant_roots(quadratic)
+    assert roots == real_roots(quadratic)[0] and n_complex == 0
+    numbers = [r for r in roots if not isinstance(r, Fraction)]
+    if not numbers:
+        return  # 1 - 4 s is a rational square
+    low, high = numbers
+    assert low.hi < high.lo  # disjoint
+    exact = (1 - 4 * s) ** 0.5
+    for number, value in ((low, (1 - exact) / 2), (high, (1 + exact) / 2)):
+        q = flint.fmpq_poly(number.poly)
+        assert number.lo < number.hi and q(number.lo) * q(number.hi) < 0  # a sign change: the root is inside
+        assert float(number.lo) <= value + 1e-9 and value - 1e-9 <= float(number.hi)
