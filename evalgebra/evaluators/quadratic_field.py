@@ -35,6 +35,7 @@ __all__ = ["QuadraticElement"]
 
 _fmpq = flint.fmpq
 _fmpz = flint.fmpz
+_new = object.__new__
 _ZERO = flint.fmpq(0)
 
 
@@ -131,9 +132,13 @@ class QuadraticElement:
             if other.d is not self.d and other.d != self.d:
                 self._field(other)
             u, v, x, y = self.u, self.v, other.u, other.v
-            return QuadraticElement._make(u * x + v * y * self.d, u * y + v * x, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = u * x + v * y * self.d, u * y + v * x, self.d
+            return out
         if other.__class__ in _SCALARS:
-            return QuadraticElement._make(self.u * other, self.v * other, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u * other, self.v * other, self.d
+            return out
         return NotImplemented
 
     __rmul__ = __mul__

@@ -30,12 +30,14 @@ Examples
 >>> counts = [3, 3, 3, 3]                            # 12 items, a fair coin per classifier and label
 >>> explains(point, ((0, 1),), 2, observed_moments(counts, 2))
 True
+>>> point.moments = label_moments(point, ((0, 1),), 2)
 >>> [str(x) for x in pattern_terms(point, 0)], [str(x) for x in pattern_terms(point, 1)]
 (['1/12', '1/12', '1/12', '1/12'], ['1/6', '1/6', '1/6', '1/6'])
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -50,6 +52,7 @@ __all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments"
            "mirrors", "Partition"]
 
 _fmpq = flint.fmpq
+_ZERO = flint.fmpq(0)
 
 
 class StructuredPoint:
@@ -174,7 +177,7 @@ def label_moments(point: StructuredPoint, structure: Sequence[tuple[int, ...]], 
 
 def _moments(accuracy: list[list[Any]], correlation: Mapping[tuple[int, ...], list[Any]], plan: Any) -> list[list[Any]]:
     """label_moments from the values (in any ring) and the index plan of the structure."""
-    steps, parts = plan
+    steps, parts, _ = plan
     out = []
     for ell in (0, 1):
         beta = [1 - row[0] for row in accuracy] if ell == 0 else [row[1] for row in accuracy]
@@ -210,50 +213,101 @@ def _plan(structure: tuple[tuple[int, ...], ...], n: int) -> Any:
             free = (size - 1) ^ umask
             targets = [(umask | sub, sub) for sub in range(size) if sub & free == sub]
             parts.append((subset, len(subset) % 2 == 1, targets))
+        sizes = [bin(mask).count("1") for mask in range(size)]
         if len(_PLANS) > 256:
             _PLANS.clear()
-        _PLANS[key] = (steps, parts)
+        _PLANS[key] = (steps, parts, sizes)
     return _PLANS[key]
 
 
-def observed_moments(counts: Sequence[int], n: int) -> list[Any]:
-    """``B_T / Q`` of the counts (``fmpq``): the fraction of items on which every classifier of ``T`` answers ``b``."""
-    out = list(counts)
+def observed_moments(counts: Sequence[int], n: int) -> list[int]:
+    """``B_T`` of the counts (``B_{} = Q``): the items on which every classifier of ``T`` answers ``b`` (superset sums)."""
+    out = [int(c) for c in counts]
     size = 1 << n
     for k in range(n):
         bit = 1 << k
         for mask in range(size):
             if not mask & bit:
                 out[mask] += out[mask | bit]
-    q = out[0]
-    return [_fmpq(b, q) for b in out]
+    return out
 
 
-def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[Any]) -> bool:
-    """True when the point reproduces every pattern count exactly: ``P_a moments[a][T] + P_b moments[b][T] = B_T / Q``
-    for every ``T`` (``observed``: :func:`observed_moments`)."""
+def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[int]) -> bool:
+    r"""True when the point reproduces every pattern count exactly: ``Q (P_a moments[a][T] + P_b moments[b][T]) = B_T``
+    for every ``T`` (``observed``: :func:`observed_moments`).
+
+    A point in a quadratic field (``u + v sqrt(d)``) is checked in Python integers: every value over one common
+    denominator ``D``, each ``moments[ell][T]`` scaled by ``D^|T|`` as a pair of integers (``sqrt(d)^2 = d``), so
+    the check is ``Q (P' (S_a - S_b) + D S_b) = D^(|T|+1) B_T`` with ``P' = D P_a``: the same equations, no field
+    class in the loop. Rational points and other fields use their own arithmetic.
+    """
+    plan = _plan(tuple(structure), n)
     p = point.prevalence
-    if p.__class__ is QuadraticElement:  # in Q[r] (r^2 = d reduced at the end): C arithmetic, no Python field class
-        modulus = flint.fmpq_poly([-p.d, 0, 1])
-        poly = _polynomial
-        accuracy = [[poly(x), poly(y)] for x, y in point.accuracy]
-        correlation = {subset: [poly(x), poly(y)] for subset, (x, y) in point.correlation.items()}
-        moments = _moments(accuracy, correlation, _plan(tuple(structure), n))
-        p = poly(p)
-        return all(((p * (a - b) + b - f) % modulus).is_zero() for a, b, f in zip(moments[0][1:], moments[1][1:], observed[1:]))
-    point.moments = label_moments(point, structure, n)
-    return all(p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], observed[1:]))
+    if p.__class__ is QuadraticElement:
+        return _fits_quadratic(point, plan, observed, int(p.d))
+    point.moments = _moments(point.accuracy, point.correlation, plan)  # in the field: fmpq are fast enough
+    q = observed[0]
+    return all(p * (a - b) + b == _fmpq(f, q) for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], observed[1:]))
 
 
-def _polynomial(value: Any) -> flint.fmpq_poly:
-    """A QuadraticElement ``u + v sqrt(d)`` as the polynomial ``u + v r`` (a rational as a constant)."""
-    if value.__class__ is QuadraticElement:
-        return flint.fmpq_poly([value.u, value.v])
-    return flint.fmpq_poly([value])
+def _values(point: StructuredPoint) -> list[Any]:
+    """Prevalence, then each classifier's two accuracies, then each subset's two correlations (plan order)."""
+    return [point.prevalence, *(v for row in point.accuracy for v in row), *(v for g in point.correlation.values() for v in g)]
+
+
+def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], d: int) -> bool:
+    """explains for a point in ``Q(sqrt(d))``, in pairs of integers ``(x, y) = x + y sqrt(d)``."""
+    parts_of = [(v.u, v.v) if v.__class__ is QuadraticElement else (_fmpq(v), _ZERO) for v in _values(point)]
+    flat = [(int(x.p), int(x.q)) for pair in parts_of for x in pair]
+    scale = math.lcm(*(den for _, den in flat))
+    ints = [num * (scale // den) for num, den in flat]
+    pairs = [(ints[2 * k], ints[2 * k + 1]) for k in range(len(parts_of))]
+    n = len(point.accuracy)
+    accuracy = [(pairs[1 + 2 * i], pairs[2 + 2 * i]) for i in range(n)]
+    correlation = {subset: (pairs[1 + 2 * n + 2 * k], pairs[2 + 2 * n + 2 * k]) for k, subset in enumerate(point.correlation)}
+    steps, parts, sizes = plan
+    sums = []
+    for ell in (0, 1):
+        beta = [(scale - a[0], -a[1]) for a, _ in accuracy] if ell == 0 else [b for _, b in accuracy]
+        products: list[tuple[int, int]] = [(1, 0)] * len(sizes)
+        for mask, i, rest in steps:
+            if rest:
+                x0, x1 = products[rest]
+                y0, y1 = beta[i]
+                products[mask] = (x0 * y0 + d * x1 * y1, x0 * y1 + x1 * y0)
+            else:
+                products[mask] = beta[i]
+        inner = list(products)
+        for subset, odd, targets in parts:
+            factor = scale ** (len(subset) - 1)
+            g0, g1 = correlation[subset][ell]
+            g0, g1 = g0 * factor, g1 * factor
+            if ell == 0 and odd:
+                g0, g1 = -g0, -g1
+            for target, sub in targets:
+                t0, t1 = inner[target]
+                if sub:
+                    x0, x1 = products[sub]
+                    inner[target] = (t0 + g0 * x0 + d * g1 * x1, t1 + g0 * x1 + g1 * x0)
+                else:
+                    inner[target] = (t0 + g0, t1 + g1)
+        sums.append(inner)
+    a_sums, b_sums = sums
+    (p0, p1), q = pairs[0], observed[0]
+    powers = [scale ** (k + 1) for k in range(n + 1)]
+    for t in range(1, len(sizes)):
+        (a0, a1), (b0, b1) = a_sums[t], b_sums[t]
+        e0, e1 = a0 - b0, a1 - b1
+        if p0 * e1 + p1 * e0 + scale * b1:  # the sqrt(d) part of the left side: zero on the right
+            return False
+        if q * (p0 * e0 + d * p1 * e1 + scale * b0) != powers[sizes[t]] * observed[t]:
+            return False
+    return True
 
 
 def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
-    """``P_ell pi_ell(pattern)`` over the pattern codes: the label's moments transformed back (inclusion-exclusion)."""
+    """``P_ell pi_ell(pattern)`` over the pattern codes: the label's moments (``point.moments``, :func:`label_moments`)
+    transformed back (inclusion-exclusion)."""
     out = list(point.moments[ell])
     size = len(out)
     bit = 1

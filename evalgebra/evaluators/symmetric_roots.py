@@ -97,6 +97,9 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
     p = integer_poly(poly)
     if p.is_zero():
         raise ValueError("the zero polynomial has every number as a root")
+    content = p.content()
+    if content != 1:  # generated eliminants carry large constant factors: smaller numbers from here on
+        p = p / content
     g = in_swap_variable(p)
     if g is None:
         return real_roots(p)
@@ -124,9 +127,28 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
         rationals.extend(flint.fmpq(x.numerator, x.denominator) for x in found if isinstance(x, Fraction))
         n_complex += others
     rationals.sort()  # distinct factors have distinct roots; 1/2 comes twice from s = 1/4
-    out: list[Fraction | AlgebraicNumber] = [Fraction(int(x.p), int(x.q)) for k, x in enumerate(rationals)
-                                             if not k or x != rationals[k - 1]]
+    rationals = [x for k, x in enumerate(rationals) if not k or x != rationals[k - 1]]
+    out: list[Fraction | AlgebraicNumber] = [Fraction(int(x.p), int(x.q)) for x in rationals]
     if numbers:
-        out.extend(numbers)
-        out.sort()
+        out = _merged(rationals, numbers)
     return out, n_complex
+
+
+def _merged(rationals: list[flint.fmpq], numbers: list[AlgebraicNumber]) -> list[Fraction | AlgebraicNumber]:
+    """Sorted rationals and irrational numbers in one increasing list: each number against a rational by its
+    isolating interval (narrowed while the rational is inside it; never equal)."""
+    numbers.sort()
+    out: list[Fraction | AlgebraicNumber] = []
+    k = 0
+    for number in numbers:
+        while k < len(rationals):
+            r = rationals[k]
+            while number.lo <= r <= number.hi:
+                number.refine()
+            if number.hi < r:
+                break
+            out.append(Fraction(int(r.p), int(r.q)))
+            k += 1
+        out.append(number)
+    out.extend(Fraction(int(r.p), int(r.q)) for r in rationals[k:])
+    return out
