@@ -10,13 +10,16 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def parse(name: str, doc: str, argv: Sequence[str] | None, extra: bool = False) -> argparse.Namespace:
+def parse(name: str, doc: str, argv: Sequence[str] | None, extra: bool = False,
+          flags: Sequence[tuple[str, str]] = ()) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"{name}.py", description=doc.strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="seed of any random choice (default 0)")
     parser.add_argument("--out", type=Path, default=RESULTS / f"{name}.txt", help="result file")
     parser.add_argument("--check", action="store_true", help="compare with the result file instead of writing it")
     if extra:
         parser.add_argument("--full", action="store_true", help="also run the slow cases")
+    for flag, text in flags:  # a derivation's own switches
+        parser.add_argument(flag, action="store_true", help=text)
     return parser.parse_args(list(argv) if argv is not None else None)
 
 

@@ -70,10 +70,11 @@ import numpy as np
 
 from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, engine_binary
 from evalgebra.errors import EvalgebraError, SpecError
+from evalgebra.evaluators.complete_pairs_system import central_moments, moment_matrix, residual
+from evalgebra.evaluators.complete_pairs_tracking import simplest_between, tracked_solutions
 from evalgebra.evaluators.real_algebraic import as_fraction
-from evalgebra.generated.structures.common import MOMENTS_5, moments_5
 
-__all__ = ["CompletePairs", "central_moments", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
+__all__ = ["CompletePairs", "central_moments", "complex_solutions", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
 
 N = 5
 PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
@@ -97,25 +98,6 @@ def msolve_binary() -> str | None:
     """The msolve executable (:func:`~evalgebra.engines.engine_binary`), None unless it is an executable file."""
     binary = engine_binary("msolve", "EVALGEBRA_MSOLVE")
     return binary if binary is not None and os.path.isfile(binary) and os.access(binary, os.X_OK) else None
-
-
-# -- the data: central moments ------------------------------------------------------------------
-def central_moments(counts: Sequence[int]) -> tuple[list[Fraction], dict[tuple[int, ...], Fraction]]:
-    r"""The means ``E x_i`` and central moments ``m_S`` (``|S| >= 2``) of the 32 pattern counts, exactly.
-
-    ``x_i = 1`` when classifier ``i`` answers the second label; patterns in the sketch's order
-    (classifier 0 slowest).
-
-    >>> mu, m = central_moments([1] * 32)
-    >>> mu[0], m[(0, 1)], m[(0, 1, 2, 3, 4)]
-    (Fraction(1, 2), Fraction(0, 1), Fraction(0, 1))
-    """
-    values = dict(zip(MOMENTS_5, moments_5(*counts)))  # B_T, and E_T = Q^|T| m_T, in integers
-    q = values["Q"]
-    mu = [Fraction(values[f"B_{i}"], q) for i in range(N)]
-    central = {subset: Fraction(values["E_" + "_".join(map(str, subset))], q ** len(subset))
-               for k in range(2, N + 1) for subset in combinations(range(N), k)}
-    return mu, central
 
 
 # -- the reduced system -------------------------------------------------------------------------
@@ -283,6 +265,36 @@ class _Parametrisation:
         return out
 
 
+def complex_solutions(counts: Sequence[int], threads: int = 2, prec: int = 300) -> np.ndarray:
+    """Every complex solution ``(p, delta_0..delta_4)`` (404 rows, complex) of a sketch's six equations, from msolve.
+
+    The rational parametrisation's eliminant is solved in ``prec``-bit ball arithmetic and the
+    other coordinates follow from it; the start solutions of the path tracker
+    (:mod:`~evalgebra.evaluators.complete_pairs_tracking`) are made this way (derivation d13).
+    """
+    _, m = central_moments(counts)
+    data = solve_system(reduced_system(m), threads)
+    if data[0] != 0 or not isinstance(data[1], list) or data[1][0] != 0:
+        raise EvalgebraError("the sketch's K5 equations are not zero-dimensional")
+    param = _Parametrisation(data)
+    saved = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        rows = []
+        roots: Any = param.eliminant.complex_roots()  # (root, multiplicity) pairs
+        for t, _ in roots:
+            den = param.denominator(t)
+            values = [-f(t) / (c * den) for f, c in param.numerators]
+            if len(values) == len(VARIABLES) - 1:
+                values.append((t - sum((flint.acb(flint.arb(flint.fmpq(a.numerator, a.denominator))) * x
+                                        for a, x in zip(param.form, values)), flint.acb(0)))
+                              / flint.acb(flint.arb(flint.fmpq(param.form[-1].numerator, param.form[-1].denominator))))
+            rows.append([complex(v) for v in values])
+    finally:
+        flint.ctx.prec = saved
+    return np.array(rows)
+
+
 def _solve_linear(matrix: list[list[Any]], rhs: list[Any]) -> list[Any] | None:
     """Gaussian elimination (exact on Fractions, partial pivoting on floats); None when singular."""
     n = len(rhs)
@@ -343,12 +355,62 @@ class CompletePairs:
     STRUCTURE = PAIRS
     DEGREE = 404
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, tracking: bool = True) -> None:
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self.tracking = tracking  # certified path tracking first, msolve when it does not settle the sketch
         self.eliminant_degree: int | None = None  # of the last sketch solved
+        self.route: str | None = None  # "tracking" or "msolve", for the last sketch
+        self.n_real: int | None = None  # real solutions of the last sketch's six equations
 
     def solve(self, counts: Sequence[int]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]]:
         mu, m = central_moments(counts)
+        if self.tracking:
+            tracked = self._tracked(mu, m)
+            if tracked is not None:
+                self.route = "tracking"
+                return tracked
+        self.route = "msolve"
+        return self._solved(mu, m)
+
+    def _tracked(self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]] | None:
+        """The points from certified path tracking; None when a solution is not proved or no point is rational
+        (msolve then decides: only its exact eliminant proves that no solution is rational)."""
+        tracked = tracked_solutions(m)
+        if tracked is None:
+            return None
+        matrix = moment_matrix({k: flint.fmpq(v.numerator, v.denominator) for k, v in m.items()})
+        exact: list[tuple[Any, Any, Any, Any]] = []
+        floats: list[tuple[Any, Any, Any, Any]] = []
+        blind = 0
+        fm = {k: float(v) for k, v in m.items()}
+        fmu = [float(x) for x in mu]
+        for centre, radius in zip(tracked.points[tracked.real].real, tracked.radius[tracked.real]):
+            guess = [simplest_between(Fraction(c) - Fraction(r), Fraction(c) + Fraction(r)) for c, r in zip(centre, radius)]
+            candidate = np.array([[flint.fmpq(g.numerator, g.denominator) for g in guess]], dtype=object)
+            if not any(residual(candidate, matrix)[0]):  # an exact solution in the proved box: that solution
+                made = point_from_delta(guess[0], guess[1:], mu, m)
+                if made is None:
+                    blind += 1
+                else:
+                    exact.append((guess[0], *made))
+                continue
+            made = point_from_delta(float(centre[0]), [float(v) for v in centre[1:]], fmu, fm)
+            if made is None:
+                blind += 1
+            else:
+                floats.append((None, *made))
+        if not exact:
+            return None
+        self.eliminant_degree = len(tracked.points)
+        self.n_real = int(tracked.real.sum())
+        alarms = {}
+        if blind:
+            alarms["blind_spot"] = (f"{blind} solution(s) give no point (the prevalence is 0 or 1, or the order-3 "
+                                    "equations do not determine the correlations there): a degenerate sketch")
+        return sorted(exact, key=lambda e: e[0]) + floats, alarms
+
+    def _solved(self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]]:
+        """The points from msolve's rational parametrisation and certified real roots."""
         alarms: dict[str, str] = {}
         try:
             data = solve_system(reduced_system(m), self.threads)
@@ -392,7 +454,7 @@ class CompletePairs:
                 continue
             points.append((None, *made))
         degree = self.eliminant_degree = param.eliminant.degree()
-        n_real = len(param.boxes)
+        n_real = self.n_real = len(param.boxes)
         if not n_real:  # (non-real roots are the rule here: about two in three on a generic sketch)
             alarms["complex"] = f"none of the eliminant's {degree} roots is real: no real evaluation explains the counts"
         if blind:

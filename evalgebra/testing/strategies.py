@@ -37,7 +37,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from hypothesis import settings
+from hypothesis import assume, settings
 from hypothesis import strategies as st
 
 from evalgebra.data.point import EvaluationPoint
@@ -46,6 +46,7 @@ from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import free_responses
 
 __all__ = [
+    "k5_points",
     "MAX_CLASSIFIERS",
     "MAX_LABELS",
     "STRUCTURE_KINDS",
@@ -368,3 +369,33 @@ def abstaining_points(draw: Any, n_classifiers: Any = None, n_labels: Any = None
             per_label.append([Fraction(diagonal if q == ell else others.count(q), denominator) for q in range(k)])
         rows.append(per_label)
     return EvaluationPoint(spec, [prevalence], rows, {})
+
+
+_K5_RATES = tuple(Fraction(k, 20) for k in range(12, 19))
+
+
+@st.composite
+def k5_points(draw: Any) -> tuple[EvaluationPoint, Any]:
+    """A rational point of five classifiers with every pair correlated (nonzero on both labels), and its exact sketch.
+
+    Prevalence ``k/20`` (not 1/2), rates in ``12/20 .. 18/20``, correlations a nonzero multiple
+    of a quarter of the largest the rates allow; draws whose sketch would need a negative
+    frequency are rejected.
+    """
+    from evalgebra.data.simulate import expected_sketch
+    from evalgebra.errors import PointError
+
+    pairs = list(itertools.combinations(range(5), 2))
+    spec = EnsembleSpec(5, 2, pairs)
+    prevalence = draw(st.sampled_from([Fraction(k, 20) for k in range(5, 16) if k != 10]))
+    accuracy = {i: {"a": draw(st.sampled_from(_K5_RATES)), "b": draw(st.sampled_from(_K5_RATES))} for i in range(5)}
+    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
+    unit = min(correlation_bound(rows[ell], pairs, 2) for ell in "ab") / 4
+    correlation = {pair: {ell: unit * draw(st.sampled_from((-3, -2, -1, 1, 2, 3))) for ell in "ab"} for pair in pairs}
+    truth = EvaluationPoint.from_values(spec, {"a": prevalence}, accuracy=accuracy, correlation=correlation)
+    try:
+        sketch = expected_sketch(truth).unlabelled()
+    except PointError:
+        assume(False)  # rejected: a negative frequency
+        raise
+    return truth, sketch

@@ -22,28 +22,10 @@ from evalgebra.evaluators.complete_pairs import (
     PAIRS, CompletePairs, central_moments, is_complete_pairs, msolve_binary, point_from_delta, reduced_system)
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.spec import EnsembleSpec
-from evalgebra.testing.strategies import correlation_bound
+from evalgebra.testing.strategies import k5_points
 
 K5 = ",".join(f"{i}-{j}" for i, j in PAIRS)
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
-_RATES = tuple(Fraction(k, 20) for k in range(12, 19))
-
-
-@st.composite
-def k5_points(draw):
-    """A rational K5 point with nonzero correlations on every pair, and its exact expected sketch."""
-    spec = EnsembleSpec(5, 2, list(PAIRS))
-    prevalence = draw(st.sampled_from([Fraction(k, 20) for k in range(5, 16) if k != 10]))
-    accuracy = {i: {"a": draw(st.sampled_from(_RATES)), "b": draw(st.sampled_from(_RATES))} for i in range(5)}
-    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
-    unit = min(correlation_bound(rows[ell], list(PAIRS), 2) for ell in "ab") / 4
-    correlation = {pair: {ell: unit * draw(st.sampled_from((-3, -2, -1, 1, 2, 3))) for ell in "ab"} for pair in PAIRS}
-    truth = EvaluationPoint.from_values(spec, {"a": prevalence}, accuracy=accuracy, correlation=correlation)
-    try:
-        sketch = expected_sketch(truth).unlabelled()
-    except PointError:
-        assume(False)
-    return truth, sketch
 
 
 def _unknowns(truth):

@@ -1,0 +1,314 @@
+r"""K5 by certified path tracking: every complex point of a sketch's variety in well under a second.
+
+The six reduced K5 equations (:mod:`~evalgebra.evaluators.complete_pairs_system`) depend on the
+sketch only through the matrix ``M`` of its central moments. For a generic ``M`` they have 404
+isolated complex solutions (d13 finds this degree with msolve on several sketches), closed under
+the label swap ``(p, delta) -> (1 - p, -delta)``. Their solutions at one fixed *start* sketch are
+stored (:mod:`evalgebra.generated.tracking.complete_pairs_start`, written and checked by d13). For a new
+sketch the 202 start solutions, one per label-swap pair, are followed along
+
+::
+
+    M(tau) = M_0 + lambda(tau) (M_1 - M_0),   lambda(tau) = gamma tau / (1 + (gamma - 1) tau),
+
+with a fixed complex ``gamma`` (the arc avoids the finitely many singular parameters on the
+complex line through ``M_0`` and ``M_1``), a fourth-order Runge-Kutta predictor and Newton
+corrector, all paths at once in NumPy.
+
+The endpoints are then *proved*: a Krawczyk test in ball arithmetic (``flint.acb``, the sketch's
+moments exact) shows that a small box around each endpoint holds exactly one solution, real when
+the box is symmetric under conjugation, not real when it misses the real space. 404 pairwise
+disjoint certified boxes are all the solutions (the variety has at most the generic number,
+404, of isolated solutions at any sketch). Anything short of that (a path that fails, a box that
+is not proved, two boxes that meet) returns None, and the caller falls back to msolve.
+
+References
+----------
+.. [1] A. P. Morgan, A. J. Sommese, "Coefficient-parameter polynomial continuation": paths from a
+   generic parameter reach every isolated solution at any other.
+.. [2] R. Krawczyk, "Newton-Algorithmen zur Bestimmung von Nullstellen mit Fehlerschranken":
+   the interval test of existence and uniqueness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from evalgebra.evaluators.complete_pairs_system import central_moments, features, mirror, moment_matrix, system
+from evalgebra.generated.tracking import complete_pairs_start as start_data
+
+__all__ = ["GAMMA", "Tracked", "track", "certify", "tracked_solutions", "start_system", "simplest_between", "certified"]
+
+GAMMA = complex(np.exp(0.7231j))
+DEGREE = 404
+_TOLERANCE = 1e-3        # largest first Newton correction (relative) accepted after a predictor step
+_CONTRACTION = 0.05      # the second correction must shrink by this factor (or be at rounding level)
+_SMALLEST_STEP = 1e-10
+_MAX_ITERATIONS = 20000
+
+
+def start_system() -> tuple[dict[tuple[int, ...], Fraction], np.ndarray]:
+    """The start sketch's central moments (exact) and its 202 stored solutions (one per label-swap pair)."""
+    _, moments = central_moments(start_data.COUNTS)
+    roots = np.array([[complex(re, im) for re, im in zip(row[::2], row[1::2])] for row in start_data.ROOTS])
+    return moments, roots
+
+
+def _float_matrix(moments: Mapping[tuple[int, ...], Any]) -> np.ndarray:
+    return moment_matrix({k: float(v) for k, v in moments.items()}).astype(complex)
+
+
+def track(start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex = GAMMA) -> tuple[np.ndarray, np.ndarray]:
+    """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which paths failed."""
+    n = start.shape[0]
+    x, tau, h = start.astype(complex), np.zeros(n), np.full(n, 0.05)
+    dm = m1 - m0
+    active, failed = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+
+    def jacobian_and(xx: np.ndarray, tt: np.ndarray, tangent: bool) -> np.ndarray:
+        phi, dphi = features(xx)
+        lam = gamma * tt / (1 + (gamma - 1) * tt)
+        jac = m0 @ dphi + lam[:, None, None] * (dm @ dphi)
+        if tangent:  # dx/dtau = -J^{-1} (dM phi) dlambda/dtau
+            rhs = (phi @ dm.T) * (gamma / (1 + (gamma - 1) * tt) ** 2)[:, None]
+        else:  # the Newton correction
+            rhs = phi @ m0.T + lam[:, None] * (phi @ dm.T)
+        return -np.linalg.solve(jac, rhs[..., None])[..., 0]
+
+    for _ in range(_MAX_ITERATIONS):
+        idx = np.nonzero(active)[0]
+        if not idx.size:
+            break
+        xa, ta = x[idx], tau[idx]
+        ha = np.minimum(h[idx], 1 - ta)
+        with np.errstate(all="ignore"):
+            try:
+                k1 = jacobian_and(xa, ta, True)
+                k2 = jacobian_and(xa + (ha / 2)[:, None] * k1, ta + ha / 2, True)
+                k3 = jacobian_and(xa + (ha / 2)[:, None] * k2, ta + ha / 2, True)
+                k4 = jacobian_and(xa + ha[:, None] * k3, ta + ha, True)
+                predicted = xa + (ha / 6)[:, None] * (k1 + 2 * k2 + 2 * k3 + k4)
+                tn = ta + ha
+                d1 = jacobian_and(predicted, tn, False)
+                d2 = jacobian_and(predicted + d1, tn, False)
+            except np.linalg.LinAlgError:  # a singular Jacobian on some path: retry all with half steps
+                h[idx] /= 2
+                failed[idx[h[idx] < _SMALLEST_STEP]] = True
+                active &= ~failed
+                continue
+            scale = 1 + np.abs(predicted).max(axis=1)
+            n1 = np.abs(d1).max(axis=1) / scale
+            n2 = np.abs(d2).max(axis=1) / scale
+            ok = np.isfinite(n1) & np.isfinite(n2) & (n1 < _TOLERANCE) & ((n2 < _CONTRACTION * n1) | (n1 < 1e-9))
+        accepted, rejected = idx[ok], idx[~ok]
+        x[accepted] = (predicted + d1 + d2)[ok]
+        tau[accepted] = tn[ok]
+        h[accepted] = np.minimum(h[accepted] * 1.5, 0.25)
+        h[rejected] /= 2
+        active[accepted[tau[accepted] >= 1]] = False
+        small = rejected[h[rejected] < _SMALLEST_STEP]
+        failed[small] = True
+        active[small] = False
+    failed |= active
+    return x, failed
+
+
+def _polish(x: np.ndarray, m: np.ndarray, rounds: int = 3) -> np.ndarray:
+    for _ in range(rounds):
+        with np.errstate(all="ignore"):
+            f, jac = system(x, m)
+            try:
+                x = x - np.linalg.solve(jac, f[..., None])[..., 0]
+            except np.linalg.LinAlgError:
+                return x
+    return x
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """All 404 solutions of a sketch's K5 equations, each in a certified box.
+
+    ``points`` (404, 6) the box centres ``(p, delta_0..delta_4)`` (complex), ``radius`` (404, 6)
+    the half-width of each box in the real and the imaginary part of each coordinate, ``real`` (404,) whether
+    the solution is proved real (its centre then has zero imaginary parts).
+    """
+
+    points: np.ndarray
+    radius: np.ndarray
+    real: np.ndarray
+
+
+def _acb(z: complex) -> flint.acb:
+    return flint.acb(z.real, z.imag)
+
+
+def _box(z: complex, r: float) -> flint.acb:
+    return flint.acb(flint.arb(z.real, r), flint.arb(z.imag, r))
+
+
+def certify(points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], radius: np.ndarray) -> np.ndarray:
+    """Krawczyk's test for every box ``points[k] +- radius[k]`` (radii per coordinate, for the real and the
+    imaginary part): True where the box holds exactly one solution.
+
+    ``moments`` exact (balls in ``flint.acb``). A box with a real centre is symmetric under
+    conjugation, so the one solution in it is real (the equations have real coefficients).
+    """
+    matrix = moment_matrix({k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()})
+    n = points.shape[0]
+    centre = np.array([[_acb(z) for z in row] for row in points], dtype=object)
+    box = np.array([[_box(z, r) for z, r in zip(row, rs)] for row, rs in zip(points, radius)], dtype=object)
+    inner = np.array([[_box(z, 0.999 * r) for z, r in zip(row, rs)] for row, rs in zip(points, radius)], dtype=object)
+    f_centre, _ = system(centre, matrix)
+    _, jac_box = system(box, matrix)
+    with np.errstate(all="ignore"):
+        jac_float = system(points, _float_matrix(moments))[1]
+        try:
+            inverse = np.linalg.inv(jac_float)
+        except np.linalg.LinAlgError:
+            return np.zeros(n, dtype=bool)
+    if not np.all(np.isfinite(inverse)):
+        return np.zeros(n, dtype=bool)
+    y = np.array([[[_acb(complex(v)) for v in row] for row in block] for block in inverse], dtype=object)
+    identity = np.array([[flint.acb(1 if i == j else 0) for j in range(6)] for i in range(6)], dtype=object)
+    step = (y @ f_centre[..., None])[..., 0]
+    contraction = identity[None] - y @ jac_box
+    krawczyk = centre - step + (contraction @ (box - centre)[..., None])[..., 0]
+    out = np.zeros(n, dtype=bool)
+    for k in range(n):
+        out[k] = all(inner[k, i].contains(krawczyk[k, i]) for i in range(6))
+    return out
+
+
+def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], real: bool,
+                     prec: int = 212) -> tuple[np.ndarray, np.ndarray] | None:
+    """One solution near ``point``: Newton in ``prec``-bit midpoints, then Krawczyk in ``prec`` bits; None if unproved.
+
+    Returns the centre (rounded to complex floats: within the returned radii of the solution) and the radii.
+    """
+    saved = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        exact = {k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()}
+        matrix = moment_matrix(exact)
+        x = np.array([_acb(z) for z in point], dtype=object)
+        step = None
+        for _ in range(8):
+            f, jac = system(x[None, :], matrix)
+            try:
+                step = flint.acb_mat([[v.mid() for v in row] for row in jac[0]]).solve(
+                    flint.acb_mat([[v.mid()] for v in f[0]]))
+            except ZeroDivisionError:
+                return None
+            x = np.array([(x[i] - step[i, 0]).mid() for i in range(6)], dtype=object)
+            if real:
+                x = np.array([flint.acb(v.real.mid()) for v in x], dtype=object)
+        f, jac = system(x[None, :], matrix)
+        y = flint.acb_mat([[v.mid() for v in row] for row in jac[0]]).inv()
+        size = [abs(complex(v)) for v in x]
+        move = [abs(complex(sum((y[i, j] * f[0][j] for j in range(6)), flint.acb(0)))) for i in range(6)]
+        for inflation in (1e3, 1e9, 1e15):
+            r = [inflation * (m + 2.0 ** -(prec - 20) * (1 + z)) for m, z in zip(move, size)]
+            box = np.array([flint.acb(flint.arb(v.real, ri), flint.arb(v.imag, ri)) for v, ri in zip(x, r)], dtype=object)
+            _, jac_box = system(box[None, :], matrix)
+            contraction = flint.acb_mat(6, 6, [(1 if i == j else 0) - sum((y[i, k] * jac_box[0][k][j] for k in range(6)),
+                                                                          flint.acb(0)) for i in range(6) for j in range(6)])
+            offset = flint.acb_mat([[box[i] - x[i]] for i in range(6)])
+            spread = contraction * offset
+            krawczyk = [x[i] - sum((y[i, j] * f[0][j] for j in range(6)), flint.acb(0)) + spread[i, 0] for i in range(6)]
+            inner = [flint.acb(flint.arb(v.real, 0.999 * ri), flint.arb(v.imag, 0.999 * ri)) for v, ri in zip(x, r)]
+            if all(b.contains(k) for b, k in zip(inner, krawczyk)):
+                centre = np.array([complex(v) for v in x])  # rounded to doubles: widen by their rounding
+                return centre, np.array(r) + np.abs(centre) * 2.0 ** -52
+        return None
+    finally:
+        flint.ctx.prec = saved
+
+
+def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """The rational with the smallest denominator in ``[lo, hi]`` (continued fractions, in integers).
+
+    >>> simplest_between(Fraction(3, 10), Fraction(1, 3)), simplest_between(Fraction(-7, 3), Fraction(-2))
+    (Fraction(1, 3), Fraction(-2, 1))
+    """
+    if lo > hi:
+        lo, hi = hi, lo
+    if lo <= 0 <= hi:
+        return Fraction(0)
+    if hi < 0:
+        return -simplest_between(-hi, -lo)
+    a, b, c, d = lo.numerator, lo.denominator, hi.numerator, hi.denominator  # lo = a/b <= hi = c/d, both > 0
+    quotients = []
+    while True:
+        q = a // b
+        if q * b == a:
+            quotients.append(q)
+            break
+        if (q + 1) * d <= c:
+            quotients.append(q + 1)
+            break
+        quotients.append(q)  # both in (q, q + 1): continue with 1 / (hi - q) <= 1 / (lo - q)
+        a, b, c, d = d, c - q * d, b, a - q * b
+    numerator, denominator = quotients[-1], 1
+    for q in reversed(quotients[:-1]):
+        numerator, denominator = q * numerator + denominator, numerator
+    return Fraction(numerator, denominator)
+
+
+def _disjoint(points: np.ndarray, radius: np.ndarray) -> bool:
+    """True when no two boxes meet (compared with a margin for the rounding of mirrored centres)."""
+    reach = 2 * (radius[:, None, :] + radius[None, :, :]) + 1e-15
+    apart = ((np.abs(points.real[:, None, :] - points.real[None, :, :]) > reach)
+             | (np.abs(points.imag[:, None, :] - points.imag[None, :, :]) > reach)).any(axis=2)
+    np.fill_diagonal(apart, True)
+    return bool(apart.all())
+
+
+def tracked_solutions(moments: Mapping[tuple[int, ...], Fraction], gamma: complex = GAMMA) -> Tracked | None:
+    """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not proved."""
+    start_moments, roots = start_system()
+    ends, failed = track(roots, _float_matrix(start_moments), _float_matrix(moments), gamma)
+    if failed.any():
+        return None
+    return certified(ends, moments)
+
+
+def certified(half: np.ndarray, moments: Mapping[tuple[int, ...], Fraction]) -> Tracked | None:
+    """Prove approximate solutions ``half`` (202, 6), one per label-swap pair, and their mirrors: all 404 or None."""
+    m1 = _float_matrix(moments)
+    points = _polish(half, m1)  # the mirror of a proved box is a proved box
+    if not np.all(np.isfinite(points)):
+        return None
+    scale = 1 + np.abs(points).max(axis=1)
+    real = np.abs(points.imag).max(axis=1) <= 1e-7 * scale
+    points[real] = points[real].real
+    with np.errstate(all="ignore"):  # the Newton correction left: how far the centre may be from the solution
+        f, jac = system(points, m1)
+        newton = np.abs(np.linalg.solve(jac, f[..., None])[..., 0])
+    floor = 1e-15 * (1 + np.abs(points))
+    proved = np.zeros(len(points), dtype=bool)
+    radius = np.zeros(points.shape)
+    for inflation in (1e3, 1e6):  # the first radius that proves a box is kept
+        todo = ~proved
+        if not todo.any():
+            break
+        radius[todo] = inflation * (newton[todo] + floor[todo])
+        proved[todo] = certify(points[todo], moments, radius[todo])
+    for k in np.nonzero(~proved)[0]:  # ill-conditioned (near the degenerate p = 0 or 1): refine and prove in 212 bits
+        found = _prove_precisely(points[k], moments, bool(real[k]))
+        if found is None:
+            return None
+        points[k], radius[k] = found
+    swapped = mirror(points)  # 1 - p is rounded: widen those boxes by its rounding
+    swapped_radius = radius.copy()
+    swapped_radius[:, 0] += np.abs(swapped[:, 0]) * 2.0 ** -52
+    points, radius, real = np.vstack([points, swapped]), np.vstack([radius, swapped_radius]), np.concatenate([real, real])
+    not_real = ~real & (np.abs(points.imag) > radius).any(axis=1)  # the box misses the real space
+    if not np.all(real | not_real) or not _disjoint(points, radius) or len(points) != DEGREE:
+        return None
+    return Tracked(points, radius, real)

@@ -1,0 +1,1 @@
+"""Data for numerical path tracking, written by the derivations (not by the code generator)."""
