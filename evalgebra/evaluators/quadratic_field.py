@@ -100,15 +100,21 @@ class QuadraticElement:
         if other.__class__ is QuadraticElement:
             if other.d is not self.d and other.d != self.d:
                 self._field(other)
-            return QuadraticElement._make(self.u + other.u, self.v + other.v, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u + other.u, self.v + other.v, self.d
+            return out
         if other.__class__ in _SCALARS:
-            return QuadraticElement._make(self.u + other, self.v, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u + other, self.v, self.d
+            return out
         return NotImplemented
 
     __radd__ = __add__
 
     def __neg__(self) -> QuadraticElement:
-        return QuadraticElement._make(-self.u, -self.v, self.d)
+        out = _new(QuadraticElement)
+        out.u, out.v, out.d = -self.u, -self.v, self.d
+        return out
 
     def __pos__(self) -> QuadraticElement:
         return self
@@ -117,14 +123,20 @@ class QuadraticElement:
         if other.__class__ is QuadraticElement:
             if other.d is not self.d and other.d != self.d:
                 self._field(other)
-            return QuadraticElement._make(self.u - other.u, self.v - other.v, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u - other.u, self.v - other.v, self.d
+            return out
         if other.__class__ in _SCALARS:
-            return QuadraticElement._make(self.u - other, self.v, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u - other, self.v, self.d
+            return out
         return NotImplemented
 
     def __rsub__(self, other: Any) -> QuadraticElement:
         if other.__class__ in _SCALARS:
-            return QuadraticElement._make(other - self.u, -self.v, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = other - self.u, -self.v, self.d
+            return out
         return NotImplemented
 
     def __mul__(self, other: Any) -> QuadraticElement:
@@ -145,7 +157,9 @@ class QuadraticElement:
 
     def conjugate(self) -> QuadraticElement:
         """``u - v*sqrt(d)``: the value at the other root."""
-        return QuadraticElement._make(self.u, -self.v, self.d)
+        out = _new(QuadraticElement)
+        out.u, out.v, out.d = self.u, -self.v, self.d
+        return out
 
     def norm(self) -> flint.fmpq:
         """``u^2 - d v^2``, the product with the conjugate."""
@@ -156,27 +170,39 @@ class QuadraticElement:
         n = self.norm()
         if not n:
             raise ZeroDivisionError("division by zero in a quadratic field")
-        return QuadraticElement._make(self.u / n, -self.v / n, self.d)
+        out = _new(QuadraticElement)
+        out.u, out.v, out.d = self.u / n, -self.v / n, self.d
+        return out
 
     def __truediv__(self, other: Any) -> QuadraticElement:
         if other.__class__ is QuadraticElement:
             if other.d is not self.d and other.d != self.d:
                 self._field(other)
-            n = other.norm()
+            u, v, x, y, d = self.u, self.v, other.u, other.v, self.d
+            n = x * x - y * y * d  # the norm of the divisor
             if not n:
                 raise ZeroDivisionError("division by zero in a quadratic field")
-            u, v, x, y = self.u, self.v, other.u, other.v
-            return QuadraticElement._make((u * x - v * y * self.d) / n, (v * x - u * y) / n, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = (u * x - v * y * d) / n, (v * x - u * y) / n, d
+            return out
         if other.__class__ in _SCALARS:
             if not other:
                 raise ZeroDivisionError("division by zero in a quadratic field")
-            scale = 1 / _fmpq(other)
-            return QuadraticElement._make(self.u * scale, self.v * scale, self.d)
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = self.u / other, self.v / other, self.d
+            return out
         return NotImplemented
 
     def __rtruediv__(self, other: Any) -> QuadraticElement:
         if other.__class__ in _SCALARS:
-            return self.inverse() * other
+            u, v, d = self.u, self.v, self.d
+            n = u * u - v * v * d
+            if not n:
+                raise ZeroDivisionError("division by zero in a quadratic field")
+            scale = other / n
+            out = _new(QuadraticElement)
+            out.u, out.v, out.d = u * scale, -v * scale, d
+            return out
         return NotImplemented
 
     def __pow__(self, exponent: int) -> QuadraticElement:

@@ -81,7 +81,7 @@ from evalgebra.evaluators.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
 from evalgebra.evaluators.structured_points import (
-    Partition, StructuredPoint, explains, label_terms, observed_moments)
+    Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
@@ -217,7 +217,10 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if isinstance(module, CompletePairs):
         return _solved_points(ordered, match, module)
     alarms: dict[str, str] = {}
-    coefficients = [c if isinstance(c, (int, flint.fmpz)) else as_fmpq(c) for c in module.eliminant(ordered)]
+    moments = module.moments(*ordered) if hasattr(module, "moments") else None  # once: eliminant and back-substitution
+    raw = (module.eliminant_coefficients(*moments) if moments is not None and hasattr(module, "eliminant_coefficients")
+           else module.eliminant(ordered))
+    coefficients = [c if isinstance(c, (int, flint.fmpz)) else as_fmpq(c) for c in raw]
     while coefficients and coefficients[-1] == 0:
         coefficients.pop()
     if not coefficients:
@@ -239,8 +242,8 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     for root in roots:
         if isinstance(root, AlgebraicNumber):
             key = tuple(int(c) for c in root.poly.coeffs())
-            if key not in generators:
-                generators[key] = (QuadraticElement.root_of(root.poly, 1) if root.degree == 2
+            if key not in generators:  # a quadratic's first root (the smaller): -b/2a - sqrt(d)/2a
+                generators[key] = (QuadraticElement.root_of(root.poly, root.index) if root.degree == 2
                                    else FieldElement.generator(root))
             prevalences.append(generators[key])
             fields.append(key)
@@ -250,11 +253,11 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     rational = [k for k, p in enumerate(prevalences) if p.__class__ is flint.fmpq]
     twins = {k: j for k in rational for j in rational if j < k and prevalences[j] == 1 - prevalences[k]}
     distinct = list({id(p): p for k, p in enumerate(prevalences) if k not in twins}.values())
-    by_id = {id(p): values for p, values in zip(distinct, _back_substitute(module, ordered, distinct))}
+    by_id = {id(p): values for p, values in zip(distinct, _back_substitute(module, ordered, distinct, moments))}
     if any(by_id[id(prevalences[j])] is None for j in twins.values()):  # a blind root's mirror: solved, not swapped
         twins = {k: j for k, j in twins.items() if by_id[id(prevalences[j])] is not None}
         missing = [prevalences[k] for k in rational if k not in twins and id(prevalences[k]) not in by_id]
-        by_id.update({id(p): v for p, v in zip(missing, _back_substitute(module, ordered, missing))})
+        by_id.update({id(p): v for p, v in zip(missing, _back_substitute(module, ordered, missing, moments))})
     points: list[StructuredPoint] = []
     made: dict[int, StructuredPoint] = {}
     first: dict[Any, StructuredPoint] = {}  # the first point found in each number field
@@ -267,9 +270,11 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         if values is None:
             blind.append(root)
             continue
-        if prevalence.__class__ is QuadraticElement and root.index == 0:  # type: ignore[union-attr]  # smaller root: -sqrt(d)
-            prevalence = prevalence.conjugate()
-            values = {name: v.conjugate() if v.__class__ is QuadraticElement else v for name, v in values.items()}
+        if field is not None and field in first:  # the other root of the field
+            point = first[field].conjugated(root) if prevalence.__class__ is QuadraticElement else None
+            if point is not None:  # a quadratic: the values with sqrt(d) -> -sqrt(d), made when first read
+                points.append(point)
+                continue
         accuracy, correlation = _user_values(values, match, n)
         made[k] = point = StructuredPoint(root, prevalence, accuracy, correlation)
         if field is not None and field in first:
@@ -281,13 +286,14 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
     observed = observed_moments(counts, n)
+    fractions = observed_fractions(observed)
     for point in points:
         if point.source is not None:  # the label swap maps the generating set onto itself: same residual
             point.fits = point.source.fits
         elif point.conjugate_of is not None:  # a conjugate root: the same field computation (zero stays zero)
             point.fits = point.conjugate_of.fits
         else:
-            point.fits = explains(point, match.structure, n, observed)
+            point.fits = explains(point, match.structure, n, observed, fractions)
     if points and not any(p.fits for p in points):
         alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
                                    "no evaluation with this structure explains the sketch; the points solve the "
@@ -302,12 +308,13 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     return points, alarms
 
 
-def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any]) -> list[Any]:
+def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any], moments: Any = None) -> list[Any]:
     """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers (fmpz)."""
     if getattr(module, "div", None) is generated_div and hasattr(module, "prepare") and hasattr(module, "solve"):
         # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the time of
         # fmpz at these sizes), and solve gets the same integers as fmpz (exact division into fmpq)
-        prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in module.prepare(*module.moments(*ordered)))
+        moments = module.moments(*ordered) if moments is None else moments
+        prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in module.prepare(*moments))
         out = []
         for prevalence in prevalences:
             try:

@@ -37,7 +37,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -48,8 +47,8 @@ from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.quadratic_field import QuadraticElement
 
-__all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "explains", "pattern_terms",
-           "mirrors", "Partition"]
+__all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "observed_fractions", "explains",
+           "pattern_terms", "Partition"]
 
 _fmpq = flint.fmpq
 _ZERO = flint.fmpq(0)
@@ -86,6 +85,24 @@ class StructuredPoint:
         point.source = self
         return point
 
+    def conjugated(self, root: Any) -> StructuredPoint:
+        """This point with ``sqrt(d) -> -sqrt(d)`` (its values are QuadraticElements) at ``root``, the other root of
+        its quadratic; the values are made when first read (a decoding that needs no irrational point never does)."""
+        point = StructuredPoint.__new__(StructuredPoint)
+        point.root, point.prevalence = root, self.prevalence.conjugate()
+        point.terms, point.moments, point.fits, point.inside = [], [], False, None
+        point.source, point.conjugate_of = None, self
+        return point
+
+    def __getattr__(self, name: str) -> Any:
+        """The values of a conjugated point, made when first read (only called for unset slots)."""
+        other = self.conjugate_of if name in ("accuracy", "correlation") else None  # always set: no recursion
+        if other is not None:
+            self.accuracy = [[_conjugate(a), _conjugate(b)] for a, b in other.accuracy]
+            self.correlation = {s: [_conjugate(a), _conjugate(b)] for s, (a, b) in other.correlation.items()}
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def exact(self, value: Any) -> Any:
         """A field value at this point's root: Fraction, QuadraticNumber or AlgebraicNumber (a float stays a float)."""
         cls = value.__class__
@@ -116,10 +133,16 @@ class StructuredPoint:
         return self.inside
 
     def total_accuracy(self) -> Any:
-        """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``, exact (comparable across points)."""
+        """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``, exact: an fmpq at a rational point (comparable
+        with the other rational points), else a Fraction, QuadraticNumber or AlgebraicNumber (comparable among
+        themselves)."""
         p = self.prevalence
         total = sum((p * row[0] + (1 - p) * row[1] for row in self.accuracy), 0 * p)
-        return self.exact(total)
+        return total if total.__class__ is _fmpq else self.exact(total)  # fmpq compare among themselves
+
+
+def _conjugate(value: Any) -> Any:
+    return value.conjugate() if value.__class__ is QuadraticElement else value
 
 
 _THETAS: dict[Any, tuple[Fraction, Fraction, Fraction]] = {}
@@ -232,9 +255,11 @@ def observed_moments(counts: Sequence[int], n: int) -> list[int]:
     return out
 
 
-def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[int]) -> bool:
+def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[int],
+             fractions: Sequence[Any] | None = None) -> bool:
     r"""True when the point reproduces every pattern count exactly: ``Q (P_a moments[a][T] + P_b moments[b][T]) = B_T``
-    for every ``T`` (``observed``: :func:`observed_moments`).
+    for every ``T`` (``observed``: :func:`observed_moments`; ``fractions``: :func:`observed_fractions` of it, when
+    several points are checked against one sketch).
 
     A point in a quadratic field (``u + v sqrt(d)``) is checked in Python integers: every value over one common
     denominator ``D``, each ``moments[ell][T]`` scaled by ``D^|T|`` as a pair of integers (``sqrt(d)^2 = d``), so
@@ -246,8 +271,15 @@ def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: in
     if p.__class__ is QuadraticElement:
         return _fits_quadratic(point, plan, observed, int(p.d))
     point.moments = _moments(point.accuracy, point.correlation, plan)  # in the field: fmpq are fast enough
+    if fractions is None:
+        fractions = observed_fractions(observed)
+    return all(p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], fractions[1:]))
+
+
+def observed_fractions(observed: Sequence[int]) -> list[flint.fmpq]:
+    """``B_T / Q`` (``fmpq``) from :func:`observed_moments`."""
     q = observed[0]
-    return all(p * (a - b) + b == _fmpq(f, q) for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], observed[1:]))
+    return [_fmpq(b, q) for b in observed]
 
 
 def _values(point: StructuredPoint) -> list[Any]:
@@ -257,11 +289,12 @@ def _values(point: StructuredPoint) -> list[Any]:
 
 def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], d: int) -> bool:
     """explains for a point in ``Q(sqrt(d))``, in pairs of integers ``(x, y) = x + y sqrt(d)``."""
-    parts_of = [(v.u, v.v) if v.__class__ is QuadraticElement else (_fmpq(v), _ZERO) for v in _values(point)]
-    flat = [(int(x.p), int(x.q)) for pair in parts_of for x in pair]
-    scale = math.lcm(*(den for _, den in flat))
-    ints = [num * (scale // den) for num, den in flat]
-    pairs = [(ints[2 * k], ints[2 * k + 1]) for k in range(len(parts_of))]
+    flat = [x for v in _values(point) for x in ((v.u, v.v) if v.__class__ is QuadraticElement else (_fmpq(v), _ZERO))]
+    over = flint.fmpq_poly(flat)  # one C call for the common denominator and the numerators over it
+    scale = int(over.denom())
+    ints = [int(c) for c in over.numer().coeffs()]
+    ints += [0] * (len(flat) - len(ints))  # the polynomial drops trailing zeros
+    pairs = [(ints[2 * k], ints[2 * k + 1]) for k in range(len(flat) // 2)]
     n = len(point.accuracy)
     accuracy = [(pairs[1 + 2 * i], pairs[2 + 2 * i]) for i in range(n)]
     correlation = {subset: (pairs[1 + 2 * n + 2 * k], pairs[2 + 2 * n + 2 * k]) for k, subset in enumerate(point.correlation)}
@@ -318,21 +351,6 @@ def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
         bit <<= 1
     weight = point.prevalence if ell == 0 else 1 - point.prevalence
     return [weight * x for x in out]
-
-
-def mirrors(x: StructuredPoint, y: StructuredPoint) -> bool:
-    """True when ``x`` is ``y`` with the hidden labels swapped: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``,
-    ``G^a_T <-> (-1)^|T| G^b_T`` (a symmetry of the generating set, so both explain the same counts)."""
-    if x.prevalence != 1 - y.prevalence:
-        return False
-    if any(u[0] != 1 - v[1] or u[1] != 1 - v[0] for u, v in zip(x.accuracy, y.accuracy)):
-        return False
-    for subset, g in x.correlation.items():
-        h = y.correlation[subset]
-        sign = -1 if len(subset) % 2 else 1
-        if g[0] != sign * h[1] or g[1] != sign * h[0]:
-            return False
-    return True
 
 
 class Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):

@@ -151,3 +151,26 @@ def test_partition_of_a_swapped_point_sums_to_the_counts():
                 by_pattern[pattern] = by_pattern.get(pattern, 0) + value
         patterns = list(itertools.product("ab", repeat=4))
         assert [by_pattern[p] for p in patterns] == counts
+
+
+def test_a_conjugated_point_equals_the_back_substitution_at_its_own_root():
+    # the larger root of a quadratic gets the smaller one's values with sqrt(d) -> -sqrt(d), made when first read
+    from evalgebra.evaluators.quadratic_field import QuadraticElement
+
+    rng = random.Random(11)
+    match = structure_match(_PATH, _NAMES)
+    assert match.sigma == (0, 1, 2, 3)  # the module's own order: its names are the user's
+    compared = 0
+    for _ in range(10):
+        counts = _counts(_point(rng, _PATH))
+        points, _ = exact_points(counts, match)
+        for point in points:
+            if point.conjugate_of is None or point.prevalence.__class__ is not QuadraticElement:
+                continue
+            direct = match.module.back_substitute(counts, QuadraticElement.root_of(point.root.poly, point.root.index))
+            accuracy = [[direct[f"acc_{i}_a"], direct[f"acc_{i}_b"]] for i in range(4)]
+            correlation = {s: [direct[f"corr_{s[0]}_{s[1]}_a"], direct[f"corr_{s[0]}_{s[1]}_b"]] for s in _PATH}
+            assert point.accuracy == accuracy and point.correlation == correlation
+            assert point.prevalence == QuadraticElement.root_of(point.root.poly, point.root.index)
+            compared += 1
+    assert compared >= 5
