@@ -1,16 +1,17 @@
 r"""Fast exact arithmetic in one quadratic field ``Q(sqrt(d))``: the working numbers of per-sketch solvers.
 
-A :class:`QuadraticElement` is ``u + v*sqrt(d)`` with ``u, v`` python-flint rationals (``fmpq``)
+A :class:`QuadraticElement` is ``(a + b*sqrt(d)) / c`` with Python integers ``a, b, c`` (``c > 0``)
 and ``d`` an integer that is not a square. It is what a generated back-substitution computes
 with when the prevalence is an irrational root of a quadratic (the correlated structures'
 evaluator, :mod:`~evalgebra.evaluators.structured`): the same field as a
-:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` of degree two, but each product
-is five multiplications of ``fmpq`` instead of a polynomial product and a polynomial
-remainder, and a sign is decided with two or three more (``u`` against ``-v*sqrt(d)`` by their
-squares), never from a float. The value at the other root of the quadratic is the
-:meth:`~QuadraticElement.conjugate` (``sqrt(d) -> -sqrt(d)``): a computation done once serves
-both roots. :meth:`~QuadraticElement.exact` gives the canonical
-:class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (a Fraction when ``v = 0``).
+:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` of degree two, but a product is six
+multiplications of machine-sized Python integers (no polynomial remainder, no rational
+normalisation: a quotient reduces by the gcd, and a product whose denominator has grown past
+:data:`REDUCE_BITS` bits), and a sign is decided with two or three more (``a`` against
+``-b*sqrt(d)`` by their squares), never from a float. The value at the other root of the quadratic is
+the :meth:`~QuadraticElement.conjugate` (``sqrt(d) -> -sqrt(d)``): a computation done once
+serves both roots. :meth:`~QuadraticElement.exact` gives the canonical
+:class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (a Fraction when ``b = 0``).
 
 Examples
 --------
@@ -25,34 +26,40 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 from typing import Any
 
 import flint
 
 from evalgebra.evaluators.quadratic import QuadraticNumber
 
-__all__ = ["QuadraticElement"]
+__all__ = ["QuadraticElement", "REDUCE_BITS"]
 
+#: A product or sum whose denominator grows past this many bits is reduced by the gcd of its parts.
+REDUCE_BITS = 192
+
+_new = object.__new__
 _fmpq = flint.fmpq
 _fmpz = flint.fmpz
-_new = object.__new__
-_ZERO = flint.fmpq(0)
 
 
 class QuadraticElement:
-    r"""``u + v*sqrt(d)``: ``u, v`` rationals (``fmpq``), ``d`` a non-square integer, exact.
+    r"""``(a + b*sqrt(d)) / c``: Python integers, ``c > 0``, ``d`` not a square; exact.
 
     Parameters
     ----------
-    u, v : fmpq, fmpz, int or Fraction
+    u, v : int, fmpz, fmpq or Fraction
+        The value is ``u + v*sqrt(d)``.
     d : int or fmpz
-        Not the square of an integer (so ``u + v*sqrt(d) = 0`` only when ``u = v = 0``); not checked.
+        Not the square of an integer (so the value is zero only when ``u = v = 0``); not checked.
 
     Notes
     -----
-    Arithmetic mixes with ``fmpq``, ``fmpz``, ``int`` and elements with the same ``d``
-    (``ValueError`` for another ``d``); ``==`` compares exactly, ``sign`` and the comparisons
-    decide exactly. Unhashable (``==`` with a rational must not promise equal hashes).
+    Arithmetic mixes with ``int``, ``fmpz``, ``fmpq``, ``Fraction`` and elements with the same
+    ``d`` (``ValueError`` for another ``d``); ``==`` compares exactly, ``sign`` and the comparisons
+    decide exactly. ``u`` and ``v`` give the rational parts as ``fmpq``. The representation is
+    not reduced after every operation (equal values may hold different ``a, b, c``): compare
+    with ``==``, never by the attributes. Unhashable.
 
     Examples
     --------
@@ -63,153 +70,150 @@ class QuadraticElement:
     (True, True, True)
     """
 
-    __slots__ = ("u", "v", "d")
+    __slots__ = ("a", "b", "c", "d")
 
     #: A scalar, not an array (code written for NumPy arrays too asks for a ``shape``).
     shape = None
 
-    u: flint.fmpq
-    v: flint.fmpq
-    d: flint.fmpz
+    a: int
+    b: int
+    c: int
+    d: int
 
     def __init__(self, u: Any, v: Any = 0, d: Any = 2) -> None:
-        self.u, self.v, self.d = _rational(u), _rational(v), _fmpz(d)
+        (un, ud), (vn, vd) = _ratio(u), _ratio(v)
+        if ud is None or vd is None:
+            raise TypeError(f"a QuadraticElement needs exact rationals (int, Fraction, fmpz, fmpq), not "
+                            f"{type(u).__name__ if ud is None else type(v).__name__}")
+        c = ud * vd // gcd(ud, vd)
+        self.a, self.b, self.c, self.d = un * (c // ud), vn * (c // vd), c, int(d)
 
     @classmethod
     def root_of(cls, poly: flint.fmpz_poly, index: int) -> QuadraticElement:
-        """Root ``index`` (0: the smaller) of an irreducible quadratic ``c + b x + a x^2`` (``a > 0``)
-        as ``-b/(2a) -+ sqrt(b^2 - 4ac)/(2a)``."""
-        c, b, a = (_fmpz(x) for x in poly.coeffs())
+        """Root ``index`` (0: the smaller) of an irreducible quadratic ``c + b x + a x^2`` as ``(-b -+ sqrt(b^2 - 4ac)) / 2a``."""
+        c, b, a = (int(x) for x in poly.coeffs())
         if a < 0:
             a, b, c = -a, -b, -c
-        half = _fmpq(1, 2) / a
-        return cls._make(-b * half, half if index else -half, b * b - 4 * a * c)
-
-    @classmethod
-    def _make(cls, u: Any, v: Any, d: Any) -> QuadraticElement:
-        x = object.__new__(cls)
-        x.u, x.v, x.d = u, v, d
-        return x
+        return _make(-b, 1 if index else -1, 2 * a, b * b - 4 * a * c)
 
     def _field(self, other: QuadraticElement) -> None:
-        if other.d is not self.d and other.d != self.d:
+        if other.d != self.d:
             raise ValueError(f"elements of two quadratic fields: sqrt({self.d}) and sqrt({other.d})")
+
+    # -- the rational parts -----------------------------------------------------------------------
+    @property
+    def u(self) -> flint.fmpq:
+        """The rational part ``a / c``."""
+        return _fmpq(self.a, self.c)
+
+    @property
+    def v(self) -> flint.fmpq:
+        """The coefficient of ``sqrt(d)``, ``b / c``."""
+        return _fmpq(self.b, self.c)
 
     # -- arithmetic -------------------------------------------------------------------------------
     def __add__(self, other: Any) -> QuadraticElement:
-        if other.__class__ is QuadraticElement:
-            if other.d is not self.d and other.d != self.d:
+        k = other.__class__
+        if k is QuadraticElement:
+            if other.d != self.d:
                 self._field(other)
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u + other.u, self.v + other.v, self.d
-            return out
-        if other.__class__ in _SCALARS:
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u + other, self.v, self.d
-            return out
-        return NotImplemented
+            c, z = self.c, other.c
+            if c == z:
+                return _make(self.a + other.a, self.b + other.b, c, self.d)
+            return _reduced(self.a * z + other.a * c, self.b * z + other.b * c, c * z, self.d)
+        if k is int or k is _fmpz:
+            return _make(self.a + int(other) * self.c, self.b, self.c, self.d)
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else self + scalar
 
     __radd__ = __add__
 
     def __neg__(self) -> QuadraticElement:
-        out = _new(QuadraticElement)
-        out.u, out.v, out.d = -self.u, -self.v, self.d
-        return out
+        return _make(-self.a, -self.b, self.c, self.d)
 
     def __pos__(self) -> QuadraticElement:
         return self
 
     def __sub__(self, other: Any) -> QuadraticElement:
-        if other.__class__ is QuadraticElement:
-            if other.d is not self.d and other.d != self.d:
+        k = other.__class__
+        if k is QuadraticElement:
+            if other.d != self.d:
                 self._field(other)
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u - other.u, self.v - other.v, self.d
-            return out
-        if other.__class__ in _SCALARS:
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u - other, self.v, self.d
-            return out
-        return NotImplemented
+            c, z = self.c, other.c
+            if c == z:
+                return _make(self.a - other.a, self.b - other.b, c, self.d)
+            return _reduced(self.a * z - other.a * c, self.b * z - other.b * c, c * z, self.d)
+        if k is int or k is _fmpz:
+            return _make(self.a - int(other) * self.c, self.b, self.c, self.d)
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else self - scalar
 
     def __rsub__(self, other: Any) -> QuadraticElement:
-        if other.__class__ in _SCALARS:
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = other - self.u, -self.v, self.d
-            return out
-        return NotImplemented
+        k = other.__class__
+        if k is int or k is _fmpz:
+            return _make(int(other) * self.c - self.a, -self.b, self.c, self.d)
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else scalar - self
 
     def __mul__(self, other: Any) -> QuadraticElement:
-        if other.__class__ is QuadraticElement:
-            if other.d is not self.d and other.d != self.d:
+        k = other.__class__
+        if k is QuadraticElement:
+            if other.d != self.d:
                 self._field(other)
-            u, v, x, y = self.u, self.v, other.u, other.v
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = u * x + v * y * self.d, u * y + v * x, self.d
-            return out
-        if other.__class__ in _SCALARS:
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u * other, self.v * other, self.d
-            return out
-        return NotImplemented
+            a, b, x, y = self.a, self.b, other.a, other.b
+            return _reduced(a * x + b * y * self.d, a * y + b * x, self.c * other.c, self.d)
+        if k is int or k is _fmpz:
+            other = int(other)
+            return _make(self.a * other, self.b * other, self.c, self.d)
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else self * scalar
 
     __rmul__ = __mul__
 
     def conjugate(self) -> QuadraticElement:
         """``u - v*sqrt(d)``: the value at the other root."""
-        out = _new(QuadraticElement)
-        out.u, out.v, out.d = self.u, -self.v, self.d
-        return out
+        return _make(self.a, -self.b, self.c, self.d)
 
     def norm(self) -> flint.fmpq:
         """``u^2 - d v^2``, the product with the conjugate."""
-        return self.u * self.u - self.v * self.v * self.d
+        return _fmpq(self.a * self.a - self.d * self.b * self.b, self.c * self.c)
 
     def inverse(self) -> QuadraticElement:
         """``1 / self`` (``ZeroDivisionError`` for zero)."""
-        n = self.norm()
+        a, b = self.a, self.b
+        n = a * a - self.d * b * b
         if not n:
             raise ZeroDivisionError("division by zero in a quadratic field")
-        out = _new(QuadraticElement)
-        out.u, out.v, out.d = self.u / n, -self.v / n, self.d
-        return out
+        return _quotient(self.c * a, -self.c * b, n, self.d)
 
     def __truediv__(self, other: Any) -> QuadraticElement:
-        if other.__class__ is QuadraticElement:
-            if other.d is not self.d and other.d != self.d:
+        k = other.__class__
+        if k is QuadraticElement:
+            if other.d != self.d:
                 self._field(other)
-            u, v, x, y, d = self.u, self.v, other.u, other.v, self.d
-            n = x * x - y * y * d  # the norm of the divisor
+            a, b, x, y, d = self.a, self.b, other.a, other.b, self.d
+            n = x * x - d * y * y  # c_o^2 times the divisor's norm
             if not n:
                 raise ZeroDivisionError("division by zero in a quadratic field")
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = (u * x - v * y * d) / n, (v * x - u * y) / n, d
-            return out
-        if other.__class__ in _SCALARS:
+            z = other.c
+            return _quotient(z * (a * x - d * b * y), z * (b * x - a * y), self.c * n, d)
+        if k is int or k is _fmpz:
+            other = int(other)
             if not other:
                 raise ZeroDivisionError("division by zero in a quadratic field")
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = self.u / other, self.v / other, self.d
-            return out
-        return NotImplemented
+            return _quotient(self.a, self.b, self.c * other, self.d)
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else self / scalar
 
     def __rtruediv__(self, other: Any) -> QuadraticElement:
-        if other.__class__ in _SCALARS:
-            u, v, d = self.u, self.v, self.d
-            n = u * u - v * v * d
-            if not n:
-                raise ZeroDivisionError("division by zero in a quadratic field")
-            scale = other / n
-            out = _new(QuadraticElement)
-            out.u, out.v, out.d = u * scale, -v * scale, d
-            return out
-        return NotImplemented
+        scalar = _scalar(other, self.d)
+        return NotImplemented if scalar is None else scalar / self
 
     def __pow__(self, exponent: int) -> QuadraticElement:
         if not isinstance(exponent, int):
             return NotImplemented
         base = self if exponent >= 0 else self.inverse()
-        result, exponent = QuadraticElement._make(_fmpq(1), _ZERO, self.d), abs(exponent)
+        result, exponent = _make(1, 0, 1, self.d), abs(exponent)
         while exponent:
             if exponent & 1:
                 result = result * base
@@ -218,29 +222,33 @@ class QuadraticElement:
 
     # -- comparison and conversion ------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is QuadraticElement:
-            return bool(self.d == other.d and self.u == other.u and self.v == other.v)  # type: ignore[attr-defined]
-        if other.__class__ in _SCALARS:
-            return not self.v and bool(self.u == other)
-        if isinstance(other, Fraction):
-            return not self.v and bool(self.u == _rational(other))
-        return NotImplemented
+        k = other.__class__
+        if k is QuadraticElement:
+            c, z = self.c, other.c  # type: ignore[attr-defined]
+            return (self.d == other.d and self.a * z == other.a * c  # type: ignore[attr-defined]
+                    and self.b * z == other.b * c)  # type: ignore[attr-defined]
+        if k is int:
+            return not self.b and self.a == other * self.c  # type: ignore[operator]
+        num, den = _ratio(other)
+        if den is None:
+            return NotImplemented
+        return not self.b and self.a * den == num * self.c
 
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        return bool(self.u) or bool(self.v)
+        return bool(self.a) or bool(self.b)
 
     def sign(self) -> int:
-        """``-1``, ``0`` or ``1`` exactly: the signs of ``u`` and ``v``, and when they differ ``u^2`` against ``d v^2``."""
-        u, v = self.u, self.v
-        su = (1 if u > 0 else -1) if u else 0
-        if not v:
-            return su
-        sv = 1 if v > 0 else -1
-        if not su or su == sv:
-            return sv
-        return su if u * u > v * v * self.d else sv
+        """``-1``, ``0`` or ``1`` exactly: the signs of ``a`` and ``b``, and when they differ ``a^2`` against ``d b^2``."""
+        a, b = self.a, self.b
+        sa = (a > 0) - (a < 0)
+        if not b:
+            return sa
+        sb = 1 if b > 0 else -1
+        if not sa or sa == sb:
+            return sb
+        return sa if a * a > b * b * self.d else sb
 
     def _difference_sign(self, other: Any) -> int:
         difference = self - other
@@ -260,12 +268,13 @@ class QuadraticElement:
     def __ge__(self, other: Any) -> bool:
         return self._difference_sign(other) >= 0
 
-    def exact(self) -> Fraction | QuadraticNumber:
-        """The canonical value: a Fraction when ``v = 0``, else a :class:`~evalgebra.evaluators.quadratic.QuadraticNumber`."""
-        u = Fraction(int(self.u.p), int(self.u.q))
-        if not self.v:
+    def exact(self, radicand: Fraction | None = None) -> Fraction | QuadraticNumber:
+        """The canonical value: a Fraction when ``b = 0``, else a :class:`~evalgebra.evaluators.quadratic.QuadraticNumber`
+        (``radicand``: ``Fraction(d)``, when the caller converts many values of one field)."""
+        u = Fraction(self.a, self.c)
+        if not self.b:
             return u
-        return QuadraticNumber._make(u, Fraction(int(self.v.p), int(self.v.q)), Fraction(int(self.d)))
+        return QuadraticNumber._make(u, Fraction(self.b, self.c), Fraction(self.d) if radicand is None else radicand)
 
     def __float__(self) -> float:
         return float(self.exact())
@@ -274,12 +283,51 @@ class QuadraticElement:
         return f"QuadraticElement({self.exact()})"
 
 
-_SCALARS = (flint.fmpq, flint.fmpz, int)
+def _make(a: int, b: int, c: int, d: int) -> QuadraticElement:
+    out = _new(QuadraticElement)
+    out.a, out.b, out.c, out.d = a, b, c, d
+    return out
 
 
-def _rational(x: Any) -> flint.fmpq:
+def _reduced(a: int, b: int, c: int, d: int) -> QuadraticElement:
+    """``(a + b sqrt(d)) / c`` (``c > 0``), divided by the gcd of the parts when ``c`` has grown large."""
+    if c.bit_length() > REDUCE_BITS:
+        g = gcd(a, b, c)
+        if g > 1:
+            a, b, c = a // g, b // g, c // g
+    out = _new(QuadraticElement)
+    out.a, out.b, out.c, out.d = a, b, c, d
+    return out
+
+
+def _quotient(a: int, b: int, c: int, d: int) -> QuadraticElement:
+    """``(a + b sqrt(d)) / c`` for any nonzero ``c``: the sign moved into the numerator, reduced by the gcd."""
+    if c < 0:
+        a, b, c = -a, -b, -c
+    g = gcd(a, b, c)
+    out = _new(QuadraticElement)
+    if g > 1:
+        out.a, out.b, out.c, out.d = a // g, b // g, c // g, d
+    else:
+        out.a, out.b, out.c, out.d = a, b, c, d
+    return out
+
+
+def _ratio(x: Any) -> tuple[int, int | None]:
+    """``(numerator, denominator)`` of an exact rational; ``(0, None)`` for anything else (floats included)."""
+    k = x.__class__
+    if k is int or k is _fmpz:
+        return int(x), 1
+    if k is _fmpq:
+        return int(x.p), int(x.q)
     if isinstance(x, Fraction):
-        return _fmpq(x.numerator, x.denominator)
-    if isinstance(x, (int, flint.fmpz, flint.fmpq)):
-        return _fmpq(x)
-    raise TypeError(f"a QuadraticElement needs exact rationals (int, Fraction, fmpz, fmpq), not {type(x).__name__}")
+        return x.numerator, x.denominator
+    if isinstance(x, int) and not isinstance(x, bool):
+        return int(x), 1
+    return 0, None
+
+
+def _scalar(x: Any, d: int) -> QuadraticElement | None:
+    """A rational as an element of ``Q(sqrt(d))``, or None (not an exact rational)."""
+    num, den = _ratio(x)
+    return None if den is None else _make(num, 0, den, d)

@@ -238,10 +238,10 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
                              + ("; no real evaluation explains the counts" if not roots else ""))
     generators: dict[Any, Any] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
     prevalences: list[Any] = []
-    fields: list[Any] = []  # the minimal polynomial's coefficients of an irrational root, else None
+    fields: list[Any] = []  # an irrational root's minimal polynomial (by identity: the roots of one factor share it)
     for root in roots:
         if isinstance(root, AlgebraicNumber):
-            key = tuple(int(c) for c in root.poly.coeffs())
+            key = id(root.poly)  # distinct factors are distinct objects, alive while roots is
             if key not in generators:  # a quadratic's first root (the smaller): -b/2a - sqrt(d)/2a
                 generators[key] = (QuadraticElement.root_of(root.poly, root.index) if root.degree == 2
                                    else FieldElement.generator(root))
@@ -312,13 +312,17 @@ def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any], mo
     """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers (fmpz)."""
     if getattr(module, "div", None) is generated_div and hasattr(module, "prepare") and hasattr(module, "solve"):
         # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the time of
-        # fmpz at these sizes), and solve gets the same integers as fmpz (exact division into fmpq)
+        # fmpz at these sizes), and solve at a rational root gets the same integers as fmpz (exact division into fmpq)
+        # (a QuadraticElement takes the Python ints as they are)
         moments = module.moments(*ordered) if moments is None else moments
-        prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in module.prepare(*moments))
+        integers = module.prepare(*moments)
+        prepared = None
         out = []
         for prevalence in prevalences:
+            if prevalence.__class__ is not QuadraticElement and prepared is None:
+                prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in integers)
             try:
-                out.append(module.solve(prepared, prevalence))
+                out.append(module.solve(integers if prevalence.__class__ is QuadraticElement else prepared, prevalence))
             except Blind:
                 out.append(None)
         return out
@@ -358,12 +362,7 @@ def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tupl
         radicand = Fraction(int(point.prevalence.d))
 
         def exact(value: Any) -> Any:
-            if value.__class__ is not QuadraticElement:
-                return point.exact(value)
-            u, v = value.u, value.v
-            if not v:
-                return Fraction(int(u.p), int(u.q))
-            return QuadraticNumber._make(Fraction(int(u.p), int(u.q)), Fraction(int(v.p), int(v.q)), radicand)
+            return value.exact(radicand) if value.__class__ is QuadraticElement else point.exact(value)
     a, b = labels
     accuracy = {c: {a: exact(row[0]), b: exact(row[1])} for c, row in zip(classifiers, point.accuracy)}
     correlation = {tuple(classifiers[i] for i in subset): {a: exact(g[0]), b: exact(g[1])}
@@ -502,7 +501,8 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
     n = len(classifiers)
     points, found = exact_points(ints, match)
     estimates = _estimates(points, labels, classifiers)
-    if points and not any(p.is_inside() for p in sorted(points, key=lambda p: not p.is_rational)):
+    if points and not (any(p.is_inside() for p in points if p.is_rational)  # the rational points first
+                       or any(p.is_inside() for p in points if not p.is_rational)):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
                                       "accuracy outside [0, 1])")
     chosen = _decode(points, bounds) if points else None

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 import flint
@@ -51,7 +52,6 @@ __all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments"
            "pattern_terms", "Partition"]
 
 _fmpq = flint.fmpq
-_ZERO = flint.fmpq(0)
 
 
 class StructuredPoint:
@@ -289,12 +289,9 @@ def _values(point: StructuredPoint) -> list[Any]:
 
 def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], d: int) -> bool:
     """explains for a point in ``Q(sqrt(d))``, in pairs of integers ``(x, y) = x + y sqrt(d)``."""
-    flat = [x for v in _values(point) for x in ((v.u, v.v) if v.__class__ is QuadraticElement else (_fmpq(v), _ZERO))]
-    over = flint.fmpq_poly(flat)  # one C call for the common denominator and the numerators over it
-    scale = int(over.denom())
-    ints = [int(c) for c in over.numer().coeffs()]
-    ints += [0] * (len(flat) - len(ints))  # the polynomial drops trailing zeros
-    pairs = [(ints[2 * k], ints[2 * k + 1]) for k in range(len(flat) // 2)]
+    elements = [v if v.__class__ is QuadraticElement else QuadraticElement(v, 0, d) for v in _values(point)]
+    scale = lcm(*{v.c for v in elements})
+    pairs = [(v.a * (scale // v.c), v.b * (scale // v.c)) for v in elements]
     n = len(point.accuracy)
     accuracy = [(pairs[1 + 2 * i], pairs[2 + 2 * i]) for i in range(n)]
     correlation = {subset: (pairs[1 + 2 * n + 2 * k], pairs[2 + 2 * n + 2 * k]) for k, subset in enumerate(point.correlation)}

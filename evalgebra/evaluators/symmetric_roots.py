@@ -27,7 +27,7 @@ from typing import Any
 import flint
 
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, real_roots
-from evalgebra.evaluators.real_algebraic import integer_poly, primitive
+from evalgebra.evaluators.real_algebraic import integer_poly
 
 __all__ = ["eliminant_roots", "in_swap_variable"]
 
@@ -59,15 +59,16 @@ def in_swap_variable(poly: flint.fmpz_poly) -> flint.fmpz_poly | None:
     return flint.fmpz_poly(coefficients)
 
 
-def _halves(s: Fraction, discriminant: Fraction) -> list[AlgebraicNumber]:
+def _halves(s: flint.fmpq, discriminant: flint.fmpq) -> list[AlgebraicNumber]:
     r"""The two roots ``(1 -+ sqrt(D)) / 2`` of ``p^2 - p + s`` (``D = 1 - 4 s > 0`` not a rational square), each
     with an isolating interval from an integer square root: ``D = a / b``, ``sqrt(D) = sqrt(a b 4^k) / (b 2^k)``
     lies strictly between ``r / (b 2^k)`` and ``(r + 1) / (b 2^k)`` for ``r = isqrt(a b 4^k)``; the two intervals,
     ``2^-(k+1) / b`` wide, are ``r / (b 2^k) > 0`` apart. No polynomial factoring, no root isolation."""
-    quadratic = primitive(flint.fmpz_poly([s.numerator, -s.denominator, s.denominator]))  # p^2 - p + s, cleared
-    a, b = discriminant.numerator, discriminant.denominator
-    r = flint.fmpz(a * b << (2 * _BITS)).isqrt()
-    scale = flint.fmpz(b) << (_BITS + 1)  # 2 b 2^k: the halves
+    # den p^2 - den p + num: primitive (num/den in lowest terms) with a positive leading coefficient
+    quadratic = flint.fmpz_poly([s.p, -s.q, s.q])
+    a, b = discriminant.p, discriminant.q
+    r = (a * b * (flint.fmpz(1) << (2 * _BITS))).isqrt()
+    scale = b * (flint.fmpz(1) << (_BITS + 1))  # 2 b 2^k: the halves
     low, high = flint.fmpq(r, scale), flint.fmpq(r + 1, scale)  # sqrt(D) / 2 lies strictly between
     half = flint.fmpq(1, 2)
     return [AlgebraicNumber._make(quadratic, 0, half - high, half - low),
@@ -105,6 +106,7 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
         return real_roots(p)
     rationals: list[flint.fmpq] = []  # exact and fast: fmpq until the end
     numbers: list[AlgebraicNumber] = []
+    sources = 0  # the factors that gave irrational roots (each gives them in increasing order)
     n_complex = 0
     for factor, _ in g.factor()[1]:
         if factor.degree() == 1:
@@ -120,9 +122,11 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
                 root = flint.fmpq(top, bottom)
                 rationals.extend(((1 - root) / 2, (1 + root) / 2))
                 continue
-            numbers.extend(_halves(Fraction(int(s.p), int(s.q)), Fraction(int(num), int(den))))
+            numbers.extend(_halves(s, discriminant))
+            sources += 1
             continue
         found, others = real_roots(factor(_U))
+        sources += 1
         numbers.extend(x for x in found if isinstance(x, AlgebraicNumber))
         rationals.extend(flint.fmpq(x.numerator, x.denominator) for x in found if isinstance(x, Fraction))
         n_complex += others
@@ -130,14 +134,15 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
     rationals = [x for k, x in enumerate(rationals) if not k or x != rationals[k - 1]]
     out: list[Fraction | AlgebraicNumber] = [Fraction(int(x.p), int(x.q)) for x in rationals]
     if numbers:
+        if sources > 1:
+            numbers.sort()
         out = _merged(rationals, numbers)
     return out, n_complex
 
 
 def _merged(rationals: list[flint.fmpq], numbers: list[AlgebraicNumber]) -> list[Fraction | AlgebraicNumber]:
-    """Sorted rationals and irrational numbers in one increasing list: each number against a rational by its
-    isolating interval (narrowed while the rational is inside it; never equal)."""
-    numbers.sort()
+    """Sorted rationals and sorted irrational numbers in one increasing list: each number against a rational by
+    its isolating interval (narrowed while the rational is inside it; never equal)."""
     out: list[Fraction | AlgebraicNumber] = []
     k = 0
     for number in numbers:
