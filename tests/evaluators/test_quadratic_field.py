@@ -69,3 +69,18 @@ def test_quadratic_element_root_of_is_a_root(a, b, c):
     assert low < high and low.conjugate() == high
     assert float(low) == pytest.approx((-b - discriminant ** 0.5) / (2 * a))
     assert float(high) == pytest.approx((-b + discriminant ** 0.5) / (2 * a))
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.tuples(rationals, rationals), min_size=2, max_size=12), d=st.sampled_from((2, 5, 13)))
+def test_quadratic_element_long_chains_stay_exact(values, d):
+    # products grow the denominator past REDUCE_BITS (then reduced by the gcd); sums, differences and
+    # quotients on the way: the same number as QuadraticNumber's arithmetic, and an unreduced form compares equal
+    x, x_ref = QuadraticElement(1, 0, d), QuadraticNumber(1, 0, d)
+    for k, (u, v) in enumerate(values):
+        y, y_ref = _pair(u + Fraction(1, 7), v, d)
+        x, x_ref = x * y * y + y, x_ref * y_ref * y_ref + y_ref
+        if k % 3 == 2 and x:
+            x, x_ref = (x - 1) / x, (x_ref - 1) / x_ref
+        assert x.exact() == x_ref
+    assert x == QuadraticElement(x.u, x.v, d) and x.sign() == x_ref.sign()
