@@ -118,11 +118,15 @@ class QuadraticElement:
             if other.d != self.d:
                 self._field(other)
             c, z = self.c, other.c
+            out = _new(QuadraticElement)
             if c == z:
-                return _make(self.a + other.a, self.b + other.b, c, self.d)
+                out.a, out.b, out.c, out.d = self.a + other.a, self.b + other.b, c, self.d
+                return out
             return _reduced(self.a * z + other.a * c, self.b * z + other.b * c, c * z, self.d)
         if k is int or k is _fmpz:
-            return _make(self.a + int(other) * self.c, self.b, self.c, self.d)
+            out = _new(QuadraticElement)
+            out.a, out.b, out.c, out.d = self.a + int(other) * self.c, self.b, self.c, self.d
+            return out
         scalar = _scalar(other, self.d)
         return NotImplemented if scalar is None else self + scalar
 
@@ -161,10 +165,17 @@ class QuadraticElement:
             if other.d != self.d:
                 self._field(other)
             a, b, x, y = self.a, self.b, other.a, other.b
-            return _reduced(a * x + b * y * self.d, a * y + b * x, self.c * other.c, self.d)
+            c = self.c * other.c
+            if c.bit_length() > REDUCE_BITS:
+                return _reduced(a * x + b * y * self.d, a * y + b * x, c, self.d)
+            out = _new(QuadraticElement)  # inline: the hot path of a back-substitution
+            out.a, out.b, out.c, out.d = a * x + b * y * self.d, a * y + b * x, c, self.d
+            return out
         if k is int or k is _fmpz:
             other = int(other)
-            return _make(self.a * other, self.b * other, self.c, self.d)
+            out = _new(QuadraticElement)
+            out.a, out.b, out.c, out.d = self.a * other, self.b * other, self.c, self.d
+            return out
         scalar = _scalar(other, self.d)
         return NotImplemented if scalar is None else self * scalar
 
@@ -206,6 +217,14 @@ class QuadraticElement:
         return NotImplemented if scalar is None else self / scalar
 
     def __rtruediv__(self, other: Any) -> QuadraticElement:
+        k = other.__class__
+        if k is int or k is _fmpz:  # r c (a - b sqrt(d)) / (a^2 - d b^2)
+            a, b, d = self.a, self.b, self.d
+            n = a * a - d * b * b
+            if not n:
+                raise ZeroDivisionError("division by zero in a quadratic field")
+            scale = int(other) * self.c
+            return _quotient(scale * a, -scale * b, n, d)
         scalar = _scalar(other, self.d)
         return NotImplemented if scalar is None else scalar / self
 

@@ -88,6 +88,8 @@ from evalgebra.generated.structures.common import div as generated_div
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
+_fmpq = flint.fmpq
+
 _NAME = re.compile(r"^(acc|corr)_((?:\d+_)+)([ab])$")
 
 
@@ -354,20 +356,22 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
 
 # -- decoding and the result --------------------------------------------------------------------
 def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
-    exact = point.exact
+    a, b = labels
+    subsets = sorted(point.correlation, key=lambda subset: (len(subset), subset))
+    values = [point.prevalence, 1 - point.prevalence, *(v for row in point.accuracy for v in row),
+              *(v for subset in subsets for v in point.correlation[subset])]
     if point.is_rational:  # every value an fmpq: straight to Fraction
-        def exact(value: Any) -> Any:
-            return Fraction(int(value.p), int(value.q)) if value.__class__ is flint.fmpq else point.exact(value)
+        exact = [Fraction(int(v.p), int(v.q)) if v.__class__ is _fmpq else point.exact(v) for v in values]
     elif point.prevalence.__class__ is QuadraticElement:  # every value in one field: its radicand converted once
         radicand = Fraction(int(point.prevalence.d))
-
-        def exact(value: Any) -> Any:
-            return value.exact(radicand) if value.__class__ is QuadraticElement else point.exact(value)
-    a, b = labels
-    accuracy = {c: {a: exact(row[0]), b: exact(row[1])} for c, row in zip(classifiers, point.accuracy)}
-    correlation = {tuple(classifiers[i] for i in subset): {a: exact(g[0]), b: exact(g[1])}
-                   for subset, g in sorted(point.correlation.items(), key=lambda kv: (len(kv[0]), kv[0]))}
-    return Estimate({a: exact(point.prevalence), b: exact(1 - point.prevalence)}, accuracy, correlation=correlation)
+        exact = [v.exact(radicand) if v.__class__ is QuadraticElement else point.exact(v) for v in values]
+    else:
+        exact = [point.exact(v) for v in values]
+    n = len(classifiers)
+    accuracy = {c: {a: exact[2 + 2 * i], b: exact[3 + 2 * i]} for i, c in enumerate(classifiers)}
+    correlation = {tuple(classifiers[i] for i in subset): {a: exact[2 + 2 * n + 2 * k], b: exact[3 + 2 * n + 2 * k]}
+                   for k, subset in enumerate(subsets)}
+    return Estimate({a: exact[0], b: exact[1]}, accuracy, correlation=correlation)
 
 
 def _estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:

@@ -126,6 +126,8 @@ class StructuredPoint:
             values = [self.prevalence, *(v for row in self.accuracy for v in row)]
             if values[0].__class__ is QuadraticElement:
                 self.inside = all(v.sign() >= 0 and (1 - v).sign() >= 0 for v in values)
+            elif values[0].__class__ is _fmpq:  # 0 <= p <= q for p/q in lowest terms: integer comparisons
+                self.inside = all(0 <= v.p <= v.q if v.__class__ is _fmpq else 0 <= v <= 1 for v in values)
             else:
                 if isinstance(self.prevalence, FieldElement):
                     values = [self.exact(v) for v in values]
