@@ -233,7 +233,8 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if len(coefficients) == 1:
         alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
         return [], alarms
-    poly = flint.fmpq_poly(coefficients)
+    integral = all(c.__class__ is int or c.__class__ is flint.fmpz for c in coefficients)
+    poly = flint.fmpz_poly(coefficients) if integral else flint.fmpq_poly(coefficients)
     roots, n_complex = eliminant_roots(poly)  # through s = p (1 - p) when the label swap maps it onto itself
     if n_complex:
         alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
