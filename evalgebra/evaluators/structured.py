@@ -64,7 +64,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import flint
 
@@ -234,7 +234,7 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
         return [], alarms
     integral = all(c.__class__ is int or c.__class__ is flint.fmpz for c in coefficients)
-    poly = flint.fmpz_poly(coefficients) if integral else flint.fmpq_poly(coefficients)
+    poly = flint.fmpz_poly(cast(list[int], coefficients)) if integral else flint.fmpq_poly(coefficients)
     roots, n_complex = eliminant_roots(poly)  # through s = p (1 - p) when the label swap maps it onto itself
     if n_complex:
         alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
@@ -288,7 +288,9 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if blind:
         alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
                                 f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
-    observed = observed_moments(counts, n)
+    observed = _observed(moments, module, match) if moments is not None else None
+    if observed is None:
+        observed = observed_moments(counts, n)
     fractions = observed_fractions(observed)
     for point in points:
         if point.source is not None:  # the label swap maps the generating set onto itself: same residual
@@ -309,6 +311,31 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         alarms["irrational"] = ("no point is rational: on a test whose classifiers' sample correlations vanish off "
                                 "the structure the true point is rational, so the errors correlate beyond it")
     return points, alarms
+
+
+_OBSERVED: dict[tuple[int, tuple[int, ...]], list[int] | None] = {}
+
+
+def _observed(moments: Sequence[Any], module: Any, match: StructureMatch) -> list[int] | None:
+    """The counts' ``B_T`` in the user's classifier order (bit ``n - 1 - i`` for classifier ``i``), read off the
+    module's moments (its ``B_...`` are the same superset sums, in its own classifier order); None when the module
+    names no moments."""
+    key = (id(module), match.sigma)
+    if key not in _OBSERVED:
+        names = getattr(module, "MOMENTS", None)
+        table = None
+        if names is not None and names[0] == "Q":
+            n = len(match.sigma)
+            where = {name: k for k, name in enumerate(names)}
+            inverse = match.inverse
+            table = [0]
+            for mask in range(1, 1 << n):  # the user's subset, named in the module's classifiers
+                members = sorted(m for m in range(n) if (mask >> (n - 1 - inverse[m])) & 1)
+                table.append(where.get("B_" + "_".join(map(str, members)), -1))
+            table = None if -1 in table else table
+        _OBSERVED[key] = table
+    table = _OBSERVED[key]
+    return None if table is None else [int(moments[k]) for k in table]
 
 
 def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any], moments: Any = None) -> list[Any]:
