@@ -74,21 +74,18 @@ from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.evaluators.real_algebraic import as_fmpq
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.result import Alarm, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
-from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_modules import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
 from evalgebra.evaluators.structured_points import (
-    Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments)
+    Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments, point_estimates)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
-
-_fmpq = flint.fmpq
 
 _NAME = re.compile(r"^(acc|corr)_((?:\d+_)+)([ab])$")
 
@@ -383,65 +380,6 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
 
 
 # -- decoding and the result --------------------------------------------------------------------
-def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
-    a, b = labels
-    subsets = sorted(point.correlation, key=lambda subset: (len(subset), subset))
-    values = [point.prevalence, 1 - point.prevalence, *(v for row in point.accuracy for v in row),
-              *(v for subset in subsets for v in point.correlation[subset])]
-    if point.is_rational:  # every value an fmpq: straight to Fraction
-        exact = [Fraction(int(v.p), int(v.q)) if v.__class__ is _fmpq else point.exact(v) for v in values]
-    elif point.prevalence.__class__ is QuadraticElement:  # every value in one field: its radicand converted once
-        radicand = Fraction(int(point.prevalence.d))
-        exact = [v.exact(radicand) if v.__class__ is QuadraticElement else point.exact(v) for v in values]
-    else:
-        exact = [point.exact(v) for v in values]
-    n = len(classifiers)
-    accuracy = {c: {a: exact[2 + 2 * i], b: exact[3 + 2 * i]} for i, c in enumerate(classifiers)}
-    correlation = {tuple(classifiers[i] for i in subset): {a: exact[2 + 2 * n + 2 * k], b: exact[3 + 2 * n + 2 * k]}
-                   for k, subset in enumerate(subsets)}
-    return Estimate({a: exact[0], b: exact[1]}, accuracy, correlation=correlation)
-
-
-def _estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:
-    """Every point's estimate; a label swap's or a conjugate's from its partner's exact values (no second conversion)."""
-    out: list[Estimate] = []
-    done: dict[int, Estimate] = {}
-    a, b = labels
-    for point in points:
-        partner = point.source
-        if partner is None and point.prevalence.__class__ is QuadraticElement:  # two conjugates, one computation
-            partner = point.conjugate_of
-        known = done.get(id(partner)) if partner is not None else None
-        if known is None:
-            estimate = _estimate(point, labels, classifiers)
-        elif point.source is not None:  # P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}, G^a_T <-> (-1)^|T| G^b_T
-            estimate = Estimate(
-                {a: known.prevalence[b], b: known.prevalence[a]},
-                {c: {a: _complement(row[b]), b: _complement(row[a])} for c, row in known.accuracy.items()},
-                correlation={names: {a: -g[b], b: -g[a]} if len(names) % 2 else {a: g[b], b: g[a]}
-                             for names, g in known.correlation.items()})
-        else:  # sqrt(d) -> -sqrt(d) in every value
-            conjugate = _conjugate
-            estimate = Estimate(
-                {a: conjugate(known.prevalence[a]), b: conjugate(known.prevalence[b])},
-                {c: {a: conjugate(row[a]), b: conjugate(row[b])} for c, row in known.accuracy.items()},
-                correlation={names: {a: conjugate(g[a]), b: conjugate(g[b])} for names, g in known.correlation.items()})
-        done[id(point)] = estimate
-        out.append(estimate)
-    return out
-
-
-def _complement(value: Any) -> Any:
-    """``1 - value``; a Fraction ``n/d`` directly as ``(d - n)/d``."""
-    if value.__class__ is Fraction:
-        return Fraction(value.denominator - value.numerator, value.denominator)
-    return 1 - value
-
-
-def _conjugate(value: Any) -> Any:
-    return value.conjugate() if value.__class__ is QuadraticNumber else value
-
-
 def _decode(points: list[StructuredPoint], bounds: tuple[Fraction, Fraction] | None) -> int | None:
     # the points inside the unit cube (all of them when none is), of those the rational ones when there are
     # any (only these can be a test's truth); the rational ones are tried first, so that an irrational
@@ -532,7 +470,7 @@ def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...],
                 bounds: tuple[Fraction, Fraction] | None) -> Evaluation:
     n = len(classifiers)
     points, found = exact_points(ints, match)
-    estimates = _estimates(points, labels, classifiers)
+    estimates = point_estimates(points, labels, classifiers)
     if points and not (any(p.is_inside() for p in points if p.is_rational)  # the rational points first
                        or any(p.is_inside() for p in points if not p.is_rational)):
         found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "

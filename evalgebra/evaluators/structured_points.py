@@ -47,9 +47,10 @@ import flint
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
 from evalgebra.evaluators.quadratic import QuadraticNumber
 from evalgebra.evaluators.quadratic_field import QuadraticElement
+from evalgebra.evaluators.result import Estimate
 
 __all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "observed_fractions", "explains",
-           "pattern_terms", "Partition"]
+           "pattern_terms", "point_estimates", "Partition"]
 
 _fmpq = flint.fmpq
 
@@ -350,6 +351,66 @@ def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
         bit <<= 1
     weight = point.prevalence if ell == 0 else 1 - point.prevalence
     return [weight * x for x in out]
+
+
+def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
+    a, b = labels
+    subsets = sorted(point.correlation, key=lambda subset: (len(subset), subset))
+    values = [point.prevalence, 1 - point.prevalence, *(v for row in point.accuracy for v in row),
+              *(v for subset in subsets for v in point.correlation[subset])]
+    if point.is_rational:  # every value an fmpq: straight to Fraction
+        exact = [Fraction(int(v.p), int(v.q)) if v.__class__ is _fmpq else point.exact(v) for v in values]
+    elif point.prevalence.__class__ is QuadraticElement:  # every value in one field: its radicand converted once
+        radicand = Fraction(int(point.prevalence.d))
+        exact = [v.exact(radicand) if v.__class__ is QuadraticElement else point.exact(v) for v in values]
+    else:
+        exact = [point.exact(v) for v in values]
+    n = len(classifiers)
+    accuracy = {c: {a: exact[2 + 2 * i], b: exact[3 + 2 * i]} for i, c in enumerate(classifiers)}
+    correlation = {tuple(classifiers[i] for i in subset): {a: exact[2 + 2 * n + 2 * k], b: exact[3 + 2 * n + 2 * k]}
+                   for k, subset in enumerate(subsets)}
+    return Estimate({a: exact[0], b: exact[1]}, accuracy, correlation=correlation)
+
+
+def point_estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:
+    """Every point's :class:`~evalgebra.evaluators.result.Estimate` (exact values, the user's names); a label swap's
+    or a quadratic conjugate's from its partner's exact values (no second conversion)."""
+    out: list[Estimate] = []
+    done: dict[int, Estimate] = {}
+    a, b = labels
+    for point in points:
+        partner = point.source
+        if partner is None and point.prevalence.__class__ is QuadraticElement:  # two conjugates, one computation
+            partner = point.conjugate_of
+        known = done.get(id(partner)) if partner is not None else None
+        if known is None:
+            estimate = _estimate(point, labels, classifiers)
+        elif point.source is not None:  # P_a <-> P_b, P_{i,a} <-> 1 - P_{i,b}, G^a_T <-> (-1)^|T| G^b_T
+            estimate = Estimate(
+                {a: known.prevalence[b], b: known.prevalence[a]},
+                {c: {a: _complement(row[b]), b: _complement(row[a])} for c, row in known.accuracy.items()},
+                correlation={names: {a: -g[b], b: -g[a]} if len(names) % 2 else {a: g[b], b: g[a]}
+                             for names, g in known.correlation.items()})
+        else:  # sqrt(d) -> -sqrt(d) in every value
+            conjugate = _conjugate_number
+            estimate = Estimate(
+                {a: conjugate(known.prevalence[a]), b: conjugate(known.prevalence[b])},
+                {c: {a: conjugate(row[a]), b: conjugate(row[b])} for c, row in known.accuracy.items()},
+                correlation={names: {a: conjugate(g[a]), b: conjugate(g[b])} for names, g in known.correlation.items()})
+        done[id(point)] = estimate
+        out.append(estimate)
+    return out
+
+
+def _complement(value: Any) -> Any:
+    """``1 - value``; a Fraction ``n/d`` directly as ``(d - n)/d``."""
+    if value.__class__ is Fraction:
+        return Fraction(value.denominator - value.numerator, value.denominator)
+    return 1 - value
+
+
+def _conjugate_number(value: Any) -> Any:
+    return value.conjugate() if value.__class__ is QuadraticNumber else value
 
 
 class Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
