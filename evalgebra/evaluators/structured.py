@@ -310,18 +310,18 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     return points, alarms
 
 
-_OBSERVED: dict[tuple[int, tuple[int, ...]], list[int] | None] = {}
+_OBSERVED: dict[tuple[Any, tuple[int, ...]], list[int] | None] = {}
 
 
 def _observed(moments: Sequence[Any], module: Any, match: StructureMatch) -> list[int] | None:
     """The counts' ``B_T`` in the user's classifier order (bit ``n - 1 - i`` for classifier ``i``), read off the
     module's moments (its ``B_...`` are the same superset sums, in its own classifier order); None when the module
-    names no moments."""
-    key = (id(module), match.sigma)
+    names no moments. The table depends on the moments' names and the renaming only."""
+    names = getattr(module, "MOMENTS", None)
+    key = (names, match.sigma)
     if key not in _OBSERVED:
-        names = getattr(module, "MOMENTS", None)
         table = None
-        if names is not None and names[0] == "Q":
+        if isinstance(names, tuple) and names and names[0] == "Q":
             n = len(match.sigma)
             where = {name: k for k, name in enumerate(names)}
             inverse = match.inverse
@@ -403,11 +403,14 @@ def _decode(points: list[StructuredPoint], bounds: tuple[Fraction, Fraction] | N
 def _counts(counts: Sequence[Any], n_patterns: int) -> list[int]:
     try:
         values = list(counts)
-        ints = [int(c) for c in values]
-        exact = all(c == x for c, x in zip(ints, values))
+        if all(c.__class__ is int for c in values):  # the usual case: nothing to convert
+            ints, exact = values, True
+        else:
+            ints = [int(c) for c in values]
+            exact = all(c == x for c, x in zip(ints, values))
     except (TypeError, ValueError, OverflowError):
         raise SketchError(f"need {n_patterns} non-negative integer pattern counts, got {counts!r}") from None
-    if len(ints) != n_patterns or not exact or any(c < 0 for c in ints):
+    if len(ints) != n_patterns or not exact or (ints and min(ints) < 0):
         raise SketchError(f"need {n_patterns} non-negative integer pattern counts, got {len(values)} values")
     if sum(ints) == 0:
         raise SketchError("empty test: the counts sum to 0")
