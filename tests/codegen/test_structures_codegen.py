@@ -9,13 +9,16 @@ from fractions import Fraction
 import flint
 import numpy as np
 import pytest
+import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalgebra.codegen.__main__ import main as codegen_main
 from evalgebra.codegen.__main__ import parse_spec
 from evalgebra.codegen.modules import GENERATED
-from evalgebra.codegen.structure_modules import STRUCTURES, atlas_index, structure_source
+from evalgebra.codegen.printer import require_polynomial
+from evalgebra.codegen.structure_modules import (
+    STRUCTURES, atlas_index, linear_relations, nested, structure_source)
 from evalgebra.codegen.structures import derive_structure, module_name, structure_from_text
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch, smallest_test_size
@@ -302,3 +305,66 @@ def test_back_substitute_all_label_swap_equals_the_direct_solve(n, structure):
     first, swapped = module.back_substitute_all([flint.fmpz(c) for c in counts], [p, 1 - p])
     assert first == module.back_substitute(counts, p) and first is not None
     assert swapped == module.back_substitute(counts, 1 - p)
+
+
+_X = sympy.symbols("x0:4")
+_terms = st.dictionaries(st.tuples(*[st.integers(0, 3)] * 4), st.integers(-50, 50).filter(bool), max_size=12)
+
+
+def _poly(terms):
+    return sympy.Add(*(c * sympy.Mul(*(x**e for x, e in zip(_X, m))) for m, c in terms.items()))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(_terms)
+def test_nested_is_the_same_polynomial(terms):
+    expr = _poly(terms)
+    out = nested(expr)
+    require_polynomial("nested", out)
+    assert sympy.expand(out - expr) == 0
+    values = {x: v for x, v in zip(_X, (3, -7, 11, 2))}
+    assert out.xreplace(values) == expr.xreplace(values)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.lists(_terms, min_size=1, max_size=3),
+       st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), max_size=3), st.randoms(use_true_random=False))
+def test_linear_relations_rebuild_every_coefficient(bases, combinations, rng):
+    """Coefficients made as integer combinations of others: each relation rebuilds its coefficient exactly
+    from kept coefficients (a rational combination is not a relation: that coefficient is kept)."""
+    polys = [_poly(b) for b in bases]
+    polys += [sympy.expand(sum(c * p for c, p in zip(row, polys))) for row in combinations]
+    rng.shuffle(polys)
+    relations = linear_relations(polys)
+    for k, combination in relations.items():
+        assert all(j not in relations for j in combination)
+        assert sympy.expand(sum(c * polys[j] for j, c in combination.items()) - polys[k]) == 0
+    assert all(polys[k] == 0 for k, combination in relations.items() if not combination)
+
+
+@pytest.mark.parametrize("degree", [1, 2, 3])
+def test_linear_relations_of_a_label_swap_invariant_eliminant(degree):
+    """f(p) = g(p (1 - p)) with g of degree m: m + 1 coefficients kept, the other m written as combinations."""
+    p, s = sympy.symbols("p s")
+    g = sum(_poly({(k, 1, 0, 0): 3 + k, (0, k, 2, 1): -1 - k, (0, 0, 0, k): 5}) * s**k for k in range(degree + 1))
+    f = sympy.Poly(sympy.expand(g.subs(s, p * (1 - p))), p)
+    coefficients = list(reversed(f.all_coeffs()))
+    relations = linear_relations(coefficients)
+    assert len(coefficients) - len(relations) == degree + 1
+    for k, combination in relations.items():
+        assert sympy.expand(sum(c * coefficients[j] for j, c in combination.items()) - coefficients[k]) == 0
+
+
+@pytest.mark.parametrize("structure", [((0, 1), (0, 2)), ((0, 1), (0, 2), (1, 3))])
+def test_generated_eliminant_equals_the_derived_coefficients_off_the_model(structure):
+    """On random counts (no point of the model needed): the printed coefficients (nested, some written
+    through linear_relations) equal the derived polynomials evaluated at the counts' moments."""
+    form = derive_structure(4, structure)
+    module = _module(4, structure)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        counts = [int(c) for c in rng.integers(1, 10**6, size=16)]
+        moments = dict(zip(module.MOMENTS, module.moments(*counts)))
+        expected = [int(c.xreplace({sympy.Symbol(k): v for k, v in moments.items()})) for c in form.eliminant]
+        assert list(module.eliminant(counts)) == expected
+        assert module.eliminant([flint.fmpz(c) for c in counts]) == expected

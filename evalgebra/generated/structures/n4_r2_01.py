@@ -26,11 +26,10 @@ METHOD = 'linear parameter'
 
 def eliminant_coefficients(Q, B_0, B_1, B_2, B_3, B_0_1, B_0_2, B_0_3, B_1_2, B_1_3, B_2_3, B_0_1_2, B_0_1_3, B_0_2_3, B_1_2_3, B_0_1_2_3, E_0_1, E_0_2, E_0_3, E_1_2, E_1_3, E_2_3, E_0_1_2, E_0_1_3, E_0_2_3, E_1_2_3, E_0_1_2_3):
     r'''Coefficients e_0 .. e_DEGREE of the eliminant in prev_a, from the MOMENTS.'''
-    t0 = E_0_2*E_0_3*E_2_3
-    t1 = E_0_2_3**2 + 4*t0
-    e_0 = t0
-    e_1 = -t1
-    e_2 = t1
+    t0 = E_0_3*E_2_3
+    e_0 = E_0_2*t0
+    e_1 = -4*E_0_2*t0 - E_0_2_3**2
+    e_2 = -e_1
     return (e_0, e_1, e_2)
 
 
