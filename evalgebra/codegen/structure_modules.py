@@ -9,8 +9,8 @@ of :data:`STRUCTURES`, ``common.py`` (what they share: the moments of the counts
 (two labels) and d09 (three labels). A module's back-substitution is split into ``prepare``
 (once per sketch: every coefficient that depends on the counts only, named ``k0, k1, ...``)
 and ``solve`` (per root: Horner polynomials in the prevalence over those names). The eliminant's
-coefficients, and ``prepare``'s, are printed as nested Horner schemes (:func:`nested`); a coefficient
-that is an integer combination of others is computed as that combination (:func:`linear_relations`).
+coefficients, and ``prepare``'s, are printed as nested Horner schemes (``nested``); a coefficient
+that is an integer combination of others is computed as that combination (``linear_relations``).
 
 Examples
 --------
