@@ -11,11 +11,11 @@ Write ``x_i`` for the indicator that classifier ``i`` answers the second label `
 ``p = P_b``, ``u = p (1 - p)``, ``s = 1 - 2 p``, ``delta_i = P(x_i = 1 | b) - P(x_i = 1 | a)``
 and ``m_S`` for the observed central moment ``E prod_{i in S} (x_i - E x_i)``. Under the
 generating set the central moments given the label vanish beyond the structure's pairs, and the
-mixture's central moments are, with ``c^ell_T`` the pair correlations,
+mixture's central moments are, with ``c^ell_T`` the pair correlations (and ``c^ell_{} = 1``),
 
 ::
 
-    m_S = sum_ell P_ell sum_{T in S u {}, T subset S} c^ell_T t_ell^{|S \ T|} delta_{S \ T},
+    m_S = sum_ell P_ell sum_{T = {} or a pair inside S} c^ell_T t_ell^{|S \ T|} delta_{S \ T},
     t_a = -p, t_b = 1 - p.
 
 Orders 2 and 3 are linear in the correlations' mean ``C_T`` and difference ``Delta_T``; summing
@@ -193,6 +193,11 @@ def _text(f: dict[tuple[int, ...], int]) -> str:
 _TOKEN = re.compile(r"\[|\]|'[^']*'|-?\d+\s*/\s*(?:2\^)?\d+|-?\d+")
 
 
+def _integer(token: str) -> int:
+    """A decimal integer of any length (``int(str)`` refuses more than 4,300 digits; msolve prints more)."""
+    return int(flint.fmpz(token)) if len(token) > 4000 else int(token)
+
+
 def _parse(text: str) -> Any:
     """msolve's output (nested lists of integers, rationals ``n / 2^k`` or ``n / d``, names) as Python lists.
 
@@ -210,10 +215,10 @@ def _parse(text: str) -> Any:
             stack[-1].append(token[1:-1])
         elif "/" in token:
             numerator, denominator = (part.strip() for part in token.split("/"))
-            value = 2 ** int(denominator[2:]) if denominator.startswith("2^") else int(denominator)
-            stack[-1].append(Fraction(int(numerator), value))
+            value = 2 ** int(denominator[2:]) if denominator.startswith("2^") else _integer(denominator)
+            stack[-1].append(Fraction(_integer(numerator), value))
         else:
-            stack[-1].append(int(token))
+            stack[-1].append(_integer(token))
     if len(stack) != 1 or len(stack[0]) != 1:
         raise EvalgebraError("cannot read msolve's output: unbalanced brackets")
     return stack[0][0]
@@ -332,7 +337,7 @@ def point_from_delta(p: Any, d: list[Any], mu: list[Any], m: dict[tuple[int, ...
         a = np.array(matrix, dtype=float)
         if np.linalg.cond(a) > 1e12:
             return None
-        difference = list(np.linalg.solve(a, np.array(rhs, dtype=float)))
+        difference = [float(v) for v in np.linalg.solve(a, np.array(rhs, dtype=float))]  # Python floats
     else:
         solved = _solve_linear(matrix, rhs)
         if solved is None:
@@ -362,7 +367,7 @@ class CompletePairs:
     def __init__(self, threads: int | None = None, tracking: bool = True) -> None:
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         self.tracking = tracking  # certified path tracking first, msolve when it does not settle the sketch
-        self.eliminant_degree: int | None = None  # of the last sketch solved
+        self.eliminant_degree: int | None = None  # of the last sketch solved (tracking: its number of solutions)
         self.route: str | None = None  # "tracking" or "msolve", for the last sketch
         self.n_real: int | None = None  # real solutions of the last sketch's six equations
 

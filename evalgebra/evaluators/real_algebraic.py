@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
 __all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
            "composed_sum", "composed_product", "sign_at", "sign_of", "as_fraction", "as_fmpq", "integer_poly",
@@ -243,6 +244,8 @@ def as_fraction(value: Any) -> Fraction:
         return value
     if isinstance(value, flint.fmpq):
         return Fraction(int(value.p), int(value.q))
+    if isinstance(value, (float, np.floating)):  # never truncated: a float is not an exact rational here
+        raise TypeError(f"as_fraction takes exact rationals, got the float {value!r}")
     return Fraction(int(value))
 
 

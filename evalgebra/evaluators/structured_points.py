@@ -43,6 +43,7 @@ from math import lcm
 from typing import Any
 
 import flint
+import numpy as np
 
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
 from evalgebra.evaluators.quadratic import QuadraticNumber
@@ -113,6 +114,8 @@ class StructuredPoint:
             return value.exact()
         if cls is float:
             return value
+        if isinstance(value, np.floating):  # a float point's value from NumPy: a float, never rounded to a Fraction
+            return float(value)
         if isinstance(value, FieldElement):
             if value.modulus.degree() == 2:  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
                 return _quadratic(value, self.root)

@@ -222,3 +222,15 @@ def test_algebraic_numbers_of_any_degree_as_estimate_values():
         sympy.Poly([1, -1, -6, 6, 8, -8, 1], _X).as_expr(), a.index)
     assert abs(float(sympy.sympify(exact["prevalence"]["b"])) - (1 - float(a))) < 1e-15
     assert "root" in e.summary()
+
+
+def test_as_fraction_refuses_a_float_rather_than_truncating_it():
+    import numpy as np
+    import pytest
+
+    from evalgebra.evaluators.real_algebraic import as_fraction
+
+    for value in (0.041, np.float64(-0.289), 1.5):
+        with pytest.raises(TypeError, match="float"):
+            as_fraction(value)
+    assert as_fraction(3) == 3

@@ -93,6 +93,10 @@ def _check_round_trip(truth, sketch):
         assert estimate.correlation[(names[i], names[j])] == {ell: truth.correlation_value((i, j), ell, (ell, ell))
                                                              for ell in "ab"}
     assert "empty_variety" not in result.alarm_kinds() and "irrational" not in result.alarm_kinds()
+    # the irrational points carry their float correlations (not values rounded to exact zeros)
+    floats = [e for e in result.points if not isinstance(e.prevalence["a"], Fraction)]
+    values = [v for e in floats for g in e.correlation.values() for v in g.values()]
+    assert floats and all(type(v) is float for v in values) and any(v != 0 for v in values)
 
     def total(e):
         return sum(e.prevalence["a"] * e.accuracy[c]["a"] + e.prevalence["b"] * e.accuracy[c]["b"] for c in names)
@@ -152,3 +156,18 @@ def test_an_engine_failure_is_undecided_not_an_answer(monkeypatch):
     monkeypatch.setattr(module, "solve_system", failing)
     points, alarms = CompletePairs(1).solve([3, 1, 2, 5, 1, 1, 4, 2] * 4)
     assert points == [] and "undecided" in alarms and "no point is claimed" in alarms["undecided"]
+
+
+def test_msolve_output_with_integers_past_python_s_string_limit_is_read():
+    from evalgebra.evaluators.complete_pairs import _parse
+
+    big = "7" * 6500  # int(str) refuses more than 4,300 digits
+    parsed = _parse(f"[0, [{big}, -{big} / 2^3, 5 / {big}]]:")
+    assert parsed[1][0] == int(flint_fmpz(big)) and parsed[1][1] == Fraction(-int(flint_fmpz(big)), 8)
+    assert parsed[1][2] == Fraction(5, int(flint_fmpz(big)))
+
+
+def flint_fmpz(text):
+    import flint
+
+    return flint.fmpz(text)
