@@ -17,7 +17,7 @@ correlated, exact. Measured here, in one run:
    ``structure=`` (K5) and of the independent evaluator (trios averaged).
 
 Data: exact expected sketches of seeded random rational points with nonzero correlations on
-all ten pairs. Usage: ``python benchmarks/bench_complete_pairs.py [--seed 0] [--sketches 6] [--msolve 2] [--limit 120]``
+all ten pairs. Usage: ``python benchmarks/bench_complete_pairs.py [--seed 0] [--sketches 12] [--msolve 2] [--limit 120]``
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _errors(estimate, truth: EvaluationPoint) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sketches", type=int, default=6, help="exact sketches (each solved once per route)")
+    parser.add_argument("--sketches", type=int, default=12, help="exact sketches (each solved once per route)")
     parser.add_argument("--msolve", type=int, default=2, help="sketches also solved by msolve's parametrisation")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds allowed to the Gröbner route (0: skip)")
     args = parser.parse_args(argv if argv is not None else [])

@@ -11,8 +11,9 @@ sketch the 202 start solutions, one per label-swap pair, are followed along
 
     M(tau) = M_0 + lambda(tau) (M_1 - M_0),   lambda(tau) = gamma tau / (1 + (gamma - 1) tau),
 
-with a fixed complex ``gamma`` (the arc avoids the finitely many singular parameters on the
-complex line through ``M_0`` and ``M_1``), a fourth-order Runge-Kutta predictor and Newton
+with a complex ``gamma`` (fixed numbers drawn once; a generic arc avoids the finitely many
+singular parameters on the complex line through ``M_0`` and ``M_1``, and when one passes so close
+that a path crawls, the next ``gamma`` is tried), a fourth-order Runge-Kutta predictor and Newton
 corrector, all paths at once in NumPy.
 
 The endpoints are then *proved*: a Krawczyk test in ball arithmetic (``flint.acb``, the sketch's
@@ -32,7 +33,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -43,13 +44,15 @@ import numpy as np
 from evalgebra.evaluators.complete_pairs_system import central_moments, features, mirror, moment_matrix, system
 from evalgebra.generated.tracking import complete_pairs_start as start_data
 
-__all__ = ["GAMMA", "Tracked", "track", "certify", "tracked_solutions", "start_system", "simplest_between", "certified"]
+__all__ = ["GAMMA", "GAMMAS", "Tracked", "track", "certify", "tracked_solutions", "start_system", "simplest_between", "certified"]
 
-GAMMA = complex(np.exp(0.7231j))
+GAMMAS = tuple(complex(np.exp(1j * angle)) for angle in (0.7231, -1.3, 1.6))  # tried in turn
+GAMMA = GAMMAS[0]
 DEGREE = 404
 _TOLERANCE = 1e-3        # largest first Newton correction (relative) accepted after a predictor step
 _CONTRACTION = 0.05      # the second correction must shrink by this factor (or be at rounding level)
 _SMALLEST_STEP = 1e-10
+_ROUND = 1000            # predictor steps an arc takes before the next arc's turn
 _MAX_ITERATIONS = 20000
 
 
@@ -64,14 +67,21 @@ def _float_matrix(moments: Mapping[tuple[int, ...], Any]) -> np.ndarray:
     return moment_matrix({k: float(v) for k, v in moments.items()}).astype(complex)
 
 
-def track(start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex = GAMMA) -> tuple[np.ndarray, np.ndarray]:
-    """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which paths failed."""
-    n = start.shape[0]
-    x, tau, h = start.astype(complex), np.zeros(n), np.full(n, 0.05)
-    dm = m1 - m0
-    active, failed = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+class _Paths:
+    """Paths from the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1`` along the arc ``gamma``, advanced on demand."""
 
-    def jacobian_and(xx: np.ndarray, tt: np.ndarray, tangent: bool) -> np.ndarray:
+    def __init__(self, start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex) -> None:
+        n = start.shape[0]
+        self.x, self.tau, self.h = start.astype(complex), np.zeros(n), np.full(n, 0.05)
+        self.m0, self.dm, self.gamma = m0, m1 - m0, gamma
+        self.active, self.failed = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+
+    @property
+    def done(self) -> bool:
+        return not self.active.any()
+
+    def _correction(self, xx: np.ndarray, tt: np.ndarray, tangent: bool) -> np.ndarray:
+        gamma, m0, dm = self.gamma, self.m0, self.dm
         phi, dphi = features(xx)
         lam = gamma * tt / (1 + (gamma - 1) * tt)
         jac = m0 @ dphi + lam[:, None, None] * (dm @ dphi)
@@ -81,42 +91,52 @@ def track(start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex = GA
             rhs = phi @ m0.T + lam[:, None] * (phi @ dm.T)
         return -np.linalg.solve(jac, rhs[..., None])[..., 0]
 
-    for _ in range(_MAX_ITERATIONS):
-        idx = np.nonzero(active)[0]
-        if not idx.size:
-            break
-        xa, ta = x[idx], tau[idx]
-        ha = np.minimum(h[idx], 1 - ta)
-        with np.errstate(all="ignore"):
-            try:
-                k1 = jacobian_and(xa, ta, True)
-                k2 = jacobian_and(xa + (ha / 2)[:, None] * k1, ta + ha / 2, True)
-                k3 = jacobian_and(xa + (ha / 2)[:, None] * k2, ta + ha / 2, True)
-                k4 = jacobian_and(xa + ha[:, None] * k3, ta + ha, True)
-                predicted = xa + (ha / 6)[:, None] * (k1 + 2 * k2 + 2 * k3 + k4)
-                tn = ta + ha
-                d1 = jacobian_and(predicted, tn, False)
-                d2 = jacobian_and(predicted + d1, tn, False)
-            except np.linalg.LinAlgError:  # a singular Jacobian on some path: retry all with half steps
-                h[idx] /= 2
-                failed[idx[h[idx] < _SMALLEST_STEP]] = True
-                active &= ~failed
-                continue
-            scale = 1 + np.abs(predicted).max(axis=1)
-            n1 = np.abs(d1).max(axis=1) / scale
-            n2 = np.abs(d2).max(axis=1) / scale
-            ok = np.isfinite(n1) & np.isfinite(n2) & (n1 < _TOLERANCE) & ((n2 < _CONTRACTION * n1) | (n1 < 1e-9))
-        accepted, rejected = idx[ok], idx[~ok]
-        x[accepted] = (predicted + d1 + d2)[ok]
-        tau[accepted] = tn[ok]
-        h[accepted] = np.minimum(h[accepted] * 1.5, 0.25)
-        h[rejected] /= 2
-        active[accepted[tau[accepted] >= 1]] = False
-        small = rejected[h[rejected] < _SMALLEST_STEP]
-        failed[small] = True
-        active[small] = False
-    failed |= active
-    return x, failed
+    def advance(self, iterations: int) -> None:
+        """At most ``iterations`` predictor-corrector steps of every unfinished path."""
+        x, tau, h, active, failed = self.x, self.tau, self.h, self.active, self.failed
+        for _ in range(iterations):
+            idx = np.nonzero(active)[0]
+            if not idx.size:
+                return
+            xa, ta = x[idx], tau[idx]
+            ha = np.minimum(h[idx], 1 - ta)
+            with np.errstate(all="ignore"):
+                try:
+                    k1 = self._correction(xa, ta, True)
+                    k2 = self._correction(xa + (ha / 2)[:, None] * k1, ta + ha / 2, True)
+                    k3 = self._correction(xa + (ha / 2)[:, None] * k2, ta + ha / 2, True)
+                    k4 = self._correction(xa + ha[:, None] * k3, ta + ha, True)
+                    predicted = xa + (ha / 6)[:, None] * (k1 + 2 * k2 + 2 * k3 + k4)
+                    tn = ta + ha
+                    d1 = self._correction(predicted, tn, False)
+                    d2 = self._correction(predicted + d1, tn, False)
+                except np.linalg.LinAlgError:  # a singular Jacobian on some path: retry all with half steps
+                    h[idx] /= 2
+                    failed[idx[h[idx] < _SMALLEST_STEP]] = True
+                    active &= ~failed
+                    continue
+                scale = 1 + np.abs(predicted).max(axis=1)
+                n1 = np.abs(d1).max(axis=1) / scale
+                n2 = np.abs(d2).max(axis=1) / scale
+                ok = np.isfinite(n1) & np.isfinite(n2) & (n1 < _TOLERANCE) & ((n2 < _CONTRACTION * n1) | (n1 < 1e-9))
+            accepted, rejected = idx[ok], idx[~ok]
+            x[accepted] = (predicted + d1 + d2)[ok]
+            tau[accepted] = tn[ok]
+            h[accepted] = np.minimum(h[accepted] * 1.5, 0.25)
+            h[rejected] /= 2
+            active[accepted[tau[accepted] >= 1]] = False
+            small = rejected[h[rejected] < _SMALLEST_STEP]
+            failed[small] = True
+            active[small] = False
+
+
+def track(start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex = GAMMA,
+          max_iterations: int = _MAX_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+    """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which paths
+    failed (or were still on their way after ``max_iterations`` predictor steps)."""
+    paths = _Paths(start, m0, m1, gamma)
+    paths.advance(max_iterations)
+    return paths.x, paths.failed | paths.active
 
 
 def _polish(x: np.ndarray, m: np.ndarray, rounds: int = 3) -> np.ndarray:
@@ -269,13 +289,25 @@ def _disjoint(points: np.ndarray, radius: np.ndarray) -> bool:
     return bool(apart.all())
 
 
-def tracked_solutions(moments: Mapping[tuple[int, ...], Fraction], gamma: complex = GAMMA) -> Tracked | None:
-    """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not proved."""
+def tracked_solutions(moments: Mapping[tuple[int, ...], Fraction], gammas: Sequence[complex] = GAMMAS) -> Tracked | None:
+    """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not proved.
+
+    The arcs ``gammas`` take turns of ``_ROUND`` predictor steps each, and the first whose paths
+    all arrive is proved: an arc that passes close to a singular parameter makes some path crawl
+    (or fail), and another arc avoids it.
+    """
     start_moments, roots = start_system()
-    ends, failed = track(roots, _float_matrix(start_moments), _float_matrix(moments), gamma)
-    if failed.any():
-        return None
-    return certified(ends, moments)
+    m0, m1 = _float_matrix(start_moments), _float_matrix(moments)
+    arcs = [_Paths(roots, m0, m1, gamma) for gamma in gammas]
+    for _ in range(0, _MAX_ITERATIONS, _ROUND):
+        arcs = [paths for paths in arcs if not paths.failed.any()]
+        for paths in arcs:
+            paths.advance(_ROUND)
+            if paths.done and not paths.failed.any():
+                return certified(paths.x, moments)
+        if not arcs:
+            return None
+    return None
 
 
 def certified(half: np.ndarray, moments: Mapping[tuple[int, ...], Fraction]) -> Tracked | None:
