@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
 from typing import Any
 
 from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, label_values, names, rational,
@@ -50,12 +51,36 @@ def _interval(point: Any, *keys: str) -> str:
     return f" [{float(node[0]):.4g}, {float(node[1]):.4g}]"
 
 
+_MANY_POINTS = 12
+
+
+def _in_unit_cube(point: Any) -> bool:
+    values = [*point.prevalence.values(), *(v for row in point.accuracy.values() for v in row.values())]
+    try:
+        return all(0 <= v <= 1 for v in values)
+    except TypeError:  # a value that does not compare with numbers
+        return True
+
+
+def _count(value: Any) -> str:
+    """A partition cell: an exact integer as it is, anything else to one decimal."""
+    if isinstance(value, (int, Fraction)) and value == int(value):
+        return str(int(value))
+    return f"{float(value):.1f}"
+
+
 def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
     assumed = f"; structure {result.structure}" if result.structure is not None else ""
     lines = [f"method {result.method}{assumed}; labels {', '.join(result.labels)}; "
              f"classifiers {', '.join(result.classifiers)}"]
-    for k, point in enumerate(result.points):
+    shown: list[int] = list(range(len(result.points)))
+    if len(result.points) > _MANY_POINTS:  # e.g. K5's 140-210 real points: the chosen one and those in the unit cube
+        shown = [k for k, point in enumerate(result.points) if k == result.chosen or _in_unit_cube(point)]
+        lines.append(f"{len(result.points)} real points; shown: the chosen one and the {len(shown)} inside the unit "
+                     "cube (--json lists every point)")
+    for k in shown:
+        point = result.points[k]
         mark = " (chosen)" if k == result.chosen else ""
         lines.append(f"point {k}{mark}:")
         for label, value in point.prevalence.items():
@@ -83,7 +108,7 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     if result.partition and result.chosen is not None:
         lines.append("partition of the counts by true label (chosen point):")  # only when a point is chosen
         for label, rows in result.partition.items():
-            cells = "  ".join(f"{''.join(p)}: {float(c):.1f}" for p, c in rows)
+            cells = "  ".join(f"{''.join(p)}: {_count(c)}" for p, c in rows)
             lines.append(f"  true {label}: {cells}")
     if sketch is not None and result.point is not None and len(result.labels) == 2 and not sketch.abstain:
         try:

@@ -218,3 +218,30 @@ def test_evaluate_mistyped_structure_names_the_corrected_option(capsys, tmp_path
     assert err.rstrip().endswith(f"did you mean --structure {meant}?")
     status, out, err = _run(capsys, "evaluate", path, "--structure", meant)
     assert "did you mean" not in err and (status == 0 or "not identifiable" in err)
+
+
+def test_many_points_print_the_chosen_one_and_those_in_the_unit_cube():
+    """K5 has 140-210 real points: the text shows the chosen one and those in the unit cube, JSON has all."""
+    from fractions import Fraction
+    from itertools import combinations
+
+    from evalgebra.cli.evaluate import format_evaluation
+    from evalgebra.data.point import EvaluationPoint
+    from evalgebra.data.simulate import expected_sketch
+    from evalgebra.evaluators.dispatch import evaluate
+    from evalgebra.spec import EnsembleSpec
+
+    pairs = list(combinations(range(5), 2))
+    accuracy = {0: {"a": "3/4", "b": "4/5"}, 1: {"a": "7/10", "b": "3/4"}, 2: {"a": "4/5", "b": "13/20"},
+                3: {"a": "17/20", "b": "7/10"}, 4: {"a": "13/20", "b": "9/10"}}
+    steps = [1, -1, 2, -2, 1, 3, -1, 2, 1, -3]
+    correlation = {pair: {"a": Fraction(steps[k], 400), "b": Fraction(-steps[-1 - k], 400)} for k, pair in enumerate(pairs)}
+    truth = EvaluationPoint.from_values(EnsembleSpec(5, 2, pairs), {"a": "7/20"}, accuracy=accuracy,
+                                        correlation=correlation)
+    result = evaluate(expected_sketch(truth).unlabelled(), structure=pairs)
+    text = format_evaluation(result)
+    inside = [e for e in result.points
+              if all(0 <= v <= 1 for v in [*e.prevalence.values(), *(x for r in e.accuracy.values() for x in r.values())])]
+    assert f"{len(result.points)} real points; shown: the chosen one and the {len(inside)} inside the unit cube" in text
+    assert text.count("\npoint ") == len(inside) and f"point {result.chosen} (chosen):" in text
+    assert "P_a = 7/20" in text and ".0 " not in text.split("partition of the counts")[1].split("\n")[1]
