@@ -34,6 +34,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -56,10 +57,15 @@ _ROUND = 1000            # predictor steps an arc takes before the next arc's tu
 _MAX_ITERATIONS = 20000
 
 
+@functools.cache
 def start_system() -> tuple[dict[tuple[int, ...], Fraction], np.ndarray]:
-    """The start sketch's central moments (exact) and its 202 stored solutions (one per label-swap pair)."""
+    """The start sketch's central moments (exact) and its 202 stored solutions (one per label-swap pair).
+
+    Read once per process; the array is read-only (the tracker works on a copy).
+    """
     _, moments = central_moments(start_data.COUNTS)
     roots = np.array([[complex(re, im) for re, im in zip(row[::2], row[1::2])] for row in start_data.ROOTS])
+    roots.flags.writeable = False
     return moments, roots
 
 
@@ -168,8 +174,28 @@ def _acb(z: complex) -> flint.acb:
     return flint.acb(z.real, z.imag)
 
 
-def _box(z: complex, r: float) -> flint.acb:
-    return flint.acb(flint.arb(z.real, r), flint.arb(z.imag, r))
+def _ball_matrix(moments: Mapping[tuple[int, ...], Fraction]) -> np.ndarray:
+    """The moment matrix with the exact moments as balls (at the current ``flint.ctx.prec``)."""
+    return moment_matrix({k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()})
+
+
+def _krawczyk(centre: np.ndarray, radius: np.ndarray, matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Krawczyk's test for the boxes ``centre[k] +- radius[k]`` (exact ``acb`` centres (n, 6), radii per coordinate
+    for the real and the imaginary part) with approximate inverse Jacobians ``y`` (n, 6, 6, ``acb``): True where
+    ``centre - Y f(centre) + (I - Y J(box)) (box - centre)`` lies inside the box, so that it holds exactly one solution."""
+    def boxes(scale: float) -> np.ndarray:
+        return np.array([[flint.acb(flint.arb(c.real, scale * r), flint.arb(c.imag, scale * r)) for c, r in zip(row, rs)]
+                         for row, rs in zip(centre, radius)], dtype=object)
+
+    box, inner = boxes(1.0), boxes(0.999)
+    f_centre, _ = system(centre, matrix)
+    _, jac_box = system(box, matrix)
+    identity = np.array([[flint.acb(1 if i == j else 0) for j in range(6)] for i in range(6)], dtype=object)
+    step = (y @ f_centre[..., None])[..., 0]
+    contraction = identity[None] - y @ jac_box
+    krawczyk = centre - step + (contraction @ (box - centre)[..., None])[..., 0]
+    return np.array([all(b.contains(k) for b, k in zip(inner_row, row)) for inner_row, row in zip(inner, krawczyk)],
+                    dtype=bool)
 
 
 def certify(points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], radius: np.ndarray) -> np.ndarray:
@@ -179,30 +205,17 @@ def certify(points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], rad
     ``moments`` exact (balls in ``flint.acb``). A box with a real centre is symmetric under
     conjugation, so the one solution in it is real (the equations have real coefficients).
     """
-    matrix = moment_matrix({k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()})
     n = points.shape[0]
-    centre = np.array([[_acb(z) for z in row] for row in points], dtype=object)
-    box = np.array([[_box(z, r) for z, r in zip(row, rs)] for row, rs in zip(points, radius)], dtype=object)
-    inner = np.array([[_box(z, 0.999 * r) for z, r in zip(row, rs)] for row, rs in zip(points, radius)], dtype=object)
-    f_centre, _ = system(centre, matrix)
-    _, jac_box = system(box, matrix)
     with np.errstate(all="ignore"):
-        jac_float = system(points, _float_matrix(moments))[1]
         try:
-            inverse = np.linalg.inv(jac_float)
+            inverse = np.linalg.inv(system(points, _float_matrix(moments))[1])
         except np.linalg.LinAlgError:
             return np.zeros(n, dtype=bool)
     if not np.all(np.isfinite(inverse)):
         return np.zeros(n, dtype=bool)
+    centre = np.array([[_acb(z) for z in row] for row in points], dtype=object)
     y = np.array([[[_acb(complex(v)) for v in row] for row in block] for block in inverse], dtype=object)
-    identity = np.array([[flint.acb(1 if i == j else 0) for j in range(6)] for i in range(6)], dtype=object)
-    step = (y @ f_centre[..., None])[..., 0]
-    contraction = identity[None] - y @ jac_box
-    krawczyk = centre - step + (contraction @ (box - centre)[..., None])[..., 0]
-    out = np.zeros(n, dtype=bool)
-    for k in range(n):
-        out[k] = all(inner[k, i].contains(krawczyk[k, i]) for i in range(6))
-    return out
+    return _krawczyk(centre, radius, _ball_matrix(moments), y)
 
 
 def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], real: bool,
@@ -214,10 +227,8 @@ def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fracti
     saved = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        exact = {k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()}
-        matrix = moment_matrix(exact)
+        matrix = _ball_matrix(moments)
         x = np.array([_acb(z) for z in point], dtype=object)
-        step = None
         for _ in range(8):
             f, jac = system(x[None, :], matrix)
             try:
@@ -229,22 +240,15 @@ def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fracti
             if real:
                 x = np.array([flint.acb(v.real.mid()) for v in x], dtype=object)
         f, jac = system(x[None, :], matrix)
-        y = flint.acb_mat([[v.mid() for v in row] for row in jac[0]]).inv()
-        size = [abs(complex(v)) for v in x]
-        move = [abs(complex(sum((y[i, j] * f[0][j] for j in range(6)), flint.acb(0)))) for i in range(6)]
+        inverse = flint.acb_mat([[v.mid() for v in row] for row in jac[0]]).inv()
+        y = np.array([[inverse[i, j] for j in range(6)] for i in range(6)], dtype=object)
+        size = np.array([abs(complex(v)) for v in x])
+        move = np.abs(np.array([complex(v) for v in (y @ f[0][:, None])[:, 0]]))
         for inflation in (1e3, 1e9, 1e15):
-            r = [inflation * (m + 2.0 ** -(prec - 20) * (1 + z)) for m, z in zip(move, size)]
-            box = np.array([flint.acb(flint.arb(v.real, ri), flint.arb(v.imag, ri)) for v, ri in zip(x, r)], dtype=object)
-            _, jac_box = system(box[None, :], matrix)
-            contraction = flint.acb_mat(6, 6, [(1 if i == j else 0) - sum((y[i, k] * jac_box[0][k][j] for k in range(6)),
-                                                                          flint.acb(0)) for i in range(6) for j in range(6)])
-            offset = flint.acb_mat([[box[i] - x[i]] for i in range(6)])
-            spread = contraction * offset
-            krawczyk = [x[i] - sum((y[i, j] * f[0][j] for j in range(6)), flint.acb(0)) + spread[i, 0] for i in range(6)]
-            inner = [flint.acb(flint.arb(v.real, 0.999 * ri), flint.arb(v.imag, 0.999 * ri)) for v, ri in zip(x, r)]
-            if all(b.contains(k) for b, k in zip(inner, krawczyk)):
+            r = inflation * (move + 2.0 ** -(prec - 20) * (1 + size))
+            if _krawczyk(x[None, :], r[None, :], matrix, y[None])[0]:
                 centre = np.array([complex(v) for v in x])  # rounded to doubles: widen by their rounding
-                return centre, np.array(r) + np.abs(centre) * 2.0 ** -52
+                return centre, r + np.abs(centre) * 2.0 ** -52
         return None
     finally:
         flint.ctx.prec = saved
@@ -313,7 +317,7 @@ def tracked_solutions(moments: Mapping[tuple[int, ...], Fraction], gammas: Seque
 def certified(half: np.ndarray, moments: Mapping[tuple[int, ...], Fraction]) -> Tracked | None:
     """Prove approximate solutions ``half`` (202, 6), one per label-swap pair, and their mirrors: all 404 or None."""
     m1 = _float_matrix(moments)
-    points = _polish(half, m1)  # the mirror of a proved box is a proved box
+    points = _polish(np.array(half, dtype=complex), m1)  # a copy; the mirror of a proved box is a proved box
     if not np.all(np.isfinite(points)):
         return None
     scale = 1 + np.abs(points).max(axis=1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import combinations
 
+import flint
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -163,11 +164,5 @@ def test_msolve_output_with_integers_past_python_s_string_limit_is_read():
 
     big = "7" * 6500  # int(str) refuses more than 4,300 digits
     parsed = _parse(f"[0, [{big}, -{big} / 2^3, 5 / {big}]]:")
-    assert parsed[1][0] == int(flint_fmpz(big)) and parsed[1][1] == Fraction(-int(flint_fmpz(big)), 8)
-    assert parsed[1][2] == Fraction(5, int(flint_fmpz(big)))
-
-
-def flint_fmpz(text):
-    import flint
-
-    return flint.fmpz(text)
+    value = int(flint.fmpz(big))
+    assert parsed[1][0] == value and parsed[1][1] == Fraction(-value, 8) and parsed[1][2] == Fraction(5, value)

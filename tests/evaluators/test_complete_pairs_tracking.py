@@ -152,3 +152,14 @@ def test_a_failed_proof_falls_back_to_msolve(monkeypatch):
     solver = module.CompletePairs(1)
     assert solver.solve([int(c) for c in tracking.start_data.COUNTS]) == ([], {"undecided": "stand-in"})
     assert solver.route == "msolve"
+
+
+def test_the_212_bit_proof_alone_proves_the_start(monkeypatch):
+    """The route for ill-conditioned solutions (Newton and Krawczyk in 212 bits) proves every box by itself."""
+    moments, half = tracking.start_system()
+    by_doubles = tracking.certified(half, moments)
+    monkeypatch.setattr(tracking, "certify", lambda points, moments, radius: np.zeros(len(points), dtype=bool))
+    by_balls = tracking.certified(half, moments)
+    assert by_doubles is not None and by_balls is not None
+    assert int(by_balls.real.sum()) == int(by_doubles.real.sum())
+    assert np.abs(by_balls.points - by_doubles.points).max() < 1e-9 * (1 + np.abs(by_doubles.points).max())
