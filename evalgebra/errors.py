@@ -112,6 +112,6 @@ class OutputError(EvalgebraError, OSError):
     >>> try:
     ...     write_output(folder, "{}")
     ... except OutputError as error:
-    ...     print(str(error).split(": ", 1)[1])
-    it is a directory; name a file (a new one, a regular file, a FIFO or a character device) or '-' (standard output)
+    ...     print(str(error).split(": ", 1)[1].split(";")[0])
+    it is a directory
     """

@@ -107,7 +107,8 @@ def test_write_output_keeps_every_node_what_it_was(tmp_path, capsys, kind):
     assert written == (TEXT if kind in WRITTEN_KINDS and "device" not in kind else None)
 
 
-@pytest.mark.parametrize("kind", ["fifo", "null device", "symlink to file", "dangling symlink", "symlink to fifo"])
+@pytest.mark.parametrize("kind", ["fifo", "null device", "symlink to file", "dangling symlink",
+                                  "symlink to fifo"])
 def test_write_output_check_can_fail(tmp_path, kind):
     """The contract rejects a writer that replaces the node, as the one of issue 21 did."""
     path = make_node(tmp_path, kind)

@@ -358,7 +358,7 @@ def time_limit_value(value: str) -> str:
 
 
 def write_sketch(sketch: Sketch, output: str | None) -> None:
-    """Write ``sketch`` as JSON to ``output`` (saying so on stderr), or to stdout when ``output`` is None or '-'."""
+    """Write ``sketch`` as JSON to ``output`` (saying so on stderr); to stdout when ``output`` is None or '-'."""
     write_output(output or "-", sketch.to_json())
     if output and output != "-":
         print(f"wrote {output}: {sketch!r}", file=sys.stderr)

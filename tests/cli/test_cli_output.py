@@ -30,7 +30,8 @@ from evalgebra.testing.output_nodes import (
 
 ITEMS = "c1,c2,c3\na,a,b\nb,b,b\na,b,a\nb,b,b\n"
 #: A trio whose whole ensemble is quiet above accuracy 1/3: it has a witness.
-QUIET = {"".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3) for k, p in enumerate(itertools.product("ab", repeat=3))}
+QUIET = {"".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3)
+         for k, p in enumerate(itertools.product("ab", repeat=3))}
 
 
 def _node(folder, kind):

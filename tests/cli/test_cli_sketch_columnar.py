@@ -109,4 +109,5 @@ def test_sketch_refuses_a_nested_parquet_column_in_one_line(tmp_path: Path, kind
     assert f"column 'deep' has the nested type {kind}<" in run.stderr and "flatten it" in run.stderr
     run = subprocess.run([*command, "--ignore", "deep"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0
-    assert Sketch.from_json(run.stdout) == Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
+    expected = Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
+    assert Sketch.from_json(run.stdout) == expected

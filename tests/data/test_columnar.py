@@ -182,7 +182,8 @@ LEAVES = st.sampled_from(["string", "int64", "int8", "large_string", "bool", "fl
 @st.composite
 def nested_types(draw, depth: int = 2):
     """A nested Arrow type that parquet stores: lists (plain, large, fixed-size), structs, maps, nested."""
-    inner = pa.type_for_alias(draw(LEAVES)) if depth == 0 or draw(st.booleans()) else draw(nested_types(depth - 1))
+    leaf = depth == 0 or draw(st.booleans())
+    inner = pa.type_for_alias(draw(LEAVES)) if leaf else draw(nested_types(depth - 1))
     kind = draw(st.sampled_from(["list", "large_list", "fixed_size_list", "struct", "map"]))
     if kind == "list":
         return pa.list_(inner)
@@ -209,7 +210,8 @@ def _nested_frame(kind, rows: int = 6) -> tuple[pd.DataFrame, object]:
 @settings(max_examples=40, deadline=None)
 @given(kind=nested_types(), where=st.sampled_from(["classifier", "truth", "ignored"]),
        chunk_rows=st.sampled_from([1, 4, 1 << 20]))
-def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory, kind, where, chunk_rows) -> None:
+def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory, kind, where,
+                                                                 chunk_rows) -> None:
     flat, values = _nested_frame(kind)
     table = pa.Table.from_pandas(flat, preserve_index=False).append_column("deep", values)
     path = tmp_path_factory.mktemp("nested") / "items.parquet"
@@ -223,7 +225,8 @@ def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory
         assert got == Sketch.from_decisions(flat[["m0", "m1"]], truth=flat["truth"].to_numpy())
         return
     with pytest.raises(SketchError) as refused:
-        sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows, ignore=["truth"] if where == "truth" else None)
+        sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows,
+                            ignore=["truth"] if where == "truth" else None)
     message = str(refused.value)
     assert "\n" not in message and f"column 'deep' has the nested type {stored}, not" in message
     assert str(path) in message and "flatten it" in message and "--ignore" in message
