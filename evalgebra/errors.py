@@ -19,6 +19,7 @@ __all__ = [
     "SketchError",
     "PointError",
     "InconsistentIdealError",
+    "OutputError",
 ]
 
 
@@ -95,4 +96,22 @@ class InconsistentIdealError(EvalgebraError):
     Traceback (most recent call last):
       ...
     evalgebra.errors.InconsistentIdealError: count moments are defined for R = 2 and one population
+    """
+
+
+class OutputError(EvalgebraError, OSError):
+    """An output path cannot be written: a directory, a socket, a full device, a missing folder ...
+
+    Also an :class:`OSError`, so code that catches failed writes as ``OSError`` still does.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from evalgebra.fileio import write_output
+    >>> folder = tempfile.mkdtemp()
+    >>> try:
+    ...     write_output(folder, "{}")
+    ... except OutputError as error:
+    ...     print(str(error).split(": ", 1)[1].split(";")[0])
+    it is a directory
     """

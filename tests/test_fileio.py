@@ -1,7 +1,10 @@
-"""Atomic writes: whole files or none, synced, and no temporary files left for long."""
+"""The one writer: files replaced whole (synced, no temporary files left for long), FIFOs and devices
+written in place, links followed, everything else refused in one line."""
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import stat
 import subprocess
@@ -10,7 +13,20 @@ import sys
 import pytest
 
 import evalgebra.fileio as fileio
-from evalgebra.fileio import stale_temporary_files, write_text_atomic
+from evalgebra.errors import OutputError
+from evalgebra.fileio import OutputTarget, output_target, stale_temporary_files, write_output
+from evalgebra.testing.output_nodes import (
+    OLD_TEXT,
+    OUTPUT_KINDS,
+    WRITTEN_KINDS,
+    NodeUnavailable,
+    check_output_kept,
+    make_output_node,
+    node_state,
+    write_and_observe,
+)
+
+TEXT = '{"written": "é"}\n'
 
 
 def _dead_pid() -> int:
@@ -19,7 +35,7 @@ def _dead_pid() -> int:
     return int(done.stdout)
 
 
-def test_write_text_atomic_removes_files_of_killed_writers(tmp_path):
+def test_write_output_removes_files_of_killed_writers(tmp_path):
     target = tmp_path / "out.json"
     dead = tmp_path / f".out.json.{_dead_pid()}.x1y2.tmp"
     dead.write_text("half a file")
@@ -28,28 +44,28 @@ def test_write_text_atomic_removes_files_of_killed_writers(tmp_path):
     other = tmp_path / f".other.json.{_dead_pid()}.q.tmp"  # another target's file is not ours
     other.write_text("x")
     assert stale_temporary_files(target) == [dead]
-    write_text_atomic(target, "{}\n")
+    write_output(target, "{}\n")
     assert target.read_text() == "{}\n"
     assert not dead.exists() and alive.exists() and other.exists()
 
 
-def test_write_text_atomic_after_a_kill_minus_nine(tmp_path):
+def test_write_output_after_a_kill_minus_nine(tmp_path):
     target = tmp_path / "big.txt"
     writer = subprocess.Popen([sys.executable, "-c", (
         "import sys, evalgebra.fileio as f, os\n"
         "f.os.replace = lambda *a: (print('written', flush=True), sys.stdin.read())\n"
-        f"f.write_text_atomic({str(target)!r}, 'x' * 100000)\n")],
+        f"f.write_output({str(target)!r}, 'x' * 100000)\n")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert writer.stdout is not None and writer.stdout.readline().strip() == "written"
     writer.kill()
     writer.wait()
     left = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert len(left) == 1 and not target.exists()
-    write_text_atomic(target, "whole\n")
+    write_output(target, "whole\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
 
 
-def test_write_text_atomic_syncs_the_file_and_its_directory(tmp_path, monkeypatch):
+def test_write_output_syncs_the_file_and_its_directory(tmp_path, monkeypatch):
     synced = []
     real_fsync = os.fsync
 
@@ -58,15 +74,104 @@ def test_write_text_atomic_syncs_the_file_and_its_directory(tmp_path, monkeypatc
         real_fsync(fd)
 
     monkeypatch.setattr(fileio.os, "fsync", record)
-    write_text_atomic(tmp_path / "a.txt", "a")
+    write_output(tmp_path / "a.txt", "a")
     assert synced == [False, True]
 
 
-def test_write_text_atomic_leaves_nothing_when_the_write_fails(tmp_path, monkeypatch):
+def test_write_output_leaves_nothing_when_the_write_fails(tmp_path, monkeypatch):
     def fail(*args):
         raise OSError("disk full")
 
     monkeypatch.setattr(fileio.os, "replace", fail)
-    with pytest.raises(OSError, match="disk full"):
-        write_text_atomic(tmp_path / "a.txt", "a")
+    with pytest.raises(OutputError, match="disk full"):
+        write_output(tmp_path / "a.txt", "a")
     assert list(tmp_path.iterdir()) == []
+
+
+def make_node(folder, kind):
+    """``make_output_node``, skipping the test (with the reason) where the system forbids the node."""
+    try:
+        return make_output_node(folder, kind)
+    except NodeUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.parametrize("kind", OUTPUT_KINDS)
+def test_write_output_keeps_every_node_what_it_was(tmp_path, capsys, kind):
+    path = make_node(tmp_path, kind)
+    before = node_state(path)
+    error, fifo_data = write_and_observe(path, lambda p: write_output(p, TEXT))
+    written = check_output_kept(kind, path, before, error, fifo_data, tmp_path)
+    if kind == "standard output":
+        written = capsys.readouterr().out
+    assert written == (TEXT if kind in WRITTEN_KINDS and "device" not in kind else None)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "null device", "symlink to file", "dangling symlink",
+                                  "symlink to fifo"])
+def test_write_output_check_can_fail(tmp_path, kind):
+    """The contract rejects a writer that replaces the node, as the one of issue 21 did."""
+    path = make_node(tmp_path, kind)
+    before = node_state(path)
+
+    def replacing(target):  # the old writer: rename a file over whatever the path is
+        (tmp_path / "new").write_text(TEXT)
+        os.replace(tmp_path / "new", target)
+
+    error, fifo_data = write_and_observe(path, replacing)
+    with pytest.raises(AssertionError):
+        check_output_kept(kind, path, before, error, fifo_data, tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "null device", "full device", "existing file", "dangling symlink"])
+def test_output_target_says_how_each_node_is_written(tmp_path, kind):
+    path = make_node(tmp_path, kind)
+    target = output_target(path)
+    expected = {"fifo": "FIFO", "null device": "character device", "full device": "character device",
+                "existing file": "regular file", "dangling symlink": "new file"}[kind]
+    assert target.kind == expected and target.in_place == (expected in ("FIFO", "character device"))
+    if kind == "dangling symlink":
+        assert target.link == path and target.path == tmp_path / f"target-of-{path.name}"
+
+
+def test_write_output_refuses_a_node_swapped_for_a_file_and_keeps_the_file(tmp_path, monkeypatch):
+    """A FIFO replaced by a regular file between the look and the open: refused, the file not cut."""
+    path = tmp_path / "out.json"
+    path.write_text(OLD_TEXT)
+    monkeypatch.setattr(fileio, "output_target", lambda p: OutputTarget(path, "FIFO"))
+    with pytest.raises(OutputError, match="changed from a FIFO"):
+        write_output(path, TEXT)
+    assert path.read_text() == OLD_TEXT
+
+
+def test_write_output_standard_output_errors(monkeypatch):
+    class Full(io.StringIO):
+        def flush(self):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    class Gone(io.StringIO):
+        def flush(self):
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(OutputError, match="^cannot write standard output: No space left on device; free"):
+        write_output("-", TEXT)
+    monkeypatch.setattr(sys, "stdout", Gone())  # the reader left: the CLI's quiet status 141, not an error
+    with pytest.raises(BrokenPipeError):
+        write_output("-", TEXT)
+
+
+def test_write_output_refuses_a_trailing_slash_without_a_folder(tmp_path):
+    with pytest.raises(OutputError, match="ending in a slash"):
+        write_output(f"{tmp_path / 'new'}/", TEXT)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_output_follows_a_chain_of_links_to_the_last_target(tmp_path):
+    (tmp_path / "real.json").write_text(OLD_TEXT)
+    (tmp_path / "one").symlink_to("real.json")
+    (tmp_path / "two").symlink_to("one")
+    write_output(tmp_path / "two", TEXT)
+    assert (tmp_path / "two").is_symlink() and (tmp_path / "one").is_symlink()
+    assert (tmp_path / "real.json").read_text("utf-8") == TEXT
+    assert stat.S_ISREG(os.lstat(tmp_path / "real.json").st_mode)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from evalgebra.cli.args import RATIONAL_HELP, deprecated_flag, input_options, names, rational, read_sketch
 from evalgebra.cli.guards import ALARM_FAILURES
 from evalgebra.errors import SpecError
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 
 if TYPE_CHECKING:  # the alarm (SciPy) loads when the command runs, so that --help starts fast
     from evalgebra.alarm.report import AlarmReport
@@ -148,7 +148,7 @@ def _write_witness(report: AlarmReport, members: Sequence[str], path: str) -> No
                         "kept no witness to write")
     indices = [report.classifiers.index(c) for c in result.classifiers]
     witness = result.witness.restrict(indices).to_sketch(report.classifiers, report.labels)
-    write_text_atomic(path, witness.to_json())
+    write_output(path, witness.to_json())
     print(f"wrote {path}: an answer key under which {subset} all meet {report.spec.describe()}: {witness!r}",
           file=sys.stderr)
 

@@ -52,7 +52,7 @@ from typing import Any
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 
 __all__ = [
     "write_sketch",
@@ -358,9 +358,7 @@ def time_limit_value(value: str) -> str:
 
 
 def write_sketch(sketch: Sketch, output: str | None) -> None:
-    """Write ``sketch`` as JSON to ``output`` atomically (saying so on stderr), or to stdout when ``output`` is None."""
-    if output:
-        write_text_atomic(output, sketch.to_json())
+    """Write ``sketch`` as JSON to ``output`` (saying so on stderr); to stdout when ``output`` is None or '-'."""
+    write_output(output or "-", sketch.to_json())
+    if output and output != "-":
         print(f"wrote {output}: {sketch!r}", file=sys.stderr)
-    else:
-        sys.stdout.write(sketch.to_json())

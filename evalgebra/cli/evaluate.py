@@ -142,7 +142,7 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
             raise
         from evalgebra.codegen.structure_modules import structure_source
         from evalgebra.codegen.structures import derive_structure
-        from evalgebra.fileio import write_text_atomic
+        from evalgebra.fileio import write_output
 
         folder = cache_dir()
         text = structure_text(missing.structure)
@@ -152,7 +152,7 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
                                 lambda message: print(f"evalgebra: {message}", file=sys.stderr))
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{form.module}.py"
-        write_text_atomic(target, structure_source(form))
+        write_output(target, structure_source(form))
         print(f"evalgebra: wrote {target} (eliminant of degree {form.degree})", file=sys.stderr)
     except EvalgebraError:
         pass  # refused for another reason: evaluate says why

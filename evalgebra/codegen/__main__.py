@@ -45,7 +45,7 @@ def parse_spec(text: str) -> tuple[int, int, list[tuple[int, ...]]]:
 def _one_structure(spec_text: str, out: Path, progress: object) -> int:
     from evalgebra.codegen.structure_modules import structure_source
     from evalgebra.codegen.structures import derive_structure
-    from evalgebra.fileio import write_text_atomic
+    from evalgebra.fileio import write_output
 
     n, r_count, structure = parse_spec(spec_text)
     if r_count != 2:
@@ -53,7 +53,7 @@ def _one_structure(spec_text: str, out: Path, progress: object) -> int:
     form = derive_structure(n, structure, progress)  # type: ignore[arg-type]
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{form.module}.py"
-    write_text_atomic(target, structure_source(form))
+    write_output(target, structure_source(form))
     print(f"{target}: eliminant of degree {form.degree} ({form.method}, parameter {form.parameter}), "
           f"derived in {form.seconds:.1f} s")
     return 0

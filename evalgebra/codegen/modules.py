@@ -32,7 +32,7 @@ from evalgebra.codegen import hui_walter as hw
 from evalgebra.codegen import many_labels
 from evalgebra.codegen.printer import python_function
 from evalgebra.codegen.structure_modules import structure_files
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 from evalgebra.groebner.coordinates import moments_of
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry
@@ -228,7 +228,7 @@ def write(directory: Path = GENERATED, progress: Progress = _quiet, structures: 
         target = directory / name
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
-            write_text_atomic(target, text)
+            write_output(target, text)
             changed.append(name)
     return changed
 

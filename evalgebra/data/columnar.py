@@ -46,6 +46,7 @@ __all__ = [
     "parquet_paths",
     "pandas_column",
     "arrow_column",
+    "nested_arrow_type",
     "choose_columns",
     "Progress",
     "CHUNK_ROWS",
@@ -69,6 +70,9 @@ def pandas_column(series: Any) -> Column:
     import pandas as pd
 
     dtype = series.dtype
+    arrow_type = getattr(dtype, "pyarrow_dtype", None)  # a pandas.ArrowDtype (of lists, structs ...)
+    if arrow_type is not None and nested_arrow_type(arrow_type):
+        raise _nested_refusal(series.name, arrow_type)
     if isinstance(dtype, pd.CategoricalDtype):
         return np.asarray(series.cat.codes.to_numpy()), list(dtype.categories)
     if dtype.kind == "b":
@@ -77,12 +81,49 @@ def pandas_column(series: Any) -> Column:
         return series.to_numpy(), None
     if dtype.kind == "f":
         raise SketchError(f"column {series.name!r}: decisions must be label names (str) or indices (int), not floats")
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError as exc:  # cells that are lists, dicts or sets: unhashable
+        raise SketchError(f"column {series.name!r} holds {exc}: not one label per item; flatten it (one column "
+                          "per element or field) or pick other columns (classifiers= or ignore=)") from exc
     return codes, list(uniques)
 
 
-def arrow_column(array: Any) -> Column:
+def nested_arrow_type(kind: Any) -> bool:
+    """Whether the Arrow type ``kind`` holds several values per item: a list (of any kind), a
+    struct, a map or a union, also as the values of a dictionary, a run-end encoding or an
+    extension type. Such a column is no classifier's decisions.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> nested_arrow_type(pa.list_(pa.string())), nested_arrow_type(pa.dictionary(pa.int8(), pa.string()))
+    (True, False)
+    """
+    import pyarrow as pa
+
+    while True:
+        if isinstance(kind, pa.ExtensionType):
+            kind = kind.storage_type
+        elif pa.types.is_dictionary(kind) or pa.types.is_run_end_encoded(kind):
+            kind = kind.value_type
+        else:
+            return bool(pa.types.is_nested(kind))
+
+
+def _nested_refusal(name: Any, kind: Any, where: str = "") -> SketchError:
+    """The one-line refusal of a column ``name`` of the nested Arrow type ``kind`` (in the file ``where``)."""
+    place = f"{where}: " if where else ""
+    column = "a column" if name is None else f"column {str(name)!r}"
+    return SketchError(f"{place}{column} has the nested type {kind}, not one label per item; flatten "
+                       "it (one column per element or field) or pick other columns (--classifiers or --ignore; "
+                       "classifiers= or ignore=)")
+
+
+def arrow_column(array: Any, name: str | None = None) -> Column:
     """Dictionary codes of an Arrow array: a dictionary array's indices, else encoded once.
+
+    ``name`` (the column's) is for the messages; nested types (lists, structs ...) are refused.
 
     Examples
     --------
@@ -97,6 +138,8 @@ def arrow_column(array: Any) -> Column:
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
     kind = array.type
+    if nested_arrow_type(kind):
+        raise _nested_refusal(name, kind)
     if pa.types.is_integer(kind):
         return _filled(array), None
     if pa.types.is_boolean(kind):
@@ -312,6 +355,10 @@ def partial_from_parquet(
         absent = [c for c in read if c not in handle.schema_arrow.names]
         if absent:
             raise SketchError(f"{str(path)!r} has no column(s) {absent}")
+        for name in read:  # refused before any batch is read
+            kind = handle.schema_arrow.field(name).type
+            if nested_arrow_type(kind):
+                raise _nested_refusal(name, kind, repr(str(path)))
     part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
                          populations=populations)
     bar = Progress(sum(h.metadata.num_rows for h in handles), progress)
@@ -319,9 +366,9 @@ def partial_from_parquet(
         for handle in handles:
             for batch in handle.iter_batches(batch_size=chunk_rows, columns=read):
                 columns = {name: batch.column(name) for name in read}
-                part.add([arrow_column(columns[c]) for c in chosen],
-                         truth=None if truth is None else arrow_column(columns[truth]),
-                         population=None if population is None else arrow_column(columns[population]))
+                part.add([arrow_column(columns[c], c) for c in chosen],
+                         truth=None if truth is None else arrow_column(columns[truth], truth),
+                         population=None if population is None else arrow_column(columns[population], population))
                 bar.update(batch.num_rows)
     finally:
         bar.close()

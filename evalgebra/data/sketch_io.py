@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from evalgebra.data.show import sketch_frame, sketch_html, sketch_summary
 from evalgebra.data.sketch_json import MAX_JSON_BYTES, CountSource, json_table, sketch_to_json
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 
 __all__ = ["SketchIO"]
 
@@ -86,8 +86,8 @@ class SketchIO:
         return sketch_to_json(cast(CountSource, self))  # a Sketch
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        """Write sketch JSON v1 atomically (a temporary file renamed into place)."""
-        write_text_atomic(path, self.to_json())
+        """Write sketch JSON v1: a file is replaced atomically, a FIFO or device written in place (``fileio``)."""
+        write_output(path, self.to_json())
 
     # -- display --------------------------------------------------------------------------
     def summary(self) -> str:

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 from evalgebra.evaluators.result import Evaluation
 from evalgebra.data.patterns import check_size
 from evalgebra.data.sketch import DENSE_LIMIT, UNLABELLED, Sketch
@@ -320,7 +320,7 @@ class StreamEvaluator:
 
     def checkpoint(self, path: str | os.PathLike[str]) -> None:
         """Write the state to ``path`` atomically: the file is either the old one or the new one."""
-        write_text_atomic(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
+        write_output(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
 
     @classmethod
     def from_sketch(cls, sketch: Sketch, batches: int = 0) -> StreamEvaluator:

@@ -23,7 +23,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from evalgebra.fileio import write_text_atomic
+from evalgebra.fileio import write_output
 
 __all__ = ["Report", "compare_or_write"]
 
@@ -63,7 +63,7 @@ def compare_or_write(report: Report, path: Path, check: bool) -> int:
     text = report.text()
     if not check:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path, text)
+        write_output(path, text)
         return 0
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     if old == text:

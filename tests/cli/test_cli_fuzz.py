@@ -30,6 +30,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalgebra.cli import main
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import EvalgebraError
+from evalgebra.testing.output_nodes import (
+    NodeUnavailable,
+    check_output_kept,
+    make_output_node,
+    node_state,
+    output_kinds,
+    write_and_observe,
+)
 
 #: Processor seconds one case may use (in-process), seconds a subprocess case may take.
 CASE_SECONDS = 5
@@ -263,6 +273,46 @@ def test_fuzz_items_csv(workdir, case):
 def test_fuzz_flags(workdir, data):
     argv = data.draw(flag_argv(str(workdir / "sketch.json")))
     run_and_check(argv, json.dumps(SKETCH).encode())
+
+
+OUTPUT_COMMANDS = {"sketch": ["sketch", "ITEMS", "-o"], "merge": ["merge", "QUIET", "QUIET", "-o"],
+                   "alarm": ["alarm", "QUIET", "--min-accuracy", "1/3", "--witness"]}
+
+
+@settings(FUZZ, max_examples=30)
+@given(kind=output_kinds(), command=st.sampled_from(sorted(OUTPUT_COMMANDS)),
+       name=st.sampled_from(["out.json", "é ü.json", ".hidden", "x"]))
+def test_fuzz_output_targets(tmp_path_factory, kind, command, name):
+    """Whatever ``-o`` or ``--witness`` names, its node keeps its kind (a FIFO, a device, a link),
+    or the command refuses it in one line and leaves it as it was."""
+    folder = tmp_path_factory.mktemp("output")
+    (folder / "items.csv").write_text("c1,c2,c3\na,a,b\nb,b,b\na,b,a\n")
+    quiet = Sketch.from_counts({"aaa": 8, "aab": 4, "aba": 5, "abb": 3, "baa": 4, "bab": 5, "bba": 3, "bbb": 10},
+                               labels=["a", "b"])
+    quiet.write_json(folder / "quiet.json")
+    try:
+        path = make_output_node(folder, kind, name)
+    except NodeUnavailable:
+        return  # this system forbids the node (no CAP_MKNOD, a nodev mount): nothing to check
+    before = node_state(path)
+    argv = [{"ITEMS": str(folder / "items.csv"), "QUIET": str(folder / "quiet.json")}.get(a, a)
+            for a in OUTPUT_COMMANDS[command]] + [str(path)]
+    seen: dict[str, str] = {}
+
+    def write(target):
+        status, out, err = run_cli(argv)
+        seen["out"] = out
+        if status == 2:
+            check_outcome(argv, status, out, err)
+            raise EvalgebraError(err.strip())
+        assert status == 0 and "Traceback" not in err, (argv, status, err)
+
+    error, fifo_data = write_and_observe(path, write)
+    written = check_output_kept(kind, path, before, error, fifo_data, folder)
+    if kind == "standard output":
+        written = seen["out"][seen["out"].index('{\n  "format"'):]
+    if written is not None:
+        assert Sketch.from_json(written).is_labelled == (command == "alarm")
 
 
 def test_fuzz_contract_can_fail():

@@ -85,3 +85,29 @@ def test_sketch_stdin_in_chunks(tmp_path: Path) -> None:
                          timeout=120)
     assert run.returncode == 0
     assert Sketch.from_json(run.stdout) == Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
+
+
+@pytest.mark.parametrize("kind", ["list", "large_list", "struct", "map"])
+def test_sketch_refuses_a_nested_parquet_column_in_one_line(tmp_path: Path, kind: str) -> None:
+    """Issue: list or struct columns ended in a traceback (ArrowNotImplementedError from dictionary_encode)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = _frame(30).drop(columns="item")
+    cells = [["pos"], ["neg", "pos"], None] * 10
+    deep = {"list": pa.array(cells),
+            "large_list": pa.array(cells, type=pa.large_list(pa.string())),
+            "struct": pa.array([None if c is None else {"first": c[0]} for c in cells]),
+            "map": pa.array([None if c is None else [("first", c[0])] for c in cells],
+                            type=pa.map_(pa.string(), pa.string()))}[kind]
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False).append_column("deep", deep),
+                   tmp_path / "items.parquet")
+    command = [sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / "items.parquet"), "--truth", "y"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("evalgebra: error: ")
+    assert f"column 'deep' has the nested type {kind}<" in run.stderr and "flatten it" in run.stderr
+    run = subprocess.run([*command, "--ignore", "deep"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0
+    expected = Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
+    assert Sketch.from_json(run.stdout) == expected

@@ -172,3 +172,88 @@ def test_progress_plain_line_without_tqdm_and_bar_on_parquet(tmp_path: Path, mon
     _frame(5, 300).to_parquet(tmp_path / "f.parquet")
     sketch_from_parquet(tmp_path / "f.parquet", ignore=["id"], truth="truth", chunk_rows=100, progress=True)
     assert "300" in capsys.readouterr().err  # tqdm's bar, on standard error
+
+
+# -- nested Arrow types: refused up front, one line, the column and its type named -------------
+#: Leaf types of the nested columns drawn below.
+LEAVES = st.sampled_from(["string", "int64", "int8", "large_string", "bool", "float64"])
+
+
+@st.composite
+def nested_types(draw, depth: int = 2):
+    """A nested Arrow type that parquet stores: lists (plain, large, fixed-size), structs, maps, nested."""
+    leaf = depth == 0 or draw(st.booleans())
+    inner = pa.type_for_alias(draw(LEAVES)) if leaf else draw(nested_types(depth - 1))
+    kind = draw(st.sampled_from(["list", "large_list", "fixed_size_list", "struct", "map"]))
+    if kind == "list":
+        return pa.list_(inner)
+    if kind == "large_list":
+        return pa.large_list(inner)
+    if kind == "fixed_size_list":
+        return pa.list_(inner, draw(st.integers(1, 3)))
+    if kind == "struct":
+        return pa.struct([pa.field(f"f{k}", inner) for k in range(draw(st.integers(1, 2)))])
+    return pa.map_(pa.string(), inner)
+
+
+def _nested_frame(kind, rows: int = 6) -> tuple[pd.DataFrame, object]:
+    """A flat frame (two classifiers, a truth) and an Arrow column of ``kind`` with values, nulls among them."""
+    flat = _frame(11, rows, n_classifiers=2, n_labels=2).drop(columns="id")
+    values = pa.array([None] * rows, type=kind)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):  # with some values too, not only nulls
+        leaf = kind.value_type
+        if pa.types.is_string(leaf) or pa.types.is_large_string(leaf):
+            values = pa.array([["cat"], None, [], ["dog", "cat"], ["fox"], None][:rows], type=kind)
+    return flat, values
+
+
+@settings(max_examples=40, deadline=None)
+@given(kind=nested_types(), where=st.sampled_from(["classifier", "truth", "ignored"]),
+       chunk_rows=st.sampled_from([1, 4, 1 << 20]))
+def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory, kind, where,
+                                                                 chunk_rows) -> None:
+    flat, values = _nested_frame(kind)
+    table = pa.Table.from_pandas(flat, preserve_index=False).append_column("deep", values)
+    path = tmp_path_factory.mktemp("nested") / "items.parquet"
+    pq.write_table(table, path)
+    stored = pq.ParquetFile(path).schema_arrow.field("deep").type
+    assert stored == kind  # the same type (parquet may rename a list's item field to "element")
+    truth = "deep" if where == "truth" else "truth"
+    options = {"ignore": ["deep"]} if where == "ignored" else {}
+    if where == "ignored":  # picking other columns, as the message says, works
+        got = sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows, **options)
+        assert got == Sketch.from_decisions(flat[["m0", "m1"]], truth=flat["truth"].to_numpy())
+        return
+    with pytest.raises(SketchError) as refused:
+        sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows,
+                            ignore=["truth"] if where == "truth" else None)
+    message = str(refused.value)
+    assert "\n" not in message and f"column 'deep' has the nested type {stored}, not" in message
+    assert str(path) in message and "flatten it" in message and "--ignore" in message
+
+
+def test_nested_columns_refused_in_memory_arrow_and_pandas() -> None:
+    """Types parquet cannot hold (unions, dictionaries and run-end encodings of lists) and pandas cells."""
+    lists = pa.array([["a"], ["b"], ["a"]])
+    arrays = [
+        pa.UnionArray.from_sparse(pa.array([0, 1, 0], type=pa.int8()), [pa.array(["a", "b", "a"]),
+                                                                          pa.array([1, 2, 3])]),
+        pa.UnionArray.from_dense(pa.array([0, 0, 0], type=pa.int8()), pa.array([0, 1, 2], type=pa.int32()),
+                                 [pa.array(["a", "b", "a"])]),
+        pa.DictionaryArray.from_arrays(pa.array([0, 1, 0]), pa.array([["a"], ["b"]])),
+        pa.RunEndEncodedArray.from_arrays(pa.array([2, 3], type=pa.int32()), pa.array([["a"], ["b"]])),
+        pa.chunked_array([lists.slice(0, 1), lists.slice(1)]),
+    ]
+    for array in arrays:
+        with pytest.raises(SketchError, match=r"^column 'm9' has the nested type .*; flatten it"):
+            arrow_column(array, "m9")
+    with pytest.raises(SketchError, match=r"^a column has the nested type list<item: string>"):
+        arrow_column(lists)
+    frame = pd.DataFrame({"m0": ["a", "b", "a"], "m1": pd.Series(list(lists.to_pylist()),
+                                                                 dtype=pd.ArrowDtype(lists.type))})
+    with pytest.raises(SketchError, match=r"^column 'm1' has the nested type list<item: string>"):
+        sketch_from_frame(frame)
+    frame["m1"] = lists.to_pylist()  # plain Python lists in an object column
+    with pytest.raises(SketchError, match=r"^column 'm1' holds unhashable type: 'list'.*flatten it"):
+        sketch_from_frame(frame)
+    assert sketch_from_frame(frame, ignore=["m1"]) == Sketch.from_decisions(frame[["m0"]])
