@@ -20,6 +20,11 @@ A failed write (``ENOSPC`` on ``/dev/full``, a read-only folder ...) raises
 :class:`~evalgebra.errors.OutputError`, one line; a reader that closed a pipe early raises
 :class:`BrokenPipeError` as any write to a pipe does.
 
+:func:`write_recorded` also records the file's SHA-256 (and the writer's fields, e.g. a protocol
+number) in the folder's ``MANIFEST.json``, itself written atomically under a lock;
+:func:`read_recorded` returns a file's text only when its bytes hash to that record, so a file
+evalgebra did not write there, or one changed since, is never taken for its own.
+
 Examples
 --------
 >>> import tempfile, pathlib
@@ -36,21 +41,35 @@ Examples
 (True, 'again\n')
 >>> output_target("/dev/null").kind
 'character device'
+>>> write_recorded(target, "print('mine')\n", protocol=1)
+>>> read_recorded(target)
+("print('mine')\n", {'protocol': 1, 'sha256': '...'})
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import hashlib
+import json
 import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from evalgebra.errors import OutputError
+from evalgebra.errors import EvalgebraError, OutputError
 
-__all__ = ["write_output", "output_target", "OutputTarget", "STDOUT", "stale_temporary_files"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: writers of one folder are not serialised
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["write_output", "output_target", "OutputTarget", "STDOUT", "stale_temporary_files",
+           "RECORD_NAME", "UnrecordedFile", "write_recorded", "read_recorded"]
 
 #: The path that names standard output.
 STDOUT = "-"
@@ -294,3 +313,71 @@ def _replace(target: Path, text: str) -> None:
             os.unlink(tmp)
         raise
     _sync_directory(directory)
+
+
+#: The file in a folder that records what :func:`write_recorded` wrote there.
+RECORD_NAME = "MANIFEST.json"
+
+
+class UnrecordedFile(EvalgebraError):
+    """A file its folder's ``MANIFEST.json`` does not record, or whose bytes changed since it was recorded."""
+
+
+def _records(folder: Path) -> dict[str, Any]:
+    """The ``files`` table of ``folder``'s manifest; empty when there is none or it cannot be read."""
+    try:
+        manifest = json.loads((folder / RECORD_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    return files if isinstance(files, dict) else {}
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the folder's manifest lock (writers of one folder take turns)."""
+    if fcntl is None:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(folder / f".{RECORD_NAME}.lock", "a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def write_recorded(path: str | os.PathLike[str], text: str, **fields: Any) -> None:
+    """Write ``text`` atomically and record its SHA-256, with ``fields``, in the folder's ``MANIFEST.json``."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    with _locked(folder):
+        write_output(target, text)
+        files = _records(folder)
+        files[target.name] = {**fields, "sha256": digest}
+        write_output(folder / RECORD_NAME, json.dumps({"files": files}, indent=2, sort_keys=True) + "\n")
+
+
+def read_recorded(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
+    """``(text, record)`` of a file :func:`write_recorded` wrote, its bytes read once and checked.
+
+    Raises :class:`UnrecordedFile` (the message says why, in one line) when the folder's
+    ``MANIFEST.json`` has no record of the file or the file's SHA-256 differs from it.
+    """
+    target = Path(path)
+    record = _records(target.parent if str(target.parent) else Path(".")).get(target.name)
+    if not isinstance(record, dict) or not isinstance(record.get("sha256"), str):
+        raise UnrecordedFile(f"{target.name} is not recorded in the folder's {RECORD_NAME} "
+                             "(evalgebra did not write it)")
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        raise UnrecordedFile(f"{target.name} cannot be read: {exc.strerror or exc}") from None
+    if hashlib.sha256(data).hexdigest() != record["sha256"]:
+        raise UnrecordedFile(f"{target.name} changed since evalgebra wrote it (its SHA-256 differs from "
+                             f"{RECORD_NAME}'s record)")
+    try:
+        return data.decode("utf-8"), dict(record)
+    except UnicodeDecodeError:
+        raise UnrecordedFile(f"{target.name} is not UTF-8 text") from None

@@ -1,5 +1,6 @@
 """The one writer: files replaced whole (synced, no temporary files left for long), FIFOs and devices
-written in place, links followed, everything else refused in one line."""
+written in place, links followed, everything else refused in one line; recorded files are read back
+only when their bytes are the ones recorded."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from evalgebra.testing.output_nodes import (
     node_state,
     write_and_observe,
 )
+from evalgebra.fileio import RECORD_NAME, UnrecordedFile, read_recorded, write_recorded
 
 TEXT = '{"written": "é"}\n'
 
@@ -175,3 +177,42 @@ def test_write_output_follows_a_chain_of_links_to_the_last_target(tmp_path):
     assert (tmp_path / "two").is_symlink() and (tmp_path / "one").is_symlink()
     assert (tmp_path / "real.json").read_text("utf-8") == TEXT
     assert stat.S_ISREG(os.lstat(tmp_path / "real.json").st_mode)
+
+
+def test_read_recorded_returns_what_write_recorded_wrote_and_nothing_else(tmp_path):
+    target = tmp_path / "module.py"
+    write_recorded(target, "x = 'é'\n", protocol=3)
+    assert read_recorded(target) == ("x = 'é'\n", {"protocol": 3, "sha256": read_recorded(target)[1]["sha256"]})
+    write_recorded(target, "x = 2\n", protocol=3)  # a rewrite replaces the record
+    assert read_recorded(target)[0] == "x = 2\n"
+    planted = tmp_path / "planted.py"
+    planted.write_text("x = 3\n")
+    with pytest.raises(UnrecordedFile, match="planted.py is not recorded"):
+        read_recorded(planted)
+    target.write_text("x = 2  # changed\n")
+    with pytest.raises(UnrecordedFile, match="module.py changed since evalgebra wrote it"):
+        read_recorded(target)
+    (tmp_path / RECORD_NAME).write_text("{not json")
+    with pytest.raises(UnrecordedFile, match="not recorded"):  # an unreadable manifest records nothing
+        read_recorded(target)
+
+
+def _record_many(folder: str, start: int) -> None:
+    for k in range(start, start + 15):
+        write_recorded(os.path.join(folder, f"f{k}.txt"), f"{k}\n")
+
+
+def test_write_recorded_from_processes_at_once_keeps_every_record(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_record_many, args=(str(tmp_path), 100 * w)) for w in range(4)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+        assert writer.exitcode == 0
+    for w in range(4):
+        for k in range(100 * w, 100 * w + 15):
+            assert read_recorded(tmp_path / f"f{k}.txt")[0] == f"{k}\n"
+

@@ -140,9 +140,8 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
     except MissingStructureModule as missing:
         if missing.n_labels != 2:
             raise
-        from evalgebra.codegen.structure_modules import structure_source
+        from evalgebra.codegen.cache import write_cached_module
         from evalgebra.codegen.structures import derive_structure
-        from evalgebra.fileio import write_output
 
         folder = cache_dir()
         text = structure_text(missing.structure)
@@ -150,9 +149,7 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
               f"{folder} (once; this can take minutes)", file=sys.stderr)
         form = derive_structure(missing.n_classifiers, list(missing.structure),
                                 lambda message: print(f"evalgebra: {message}", file=sys.stderr))
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{form.module}.py"
-        write_output(target, structure_source(form))
+        target = write_cached_module(folder, form)
         print(f"evalgebra: wrote {target} (eliminant of degree {form.degree})", file=sys.stderr)
     except EvalgebraError:
         pass  # refused for another reason: evaluate says why

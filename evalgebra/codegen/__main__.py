@@ -43,17 +43,14 @@ def parse_spec(text: str) -> tuple[int, int, list[tuple[int, ...]]]:
 
 
 def _one_structure(spec_text: str, out: Path, progress: object) -> int:
-    from evalgebra.codegen.structure_modules import structure_source
+    from evalgebra.codegen.cache import write_cached_module
     from evalgebra.codegen.structures import derive_structure
-    from evalgebra.fileio import write_output
 
     n, r_count, structure = parse_spec(spec_text)
     if r_count != 2:
         raise SpecError(f"--spec: generated structure evaluators need R = 2, got R = {r_count}")
     form = derive_structure(n, structure, progress)  # type: ignore[arg-type]
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / f"{form.module}.py"
-    write_output(target, structure_source(form))
+    target = write_cached_module(out, form)  # recorded in out/MANIFEST.json: the runtime loads it
     print(f"{target}: eliminant of degree {form.degree} ({form.method}, parameter {form.parameter}), "
           f"derived in {form.seconds:.1f} s")
     return 0

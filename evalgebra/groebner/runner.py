@@ -18,12 +18,13 @@ costs tens of milliseconds); a call with its own limit or progress callback, and
 an engine that runs as a process of its own (Singular, msolve), gets a child of its own. With
 ``time_limit=math.inf`` and no progress an in-process engine runs in the caller's process.
 
-Nothing outlives its caller. The child leads a process group of its own, which holds the
-engines it starts (each of them is also told by the kernel to die with the child, where the
-platform allows); a time-out ends the whole group. Engines write into one scratch folder per
-run, removed by the caller on every exit. If the caller itself is killed (even by
-``SIGKILL``), a small reaper process sees its pipe close, ends the child's group and removes
-the scratch folder.
+Nothing outlives its caller. The child leads a process group of its own; a time-out ends the
+whole group. Each engine it starts runs supervised by
+:func:`evalgebra.engines.supervision.run_engine` (a group and a folder of its own, ended when the
+child ends). Engines write into one scratch folder per run, removed by the caller on every exit.
+If the caller itself is killed (even by ``SIGKILL``), a small reaper process
+(:func:`evalgebra.engines.supervision.start_reaper`) sees its pipe close, ends the child's group
+and removes the scratch folder.
 
 Examples
 --------
@@ -42,7 +43,6 @@ import multiprocessing
 import numbers
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -50,10 +50,10 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from evalgebra.engines import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, limit_seconds
+from evalgebra.engines import (DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, die_with_parent, end_group,
+                               limit_seconds, release_reaper, start_reaper)
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.groebner.backends import BACKENDS, get_backend
-from evalgebra.groebner.backends.base import die_with_parent
 from evalgebra.groebner.polys import PolyRing, dump, load
 
 __all__ = ["GroebnerTimeout", "run_backend", "stderr_progress", "Progress", "DEFAULT_TIME_LIMIT",
@@ -130,40 +130,6 @@ def _child(conn: Any, backend: str, task: str, data: Any, variables: Sequence[st
         conn.close()
 
 
-def _start_reaper(child: int, scratch: str) -> tuple[int, int]:
-    """Fork a small process that cleans up if the caller dies: ``(pid, write end of its pipe)``.
-
-    The reaper waits on a pipe whose only write end the caller holds. A byte means the caller
-    cleaned up itself; end of file without a byte means the caller was killed: the reaper
-    then ends the child's process group (engines included) and removes the scratch folder.
-    It waits in the kernel, so a computation that holds the interpreter cannot delay it.
-    """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the reaper, which leaves by os._exit
-        try:
-            os.setpgrp()  # out of the caller's group, so a signal to the group does not end it
-            os.close(write_end)
-            if not os.read(read_end, 1):
-                _end_group(child)
-                shutil.rmtree(scratch, ignore_errors=True)
-        finally:
-            os._exit(0)
-    os.close(read_end)
-    return pid, write_end
-
-
-def _end_group(pid: int) -> None:
-    """End a child and everything in its process group (external engines included)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:  # not (yet) a group leader: end the child alone
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:  # already gone
-            pass
-
-
 def run_backend(
     backend: str,
     task: str,
@@ -235,16 +201,14 @@ def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], va
     process.start()
     child.close()
     assert process.pid is not None
-    reaper, reaper_pipe = _start_reaper(process.pid, scratch)
+    reaper, reaper_pipe = start_reaper(scratch, process.pid)
     try:
         status, payload = _wait(parent, process.is_alive, label, time_limit, progress, interval, by_default)
     finally:
-        _end_group(process.pid)  # the child and any engine still in its group
+        end_group(process.pid)  # the child and any engine still in its group
         process.join()
         parent.close()
-        os.write(reaper_pipe, b"x")  # the reaper may leave: everything is cleaned up here
-        os.close(reaper_pipe)
-        os.waitpid(reaper, 0)
+        release_reaper(reaper, reaper_pipe)  # the reaper may leave: everything is cleaned up here
     if status != "ok":
         raise EvalgebraError(f"{label} failed: {payload}")
     return load(payload)
@@ -285,7 +249,7 @@ class _Workers:
         process.start()
         child.close()
         assert process.pid is not None
-        reaper, pipe = _start_reaper(process.pid, scratch)
+        reaper, pipe = start_reaper(scratch, process.pid)
         return os.getpid(), process, conn, reaper, pipe, scratch
 
     def close(self) -> None:
@@ -294,12 +258,10 @@ class _Workers:
         if worker is None or worker[0] != os.getpid():  # none, or a forked copy's: not ours to end
             return
         _, process, conn, reaper, pipe, scratch = worker
-        _end_group(process.pid)
+        end_group(process.pid)
         process.join()
         conn.close()
-        os.write(pipe, b"x")
-        os.close(pipe)
-        os.waitpid(reaper, 0)
+        release_reaper(reaper, pipe)
         shutil.rmtree(scratch, ignore_errors=True)
 
     def run(self, backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],

@@ -11,7 +11,6 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import combinations
 
-import flint
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -157,12 +156,3 @@ def test_an_engine_failure_is_undecided_not_an_answer(monkeypatch):
     monkeypatch.setattr(module, "solve_system", failing)
     points, alarms = CompletePairs(1).solve([3, 1, 2, 5, 1, 1, 4, 2] * 4)
     assert points == [] and "undecided" in alarms and "no point is claimed" in alarms["undecided"]
-
-
-def test_msolve_output_with_integers_past_python_s_string_limit_is_read():
-    from evalgebra.evaluators.complete_pairs import _parse
-
-    big = "7" * 6500  # int(str) refuses more than 4,300 digits
-    parsed = _parse(f"[0, [{big}, -{big} / 2^3, 5 / {big}]]:")
-    value = int(flint.fmpz(big))
-    assert parsed[1][0] == value and parsed[1][1] == Fraction(-value, 8) and parsed[1][2] == Fraction(5, value)

@@ -33,6 +33,7 @@ from evalgebra.evaluators.structure_modules import (
     structure_text)
 from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts, structure_match
 from evalgebra.evaluators.structured_batch import evaluate_structured_batch
+from evalgebra.fileio import write_recorded
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import correlation_bound
 
@@ -45,7 +46,8 @@ NAMES4 = ("c0", "c1", "c2", "c3")
 def hand_cache(tmp_path_factory):
     """A cache folder holding the hand-written one-pair module, named by $EVALGEBRA_CACHE."""
     folder = tmp_path_factory.mktemp("structures")
-    (folder / "n4_r2_pair_by_hand.py").write_text(HAND_MODULE, encoding="utf-8")
+    # recorded as the project's writers record a module: the loader runs no other file
+    write_recorded(folder / "n4_r2_pair_by_hand.py", HAND_MODULE, protocol=structure_modules.LOADED_PROTOCOL)
     saved = os.environ.get(structure_modules.CACHE_VARIABLE)
     os.environ[structure_modules.CACHE_VARIABLE] = str(folder)
     yield folder

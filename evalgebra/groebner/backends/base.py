@@ -12,14 +12,10 @@ True
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import os
-import signal
-import subprocess
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from evalgebra.engines import die_with_parent, start_engine  # re-exported: the supervision moved there
 from evalgebra.errors import SpecError
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
@@ -87,34 +83,3 @@ def get_backend(name: str | Backend) -> Backend:
 def available_backends() -> list[str]:
     """Names of the backends that can run here."""
     return [name for name, backend in BACKENDS.items() if backend.available()]
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _libc() -> Any:
-    name = ctypes.util.find_library("c")
-    try:
-        return ctypes.CDLL(name, use_errno=True) if name else None
-    except OSError:
-        return None
-
-
-_LIBC = _libc()
-
-
-def die_with_parent() -> None:  # pragma: no cover - runs in the engine process before exec
-    """Ask the kernel (Linux) to end this process when the process that started it ends."""
-    if _LIBC is not None and hasattr(_LIBC, "prctl"):
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def start_engine(argv: Sequence[str], cwd: str) -> subprocess.Popen[str]:
-    """Start an engine process that dies with the process that started it (on Linux).
-
-    Its standard streams are pipes of text; read them with ``communicate``.
-    """
-    return subprocess.Popen(  # noqa: S603 - argv is the engine binary and fixed flags
-        list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-        preexec_fn=die_with_parent if os.name == "posix" else None,
-    )
