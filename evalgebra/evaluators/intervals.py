@@ -62,12 +62,12 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from statistics import NormalDist
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
+from evalgebra.data.numbers import exact_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
@@ -235,7 +235,9 @@ def _decoding_many(options: Mapping[str, Any]) -> tuple[str, Any]:
     if options.get("prevalence_order") is not None:
         return "prevalence_order", [str(x) for x in options["prevalence_order"]]
     if options.get("known_prevalences") is not None:
-        return "known_prevalences", {str(k): float(Fraction(v)) for k, v in dict(options["known_prevalences"]).items()}
+        known = dict(options["known_prevalences"]).items()
+        return "known_prevalences", {str(k): float(exact_rational(v, f"known_prevalences[{str(k)!r}]", SpecError))
+                                     for k, v in known}
     return decoding, None
 
 

@@ -68,3 +68,34 @@ def test_show_int_never_prints_huge_integers():
 @given(st.fractions(max_denominator=10**30))
 def test_parse_rational_round_trips_fractions(value):
     assert parse_rational(str(value), "x") == value
+
+
+# -- one parser (issue 21: the CLI had its own with 50 digits, QuadraticNumber none) ------------------
+@pytest.mark.parametrize("text", ["٣", "١/٢", "0x10", "inf", "nan", "-inf", "1e", "1/2/3", "1 / 2", "1/-2", "½"])
+def test_parse_rational_takes_ascii_rationals_only(text):
+    with pytest.raises(SketchError, match="cannot read"):
+        parse_rational(text, "x")
+
+
+def test_parse_rational_without_where_starts_with_the_value():
+    with pytest.raises(SketchError, match=r"^cannot read 'half' as a rational"):
+        parse_rational("half", "")
+
+
+def test_every_reader_of_rational_text_uses_the_one_parser():
+    import argparse
+
+    from evalgebra.cli import args
+    from evalgebra.errors import NumberError
+    from evalgebra.evaluators.quadratic import QuadraticNumber
+
+    assert (args.MAX_DIGITS, args.MAX_EXPONENT) == (MAX_DIGITS, MAX_EXPONENT)
+    big = "9" * MAX_DIGITS
+    assert args.rational(big) == QuadraticNumber(big) == parse_rational(big, "x") == int(big)
+    for text in ("9" * (MAX_DIGITS + 1), f"1e{MAX_EXPONENT + 1}", "1e5000", "1/0", "nan"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            args.rational(text)
+        with pytest.raises(NumberError):
+            QuadraticNumber(text)
+        with pytest.raises(NumberError):
+            QuadraticNumber(0, 1, text)
