@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
-from evalgebra.data.numbers import exact_rational
+from evalgebra.data.numbers import exact_rational, short_repr
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
@@ -190,7 +190,7 @@ def _looped(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], 
         for row, draw in enumerate(counts):
             keep = draw > 0
             resample = Sketch(sketch.classifiers, sketch.labels, pops[keep], np.full(int(keep.sum()), UNLABELLED),
-                              codes[keep], draw[keep].astype(np.int64), sketch.populations)
+                              codes[keep], draw[keep].astype(np.int64), sketch.populations, abstain=sketch.abstain)
             result = function(resample, **options)
             if result.point is None:
                 kinds = result.alarm_kinds()
@@ -252,7 +252,7 @@ def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, An
                 estimate: np.ndarray, cells: tuple[np.ndarray, np.ndarray, np.ndarray], vectorised: bool) -> Statistics:
     pops, codes, counts = cells
     n_classifiers, labels = sketch.n_classifiers, tuple(sketch.labels)
-    if not vectorised or evaluation.method == "hui_walter":
+    if not vectorised or evaluation.method == "hui_walter" or sketch.abstain:  # abstentions: exact evaluator per draw
         return _looped(sketch, evaluation, options, keys, pops, codes)
     if evaluation.method == "majority":
         return majority_statistics(codes, n_classifiers, labels, options.get("ties", "split"))
@@ -299,6 +299,9 @@ def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], e
     _, codes, counts = cells
     labels = tuple(sketch.labels)
     observed = counts.astype(float)
+    if sketch.abstain:
+        raise SpecError(f"intervals='delta' is not derived for abstentions {short_repr(list(sketch.abstain))}; "
+                        "use intervals='bootstrap'")
     if evaluation.method == "majority":
         statistics, analytic = majority_statistics(codes, sketch.n_classifiers, labels, options.get("ties", "split")), True
     elif evaluation.method == "algebraic" and len(labels) == 2:
