@@ -47,6 +47,7 @@ __all__ = [
     "pandas_column",
     "arrow_column",
     "choose_columns",
+    "frame_columns",
     "Progress",
     "CHUNK_ROWS",
 ]
@@ -132,13 +133,15 @@ def choose_columns(
     ['m1', 'm2']
     """
     columns = [str(c) for c in columns]
-    ignore = [] if ignore is None else [ignore] if isinstance(ignore, str) else list(ignore)
-    wanted = [s for s in special if s is not None] + list(ignore) + list(classifiers or ())
+    ignore = _name_list(ignore, "ignore") or []
+    classifiers = _name_list(classifiers, "classifiers")
+    special = [str(s) for s in special if s is not None]
+    wanted = special + ignore + list(classifiers or ())
     absent = [c for c in wanted if c not in columns]
     if absent:
-        raise SketchError(f"no column(s) {absent}; the columns are {short_repr(columns)}")
+        raise SketchError(f"no column(s) {short_repr(absent)}; the columns are {short_repr(columns)}")
     if classifiers is not None:
-        chosen = [str(c) for c in classifiers]
+        chosen = classifiers
     else:
         chosen = [c for c in columns if c not in ignore and c not in special]
     if not chosen:
@@ -146,6 +149,49 @@ def choose_columns(
     if len(set(chosen)) != len(chosen):
         raise SketchError(f"classifier columns must be distinct, got {chosen}")
     return chosen
+
+
+def _name_list(names: Any, what: str) -> list[str] | None:
+    """Column names as strings: one name (a str or an int) or a sequence of them; None stays None."""
+    if names is None:
+        return None
+    if isinstance(names, (str, int, np.integer)) and not isinstance(names, (bool, np.bool_)):
+        return [str(names)]
+    if isinstance(names, (bytes, dict)) or not isinstance(names, (Sequence, np.ndarray, set, frozenset)):
+        raise SketchError(f"{what}: give a column name or a list of them, got {short_repr(names)}")
+    return [str(name) for name in names]
+
+
+def frame_columns(frame: Any) -> dict[str, Any]:
+    """The columns of a DataFrame by name as text (``0`` is ``"0"``): ``{name: the frame's own label}``.
+
+    Column names are used as their ``str()``, as classifier names are strings everywhere; a
+    MultiIndex, a repeated name (``1`` and ``"1"`` included) or no column at all is refused.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame_columns(pd.DataFrame({0: ["a"], "y": ["b"]}))
+    {'0': 0, 'y': 'y'}
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        hint = "; for an array of decisions use Sketch.from_decisions" if hasattr(frame, "shape") else ""
+        raise SketchError(f"expected a pandas DataFrame, got {type(frame).__name__}{hint}")
+    if isinstance(frame.columns, pd.MultiIndex):
+        raise SketchError(f"the columns are a MultiIndex of {frame.columns.nlevels} levels; flatten them first, "
+                          "e.g. frame.columns = ['/'.join(map(str, c)) for c in frame.columns]")
+    if len(frame.columns) == 0:
+        raise SketchError("the DataFrame has no columns; give one column of answers per classifier")
+    out: dict[str, Any] = {}
+    for label in frame.columns:
+        name = str(label)
+        if name in out:
+            same = "" if out[name] is label or repr(out[name]) == repr(label) else f" ({out[name]!r} and {label!r})"
+            raise SketchError(f"column name {name!r} appears twice{same}; give every column its own name")
+        out[name] = label
+    return out
 
 
 # -- progress ---------------------------------------------------------------------------------
@@ -200,13 +246,22 @@ def partial_from_frame(
     abstain: Any = None,
     missing: str = "error",
 ) -> PartialSketch:
-    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition)."""
-    chosen = choose_columns(frame.columns, classifiers, ignore, [truth, population])
+    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition).
+
+    Column names are matched as text (:func:`frame_columns`); a frame without rows adds nothing.
+    """
+    label = frame_columns(frame)
+    chosen = choose_columns(list(label), classifiers, ignore, [truth, population])
     part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
                          populations=populations)
-    part.add([pandas_column(frame[c]) for c in chosen],
-             truth=None if truth is None else pandas_column(frame[truth]),
-             population=None if population is None else pandas_column(frame[population]))
+    if len(frame) == 0:
+        return part
+
+    def column(name: Any) -> Column:
+        return pandas_column(frame[label[str(name)]])
+
+    part.add([column(c) for c in chosen], truth=None if truth is None else column(truth),
+             population=None if population is None else column(population))
     return part
 
 
@@ -219,6 +274,10 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     Parameters
     ----------
     frame : pandas.DataFrame
+        Column names are used as text, so the classifiers of a frame with integer columns
+        ``0, 1, 2`` are ``"0", "1", "2"`` (``truth=3`` and ``truth="3"`` name the same column).
+        A MultiIndex is refused: flatten it first (``frame.columns = ["/".join(c) for c in
+        frame.columns]``); so are repeated names and a frame without rows.
     classifiers : sequence of str, optional
         The classifier columns (default: every column but ``truth``, ``population`` and ``ignore``).
     ignore : sequence of str, optional
@@ -240,7 +299,8 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     Raises
     ------
     SketchError
-        Unknown or missing answers (``missing="error"``), a column that looks like an item ID.
+        Unknown or missing answers (``missing="error"``), a column that looks like an item ID,
+        a frame that is not a DataFrame, has no rows or its columns are not as above.
 
     Examples
     --------
@@ -249,7 +309,10 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     >>> sketch_from_frame(frame, truth="y").by_true_label()
     {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
     """
-    return partial_from_frame(frame, **options).finish()
+    part = partial_from_frame(frame, **options)
+    if len(frame) == 0:
+        raise SketchError("the DataFrame has no rows; a sketch needs at least one item")
+    return part.finish()
 
 
 # -- parquet -----------------------------------------------------------------------------------
