@@ -76,6 +76,20 @@ def _abstentions(abstain: Any, missing: str) -> tuple[str, ...]:
     return tuple(given)
 
 
+def _column(column: Any, what: str) -> Column:
+    """``column`` checked to be a :data:`Column`: a ``(codes, keys)`` pair of 1-D codes and a key list or None."""
+    if not isinstance(column, (tuple, list)) or len(column) != 2:
+        raise SketchError(f"{what}: a column is a (codes, keys) pair (keys None for label positions), "
+                          f"got {type(column).__name__}")
+    codes, keys = np.asarray(column[0]), column[1]
+    if codes.ndim != 1:
+        raise SketchError(f"{what}: codes must be one-dimensional, got shape {codes.shape}")
+    if keys is not None and (isinstance(keys, (str, bytes)) or not isinstance(keys, (Sequence, np.ndarray))):
+        raise SketchError(f"{what}: keys must be a list of the values the codes index (or None), got "
+                          f"{type(keys).__name__}")
+    return codes, keys
+
+
 class PartialSketch:
     r"""Pattern counts of a test read so far, with responses known by name; mergeable.
 
@@ -126,6 +140,8 @@ class PartialSketch:
     ) -> None:
         if not isinstance(missing, str) or missing not in MISSING_POLICIES:
             raise SketchError(f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}")
+        if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, (Sequence, np.ndarray)):
+            raise SketchError(f"classifiers: give a list of classifier names, got {short_repr(classifiers)}")
         self.classifiers = tuple(str(c) for c in classifiers)
         if not self.classifiers or len(set(self.classifiers)) != len(self.classifiers):
             raise SketchError(f"need distinct classifier names, got {list(self.classifiers)}")
@@ -224,10 +240,14 @@ class PartialSketch:
 
     def _population(self, column: Column, n_rows: int) -> np.ndarray:
         codes, keys = np.asarray(column[0]), column[1]
+        if codes.dtype.kind not in "iu" or codes.shape != (n_rows,):
+            raise SketchError(f"population: {n_rows} integer codes expected, got {codes.dtype} of shape {codes.shape}")
         if (codes < 0).any():
             raise SketchError("missing population for some items")
         if keys is None:
             keys = list(range(int(codes.max()) + 1 if codes.size else 0))
+        elif codes.size and int(codes.max()) >= len(keys):
+            raise SketchError(f"population: code {int(codes.max())} outside its dictionary of {len(keys)} values")
         lookup = np.empty(len(keys), dtype=np.int64)
         for k, key in enumerate(keys):
             name = str(key)
@@ -241,8 +261,16 @@ class PartialSketch:
     # -- counting -------------------------------------------------------------------------
     def add(self, answers: Sequence[Column], *, truth: Column | None = None, population: Column | None = None) -> None:
         """Count one chunk: one dictionary column per classifier (see :data:`Column`)."""
+        if isinstance(answers, (str, bytes, np.ndarray)) or not isinstance(answers, Sequence):
+            raise SketchError(f"answers: give a list of {len(self.classifiers)} (codes, keys) columns, one per "
+                              f"classifier, got {type(answers).__name__}")
+        answers = [_column(c, f"column {name!r}") for c, name in zip(answers, self.classifiers)] + list(
+            answers[len(self.classifiers):])
+        truth = None if truth is None else _column(truth, "truth")
+        population = None if population is None else _column(population, "population")
         if len(answers) != len(self.classifiers):
-            raise SketchError(f"{len(answers)} answer columns for {len(self.classifiers)} classifiers")
+            raise SketchError(f"{len(answers)} answer columns for {len(self.classifiers)} classifiers "
+                              f"{short_repr(list(self.classifiers))}; give one column per classifier, in that order")
         if (truth is not None) != self.labelled:
             raise SketchError("a labelled sketch needs a truth column in every chunk, an unlabelled one none")
         n_rows = int(np.asarray(answers[0][0]).shape[0])
