@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
-from evalgebra.data.numbers import exact_rational, short_repr
+from evalgebra.data.numbers import check_seed, exact_rational, short_repr
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
@@ -225,8 +225,7 @@ def _check(kind: Any, level: Any, n_boot: Any, seed: Any) -> tuple[float, int]:
     n_boot = DEFAULT_RESAMPLES if n_boot is None else n_boot
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 2 <= n_boot <= 10**7:
         raise SpecError(f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**7")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise SpecError(f"seed={seed!r}: the seed must be a non-negative integer (or None: not reproducible)")
+    check_seed(seed)
     return float(level), int(n_boot)
 
 
