@@ -87,7 +87,7 @@ def _column(column: Any, what: str) -> Column:
     if keys is not None and (isinstance(keys, (str, bytes)) or not isinstance(keys, (Sequence, np.ndarray))):
         raise SketchError(f"{what}: keys must be a list of the values the codes index (or None), got "
                           f"{type(keys).__name__}")
-    return codes, keys
+    return codes, keys if keys is None or isinstance(keys, Sequence) else list(keys)
 
 
 class PartialSketch:
