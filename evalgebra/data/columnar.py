@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.chunked import Column, PartialSketch
+from evalgebra.data.encoding import name_text
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
@@ -73,12 +74,17 @@ def pandas_column(series: Any) -> Column:
     if isinstance(dtype, pd.CategoricalDtype):
         return np.asarray(series.cat.codes.to_numpy()), list(dtype.categories)
     if dtype.kind == "b":
-        raise SketchError(f"column {series.name!r}: booleans are not labels; use label names or indices")
+        raise SketchError(f"column {short_repr(series.name)}: booleans are not labels; use label names or indices")
     if dtype.kind in "iu":
         return series.to_numpy(), None
     if dtype.kind == "f":
-        raise SketchError(f"column {series.name!r}: decisions must be label names (str) or indices (int), not floats")
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        raise SketchError(f"column {short_repr(series.name)}: decisions must be label names (str) or indices (int), "
+                          "not floats")
+    try:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError:  # an unhashable cell (a list, an array): pandas cannot factorise the column
+        raise SketchError(f"column {short_repr(series.name)}: a cell is not a label (unhashable); cells are label "
+                          "names (str) or indices (int)") from None
     return codes, list(uniques)
 
 
@@ -132,10 +138,10 @@ def choose_columns(
     >>> choose_columns(["id", "m1", "m2", "y"], None, ["id"], ["y", None])
     ['m1', 'm2']
     """
-    columns = [str(c) for c in columns]
+    columns = [name_text(c, "columns") for c in columns]
     ignore = _name_list(ignore, "ignore") or []
     classifiers = _name_list(classifiers, "classifiers")
-    special = [str(s) for s in special if s is not None]
+    special = [name_text(s, "truth or population") for s in special if s is not None]
     wanted = special + ignore + list(classifiers or ())
     absent = [c for c in wanted if c not in columns]
     if absent:
@@ -156,10 +162,10 @@ def _name_list(names: Any, what: str) -> list[str] | None:
     if names is None:
         return None
     if isinstance(names, (str, int, np.integer)) and not isinstance(names, (bool, np.bool_)):
-        return [str(names)]
+        return [name_text(names, what)]
     if isinstance(names, (bytes, dict)) or not isinstance(names, (Sequence, np.ndarray, set, frozenset)):
         raise SketchError(f"{what}: give a column name or a list of them, got {short_repr(names)}")
-    return [str(name) for name in names]
+    return [name_text(name, what) for name in names]
 
 
 def frame_columns(frame: Any) -> dict[str, Any]:
@@ -186,7 +192,7 @@ def frame_columns(frame: Any) -> dict[str, Any]:
         raise SketchError("the DataFrame has no columns; give one column of answers per classifier")
     out: dict[str, Any] = {}
     for label in frame.columns:
-        name = str(label)
+        name = name_text(label, "columns")
         if name in out:
             same = "" if out[name] is label or repr(out[name]) == repr(label) else f" ({out[name]!r} and {label!r})"
             raise SketchError(f"column name {name!r} appears twice{same}; give every column its own name")
@@ -258,7 +264,7 @@ def partial_from_frame(
         return part
 
     def column(name: Any) -> Column:
-        return pandas_column(frame[label[str(name)]])
+        return pandas_column(frame[label[name_text(name, "columns")]])
 
     part.add([column(c) for c in chosen], truth=None if truth is None else column(truth),
              population=None if population is None else column(population))

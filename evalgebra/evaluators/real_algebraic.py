@@ -37,7 +37,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from evalgebra.data.numbers import short_repr
+from evalgebra.data.numbers import MAX_BITS, short_repr, show_int
 from evalgebra.errors import InexactError, NumberError
 
 __all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
@@ -264,9 +264,9 @@ def as_fmpq(value: Any) -> flint.fmpq:
 def integer_poly(poly: Any) -> flint.fmpz_poly:
     """An ``fmpz_poly`` from an ``fmpz_poly``, an ``fmpq_poly`` (its numerator) or integer coefficients.
 
-    Coefficients are exact integers (``int``, NumPy or flint integers, integral Fractions);
-    anything else raises :class:`~evalgebra.errors.NumberError` (never truncated: ``2.5`` is
-    not ``2``).
+    Coefficients are exact integers (``int``, NumPy or flint integers, integral Fractions) of
+    at most :data:`~evalgebra.data.numbers.MAX_BITS` bits; anything else raises
+    :class:`~evalgebra.errors.NumberError` (never truncated: ``2.5`` is not ``2``).
 
     >>> integer_poly([-2, 0, 1])
     x^2 + (-2)
@@ -301,10 +301,13 @@ def _integer(c: Any) -> int:
     if isinstance(c, (Fraction, flint.fmpq)) and c.denominator == 1:
         return int(c.numerator)
     try:
-        return operator.index(c)
+        value = operator.index(c)
     except TypeError:
         raise NumberError(f"polynomial coefficient {short_repr(c)} is not an integer; give exact integers "
                           "(scale a rational polynomial by its denominators)") from None
+    if value.bit_length() > MAX_BITS:
+        raise NumberError(f"polynomial coefficient {show_int(value)} is too large; accepted: at most {MAX_BITS} bits")
+    return value
 
 
 def sign_of(value: Any) -> int:

@@ -173,3 +173,15 @@ def test_add_takes_columns_as_lists_and_codes_as_sequences():
     part = PartialSketch(["x", "y"])
     part.add([[[0, 1], ["a", "b"]], ([1, 1], ("a", "b"))])
     assert part.finish() == Sketch.from_decisions([["a", "b"], ["b", "b"]], classifiers=["x", "y"])
+
+
+def test_partial_sketch_refuses_what_the_fuzz_found():
+    """Ragged or undecodable codes, integer labels or abstentions, names with no text form."""
+    with pytest.raises(SketchError, match=r"column 'y': codes must be a 1-D array of integers"):
+        PartialSketch(["x", "y"]).add([_COL, ([[0], [0, 1]], ["a"])])
+    with pytest.raises(SketchError, match=r"labels must be a list of label names"):
+        PartialSketch(["x", "y"], labels=3)
+    with pytest.raises(SketchError, match=r"abstain must name the non-label answers"):
+        PartialSketch(["x", "y"], abstain=3)
+    with pytest.raises(SketchError, match=r"classifiers: an integer of 16610 bits is too long for a name"):
+        PartialSketch([10**5000])

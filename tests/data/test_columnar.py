@@ -217,3 +217,10 @@ def test_partial_from_frame_of_no_rows_adds_nothing() -> None:
 def test_choose_columns_takes_names_or_lists_of_names(option) -> None:
     with pytest.raises(SketchError, match="give a column name or a list of them"):
         sketch_from_frame(pd.DataFrame({"m1": ["a"], "m2": ["b"]}), **option)
+
+
+def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> None:
+    with pytest.raises(SketchError, match=r"column 'm1': a cell is not a label \(unhashable\)"):
+        sketch_from_frame(pd.DataFrame({"m1": [["a"], "b"], "m2": ["a", "b"]}))
+    with pytest.raises(SketchError, match=r"columns: an integer of 16610 bits is too long for a name"):
+        sketch_from_frame(pd.DataFrame({10**5000: ["a", "b"], "m2": ["a", "b"]}))

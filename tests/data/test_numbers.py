@@ -140,7 +140,7 @@ def _seed_takers():
         "evaluate": lambda s: evaluate(three, intervals="bootstrap", n_boot=10, seed=s),
         "evaluate with abstentions": lambda s: evaluate(abstaining, intervals="bootstrap", n_boot=10, seed=s),
         "confidence_intervals": lambda s: confidence_intervals(majority_vote(three), three, n_boot=10, seed=s),
-        "random.Random": lambda s: sample_labelled_tests(three, size=1, seed=random.Random(s if s is not None else 0)),
+        "random.Random": lambda s: sample_labelled_tests(three, size=1, seed=random.Random(s or 0)),
     }
 
 

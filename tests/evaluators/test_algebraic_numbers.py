@@ -257,3 +257,11 @@ def test_polynomial_coefficients_are_exact_integers_never_truncated():
     with pytest.raises(NumberError, match="zero polynomial"):
         real_roots([0, 0])
     assert AlgebraicNumber([Fraction(-2), 0, 1], 1) == AlgebraicNumber([-2, 0, 1], 1)
+
+
+def test_polynomial_coefficients_are_bounded_like_every_number_read():
+    from evalgebra.data.numbers import MAX_BITS
+    from evalgebra.errors import NumberError
+
+    with pytest.raises(NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"):
+        AlgebraicNumber([10**5000, 0, 1], 0)  # its message could not even print the polynomial

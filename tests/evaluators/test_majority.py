@@ -391,7 +391,8 @@ def test_majority_vote_items_without_a_vote_are_left_out():
     for ties in ("split", "drop", "b", ["a", "b"]):
         ev = majority_vote(sketch, ties=ties)
         assert ev.point.prevalence == {"a": Fraction(1, 2), "b": Fraction(1, 2)}
-        assert ev.point.accuracy["c1"] == {"a": 0, "b": 1} and ev.point.response["c1"]["a"] == {"a": 0, "b": 0, "?": 1}
+        assert ev.point.accuracy["c1"] == {"a": 0, "b": 1}
+        assert ev.point.response["c1"]["a"] == {"a": 0, "b": 0, "?": 1}
     nothing = majority_vote(Sketch.from_decisions([["?", "?"]], labels=["a", "b"], abstain=["?"]))
     assert all(v is None for v in nothing.point.values())
     assert [a.kind for a in nothing.alarms] == ["blind_spot"] and "no vote" in nothing.alarms[0].detail
