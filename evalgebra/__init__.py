@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING
 from evalgebra.errors import (
     EvalgebraError,
     InconsistentIdealError,
+    InexactError,
+    NumberError,
     PointError,
     SketchError,
     SpecError,
@@ -177,6 +179,8 @@ __all__ = [
     "SpecError",
     "SketchError",
     "PointError",
+    "NumberError",
+    "InexactError",
     "InconsistentIdealError",
 ]
 

@@ -18,6 +18,8 @@ __all__ = [
     "SpecError",
     "SketchError",
     "PointError",
+    "NumberError",
+    "InexactError",
     "InconsistentIdealError",
     "OutputError",
 ]
@@ -79,6 +81,37 @@ class PointError(EvalgebraError, ValueError):
     Traceback (most recent call last):
       ...
     evalgebra.errors.PointError: give exactly one of response= or accuracy=
+    """
+
+
+class NumberError(EvalgebraError, ValueError):
+    """A number given as input cannot be read exactly, or does not exist as asked.
+
+    Raised for number text that is not a bounded rational (``"1/0"``, ``"nan"``, ``"1e5000"``),
+    a root index a polynomial does not have, or numbers of two different fields mixed.
+
+    Examples
+    --------
+    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> QuadraticNumber("1/0")
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.NumberError: QuadraticNumber: cannot read '1/0' as a rational (zero denominator)
+    """
+
+
+class InexactError(NumberError, TypeError):
+    """A float (or another inexact value) was given where an exact number is required.
+
+    Also a :class:`TypeError`: the value is of the wrong kind, not merely out of range.
+
+    Examples
+    --------
+    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> QuadraticNumber(0.1)
+    Traceback (most recent call last):
+      ...
+    evalgebra.errors.InexactError: QuadraticNumber: 0.1 is not exact; give an int, a Fraction or a 'p/q' string
     """
 
 

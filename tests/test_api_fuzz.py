@@ -5,9 +5,19 @@ and never takes longer than :data:`CASE_SECONDS`.
 The junk is what a fuzzing campaign throws at an API: wrong types, None, NaN and infinities,
 nested lists, integers far outside 64 bits, unicode (lone surrogates included), bytes, empty
 arrays and rows of different lengths, numbers written as text with huge exponents. Every
-public reader (``Sketch.from_*``, ``read_json``) and evaluator (``evaluate``,
-``evaluate_counts``, ``evaluate_batch``, ``majority_vote``, ``majority_vote_counts``,
-``containing_distance``, ``evaluation_point``, ``EvaluationPoint.from_values``) is called.
+public reader (``Sketch.from_*``, ``read_json``, ``sketch_from_frame``, ``PartialSketch.add``)
+and evaluator (``evaluate``, ``evaluate_counts``, ``evaluate_batch``, ``majority_vote``,
+``majority_vote_counts``, ``containing_distance``, ``evaluation_point``,
+``EvaluationPoint.from_values``) is called, and so is every reader of numbers written as text
+(``parse_rational``, ``QuadraticNumber``, ``SafetySpec``, the command line's ``rational``), of
+polynomial roots (``AlgebraicNumber``) and of seeds.
+
+Issue 21 added the generators that would have found its findings: frames with integer,
+MultiIndex, repeated or no column names and no rows, arrays where frames or columns belong,
+sketches with abstentions for majority voting, negative, float and huge seeds, and number
+text (``"1/0"``, ``"1e5000"``, ``"0x10"``, ``" 3 "``, ``"nan"``, ``"inf"``, other scripts'
+digits). A number text that is accepted must equal an independent exact reading (``Decimal``
+for decimals, ``int`` for the parts of ``p/q``); one within the bounds must be accepted.
 
 Each property runs :data:`EXAMPLES` examples (derandomized under the ``ci`` profile of
 ``tests/conftest.py``); the whole file takes well under a minute.
@@ -15,12 +25,14 @@ Each property runs :data:`EXAMPLES` examples (derandomized under the ``ci`` prof
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
+import re
 import signal
 import traceback
 from collections.abc import Callable
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
@@ -29,9 +41,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from evalgebra.alarm.safety import SafetySpec
+from evalgebra.cli.args import rational as cli_rational
+from evalgebra.data.chunked import PartialSketch
+from evalgebra.data.columnar import partial_from_frame, sketch_from_frame
+from evalgebra.data.numbers import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
 from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.simulate import labelled_test
 from evalgebra.data.sketch import Sketch
+from evalgebra.datasets.crowd import sparse_crowd
+from evalgebra.datasets.judges import llm_judges
 from evalgebra.errors import EvalgebraError
+from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.groebner.identifiability import random_point
+from evalgebra.search.failure import subsample
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.dispatch import METHODS, evaluate
@@ -42,7 +66,7 @@ from evalgebra.spec import EnsembleSpec
 
 #: Seconds one call may take before the case fails.
 CASE_SECONDS = 5
-#: Examples per property (11 properties).
+#: Examples per property (17 properties).
 EXAMPLES = 150
 
 FUZZ = settings(
@@ -232,3 +256,171 @@ def test_containing_distance_returns_a_distance_or_a_project_error(sketch, value
         estimate = Estimate({"a": values[0], "b": Fraction(1, 2)}, {c: {"a": values[1], "b": 1} for c in SMALL.classifiers})
     result = call(containing_distance, estimate, sketch)
     assert result is None or result.distance >= 0
+
+
+
+# -- numbers written as text (issue 21: "1/0", "1e5000" escaped; two parsers had two bounds) ------------
+_number_texts = st.one_of(
+    st.sampled_from(["1/0", "1e5000", "0x10", " 3 ", "nan", "inf", "-inf", "Infinity", "1_000", "1__0", "_1", "1.",
+                     ".5", ".", "e5", "1e", "+-1", "1/-2", "1 / 2", "0/5", "-0.0e-0", "٣", "１", "1e1000", "1e1001",
+                     "9" * MAX_DIGITS, "9" * (MAX_DIGITS + 1), "0e99999999", "\t2.5E+3\n", "3/4/5", "½", "1_000/3"]),
+    st.from_regex(r"\s?[+-]?[0-9_]{0,5}(\.[0-9_]{0,4})?([eE][+-]?[0-9_]{1,5})?\s?", fullmatch=True),
+    st.from_regex(r"[+-]?[0-9]{1,6}/[0-9]{1,6}", fullmatch=True),
+    st.fractions(max_denominator=10**6).map(str),
+    st.decimals(allow_nan=True, allow_infinity=True, places=None).map(str),
+    st.text(alphabet="0123456789+-./eE_ xn٣", max_size=10),
+)
+
+
+def _independent(text: str) -> Fraction | None:
+    """``text`` read without the parser under test: ``Decimal`` for decimals, ``int`` for ``p/q``; None if neither."""
+    body = text.strip()
+    if not body.isascii() or not body or re.search(r"(?<![0-9])_|_(?![0-9])", body):
+        return None  # Decimal reads '0_', '_1' and '1__0'; Python's grammar puts an underscore between digits
+    try:
+        if "/" in body:
+            top, _, bottom = body.partition("/")
+            if top != top.strip() or not re.fullmatch(r"[0-9_]+", bottom) or not re.fullmatch(r"[+-]?[0-9_]+", top):
+                return None
+            return Fraction(int(top), int(bottom)) if int(bottom) else None
+        value = Decimal(body)
+    except (ValueError, InvalidOperation):
+        return None
+    if not value.is_finite() or "x" in body.lower():
+        return None
+    return Fraction(value)
+
+
+def _within_bounds(text: str) -> bool:
+    body = text.strip()
+    exponent = re.search(r"[eE]([-+]?[0-9_]+)$", body)
+    digits = len(re.sub(r"[eE].*$", "", body).replace("_", "").lstrip("+-").replace(".", "").replace("/", ""))
+    return digits <= MAX_DIGITS and (exponent is None or abs(int(exponent[1])) <= MAX_EXPONENT)
+
+
+@FUZZ
+@given(_number_texts)
+def test_number_text_is_read_exactly_or_refused_with_a_project_error(text):
+    value = call(parse_rational, text, "x")
+    expected = _independent(text)
+    if value is not None:
+        assert expected is not None and value == expected, f"{text!r} read as {value}, independently {expected}"
+    elif expected is not None and _within_bounds(text):
+        pytest.fail(f"{text!r} is a rational within the bounds ({expected}) and was refused")
+    assert call(exact_rational, text, "x") == value
+    assert call(QuadraticNumber, text) == (None if value is None else QuadraticNumber(value))
+    assert call(QuadraticNumber, 1, text, 2) == (None if value is None else QuadraticNumber(1, value, 2))
+    spec = call(SafetySpec, text)
+    assert spec is None or spec.min_accuracy == value
+    try:
+        assert cli_rational(text) == value  # the command line reads rationals with the same parser
+    except argparse.ArgumentTypeError as error:
+        assert value is None and "\n" not in str(error)
+
+
+@FUZZ
+@given(st.one_of(st.lists(st.one_of(st.integers(-5, 5), _scalars), max_size=4), junk),
+       st.one_of(st.integers(-3, 3), _huge, junk))
+def test_algebraic_numbers_from_junk_are_roots_or_project_errors(coefficients, index):
+    root = call(AlgebraicNumber, coefficients, index)
+    if root is not None:  # a root of what was given: the given polynomial changes sign across its interval
+        low, high = root.interval()
+        given = [Fraction(int(c)) for c in coefficients]
+        at = lambda x: sum(c * x**k for k, c in enumerate(given))  # noqa: E731
+        assert at(low) * at(high) < 0
+
+
+# -- frames and columns (issue 21: KeyError for integer or MultiIndex names, arrays, empty frames) -------------
+_column_names = st.one_of(st.sampled_from(["m1", "m2", "y", "1", ""]), st.integers(-1, 3), st.none())
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> Any:
+    import pandas as pd
+
+    kind = draw(st.sampled_from(["names", "multiindex", "empty", "no rows", "array", "list", "junk"]))
+    n_rows, n_cols = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    cells = st.one_of(st.sampled_from(["a", "b", "a", "b", "?"]), st.integers(0, 2), _scalars)
+    rows = [[draw(cells) for _ in range(n_cols)] for _ in range(n_rows)]
+    if kind == "array":
+        return np.array(rows, dtype=object)
+    if kind == "list":
+        return rows
+    if kind == "junk":
+        return draw(junk)
+    if kind == "empty":
+        return pd.DataFrame()
+    if kind == "multiindex":
+        names = pd.MultiIndex.from_tuples([(draw(_column_names), k) for k in range(n_cols)])
+    else:
+        names = [draw(_column_names) for _ in range(n_cols)]  # repeats (1 and "1" too) happen
+    try:
+        frame = pd.DataFrame(rows, columns=names)
+    except UnicodeError:  # pandas cannot hold a lone surrogate in some places: the rows as they are, then
+        return rows
+    return frame.iloc[:0] if kind == "no rows" else frame
+
+
+_frame_options = st.dictionaries(
+    st.sampled_from(["truth", "ignore", "classifiers", "labels", "abstain", "missing"]),
+    st.one_of(_column_names, st.lists(_column_names, max_size=3), st.just(["a", "b"]), st.just("?"),
+              st.sampled_from(["error", "abstain", "drop"]), junk), max_size=3)
+
+
+@FUZZ
+@given(frames(), _frame_options)
+def test_sketch_from_frame_returns_a_sketch_or_a_project_error(frame, options):
+    _valid_sketch(call(sketch_from_frame, frame, **options))
+    part = call(partial_from_frame, frame, **options)
+    assert part is None or isinstance(part, PartialSketch)
+
+
+_codes = st.one_of(st.lists(st.integers(-2, 3), min_size=0, max_size=4).map(np.array), st.just(np.zeros((2, 2), int)),
+                   _scalars, st.lists(_scalars, max_size=3))
+_keys = st.one_of(st.none(), st.just(["a", "b", "c", "d"]), st.just("ab"), st.lists(_scalars, max_size=3), junk)
+_columns = st.one_of(st.tuples(_codes, _keys), st.tuples(_codes), _codes, junk)
+
+
+@FUZZ
+@given(st.one_of(st.just(["x", "y"]), junk), st.one_of(st.lists(_columns, max_size=3), _codes, junk),
+       st.one_of(st.none(), _columns), st.booleans())
+def test_partial_sketch_add_counts_or_raises_a_project_error(classifiers, answers, population, labelled):
+    part = call(PartialSketch, classifiers, labelled=labelled)
+    if part is not None:
+        call(part.add, answers, truth=answers[0] if labelled and isinstance(answers, list) and answers else None,
+             population=population)
+
+
+# -- majority voting with abstentions (issue 21: a bare ValueError) ---------------------------------------------
+_answers = st.sampled_from(["a", "b", "c", "?", "n/a"])
+
+
+@FUZZ
+@given(st.lists(st.lists(_answers, min_size=3, max_size=3), min_size=1, max_size=12),
+       st.one_of(st.sampled_from(["split", "drop", "a", "?", ["c", "b"], ["?"]]), junk))
+def test_majority_vote_with_abstentions_returns_rates_or_a_project_error(rows, ties):
+    sketch = Sketch.from_decisions(rows, labels=["a", "b", "c"], abstain=["?", "n/a"])
+    result = call(majority_vote, sketch, ties=ties)
+    if result is not None:
+        assert all(v is None or 0 <= v <= 1 for v in result.point.values())
+        for rows_of_c in result.point.response.values():
+            for rates in rows_of_c.values():
+                assert all(v is None for v in rates.values()) or sum(rates.values()) == 1
+
+
+# -- seeds (issue 21: NumPy's own errors for negative or float seeds) --------------------------------------------
+_POINT = EvaluationPoint.from_values(EnsembleSpec(1, 2), {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}})
+_ABSTAINING = Sketch.from_counts({("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"],
+                                 abstain="u")
+
+
+@FUZZ
+@given(st.one_of(st.integers(-(2**70), 2**300), _huge, st.floats(allow_nan=True), junk))
+def test_seeds_are_taken_or_refused_with_a_project_error(seed):
+    call(llm_judges, 20, seed=seed)
+    call(sparse_crowd, seed=seed, n_tasks=6, n_workers=4, per_task=2)
+    call(labelled_test, _POINT, seed=seed)
+    call(subsample, SMALL, 3, rng=seed)
+    call(random_point, SPEC, seed=seed)
+    call(evaluate, SMALL, intervals="bootstrap", n_boot=5, seed=seed)
+    call(evaluate, _ABSTAINING, intervals="bootstrap", n_boot=5, seed=seed)

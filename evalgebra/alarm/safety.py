@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.numbers import parse_rational
 from evalgebra.errors import SpecError
 
 __all__ = ["SafetySpec"]
@@ -32,10 +33,7 @@ def _threshold(value: Any, what: str, strict: bool) -> Fraction | None:
     if isinstance(value, (bool, float)):
         raise SpecError(f"{what}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string")
     if isinstance(value, str):
-        try:
-            number = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise SpecError(f"{what}: cannot read {value!r} as a rational such as '1/2'") from None
+        number = parse_rational(value, what, SpecError)
     elif isinstance(value, (int, Fraction, np.integer)):
         number = Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
     else:

@@ -46,6 +46,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.certificates import Witness, check_witness
 from evalgebra.alarm.program import Program, Term, build_program
 from evalgebra.alarm.safety import SafetySpec
+from evalgebra.data.numbers import check_seed
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 
@@ -185,6 +186,7 @@ def sample_program(
         raise SpecError(f"method must be 'auto', 'exact' or 'rejection', got {method!r}")
     if isinstance(size, bool) or not isinstance(size, int) or size < 0:
         raise SpecError(f"size must be a non-negative int, got {size!r}")
+    seed = check_seed(seed, generators=(random.Random,))
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     if method in ("auto", "exact"):
         counter = _Counter(program, max_states)
@@ -242,6 +244,7 @@ def sample_labelled_tests(
     spec = SafetySpec() if spec is None else spec
     if not isinstance(spec, SafetySpec):
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
+    check_seed(seed, generators=(random.Random,))
     names = sketch.spec()
     members = tuple(range(sketch.n_classifiers)) if classifiers is None else tuple(
         sorted({names.classifier_index(c) for c in classifiers}))

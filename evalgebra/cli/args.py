@@ -6,9 +6,10 @@ a traceback, a hang or an unbounded allocation:
 
 - numbers are ASCII only (``int`` and ``Fraction`` also accept other
   Unicode digits such as ``'٣'``) and bounded *before* they are converted: counts have at
-  most 9 digits, rationals at most :data:`MAX_DIGITS` digits and a decimal exponent within
-  ``±MAX_EXPONENT`` (``0e99999999`` would otherwise make ``Fraction`` build a number with a
-  hundred million digits);
+  most 9 digits; rationals are read by :func:`~evalgebra.data.numbers.parse_rational`, the
+  parser the API uses, with its bounds (:data:`~evalgebra.data.numbers.MAX_DIGITS` digits,
+  a decimal exponent within ``±MAX_EXPONENT``; ``0e99999999`` would otherwise make
+  ``Fraction`` build a number with a hundred million digits);
 - input files are read with a size cap (:data:`MAX_INPUT_BYTES` by default) and decoded as
   strict UTF-8; ``-`` is standard input and any other text is a path (never JSON text);
 - sketch JSON is parsed with duplicate keys, ``NaN``/``Infinity``, integers of more than
@@ -26,7 +27,7 @@ Examples
 >>> rational("0e99999999")
 Traceback (most recent call last):
 ...
-argparse.ArgumentTypeError: '0e99999999': exponent beyond ±50 (rationals have at most 50 digits and an exponent within ±50)
+argparse.ArgumentTypeError: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000 in absolute value
 >>> structure_value("0-1,1-2")
 [[0, 1], [1, 2]]
 >>> structure_value("0-²")
@@ -49,6 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from evalgebra.data.numbers import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.errors import SketchError, SpecError
@@ -80,10 +82,6 @@ __all__ = [
     "PROGRESS_VARIABLE",
 ]
 
-#: Digits a command-line rational may have (numerator, denominator or mantissa).
-MAX_DIGITS = 50
-#: Largest decimal exponent, in absolute value, of a command-line rational.
-MAX_EXPONENT = 50
 #: Default cap on the size of an input file (64 MiB); ``--max-input-bytes`` changes it.
 MAX_INPUT_BYTES = 64 * 2**20
 #: Digits of an integer in sketch JSON (counts are below 2^62, which has 19 digits).
@@ -96,11 +94,8 @@ PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 MAX_STRUCTURE_CHARS = 10_000
 
 _ASCII_DIGITS = re.compile(r"[0-9]+")
-_FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)")
-_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
-_RATIONAL_HELP = f"rationals have at most {MAX_DIGITS} digits and an exponent within ±{MAX_EXPONENT}"
 #: What the help of a rational option says it accepts.
-RATIONAL_HELP = f"exact: 1/2, 0.25 or 1e-3; at most {MAX_DIGITS} digits, exponent within ±{MAX_EXPONENT}"
+RATIONAL_HELP = f"exact: 1/2, 0.25 or 1e-3; {RATIONAL_BOUNDS}"
 
 
 def one_line(text: str, limit: int = 2000) -> str:
@@ -116,38 +111,15 @@ def one_line(text: str, limit: int = 2000) -> str:
 def rational(value: str) -> Fraction:
     r"""A command-line rational: ``1/2``, ``0.25``, ``3`` or ``1e-3``, exact.
 
-    ASCII digits only, at most :data:`MAX_DIGITS` digits in each part and an exponent within
-    ``±MAX_EXPONENT``, checked before any number is built; raises
-    ``argparse.ArgumentTypeError`` otherwise (see the module examples).
+    Read by :func:`~evalgebra.data.numbers.parse_rational`, the one parser of rationals from
+    text, with its bounds (:data:`~evalgebra.data.numbers.MAX_DIGITS` digits, exponent within ``±MAX_EXPONENT``)
+    checked before any number is built; raises ``argparse.ArgumentTypeError`` otherwise (see
+    the module examples).
     """
-    if len(value) > 3 * MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"{value[:40]!r}...: too long for a rational ({_RATIONAL_HELP})")
-    match = _FRACTION.fullmatch(value)
-    if match:
-        sign, top, bottom = match.groups()
-        if max(len(top), len(bottom)) > MAX_DIGITS:
-            raise argparse.ArgumentTypeError(f"{value!r}: more than {MAX_DIGITS} digits ({_RATIONAL_HELP})")
-        if int(bottom) == 0:
-            raise argparse.ArgumentTypeError(f"{value!r}: the denominator is zero")
-        return Fraction(int(sign + top), int(bottom))
-    match = _DECIMAL.fullmatch(value)
-    if not match or not (match.group(2) or match.group(3)):
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a rational number (e.g. 1/2, 0.25, 1e-3; ASCII digits; {_RATIONAL_HELP})"
-        )
-    sign, whole, part, exponent = match.groups()
-    digits = (whole + (part or "")).lstrip("0") or "0"
-    if len(digits) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"{value!r}: more than {MAX_DIGITS} digits ({_RATIONAL_HELP})")
-    power = 0
-    if exponent is not None:
-        magnitude = exponent.lstrip("+-").lstrip("0") or "0"
-        if len(magnitude) > 3 or int(magnitude) > MAX_EXPONENT:
-            raise argparse.ArgumentTypeError(f"{value!r}: exponent beyond ±{MAX_EXPONENT} ({_RATIONAL_HELP})")
-        power = -int(magnitude) if exponent.startswith("-") else int(magnitude)
-    power -= len(part or "")
-    mantissa = int(sign + (whole + (part or "") or "0"))
-    return Fraction(mantissa * 10**power) if power >= 0 else Fraction(mantissa, 10**-power)
+    try:
+        return parse_rational(value, "")
+    except SketchError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def count(value: str, minimum: int = 1) -> int:

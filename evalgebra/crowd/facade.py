@@ -40,6 +40,7 @@ import numpy as np
 
 from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
 from evalgebra.crowd.table import crowd_table
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SketchError, SpecError
 
 __all__ = ["DawidSkeneAlgebraic"]
@@ -84,7 +85,7 @@ class DawidSkeneAlgebraic:
     def __init__(self, splits: int = 3, refine: int = 5, seed: int = 0, min_items: int = 10) -> None:
         self.splits = splits
         self.refine = refine
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.min_items = min_items
 
     def __repr__(self) -> str:

@@ -60,6 +60,7 @@ import numpy as np
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
@@ -292,6 +293,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     if splits < 1 or refine < 0 or min_items < 1:
         raise SpecError(f"need splits >= 1, refine >= 0 and min_items >= 1; got splits={splits}, refine={refine}, "
                         f"min_items={min_items}")
+    seed = check_seed(seed)
     table = data if isinstance(data, CrowdTable) else crowd_table(data, task=task, worker=worker, label=label,
                                                                     labels=labels)
     n_workers, r = table.n_workers, table.n_labels

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import DENSE_LIMIT, MISSING_POLICIES, UNLABELLED, MissingReport
-from evalgebra.data.encoding import MAX_INFERRED_LABELS, is_missing, missing_hint
+from evalgebra.data.encoding import MAX_INFERRED_LABELS, is_missing, missing_hint, name_text
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, decode, encode
 from evalgebra.data.sketch import Sketch
@@ -68,12 +68,30 @@ def looks_like_id(n_distinct: int, n_rows: int) -> bool:
 
 
 def _abstentions(abstain: Any, missing: str) -> tuple[str, ...]:
-    given = [abstain] if isinstance(abstain, str) else [] if abstain is None else list(abstain)
-    if not all(isinstance(a, str) and a for a in given) or len(set(given)) != len(given):
+    given = [abstain] if isinstance(abstain, str) else [] if abstain is None else abstain
+    names = isinstance(given, (Sequence, np.ndarray)) and all(isinstance(a, str) and a for a in given)
+    if not names or len(set(given)) != len(given):
         raise SketchError(f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}")
     if missing == "abstain" and not given:
         given = [DEFAULT_ABSTAIN]
     return tuple(given)
+
+
+def _column(column: Any, what: str) -> Column:
+    """``column`` checked to be a :data:`Column`: a ``(codes, keys)`` pair of 1-D codes and a key list or None."""
+    if not isinstance(column, (tuple, list)) or len(column) != 2:
+        raise SketchError(f"{what}: a column is a (codes, keys) pair (keys None for label positions), "
+                          f"got {type(column).__name__}")
+    try:
+        codes, keys = np.asarray(column[0]), column[1]
+    except (TypeError, ValueError):  # ragged lists, undecodable bytes: NumPy's own errors
+        raise SketchError(f"{what}: codes must be a 1-D array of integers, got {short_repr(column[0])}") from None
+    if codes.ndim != 1:
+        raise SketchError(f"{what}: codes must be one-dimensional, got shape {codes.shape}")
+    if keys is not None and (isinstance(keys, (str, bytes)) or not isinstance(keys, (Sequence, np.ndarray))):
+        raise SketchError(f"{what}: keys must be a list of the values the codes index (or None), got "
+                          f"{type(keys).__name__}")
+    return codes, keys if keys is None or isinstance(keys, Sequence) else list(keys)
 
 
 class PartialSketch:
@@ -126,10 +144,13 @@ class PartialSketch:
     ) -> None:
         if not isinstance(missing, str) or missing not in MISSING_POLICIES:
             raise SketchError(f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}")
-        self.classifiers = tuple(str(c) for c in classifiers)
+        if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, (Sequence, np.ndarray)):
+            raise SketchError(f"classifiers: give a list of classifier names, got {short_repr(classifiers)}")
+        self.classifiers = tuple(name_text(c, "classifiers") for c in classifiers)
         if not self.classifiers or len(set(self.classifiers)) != len(self.classifiers):
             raise SketchError(f"need distinct classifier names, got {list(self.classifiers)}")
-        if labels is not None and (isinstance(labels, str) or not all(isinstance(x, str) for x in labels)):
+        if labels is not None and (isinstance(labels, str) or not isinstance(labels, (Sequence, np.ndarray))
+                                   or not all(isinstance(x, str) for x in labels)):
             raise SketchError(f"labels must be a list of label names (str), got {short_repr(labels)}")
         self.labels = None if labels is None else tuple(labels)
         self.abstain = _abstentions(abstain, missing)
@@ -224,10 +245,14 @@ class PartialSketch:
 
     def _population(self, column: Column, n_rows: int) -> np.ndarray:
         codes, keys = np.asarray(column[0]), column[1]
+        if codes.dtype.kind not in "iu" or codes.shape != (n_rows,):
+            raise SketchError(f"population: {n_rows} integer codes expected, got {codes.dtype} {codes.shape}")
         if (codes < 0).any():
             raise SketchError("missing population for some items")
         if keys is None:
             keys = list(range(int(codes.max()) + 1 if codes.size else 0))
+        elif codes.size and int(codes.max()) >= len(keys):
+            raise SketchError(f"population: code {int(codes.max())} outside its dictionary of {len(keys)} values")
         lookup = np.empty(len(keys), dtype=np.int64)
         for k, key in enumerate(keys):
             name = str(key)
@@ -241,8 +266,16 @@ class PartialSketch:
     # -- counting -------------------------------------------------------------------------
     def add(self, answers: Sequence[Column], *, truth: Column | None = None, population: Column | None = None) -> None:
         """Count one chunk: one dictionary column per classifier (see :data:`Column`)."""
+        if isinstance(answers, (str, bytes, np.ndarray)) or not isinstance(answers, Sequence):
+            raise SketchError(f"answers: give a list of {len(self.classifiers)} (codes, keys) columns, one per "
+                              f"classifier, got {type(answers).__name__}")
+        answers = [_column(c, f"column {name!r}") for c, name in zip(answers, self.classifiers)] + list(
+            answers[len(self.classifiers):])
+        truth = None if truth is None else _column(truth, "truth")
+        population = None if population is None else _column(population, "population")
         if len(answers) != len(self.classifiers):
-            raise SketchError(f"{len(answers)} answer columns for {len(self.classifiers)} classifiers")
+            raise SketchError(f"{len(answers)} answer columns for {len(self.classifiers)} classifiers "
+                              f"{short_repr(list(self.classifiers))}; give one column per classifier, in that order")
         if (truth is not None) != self.labelled:
             raise SketchError("a labelled sketch needs a truth column in every chunk, an unlabelled one none")
         n_rows = int(np.asarray(answers[0][0]).shape[0])

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.chunked import Column, PartialSketch
+from evalgebra.data.encoding import name_text
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
@@ -48,6 +49,7 @@ __all__ = [
     "arrow_column",
     "nested_arrow_type",
     "choose_columns",
+    "frame_columns",
     "Progress",
     "CHUNK_ROWS",
 ]
@@ -76,16 +78,18 @@ def pandas_column(series: Any) -> Column:
     if isinstance(dtype, pd.CategoricalDtype):
         return np.asarray(series.cat.codes.to_numpy()), list(dtype.categories)
     if dtype.kind == "b":
-        raise SketchError(f"column {series.name!r}: booleans are not labels; use label names or indices")
+        raise SketchError(f"column {short_repr(series.name)}: booleans are not labels; use label names or indices")
     if dtype.kind in "iu":
         return series.to_numpy(), None
     if dtype.kind == "f":
-        raise SketchError(f"column {series.name!r}: decisions must be label names (str) or indices (int), not floats")
+        raise SketchError(f"column {short_repr(series.name)}: decisions must be label names (str) or indices (int), "
+                          "not floats")
     try:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    except TypeError as exc:  # cells that are lists, dicts or sets: unhashable
-        raise SketchError(f"column {series.name!r} holds {exc}: not one label per item; flatten it (one column "
-                          "per element or field) or pick other columns (classifiers= or ignore=)") from exc
+    except TypeError as exc:  # cells that are lists, dicts or sets: unhashable, not one label per item
+        raise SketchError(f"column {short_repr(series.name)} holds {exc}: a cell is not a label (unhashable); "
+                          "flatten it (one column per element or field) or pick other columns (classifiers= or "
+                          "ignore=)") from None
     return codes, list(uniques)
 
 
@@ -174,14 +178,16 @@ def choose_columns(
     >>> choose_columns(["id", "m1", "m2", "y"], None, ["id"], ["y", None])
     ['m1', 'm2']
     """
-    columns = [str(c) for c in columns]
-    ignore = [] if ignore is None else [ignore] if isinstance(ignore, str) else list(ignore)
-    wanted = [s for s in special if s is not None] + list(ignore) + list(classifiers or ())
+    columns = [name_text(c, "columns") for c in columns]
+    ignore = _name_list(ignore, "ignore") or []
+    classifiers = _name_list(classifiers, "classifiers")
+    special = [name_text(s, "truth or population") for s in special if s is not None]
+    wanted = special + ignore + list(classifiers or ())
     absent = [c for c in wanted if c not in columns]
     if absent:
-        raise SketchError(f"no column(s) {absent}; the columns are {short_repr(columns)}")
+        raise SketchError(f"no column(s) {short_repr(absent)}; the columns are {short_repr(columns)}")
     if classifiers is not None:
-        chosen = [str(c) for c in classifiers]
+        chosen = classifiers
     else:
         chosen = [c for c in columns if c not in ignore and c not in special]
     if not chosen:
@@ -189,6 +195,49 @@ def choose_columns(
     if len(set(chosen)) != len(chosen):
         raise SketchError(f"classifier columns must be distinct, got {chosen}")
     return chosen
+
+
+def _name_list(names: Any, what: str) -> list[str] | None:
+    """Column names as strings: one name (a str or an int) or a sequence of them; None stays None."""
+    if names is None:
+        return None
+    if isinstance(names, (str, int, np.integer)) and not isinstance(names, (bool, np.bool_)):
+        return [name_text(names, what)]
+    if isinstance(names, (bytes, dict)) or not isinstance(names, (Sequence, np.ndarray, set, frozenset)):
+        raise SketchError(f"{what}: give a column name or a list of them, got {short_repr(names)}")
+    return [name_text(name, what) for name in names]
+
+
+def frame_columns(frame: Any) -> dict[str, Any]:
+    """The columns of a DataFrame by name as text (``0`` is ``"0"``): ``{name: the frame's own label}``.
+
+    Column names are used as their ``str()``, as classifier names are strings everywhere; a
+    MultiIndex, a repeated name (``1`` and ``"1"`` included) or no column at all is refused.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame_columns(pd.DataFrame({0: ["a"], "y": ["b"]}))
+    {'0': 0, 'y': 'y'}
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        hint = "; for an array of decisions use Sketch.from_decisions" if hasattr(frame, "shape") else ""
+        raise SketchError(f"expected a pandas DataFrame, got {type(frame).__name__}{hint}")
+    if isinstance(frame.columns, pd.MultiIndex):
+        raise SketchError(f"the columns are a MultiIndex of {frame.columns.nlevels} levels; flatten them first, "
+                          "e.g. frame.columns = ['/'.join(map(str, c)) for c in frame.columns]")
+    if len(frame.columns) == 0:
+        raise SketchError("the DataFrame has no columns; give one column of answers per classifier")
+    out: dict[str, Any] = {}
+    for label in frame.columns:
+        name = name_text(label, "columns")
+        if name in out:
+            same = "" if out[name] is label or repr(out[name]) == repr(label) else f" ({out[name]!r} and {label!r})"
+            raise SketchError(f"column name {name!r} appears twice{same}; give every column its own name")
+        out[name] = label
+    return out
 
 
 # -- progress ---------------------------------------------------------------------------------
@@ -243,13 +292,22 @@ def partial_from_frame(
     abstain: Any = None,
     missing: str = "error",
 ) -> PartialSketch:
-    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition)."""
-    chosen = choose_columns(frame.columns, classifiers, ignore, [truth, population])
+    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition).
+
+    Column names are matched as text (:func:`frame_columns`); a frame without rows adds nothing.
+    """
+    label = frame_columns(frame)
+    chosen = choose_columns(list(label), classifiers, ignore, [truth, population])
     part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
                          populations=populations)
-    part.add([pandas_column(frame[c]) for c in chosen],
-             truth=None if truth is None else pandas_column(frame[truth]),
-             population=None if population is None else pandas_column(frame[population]))
+    if len(frame) == 0:
+        return part
+
+    def column(name: Any) -> Column:
+        return pandas_column(frame[label[name_text(name, "columns")]])
+
+    part.add([column(c) for c in chosen], truth=None if truth is None else column(truth),
+             population=None if population is None else column(population))
     return part
 
 
@@ -262,6 +320,10 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     Parameters
     ----------
     frame : pandas.DataFrame
+        Column names are used as text, so the classifiers of a frame with integer columns
+        ``0, 1, 2`` are ``"0", "1", "2"`` (``truth=3`` and ``truth="3"`` name the same column).
+        A MultiIndex is refused: flatten it first (``frame.columns = ["/".join(c) for c in
+        frame.columns]``); so are repeated names and a frame without rows.
     classifiers : sequence of str, optional
         The classifier columns (default: every column but ``truth``, ``population`` and ``ignore``).
     ignore : sequence of str, optional
@@ -283,7 +345,8 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     Raises
     ------
     SketchError
-        Unknown or missing answers (``missing="error"``), a column that looks like an item ID.
+        Unknown or missing answers (``missing="error"``), a column that looks like an item ID,
+        a frame that is not a DataFrame, has no rows or its columns are not as above.
 
     Examples
     --------
@@ -292,7 +355,10 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     >>> sketch_from_frame(frame, truth="y").by_true_label()
     {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
     """
-    return partial_from_frame(frame, **options).finish()
+    part = partial_from_frame(frame, **options)
+    if len(frame) == 0:
+        raise SketchError("the DataFrame has no rows; a sketch needs at least one item")
+    return part.finish()
 
 
 # -- parquet -----------------------------------------------------------------------------------

@@ -53,12 +53,34 @@ __all__ = [
     "missing_hint",
     "MISSING_CHOICES",
     "MAX_INFERRED_LABELS",
+    "name_text",
 ]
 
 #: Integer decisions without ``labels=`` name at most this many labels ``a, b, ...`` (and
 #: integer population indices without ``populations=`` name at most this many populations).
 MAX_INFERRED_LABELS = 1 << 16
 INT64_LIMIT = 2**63
+
+
+def name_text(value: Any, what: str) -> str:
+    """A column or classifier name as text: a str as it is, anything else as its ``str()``.
+
+    An integer of more than 64 bits or a value whose ``str()`` fails raises SketchError (a
+    10,000-digit integer has no ``str()``: Python refuses it with a ValueError).
+
+    Examples
+    --------
+    >>> name_text(0, "column"), name_text("m1", "column")
+    ('0', 'm1')
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, np.integer)) and int(value).bit_length() > 64:
+        raise SketchError(f"{what}: {show_int(int(value))} is too long for a name; give names as text")
+    try:
+        return str(value)
+    except (TypeError, ValueError):
+        raise SketchError(f"{what}: {short_repr(value)} has no text form; give names as text") from None
 
 
 def is_missing(value: Any) -> bool:

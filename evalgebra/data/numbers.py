@@ -1,11 +1,20 @@
-r"""Exact rationals from user input, with bounded size: ints, Fractions and ``"p/q"`` strings.
+r"""Numbers from user input, with bounded size: exact rationals (ints, Fractions, ``"p/q"`` text) and seeds.
 
 :class:`fractions.Fraction` expands a decimal exponent before anything can look at the
 size of the result (``Fraction("0e99999999")`` computes ``10**99999999``), and ``int``
 refuses strings of more than 4,300 digits with a ``ValueError`` of its own. Every rational
-the API reads from text goes through :func:`parse_rational`, which checks the digits and the
-exponent against :data:`MAX_DIGITS` and :data:`MAX_EXPONENT` *before* calling ``Fraction``,
+evalgebra reads from text (the API, the command line, ``QuadraticNumber("1/3")``, alarm
+thresholds) goes through :func:`parse_rational`, the one parser, which checks the digits and
+the exponent against :data:`MAX_DIGITS` and :data:`MAX_EXPONENT` *before* calling ``Fraction``,
 and raises one of the project's errors (the caller's choice) with a one-line message.
+
+The grammar is Python's for ``Fraction`` with ASCII digits only: an optional sign, then
+``p/q`` or a decimal with an optional exponent (``0.25``, ``.5``, ``25e-2``), underscores
+between digits, surrounding blanks ignored. ``nan``, ``inf``, ``0x10`` and digits of other
+scripts (``'٣'``) are refused.
+
+A random seed is read by :func:`check_seed`: ``None`` or a non-negative integer (NumPy's rule,
+which refuses negative seeds with a ``ValueError`` of its own), below ``2**MAX_SEED_BITS``.
 
 Examples
 --------
@@ -34,9 +43,10 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import EvalgebraError, SketchError
+from evalgebra.errors import EvalgebraError, SketchError, SpecError
 
-__all__ = ["parse_rational", "exact_rational", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT", "MAX_BITS"]
+__all__ = ["parse_rational", "exact_rational", "check_seed", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT",
+           "MAX_BITS", "MAX_SEED_BITS", "RATIONAL_BOUNDS"]
 
 #: Digits a rational written as text may have (numerator, decimals and denominator together).
 MAX_DIGITS = 1000
@@ -45,18 +55,22 @@ MAX_EXPONENT = 1000
 #: Bits the numerator and denominator of any rational read may have (about 2,400 digits: what
 #: the text limits allow, and every such number still prints).
 MAX_BITS = 8000
+#: Bits of a seed (a SHA-256 digest fits; NumPy reads seeds of any size, 10**100000 in about a second).
+MAX_SEED_BITS = 256
+#: What every message about a rational's size says is accepted.
+RATIONAL_BOUNDS = f"at most {MAX_DIGITS} digits and an exponent within ±{MAX_EXPONENT}"
 
-# The grammar Fraction accepts: sign, digits (underscores between them), then "/denominator"
-# or ".decimals" and an exponent. Exponent digits are bounded here so reading them is cheap.
+# The grammar Fraction accepts, ASCII digits only: sign, digits (underscores between them),
+# then "/denominator" or ".decimals" and an exponent.
 _RATIONAL = re.compile(
     r"""
     (?P<sign>[-+]?)
-    (?=\d|\.\d)
-    (?P<num>\d*|\d+(?:_\d+)*)
+    (?=[0-9]|\.[0-9])
+    (?P<num>[0-9]*|[0-9]+(?:_[0-9]+)*)
     (?:
-        /(?P<denom>\d+(?:_\d+)*)
-      | (?:\.(?P<decimal>\d*|\d+(?:_\d+)*))?
-        (?:[eE](?P<exp>[-+]?\d+(?:_\d+)*))?
+        /(?P<denom>[0-9]+(?:_[0-9]+)*)
+      | (?:\.(?P<decimal>[0-9]*|[0-9]+(?:_[0-9]+)*))?
+        (?:[eE](?P<exp>[-+]?[0-9]+(?:_[0-9]+)*))?
     )
     """,
     re.VERBOSE,
@@ -73,7 +87,7 @@ def parse_rational(text: str, where: str, error: ErrorType = SketchError) -> Fra
     text : str
         What :class:`fractions.Fraction` reads, surrounding blanks ignored.
     where : str
-        What the value is, for the message.
+        What the value is, for the start of the message (``""``: the message starts with the value).
     error : type
         The project error to raise (:class:`~evalgebra.errors.SketchError` by default).
 
@@ -93,29 +107,33 @@ def parse_rational(text: str, where: str, error: ErrorType = SketchError) -> Fra
     Fraction(-3, 4)
     """
     if not isinstance(text, str):
-        raise error(f"{where}: expected a rational as text, got {type(text).__name__}")
+        raise error(f"{_at(where)}expected a rational as text, got {type(text).__name__}")
     shown = text if len(text) <= 40 else text[:40] + "..."
     stripped = text.strip()
     found = _RATIONAL.fullmatch(stripped) if len(stripped) <= 4 * MAX_DIGITS else None
     if found is None:
-        raise error(f"{where}: cannot read {shown!r} as a rational; accepted: an integer, 'p/q' or a decimal "
-                    f"such as '0.25', with at most {MAX_DIGITS} digits")
+        raise error(f"{_at(where)}cannot read {shown!r} as a rational; accepted: an integer, 'p/q' or a decimal "
+                    f"such as '0.25' (ASCII digits), with {RATIONAL_BOUNDS}")
     digits = sum(len((found[k] or "").replace("_", "")) for k in ("num", "denom", "decimal"))
     if digits > MAX_DIGITS:
-        raise error(f"{where}: {shown!r} has {digits} digits; accepted: at most {MAX_DIGITS}")
+        raise error(f"{_at(where)}{shown!r} has {digits} digits; accepted: at most {MAX_DIGITS}")
     exponent = (found["exp"] or "0").replace("_", "")
     if len(exponent.lstrip("+-").lstrip("0")) > len(str(MAX_EXPONENT)) or abs(int(exponent)) > MAX_EXPONENT:
-        raise error(f"{where}: exponent {exponent.lstrip('+')} of {shown!r} is out of range; accepted: exponents "
+        raise error(f"{_at(where)}exponent {exponent.lstrip('+')} of {shown!r} is out of range; accepted: exponents "
                     f"of at most {MAX_EXPONENT} in absolute value")
     try:
         return _bounded(Fraction(stripped), where, error)
     except ZeroDivisionError:
-        raise error(f"{where}: cannot read {shown!r} as a rational (zero denominator)") from None
+        raise error(f"{_at(where)}cannot read {shown!r} as a rational (zero denominator)") from None
+
+
+def _at(where: str) -> str:
+    return f"{where}: " if where else ""
 
 
 def _bounded(value: Fraction, where: str, error: ErrorType) -> Fraction:
     if max(abs(value.numerator), value.denominator).bit_length() > MAX_BITS:
-        raise error(f"{where}: {show_int(value.numerator)}/{show_int(value.denominator)} is too large; accepted: "
+        raise error(f"{_at(where)}{show_int(value.numerator)}/{show_int(value.denominator)} is too large; accepted: "
                     f"numerators and denominators of at most {MAX_BITS} bits")
     return value
 
@@ -168,7 +186,7 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
     (Fraction(3, 1), Fraction(1, 3))
     """
     if isinstance(value, (bool, float, np.bool_, np.floating)):
-        raise error(f"{where}: {value!r} is not exact; give an int, a Fraction or a 'p/q' string")
+        raise error(f"{_at(where)}{value!r} is not exact; give an int, a Fraction or a 'p/q' string")
     if isinstance(value, (int, np.integer)):
         return _bounded(Fraction(int(value)), where, error)
     if isinstance(value, Fraction):
@@ -177,7 +195,7 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
         return parse_rational(value, where, error)
     if isinstance(value, Decimal):
         if not value.is_finite():
-            raise error(f"{where}: {value} is not a finite rational")
+            raise error(f"{_at(where)}{value} is not a finite rational")
         return parse_rational(str(value), where, error)
     numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
     if isinstance(numerator, (int, np.integer)) or hasattr(numerator, "__index__"):
@@ -188,5 +206,40 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
         else:
             if bottom != 0:
                 return _bounded(Fraction(top, bottom), where, error)
-    raise error(f"{where}: cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
+    raise error(f"{_at(where)}cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
                 "or a 'p/q' string")
+
+
+def check_seed(seed: Any, where: str = "seed", error: ErrorType = SpecError, *, none: bool = True,
+               generators: tuple[type, ...] = ()) -> Any:
+    r"""A random seed as an ``int``: non-negative, below ``2**MAX_SEED_BITS``; else ``error`` in one line.
+
+    Parameters
+    ----------
+    seed : int, None or one of ``generators``
+        ``None`` (fresh entropy: not reproducible) when ``none``; a generator object of one of
+        the ``generators`` types is returned as it is.
+    where : str
+        The parameter's name, for the message.
+
+    Examples
+    --------
+    >>> check_seed(7), check_seed(None), check_seed(np.int64(3))
+    (7, None, 3)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: seed=-1: a seed is a non-negative integer below 2**256, or None (not reproducible)
+    """
+    if (seed is None and none) or (generators and isinstance(seed, generators)):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0 \
+            or int(seed).bit_length() > MAX_SEED_BITS:
+        allowed = ", or None (not reproducible)" if none else ""
+        allowed += "".join(f", or a {_type_name(kind)}" for kind in generators)
+        raise error(f"{where}={short_repr(seed)}: a seed is a non-negative integer below 2**{MAX_SEED_BITS}{allowed}")
+    return int(seed)
+
+
+def _type_name(kind: type) -> str:
+    return "numpy.random.Generator" if kind is np.random.Generator else f"{kind.__module__}.{kind.__qualname__}"

@@ -42,6 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import PointError
 from evalgebra.data.patterns import encode
 from evalgebra.data.point import EvaluationPoint
@@ -237,6 +238,7 @@ def labelled_test(
     >>> test.decisions.ravel().tolist(), test.truth.tolist()
     ([0, 0, 0, 1], [0, 0, 1, 1])
     """
+    seed = check_seed(seed)
     sketch = expected_sketch(point, Q)
     pop, truth, code, count = sketch.table()
     spec = point.spec

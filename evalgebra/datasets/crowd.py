@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SpecError
 
 __all__ = ["CrowdData", "sparse_crowd"]
@@ -164,7 +165,7 @@ def sparse_crowd(seed: int = 0, n_tasks: int = 3000, n_workers: int = 40, per_ta
     priors = np.asarray(priors, dtype=float)
     if priors.shape != (n_labels,) or np.any(priors < 0) or not np.isclose(priors.sum(), 1.0):
         raise SpecError(f"priors must be {n_labels} non-negative numbers summing to 1, got {priors.tolist()}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     total = sum(k[1] for k in _KINDS)
     kinds = [name for name, count, _ in _KINDS for _ in range(count)]
     kinds = [kinds[int(w * total / n_workers)] for w in range(n_workers)]

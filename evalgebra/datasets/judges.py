@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.numbers import check_seed
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 
@@ -143,7 +144,7 @@ def llm_judges(n_items: int = 10_000, seed: int = 0, pass_rate: float = 0.6) -> 
         raise SpecError(f"n_items must be a positive integer, got {n_items!r}")
     if not 0 < pass_rate < 1:
         raise SpecError(f"pass_rate must lie strictly between 0 and 1, got {pass_rate!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     labels = ("pass", "fail")
     passing = rng.random(n_items) < pass_rate
     difficulty = np.where(passing, rng.beta(2, 5, n_items), rng.beta(5, 2, n_items))

@@ -35,9 +35,10 @@ from typing import Any
 
 import flint
 
+from evalgebra.errors import NumberError
 from evalgebra.evaluators.real_algebraic import (
     Interval, RealAlgebraic, as_fmpq, as_fraction, ball_interval, composed_product, composed_sum, integer_poly,
-    interval_product, interval_sum, isolating_intervals, poly_text, primitive, sign_of, solve_linear)
+    interval_product, interval_sum, isolating_intervals, poly_text, primitive, root_index, sign_of, solve_linear)
 
 __all__ = ["AlgebraicNumber", "FieldElement", "real_roots", "poly_text", "as_fraction", "solve_linear"]
 
@@ -68,7 +69,7 @@ def real_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
     """
     p = integer_poly(poly)
     if p.is_zero():
-        raise ValueError("the zero polynomial has every number as a root")
+        raise NumberError("the zero polynomial has every number as a root; give a non-zero polynomial")
     out: list[Fraction | AlgebraicNumber] = []
     n_complex = 0
     for factor, _ in p.factor()[1]:
@@ -133,14 +134,13 @@ class AlgebraicNumber(RealAlgebraic):
     def __init__(self, poly: Any, index: int) -> None:
         p = integer_poly(poly)
         if p.degree() < 2:
-            raise ValueError(f"{poly_text(p)}: an algebraic number here has degree at least 2 (use Fraction)")
+            raise NumberError(f"{poly_text(p)}: an algebraic number here has degree at least 2 (use Fraction)")
         constant, factors = p.factor()
         if len(factors) != 1 or factors[0][1] != 1:
-            raise ValueError(f"{poly_text(p)} is not irreducible over the rationals")
+            raise NumberError(f"{poly_text(p)} is not irreducible over the rationals; real_roots() takes any")
         canonical = primitive(p)
         intervals, _ = isolating_intervals(canonical)
-        if not 0 <= index < len(intervals):
-            raise ValueError(f"{poly_text(canonical)} has {len(intervals)} real root(s); no index {index}")
+        index = root_index(index, canonical, len(intervals))
         self.poly, self.index = canonical, index
         self.lo, self.hi = intervals[index]
 
@@ -159,7 +159,7 @@ class AlgebraicNumber(RealAlgebraic):
         AlgebraicNumber(x^2 - 2*x - 1, root 0 ≈ -0.4142135624)
         """
         if not value.is_real:
-            raise ValueError(f"{value!r} is not real: no AlgebraicNumber")
+            raise NumberError(f"{value!r} is not real: no AlgebraicNumber; use complex() for its value")
         key = value.minimal_key()
         if key is None:
             return Fraction(value.p)
@@ -457,7 +457,7 @@ class FieldElement:
     def _other(self, other: Any) -> flint.fmpq_poly | None:
         if isinstance(other, FieldElement):
             if other.modulus is not self.modulus and other.modulus != self.modulus:
-                raise ValueError(f"elements of two number fields: mod {self.modulus} and mod {other.modulus}")
+                raise NumberError(f"elements of two number fields: mod {self.modulus} and mod {other.modulus}")
             return other.g
         if isinstance(other, (int, Fraction, flint.fmpq, flint.fmpz)):
             return flint.fmpq_poly([as_fmpq(as_fraction(other))])
@@ -569,10 +569,10 @@ class FieldElement:
             return constant
         if not isinstance(theta, AlgebraicNumber):
             if self.modulus(as_fmpq(theta)) != 0:
-                raise ValueError(f"{theta} is not a root of the modulus {self.modulus}")
+                raise NumberError(f"{theta} is not a root of the modulus {self.modulus}; give a root of it")
             return as_fraction(self.g(as_fmpq(theta)))
         if theta.poly.degree() != self.modulus.degree() or flint.fmpq_poly(theta.poly) % self.modulus != 0:
-            raise ValueError(f"{theta!r} is not a root of the modulus {self.modulus}")
+            raise NumberError(f"{theta!r} is not a root of the modulus {self.modulus}; give a root of it")
         minimal = self.minimal_polynomial()
         if minimal.degree() == 1:
             b, a = (int(c) for c in minimal.coeffs())

@@ -31,7 +31,7 @@ import functools
 import inspect
 from typing import Any
 
-from evalgebra.data.numbers import short_repr
+from evalgebra.data.numbers import check_seed, short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.result import Evaluation
 from evalgebra.data.sketch import Sketch
@@ -144,6 +144,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     function = _method(method)
+    seed = check_seed(seed)  # before the route: every interval method reads it
     fixed: dict[str, Any] = {}
     if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
         correlated = structure is not None and not (isinstance(structure, str) and structure == "independent")

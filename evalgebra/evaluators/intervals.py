@@ -62,12 +62,12 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from statistics import NormalDist
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
+from evalgebra.data.numbers import check_seed, exact_rational, short_repr
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
@@ -190,7 +190,7 @@ def _looped(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], 
         for row, draw in enumerate(counts):
             keep = draw > 0
             resample = Sketch(sketch.classifiers, sketch.labels, pops[keep], np.full(int(keep.sum()), UNLABELLED),
-                              codes[keep], draw[keep].astype(np.int64), sketch.populations)
+                              codes[keep], draw[keep].astype(np.int64), sketch.populations, abstain=sketch.abstain)
             result = function(resample, **options)
             if result.point is None:
                 kinds = result.alarm_kinds()
@@ -225,8 +225,7 @@ def _check(kind: Any, level: Any, n_boot: Any, seed: Any) -> tuple[float, int]:
     n_boot = DEFAULT_RESAMPLES if n_boot is None else n_boot
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 2 <= n_boot <= 10**7:
         raise SpecError(f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**7")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise SpecError(f"seed={seed!r}: the seed must be a non-negative integer (or None: not reproducible)")
+    check_seed(seed)
     return float(level), int(n_boot)
 
 
@@ -235,7 +234,9 @@ def _decoding_many(options: Mapping[str, Any]) -> tuple[str, Any]:
     if options.get("prevalence_order") is not None:
         return "prevalence_order", [str(x) for x in options["prevalence_order"]]
     if options.get("known_prevalences") is not None:
-        return "known_prevalences", {str(k): float(Fraction(v)) for k, v in dict(options["known_prevalences"]).items()}
+        known = dict(options["known_prevalences"]).items()
+        return "known_prevalences", {str(k): float(exact_rational(v, f"known_prevalences[{str(k)!r}]", SpecError))
+                                     for k, v in known}
     return decoding, None
 
 
@@ -250,7 +251,7 @@ def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, An
                 estimate: np.ndarray, cells: tuple[np.ndarray, np.ndarray, np.ndarray], vectorised: bool) -> Statistics:
     pops, codes, counts = cells
     n_classifiers, labels = sketch.n_classifiers, tuple(sketch.labels)
-    if not vectorised or evaluation.method == "hui_walter":
+    if not vectorised or evaluation.method == "hui_walter" or sketch.abstain:  # abstentions: exact evaluator per draw
         return _looped(sketch, evaluation, options, keys, pops, codes)
     if evaluation.method == "majority":
         return majority_statistics(codes, n_classifiers, labels, options.get("ties", "split"))
@@ -297,6 +298,9 @@ def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], e
     _, codes, counts = cells
     labels = tuple(sketch.labels)
     observed = counts.astype(float)
+    if sketch.abstain:
+        raise SpecError(f"intervals='delta' is not derived for abstentions {short_repr(list(sketch.abstain))}; "
+                        "use intervals='bootstrap'")
     if evaluation.method == "majority":
         statistics, analytic = majority_statistics(codes, sketch.n_classifiers, labels, options.get("ties", "split")), True
     elif evaluation.method == "algebraic" and len(labels) == 2:

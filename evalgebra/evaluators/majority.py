@@ -9,6 +9,13 @@ read off the imputed key exactly, as integer ratios, for any ``N >= 1`` classifi
 * accuracy of classifier ``i`` on ``ell`` = fraction of the items imputed ``ell`` that
   ``i`` labelled ``ell``.
 
+Classifiers that may abstain (a sketch with ``abstain``) vote only when they answer a label:
+an abstention is no vote, so an item is imputed by the plurality of the labels given to it,
+and an item on which every classifier abstained has no plurality and is left out of the
+imputed key (whatever the tie rule). An abstention is never a correct answer: accuracy on
+``ell`` stays the fraction of the items imputed ``ell`` that ``i`` labelled ``ell``, and the
+estimate's ``response`` rows give the rate of every answer, abstentions included.
+
 Ties (two or more labels with the most votes) are resolved by a rule, ``ties``:
 
 ===================== =====================================================================
@@ -35,7 +42,7 @@ independent members, each better than chance on every label) fail badly ("Algebr
 S1-S8 and the discussion of eq. 5; "Streaming algorithms for evaluating noisy judges on
 unlabeled data", section 2, eqs. 5-7). The only alarm is
 ``blind_spot``: a label that no item is imputed has undefined accuracies (``None``), and
-with ``ties="drop"`` a test whose items all tie leaves everything undefined.
+a test whose items all tie (``ties="drop"``) or have no vote leaves everything undefined.
 
 Examples
 --------
@@ -141,7 +148,8 @@ def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tupl
     Parameters
     ----------
     digits : numpy.ndarray
-        ``patterns x N`` label indices (one row per decision pattern).
+        ``patterns x N`` response indices (one row per decision pattern); indices from
+        ``n_labels`` up are abstentions, which do not vote.
     n_labels : int
         ``R``.
     ties : {"split", "drop"}, int or sequence of int
@@ -151,7 +159,8 @@ def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tupl
     -------
     weights : numpy.ndarray
         ``patterns x R`` non-negative ``int64``: pattern ``p`` gives ``weights[p, ell] / scale``
-        of its count to label ``ell``. Each row sums to ``scale`` (or 0 for a tie dropped).
+        of its count to label ``ell``. Each row sums to ``scale`` (or 0 for a tie dropped and
+        for a pattern of abstentions only).
     scale : int
         The common denominator: the lcm of the tie sizes met with ``"split"``, else 1.
 
@@ -162,6 +171,8 @@ def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tupl
     ([[3, 0, 0], [1, 1, 1]], 3)
     >>> vote_weights(np.array([[0, 1]]), 2, ties=[1])[0].tolist()
     [[0, 1]]
+    >>> vote_weights(np.array([[0, 2], [2, 2]]), 2, ties=[1])[0].tolist()  # 2: an abstention
+    [[1, 0], [0, 0]]
     """
     digits = np.asarray(digits, dtype=np.int64)
     n_patterns = digits.shape[0]
@@ -181,9 +192,9 @@ def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tupl
         return (tied & (n_tied == 1)[:, None]).astype(np.int64), 1
     assert rank is not None
     masked = np.where(tied, rank[None, :], n_labels)
-    winner = masked.argmin(axis=1)
+    voted = np.flatnonzero(n_tied > 0)  # a pattern of abstentions only has no label to prefer
     weights = np.zeros((n_patterns, n_labels), dtype=np.int64)
-    weights[np.arange(n_patterns), winner] = 1
+    weights[voted, masked[voted].argmin(axis=1)] = 1
     return weights, 1
 
 
@@ -198,7 +209,7 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     ----------
     sketch : Sketch
         Any ``N >= 1``, ``R >= 2``. A labelled sketch's answer key is ignored; several
-        populations are pooled.
+        populations are pooled; abstentions do not vote (module docstring).
     ties : {"split", "drop"}, str or sequence of str
         How items whose vote is tied are imputed (module docstring): shared equally among
         the tied labels (default), left out, or given to a preferred label.
@@ -211,7 +222,9 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
         order, with the :class:`~fractions.Fraction` of its count imputed to that label)
         and a ``blind_spot`` alarm for each label no item is imputed (its accuracies are
         ``None``). No other alarm is ever raised: majority voting cannot tell when it is
-        wrong (see the module's references).
+        wrong (see the module's references). With abstentions the estimate also holds
+        ``response[classifier][label][answer]``, the rate of every answer on the items
+        imputed ``label``.
 
     Raises
     ------
@@ -239,6 +252,13 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     >>> ev = majority_vote(Sketch.from_counts({"aab": 4}, labels=["a", "b", "c"]))
     >>> ev.point.accuracy["c2"], [a.kind for a in ev.alarms]
     ({'a': Fraction(0, 1), 'b': None, 'c': None}, ['blind_spot', 'blind_spot'])
+
+    An abstention is no vote, and no correct answer:
+
+    >>> sk = Sketch.from_decisions([["a", "a", "?"], ["b", "?", "?"], ["?", "?", "?"]], abstain=["?"])
+    >>> ev = majority_vote(sk)
+    >>> ev.point.prevalence, ev.point.accuracy["c2"], ev.point.response["c2"]["a"]["?"]
+    ({'a': Fraction(1, 2), 'b': Fraction(1, 2)}, {'a': Fraction(0, 1), 'b': Fraction(0, 1)}, Fraction(1, 1))
     """
     if not isinstance(sketch, Sketch):
         raise SketchError(f"majority_vote needs a Sketch, got {type(sketch).__name__}")
@@ -249,7 +269,8 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     index_ties: Any = rule if rank is None else [int(k) for k in np.argsort(rank)]
     counts = sketch.counts()
     patterns = list(counts)
-    digits = np.array([[labels.index(lab) for lab in p] for p in patterns], dtype=np.int64)
+    responses = tuple(sketch.responses)  # labels first, then abstentions (which do not vote)
+    digits = np.array([[responses.index(answer) for answer in p] for p in patterns], dtype=np.int64)
     weights, scale = vote_weights(digits, n_labels, index_ties)
     number = np.array([counts[p] for p in patterns], dtype=np.int64)
     if sketch.Q * scale >= _INT64_SAFE:
@@ -266,10 +287,13 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
         name: {lab: (Fraction(agreed[i][ell], imputed[ell]) if imputed[ell] else None) for ell, lab in enumerate(labels)}
         for i, name in enumerate(classifiers)
     }
+    response = _response_rates(sketch, digits, shares, imputed) if sketch.abstain else {}
     alarms = []
     if total == 0:
-        alarms.append(Alarm("blind_spot", f"every one of the {sketch.Q} items is a tie and ties='drop' leaves "
-                                          "them all out: no prevalence or accuracy is defined"))
+        why = "a tie left out by ties='drop' or has no vote (every classifier abstained)" if sketch.abstain \
+            else "a tie and ties='drop' leaves them all out"
+        alarms.append(Alarm("blind_spot", f"every one of the {sketch.Q} items is {why}: no prevalence or "
+                                          "accuracy is defined"))
     else:
         for ell, lab in enumerate(labels):
             if not imputed[ell]:
@@ -280,8 +304,20 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
         lab: [(pattern, Fraction(int(row[ell]), scale)) for pattern, row in zip(patterns, rows)]
         for ell, lab in enumerate(labels)
     }
-    estimate = Estimate(prevalence=prevalence, accuracy=accuracy)
+    estimate = Estimate(prevalence=prevalence, accuracy=accuracy, response=response)
     return Evaluation("majority", labels, classifiers, (estimate,), 0, partition, tuple(alarms))
+
+
+def _response_rates(sketch: Sketch, digits: np.ndarray, shares: np.ndarray,
+                    imputed: list[int]) -> dict[str, dict[str, dict[str, Fraction | None]]]:
+    """``{classifier: {imputed label: {answer: rate}}}``, abstentions included, exactly."""
+    out: dict[str, dict[str, dict[str, Fraction | None]]] = {}
+    for i, name in enumerate(sketch.classifiers):
+        # answered[k][ell]: shares of the items imputed ell that this classifier answered k
+        answered = [_exact((shares * (digits[:, i] == k)[:, None]).sum(axis=0)) for k in range(sketch.n_responses)]
+        out[name] = {lab: {answer: (Fraction(answered[k][ell], imputed[ell]) if imputed[ell] else None)
+                           for k, answer in enumerate(sketch.responses)} for ell, lab in enumerate(sketch.labels)}
+    return out
 
 
 def majority_vote_counts(

@@ -17,6 +17,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
+from evalgebra.data.numbers import parse_rational, short_repr
+from evalgebra.errors import InexactError, NumberError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.real_algebraic import RealAlgebraic
 
@@ -76,7 +80,8 @@ class QuadraticNumber(RealAlgebraic):
                 # sqrt(d_o) = s*sqrt(d_s) when d_o/d_s = s**2: the same field, another radicand
                 scale = _rational_root(other.d / self.d) if self.d else None
                 if scale is None:
-                    raise ValueError(f"numbers of different fields: sqrt({self.d}) and sqrt({other.d})")
+                    raise NumberError(f"numbers of different fields: sqrt({self.d}) and sqrt({other.d}); "
+                                      "compare them, or convert both with to_algebraic()")
                 return QuadraticNumber._make(other.p, other.q * scale, self.d)
             return other
         if isinstance(other, (int, Fraction)):
@@ -168,7 +173,7 @@ class QuadraticNumber(RealAlgebraic):
     def sign(self) -> int:
         """Exact sign of a real number: -1, 0 or 1 (no floating point)."""
         if not self.is_real:
-            raise ValueError("a complex number has no sign")
+            raise NumberError(f"{self!r} is complex: it has no sign; use complex() for its value")
         sp = (self.p > 0) - (self.p < 0)
         sq = (self.q > 0) - (self.q < 0)
         if sq == 0 or sp == 0 or sp == sq:
@@ -183,7 +188,7 @@ class QuadraticNumber(RealAlgebraic):
             return -other.compare(self)  # an AlgebraicNumber: it converts this number
         try:
             o = self._lift(other)
-        except ValueError:  # another quadratic field: compare as algebraic numbers
+        except NumberError:  # another quadratic field: compare as algebraic numbers
             mine = AlgebraicNumber.from_quadratic(self)  # irrational: two fields need two radicals
             assert isinstance(mine, AlgebraicNumber)
             return mine.compare(other)
@@ -252,7 +257,7 @@ class QuadraticNumber(RealAlgebraic):
 
     def __float__(self) -> float:
         if not self.is_real:
-            raise ValueError(f"{self!r} is complex; use complex()")
+            raise NumberError(f"{self!r} is complex: it has no float value; use complex()")
         if self.q == 0:
             return float(self.p)
         root = _sign(self.q) * self._root_float()
@@ -300,17 +305,27 @@ def _sign(x: Fraction) -> int:
 def _rational(x: Any) -> Fraction:
     """``x`` as a Fraction, exactly: ints, Fractions, exact rationals (python-flint ``fmpq``), text.
 
-    Floats are refused (``TypeError``): ``0.1`` is not one tenth.
+    Text is read by :func:`~evalgebra.data.numbers.parse_rational` (bounded digits and
+    exponent; :class:`~evalgebra.errors.NumberError` otherwise). Floats are refused
+    (:class:`~evalgebra.errors.InexactError`): ``0.1`` is not one tenth.
     """
-    if isinstance(x, (int, Fraction, str)):
+    if isinstance(x, (int, Fraction)):
         return Fraction(x)
-    if isinstance(x, float) or not hasattr(x, "numerator") or not hasattr(x, "denominator"):
-        raise TypeError(f"a QuadraticNumber needs exact rationals (int, Fraction, fmpq), "
-                        f"not {type(x).__name__} {x!r}")
+    if isinstance(x, str):
+        return parse_rational(x, "QuadraticNumber", NumberError)
+    if isinstance(x, (float, np.floating)):
+        raise InexactError(f"QuadraticNumber: {x!r} is not exact; give an int, a Fraction or a 'p/q' string")
+    if not hasattr(x, "numerator") or not hasattr(x, "denominator"):
+        raise InexactError(f"QuadraticNumber: needs exact rationals (int, Fraction, fmpq or 'p/q' text), "
+                           f"not {type(x).__name__} {short_repr(x)}")
     num, den = x.numerator, x.denominator
     num, den = (num() if callable(num) else num), (den() if callable(den) else den)
-    if int(num) != num or int(den) != den:
-        raise TypeError(f"{type(x).__name__} {x!r} is not an exact rational")
+    try:
+        exact = int(num) == num and int(den) == den and int(den) != 0
+    except (TypeError, ValueError, OverflowError):
+        exact = False
+    if not exact:
+        raise InexactError(f"QuadraticNumber: {type(x).__name__} {short_repr(x)} is not an exact rational")
     return Fraction(int(num), int(den))
 
 

@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import abc
+import operator
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -36,9 +37,12 @@ from typing import Any
 import flint
 import numpy as np
 
+from evalgebra.data.numbers import MAX_BITS, short_repr, show_int
+from evalgebra.errors import InexactError, NumberError
+
 __all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
            "composed_sum", "composed_product", "sign_at", "sign_of", "as_fraction", "as_fmpq", "integer_poly",
-           "Interval", "interval_sum", "interval_product", "solve_linear"]
+           "root_index", "Interval", "interval_sum", "interval_product", "solve_linear"]
 
 #: A closed rational interval ``(lo, hi)``.
 Interval = tuple[flint.fmpq, flint.fmpq]
@@ -245,7 +249,7 @@ def as_fraction(value: Any) -> Fraction:
     if isinstance(value, flint.fmpq):
         return Fraction(int(value.p), int(value.q))
     if isinstance(value, (float, np.floating)):  # never truncated: a float is not an exact rational here
-        raise TypeError(f"as_fraction takes exact rationals, got the float {value!r}")
+        raise InexactError(f"as_fraction takes exact rationals, got the float {value!r}")
     return Fraction(int(value))
 
 
@@ -258,12 +262,52 @@ def as_fmpq(value: Any) -> flint.fmpq:
 
 
 def integer_poly(poly: Any) -> flint.fmpz_poly:
-    """An ``fmpz_poly`` from an ``fmpz_poly``, an ``fmpq_poly`` (its numerator) or integer coefficients."""
+    """An ``fmpz_poly`` from an ``fmpz_poly``, an ``fmpq_poly`` (its numerator) or integer coefficients.
+
+    Coefficients are exact integers (``int``, NumPy or flint integers, integral Fractions) of
+    at most :data:`~evalgebra.data.numbers.MAX_BITS` bits; anything else raises
+    :class:`~evalgebra.errors.NumberError` (never truncated: ``2.5`` is not ``2``).
+
+    >>> integer_poly([-2, 0, 1])
+    x^2 + (-2)
+    """
     if isinstance(poly, flint.fmpz_poly):
         return poly
     if isinstance(poly, flint.fmpq_poly):
         return poly.numer()
-    return flint.fmpz_poly([int(c) for c in poly])
+    if isinstance(poly, (str, bytes)) or not isinstance(poly, (Sequence, np.ndarray)):
+        raise NumberError(f"a polynomial is a fmpz_poly or a list of integer coefficients (constant first), "
+                          f"got {type(poly).__name__}")
+    return flint.fmpz_poly([_integer(c) for c in poly])
+
+
+def root_index(index: Any, poly: flint.fmpz_poly, n_roots: int) -> int:
+    """``index`` as the rank of one of the ``n_roots`` real roots of ``poly`` (0: the smallest), checked.
+
+    >>> root_index(3, flint.fmpz_poly([-2, 0, 1]), 2)
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.NumberError: x^2 - 2 has 2 real root(s); no index 3: give an int from 0 (the smallest) to 1
+    """
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) or not 0 <= index < n_roots:
+        upto = f"an int from 0 (the smallest) to {n_roots - 1}" if n_roots else "another polynomial"
+        raise NumberError(f"{poly_text(poly)} has {n_roots} real root(s); no index {short_repr(index)}: give {upto}")
+    return int(index)
+
+
+def _integer(c: Any) -> int:
+    if isinstance(c, (float, np.floating)):
+        raise InexactError(f"polynomial coefficient {c!r} is a float; give exact integers")
+    if isinstance(c, (Fraction, flint.fmpq)) and c.denominator == 1:
+        return int(c.numerator)
+    try:
+        value = operator.index(c)
+    except TypeError:
+        raise NumberError(f"polynomial coefficient {short_repr(c)} is not an integer; give exact integers "
+                          "(scale a rational polynomial by its denominators)") from None
+    if value.bit_length() > MAX_BITS:
+        raise NumberError(f"polynomial coefficient {show_int(value)} is too large; accepted: at most {MAX_BITS} bits")
+    return value
 
 
 def sign_of(value: Any) -> int:

@@ -96,6 +96,7 @@ from typing import Any
 import flint
 
 from evalgebra.builder import GeneratingSet
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
 from evalgebra.groebner.counting import count_points
@@ -176,6 +177,7 @@ def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
     from evalgebra.data.simulate import smallest_test_size
 
     _check_population(spec)
+    seed = check_seed(seed, none=False)
     n, r_count = spec.n_classifiers, spec.n_labels
     rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}")
     if r_count == 2:
@@ -482,6 +484,7 @@ def identifiability(
     from evalgebra.data.simulate import expected_sketch
 
     _check_population(spec)
+    seed = check_seed(seed, none=False)
     n = spec.n_classifiers
     full, partial = _generic_ranks(spec, seed, 2)
     fields: dict[str, Any] = dict(

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.display import html_block, html_table, number_text
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,
@@ -239,6 +240,7 @@ def gibbs_hui_walter(
         raise SpecError("iterations >= 2, burn_in >= 0 and chains >= 1 must be integers")
     if not 0 < level < 1:
         raise SpecError(f"level must lie strictly between 0 and 1, got {level!r}")
+    seed = check_seed(seed)
     labels, classifiers, populations = tuple(sketch.labels), tuple(sketch.classifiers), tuple(sketch.populations)
     a_prev, b_prev = _beta(prevalence_prior, "prevalence_prior")
     if isinstance(accuracy_prior, Mapping):

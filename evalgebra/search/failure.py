@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.data.sketch import Sketch
 from evalgebra.search.trios import REJECT, compatibility_graph, graph_cliques, search_trios
@@ -49,7 +50,7 @@ def subsample(sketch: Sketch, size: int, rng: np.random.Generator | int | None =
     """
     if not isinstance(size, (int, np.integer)) or not 1 <= size <= sketch.Q:
         raise SketchError(f"a subsample holds 1 to Q = {sketch.Q} items, got {size!r}")
-    generator = np.random.default_rng(rng)
+    generator = np.random.default_rng(check_seed(rng, "rng", generators=(np.random.Generator,)))
     pop, truth, code, count = sketch.table()
     drawn = generator.multivariate_hypergeometric(count, int(size))
     keep = drawn > 0
@@ -129,7 +130,7 @@ def failure_profile(
     """
     if repeats < 1:
         raise SpecError(f"repeats must be at least 1, got {repeats!r}")
-    generator = np.random.default_rng(rng)
+    generator = np.random.default_rng(check_seed(rng, "rng", generators=(np.random.Generator,)))
     kinds: Counter[str] = Counter()
     rows: list[Counter[str]] = []
     always: list[float] = []

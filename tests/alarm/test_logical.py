@@ -270,6 +270,9 @@ def test_safetyspec_reads_exact_thresholds():
     [
         ({"min_accuracy": 0.5}, "not exact"),
         ({"min_accuracy": "half"}, "cannot read"),
+        ({"min_accuracy": "1e5000"}, "exponent 5000"),  # was a bare ValueError (int's 4,300-digit limit)
+        ({"min_accuracy": "0e99999999"}, "exponent 99999999"),  # took 7 s building 10**99999999
+        ({"min_accuracy": "1/0"}, "zero denominator"),
         ({"min_accuracy": "-1/2"}, "out of range"),
         ({"min_accuracy": 1}, r"0 <= threshold < 1 \(strict\)"),
         ({"min_total_accuracy": "3/2", "strict": False}, "out of range"),

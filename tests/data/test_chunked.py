@@ -133,3 +133,55 @@ def test_partial_sketch_compacts_its_cells_without_changing_counts(monkeypatch) 
         part.add([_column([r[j] for r in block], labels) for j in range(4)])
         assert part.n_cells <= 81 + 10  # summed once past the threshold
     assert part.finish() == Sketch.from_decisions(rows, classifiers=[f"m{k}" for k in range(4)], labels=labels)
+
+
+# -- what add() is given (issue 21: TypeError and IndexError escaped) ----------------------------------
+_COL = (np.array([0, 1]), ["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "answers, options, message",
+    [
+        ([_COL], {}, r"1 answer columns for 2 classifiers \['x', 'y'\]; give one column per classifier"),
+        (np.array([[0, 1], [1, 0]]), {}, r"answers: give a list of 2 \(codes, keys\) columns.*got ndarray"),
+        ([np.array([0, 1]), np.array([1, 0])], {}, r"column 'x': a column is a \(codes, keys\) pair"),
+        ([_COL, None], {}, r"column 'y': a column is a \(codes, keys\) pair"),
+        ([_COL, (np.array([0, 1]),)], {}, r"column 'y': a column is a \(codes, keys\) pair"),
+        ([_COL, (np.array([[0, 1]]), ["a", "b"])], {}, r"column 'y': codes must be one-dimensional"),
+        ([_COL, (np.array([0, 1]), "ab")], {}, r"column 'y': keys must be a list"),
+        (None, {}, r"answers: give a list of 2"),
+        ({"x": _COL, "y": _COL}, {}, r"answers: give a list of 2"),
+        ([_COL, _COL], {"population": np.array([0, 1])}, r"population: a column is a \(codes, keys\) pair"),
+        ([_COL, _COL], {"population": (np.array([0]), ["p"])}, r"population: 2 integer codes expected"),
+        ([_COL, _COL], {"population": (np.array([0, 5]), ["p"])}, r"population: code 5 outside its dictionary"),
+    ],
+)
+def test_add_refuses_what_is_not_one_column_per_classifier(answers, options, message):
+    part = PartialSketch(["x", "y"])
+    with pytest.raises(SketchError, match=message):
+        part.add(answers, **options)
+    assert part.rows == 0
+
+
+@pytest.mark.parametrize("classifiers", [3, "xy", None, b"xy"])
+def test_partial_sketch_needs_a_list_of_classifier_names(classifiers):
+    with pytest.raises(SketchError, match="classifiers: give a list of classifier names"):
+        PartialSketch(classifiers)
+
+
+def test_add_takes_columns_as_lists_and_codes_as_sequences():
+    part = PartialSketch(["x", "y"])
+    part.add([[[0, 1], ["a", "b"]], ([1, 1], ("a", "b"))])
+    assert part.finish() == Sketch.from_decisions([["a", "b"], ["b", "b"]], classifiers=["x", "y"])
+
+
+def test_partial_sketch_refuses_what_the_fuzz_found():
+    """Ragged or undecodable codes, integer labels or abstentions, names with no text form."""
+    with pytest.raises(SketchError, match=r"column 'y': codes must be a 1-D array of integers"):
+        PartialSketch(["x", "y"]).add([_COL, ([[0], [0, 1]], ["a"])])
+    with pytest.raises(SketchError, match=r"labels must be a list of label names"):
+        PartialSketch(["x", "y"], labels=3)
+    with pytest.raises(SketchError, match=r"abstain must name the non-label answers"):
+        PartialSketch(["x", "y"], abstain=3)
+    with pytest.raises(SketchError, match=r"classifiers: an integer of 16610 bits is too long for a name"):
+        PartialSketch([10**5000])

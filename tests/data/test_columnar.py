@@ -108,8 +108,10 @@ def test_sketch_from_frame_equals_from_decisions(seed: int, rows: int, categoric
         frame.loc[[0, rows - 1], "m2"] = None
     if categorical:
         frame = frame.astype({c: "category" for c in ("m0", "m1", "m2", "truth")})
-    expected = Sketch.from_decisions(frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing=missing)
-    assert sketch_from_frame(frame, ignore=["id"], truth="truth", missing=missing) == expected
+    labels = LABELS[:2]  # named: two rows may show one label only, and an inferred label set needs two
+    expected = Sketch.from_decisions(frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing=missing,
+                                     labels=labels)
+    assert sketch_from_frame(frame, ignore=["id"], truth="truth", missing=missing, labels=labels) == expected
 
 
 def test_sketch_from_frame_categories_in_other_orders_and_unused() -> None:
@@ -257,3 +259,53 @@ def test_nested_columns_refused_in_memory_arrow_and_pandas() -> None:
     with pytest.raises(SketchError, match=r"^column 'm1' holds unhashable type: 'list'.*flatten it"):
         sketch_from_frame(frame)
     assert sketch_from_frame(frame, ignore=["m1"]) == Sketch.from_decisions(frame[["m0"]])
+
+
+# -- column names and odd frames (issue 21: KeyError and AttributeError escaped) ---------------------
+def test_sketch_from_frame_reads_integer_column_names_as_text() -> None:
+    frame = pd.DataFrame({0: ["a", "b", "a"], 1: ["a", "a", "b"], 2: ["b", "b", "b"], 3: ["a", "b", "b"]})
+    got = sketch_from_frame(frame, truth=3)
+    assert got.classifiers == ("0", "1", "2")
+    assert got == sketch_from_frame(frame, truth="3") == Sketch.from_decisions(
+        frame[[0, 1, 2]], truth=frame[3].to_numpy())
+    assert sketch_from_frame(frame, classifiers=[2, 0], ignore=3).classifiers == ("2", "0")
+    assert sketch_from_frame(frame, classifiers="1", ignore=[3, 0, 2]).classifiers == ("1",)
+
+
+@pytest.mark.parametrize(
+    "frame, message",
+    [
+        (pd.DataFrame([["a", "b"]], columns=pd.MultiIndex.from_tuples([("x", "1"), ("x", "2")])),
+         r"the columns are a MultiIndex of 2 levels; flatten them first"),
+        (pd.DataFrame(), r"the DataFrame has no columns"),
+        (pd.DataFrame({"m1": [], "m2": []}), r"the DataFrame has no rows; a sketch needs at least one item"),
+        (pd.DataFrame([["a", "b", "a"]], columns=["m", "m", "n"]), r"column name 'm' appears twice"),
+        (pd.DataFrame([["a", "b"]], columns=[1, "1"]), r"column name '1' appears twice \(1 and '1'\)"),
+        (np.array([["a", "b"]]), r"expected a pandas DataFrame, got ndarray; for an array of decisions use "
+                                 r"Sketch.from_decisions"),
+        ([["a", "b"]], r"expected a pandas DataFrame, got list"),
+    ],
+)
+def test_sketch_from_frame_refuses_odd_frames_in_one_line(frame, message) -> None:
+    with pytest.raises(SketchError, match=message):
+        sketch_from_frame(frame)
+
+
+def test_partial_from_frame_of_no_rows_adds_nothing() -> None:
+    from evalgebra.data.columnar import partial_from_frame
+
+    empty, full = pd.DataFrame({"m1": [], "m2": []}), pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]})
+    assert partial_from_frame(empty).merge(partial_from_frame(full)).finish() == sketch_from_frame(full)
+
+
+@pytest.mark.parametrize("option", [{"ignore": 3.5}, {"classifiers": {"m1": 1}}, {"ignore": b"m1"}])
+def test_choose_columns_takes_names_or_lists_of_names(option) -> None:
+    with pytest.raises(SketchError, match="give a column name or a list of them"):
+        sketch_from_frame(pd.DataFrame({"m1": ["a"], "m2": ["b"]}), **option)
+
+
+def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> None:
+    with pytest.raises(SketchError, match=r"column 'm1' holds .*: a cell is not a label \(unhashable\)"):
+        sketch_from_frame(pd.DataFrame({"m1": [["a"], "b"], "m2": ["a", "b"]}))
+    with pytest.raises(SketchError, match=r"columns: an integer of 16610 bits is too long for a name"):
+        sketch_from_frame(pd.DataFrame({10**5000: ["a", "b"], "m2": ["a", "b"]}))

@@ -234,3 +234,34 @@ def test_as_fraction_refuses_a_float_rather_than_truncating_it():
         with pytest.raises(TypeError, match="float"):
             as_fraction(value)
     assert as_fraction(3) == 3
+
+
+# -- API errors (issue 21) ------------------------------------------------------------------------------
+@pytest.mark.parametrize("index", [2, -1, 10**30, 1.0, "1", True, None])
+def test_a_root_index_the_polynomial_does_not_have_is_a_number_error(index):
+    from evalgebra.errors import NumberError
+
+    with pytest.raises(NumberError, match=r"x\^2 - 2 has 2 real root\(s\); no index .*give an int from 0"):
+        AlgebraicNumber([-2, 0, 1], index)
+
+
+def test_polynomial_coefficients_are_exact_integers_never_truncated():
+    from evalgebra.errors import InexactError, NumberError
+
+    with pytest.raises(InexactError, match="float"):
+        AlgebraicNumber([-2.5, 0, 1], 1)  # int(-2.5) would have made it sqrt(2)
+    with pytest.raises(NumberError, match="not an integer"):
+        AlgebraicNumber([Fraction(-5, 2), 0, 1], 1)
+    with pytest.raises(NumberError, match="list of integer coefficients"):
+        AlgebraicNumber("x^2-2", 1)
+    with pytest.raises(NumberError, match="zero polynomial"):
+        real_roots([0, 0])
+    assert AlgebraicNumber([Fraction(-2), 0, 1], 1) == AlgebraicNumber([-2, 0, 1], 1)
+
+
+def test_polynomial_coefficients_are_bounded_like_every_number_read():
+    from evalgebra.data.numbers import MAX_BITS
+    from evalgebra.errors import NumberError
+
+    with pytest.raises(NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"):
+        AlgebraicNumber([10**5000, 0, 1], 0)  # its message could not even print the polynomial

@@ -1,6 +1,7 @@
 """Tests of evalgebra.evaluators.majority: the majority-voting evaluator."""
 
 import itertools
+import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -31,13 +32,18 @@ def _ties(rule, labels, data):
     return order[: data.draw(st.integers(1, len(order)))]
 
 
-def _brute_force(decisions, labels, classifiers, ties):
-    """Majority vote item by item, straight from the definition, in exact fractions."""
+def _brute_force(decisions, labels, classifiers, ties, abstain=()):
+    """Majority vote item by item, straight from the definition, in exact fractions.
+
+    An answer in ``abstain`` is no vote; an item without a vote is imputed nothing.
+    """
     imputed = {lab: Fraction(0) for lab in labels}
     agreed = {c: {lab: Fraction(0) for lab in labels} for c in classifiers}
     share_of = {}
     for row in decisions:
-        votes = Counter(row)
+        votes = Counter(answer for answer in row if answer not in abstain)
+        if not votes:
+            continue
         top = max(votes.values())
         tied = [lab for lab in labels if votes.get(lab, 0) == top]
         if len(tied) == 1:
@@ -61,7 +67,8 @@ def _brute_force(decisions, labels, classifiers, ties):
         c: {lab: (agreed[c][lab] / imputed[lab] if imputed[lab] else None) for lab in labels}
         for c in classifiers
     }
-    patterns = sorted({tuple(row) for row in decisions}, key=lambda p: [labels.index(x) for x in p])
+    responses = list(labels) + list(abstain)
+    patterns = sorted({tuple(row) for row in decisions}, key=lambda p: [responses.index(x) for x in p])
     partition = {lab: [(p, Fraction(share_of.get((p, lab), 0))) for p in patterns] for lab in labels}
     return prevalence, accuracy, partition
 
@@ -322,3 +329,88 @@ def test_majority_vote_names_huge_or_array_ties_without_failing():
         majority_vote(sketch, ties=[np.array([])])
     with pytest.raises(SketchError, match=r"majority voting needs at least 2 labels, got 1"):
         majority_vote_counts([1], 2**63, np.int64(1))
+
+
+# -- abstentions do not vote (issue 21: majority_vote raised a bare ValueError) -----------------------
+@st.composite
+def abstaining_items(draw):
+    """Items of N classifiers, R labels and one or two abstentions; some items all abstentions."""
+    n, r, k = draw(st.integers(1, 5)), draw(st.integers(2, 4)), draw(st.integers(1, 2))
+    labels, abstain = ["yes", "no", "maybe", "other"][:r], ["?", "n/a"][:k]
+    answers = st.sampled_from(labels + abstain)
+    rows = draw(st.lists(st.lists(answers, min_size=n, max_size=n), min_size=1, max_size=40))
+    if draw(st.booleans()):
+        rows.append([abstain[0]] * n)
+    return rows, labels, abstain, [f"c{i}" for i in range(n)]
+
+
+@given(abstaining_items(), rules, st.data())
+def test_majority_vote_with_abstentions_equals_item_by_item_brute_force(items, rule, data):
+    rows, labels, abstain, classifiers = items
+    ties = _ties(rule, labels, data)
+    sketch = Sketch.from_decisions(rows, labels=labels, abstain=abstain)
+    ev = majority_vote(sketch, ties=ties)
+    prevalence, accuracy, partition = _brute_force(rows, labels, classifiers, ties, abstain)
+    assert ev.point.prevalence == prevalence and ev.point.accuracy == accuracy
+    assert {lab: dict(cells) for lab, cells in ev.partition.items()} == {
+        lab: dict(cells) for lab, cells in partition.items()}
+    # response rates, item by item: P(answer | imputed label), abstentions included; accuracy is their diagonal
+    shares = _shares(rows, labels, ties, abstain)
+    for i, c in enumerate(classifiers):
+        for lab in labels:
+            mine = [(row, share[lab]) for row, share in shares if lab in share]
+            total = sum(w for _, w in mine)
+            for answer in labels + abstain:
+                hits = sum(w for row, w in mine if row[i] == answer)
+                assert ev.point.response[c][lab][answer] == (hits / total if total else None)
+            assert ev.point.response[c][lab][lab] == accuracy[c][lab]
+    assert {a.kind for a in ev.alarms} <= {"blind_spot"}
+    assert set(json.loads(ev.to_json())["points"][0]["response"][classifiers[0]][labels[0]]) == set(labels + abstain)
+
+
+def _shares(rows, labels, ties, abstain):
+    """``[(item, {label: share})]``: the imputed shares of every item that has a vote."""
+    out = []
+    for row in rows:
+        votes = Counter(a for a in row if a not in abstain)
+        if not votes:
+            continue
+        tied = [lab for lab in labels if votes.get(lab, 0) == max(votes.values())]
+        if len(tied) == 1:
+            out.append((row, {tied[0]: Fraction(1)}))
+        elif ties == "split":
+            out.append((row, {lab: Fraction(1, len(tied)) for lab in tied}))
+        elif ties != "drop":
+            order = list(ties) + [lab for lab in labels if lab not in ties]
+            out.append((row, {min(tied, key=order.index): Fraction(1)}))
+    return out
+
+
+def test_majority_vote_items_without_a_vote_are_left_out():
+    sketch = Sketch.from_decisions([["a", "?"], ["?", "?"], ["b", "b"]], labels=["a", "b"], abstain=["?"])
+    for ties in ("split", "drop", "b", ["a", "b"]):
+        ev = majority_vote(sketch, ties=ties)
+        assert ev.point.prevalence == {"a": Fraction(1, 2), "b": Fraction(1, 2)}
+        assert ev.point.accuracy["c1"] == {"a": 0, "b": 1}
+        assert ev.point.response["c1"]["a"] == {"a": 0, "b": 0, "?": 1}
+    nothing = majority_vote(Sketch.from_decisions([["?", "?"]], labels=["a", "b"], abstain=["?"]))
+    assert all(v is None for v in nothing.point.values())
+    assert [a.kind for a in nothing.alarms] == ["blind_spot"] and "no vote" in nothing.alarms[0].detail
+
+
+def test_majority_vote_intervals_with_abstentions_resample_the_abstaining_sketch():
+    from evalgebra.evaluators.intervals import confidence_intervals
+
+    sketch = Sketch.from_decisions([["a", "b", "?"], ["a", "a", "a"], ["b", "?", "b"], ["?", "?", "?"]] * 5,
+                                   labels=["a", "b"], abstain=["?"])
+    ev = majority_vote(sketch)
+    boot = confidence_intervals(ev, sketch, "bootstrap", n_boot=200, seed=1)
+    assert boot.intervals.failed == {}
+    for c, row in ev.point.accuracy.items():
+        for lab, value in row.items():
+            low, high = boot.point.interval["accuracy"][c][lab]
+            assert low <= value <= high
+    # every draw is an abstaining sketch evaluated exactly: c1 never says 'a' on an item imputed 'b'
+    assert boot.point.interval["accuracy"]["c1"]["b"][1] < 1
+    with pytest.raises(SpecError, match=r"intervals='delta' is not derived for abstentions \['\?'\]"):
+        confidence_intervals(ev, sketch, "delta")

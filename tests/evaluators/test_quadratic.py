@@ -225,3 +225,24 @@ def test_to_algebraic_round_trip(p: Fraction, q: Fraction, d: Fraction) -> None:
         key = x.minimal_key()
         expr = sympy.Poly(list(reversed(key[0])), sympy.Symbol("t")).as_expr()
         assert same(expr.subs(sympy.Symbol("t"), exact(x)), sympy.Integer(0))
+
+
+# -- API errors (issue 21) ------------------------------------------------------------------------------
+def test_quadratic_number_text_goes_through_the_bounded_parser():
+    import time
+
+    from evalgebra.errors import InexactError, NumberError
+
+    assert QN("1/3") == Fraction(1, 3) and QN(" 2 ", "1/2", "8") == QN(2, 1, 2)
+    for text, says in [("1/0", "zero denominator"), ("1e5000", "exponent 5000"), ("nan", "cannot read 'nan'"),
+                       ("0e99999999", "exponent 99999999"), ("0x10", "cannot read")]:
+        start = time.perf_counter()
+        with pytest.raises(NumberError, match=says):
+            QN(text)
+        assert time.perf_counter() - start < 0.5
+    with pytest.raises(InexactError, match="not exact"):
+        QN(0.5)
+    with pytest.raises(InexactError, match="exact rationals"):
+        QN(None)
+    with pytest.raises(NumberError, match="different fields"):
+        QN(0, 1, 2) + QN(0, 1, 3)
