@@ -18,6 +18,8 @@ sketches with abstentions for majority voting, negative, float and huge seeds, a
 text (``"1/0"``, ``"1e5000"``, ``"0x10"``, ``" 3 "``, ``"nan"``, ``"inf"``, other scripts'
 digits). A number text that is accepted must equal an independent exact reading (``Decimal``
 for decimals, ``int`` for the parts of ``p/q``); one within the bounds must be accepted.
+Larger ensembles with any label count (3-5 classifiers, 2-4 labels) are evaluated too, on random
+counts and on exactly independent tests, whose truth must come back up to a renaming.
 
 Each property runs :data:`EXAMPLES` examples (derandomized under the ``ci`` profile of
 ``tests/conftest.py``); the whole file takes well under a minute.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import re
 import signal
@@ -47,7 +50,7 @@ from evalgebra.data.chunked import PartialSketch
 from evalgebra.data.columnar import partial_from_frame, sketch_from_frame
 from evalgebra.data.numbers import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
 from evalgebra.data.point import EvaluationPoint, evaluation_point
-from evalgebra.data.simulate import labelled_test
+from evalgebra.data.simulate import expected_sketch, labelled_test
 from evalgebra.data.sketch import Sketch
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.datasets.judges import llm_judges
@@ -66,7 +69,7 @@ from evalgebra.spec import EnsembleSpec
 
 #: Seconds one call may take before the case fails.
 CASE_SECONDS = 5
-#: Examples per property (17 properties).
+#: Examples per property (18 properties; the label-count one runs 30).
 EXAMPLES = 150
 
 FUZZ = settings(
@@ -221,6 +224,60 @@ def test_from_values_returns_a_point_or_a_project_error(prevalence, accuracy, co
 def test_evaluate_returns_an_evaluation_or_a_project_error(sketch, method, options):
     result = call(evaluate, sketch, method=method, **options)
     assert result is None or isinstance(result, Evaluation)
+
+
+# -- label counts: larger ensembles with more labels (issue 21: trios combined in different renamings)
+_LABELS = ("yes", "no", "maybe", "other")  # not in alphabetical order
+
+
+@st.composite
+def label_count_sketches(draw: Any) -> tuple[Sketch, EvaluationPoint | None]:
+    """N in 3..5 classifiers, R in 2..4 labels (R = 4 up to N = 4): random pattern counts, or the exact
+    sketch of a random independent point (returned with it; every row positive)."""
+    n = draw(st.integers(3, 5))
+    labels = list(_LABELS[:draw(st.integers(2, 4 if n < 5 else 3))])
+    if draw(st.booleans()):
+        def row(size: int) -> list[Fraction]:
+            weights = draw(st.lists(st.integers(1, 6), min_size=size, max_size=size))
+            return [Fraction(w, sum(weights)) for w in weights]
+
+        rows = [[row(len(labels)) for _ in labels] for _ in range(n)]
+        truth = EvaluationPoint(EnsembleSpec(n, labels), [row(len(labels))], rows, {})
+        return expected_sketch(truth).unlabelled(), truth
+    patterns = list(itertools.product(labels, repeat=n))
+    cells = draw(st.lists(st.sampled_from(patterns), min_size=1, max_size=30, unique=True))
+    return Sketch.from_counts({p: draw(st.integers(1, 20)) for p in cells}, labels=labels), None
+
+
+def _renaming_of(point: Estimate, truth: EvaluationPoint) -> bool:
+    """``point`` is ``truth`` with its labels renamed (values left undefined aside)."""
+    labels, prevalence = truth.spec.labels, truth.prevalence_of()
+    rows = point.response_rows()
+    for perm in itertools.permutations(labels):
+        name = dict(zip(labels, perm))
+        if all(point.prevalence[name[t]] == prevalence[t] for t in labels) and all(
+                rows[c][name[t]][a] in (None, truth.response_rate(c, a, t))
+                for c in truth.spec.classifiers for t in labels for a in labels):
+            return True
+    return False
+
+
+@settings(FUZZ, max_examples=30)
+@given(label_count_sketches())
+def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
+    """A larger ensemble is one point, every renaming of one point (undecided), or no point with the
+    reason; on an exactly independent test every point is the truth renamed, never an average."""
+    sketch, truth = case
+    result = call(evaluate, sketch, method="algebraic")
+    assert isinstance(result, Evaluation)
+    if sketch.n_classifiers > 3:
+        assert (result.chosen, len(result.points)) in ((0, 1), (None, 0), (None, len(list(
+            itertools.permutations(sketch.labels)))))
+        if not result.points:
+            assert any("not combined" in a.detail for a in result.alarms) or all(
+                not t.points or {"blind_spot", "complex"} & t.alarm_kinds() for t in result.trios)
+    if truth is not None:
+        assert all(_renaming_of(p, truth) for p in result.points)
 
 
 @FUZZ

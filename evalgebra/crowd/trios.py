@@ -6,9 +6,11 @@ three-classifier test: its ``R^3`` pattern counts on those tasks are evaluated w
 error-independent evaluator, exactly (``exact=True``: the closed form for two labels, the
 many-labels eliminant for more; rational or algebraic numbers, alarms) or in floating point
 (:func:`~evalgebra.evaluators.many_labels_trios.evaluate_batch_many`, all trios at once).
-The estimates of a worker from its trios are combined by coverage: a mean weighted by the
-number of tasks behind each trio; the prevalences likewise. A worker in no evaluable trio is
-named with the reason.
+The trios are aligned on their shared workers (each trio's hidden labels renamed to match the
+others', :mod:`evalgebra.evaluators.trio_alignment`) and combined by coverage: a mean weighted
+by the number of tasks behind each trio, decoded once by the largest summed total accuracy.
+Trios that cannot be aligned are not combined (a ``trio_disagreement`` alarm). A worker in no
+evaluable trio is named with the reason.
 
 Examples
 --------
@@ -37,6 +39,7 @@ from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.many_labels import evaluate_counts_many
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 
 __all__ = ["DenseTrios", "dense_trios"]
 
@@ -51,16 +54,17 @@ class DenseTrios:
     trios : tuple of (tuple of str, int, Evaluation)
         Each trio's workers, the number of tasks all three answered, its evaluation.
     priors : numpy.ndarray (R,)
-        Prevalences, the mean over the decoded trios weighted by their tasks.
+        Prevalences, the mean over the aligned trios weighted by their tasks (NaN when the
+        trios could not be aligned).
     rows : numpy.ndarray (W, R, R)
-        ``rows[w, l, r] = P_{w,r|l}``, each worker's trios weighted by their tasks; NaN for a
-        worker in no decoded trio.
+        ``rows[w, l, r] = P_{w,r|l}``, each worker's aligned trios weighted by their tasks; NaN
+        for a worker in no aligned trio.
     items : numpy.ndarray (W,)
-        Tasks behind each worker's rows (summed over its decoded trios).
+        Tasks behind each worker's rows (summed over its aligned trios).
     too_sparse : dict
         ``{worker: reason}``.
     alarms : tuple of Alarm
-        The trios' alarms, each naming its workers.
+        The trios' alarms, each naming its workers, and the alignment's.
     """
 
     labels: tuple[str, ...]
@@ -79,15 +83,15 @@ def _answer_matrix(table: CrowdTable) -> np.ndarray:
     return matrix
 
 
-def _float_rows(evaluation: Evaluation, labels: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
-    point = evaluation.point
-    if point is None:
-        return None
+def _float_rows(point: Estimate, labels: tuple[str, ...],
+                workers: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Prevalences and every worker's rows as floats (NaN for a worker without rows)."""
+    number = lambda v: np.nan if v is None else float(v)  # noqa: E731 - a worker in no aligned trio
     try:
-        prevalence = np.array([float(point.prevalence[x]) for x in labels])
+        prevalence = np.array([number(point.prevalence[x]) for x in labels])
         rows = point.response_rows()
-        table = np.array([[[float(rows[c][t][r]) for r in labels] for t in labels] for c in evaluation.classifiers])
-    except (TypeError, ValueError):  # complex or undefined values
+        table = np.array([[[number(rows[c][t][r]) for r in labels] for t in labels] for c in workers])
+    except (TypeError, ValueError):  # complex values
         return None
     return prevalence, table
 
@@ -163,30 +167,42 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
         else:
             evaluation = _float_evaluation(out, n, names, table.labels)
         trios.append((names, size, evaluation))
-    weight_rows = np.zeros((n_workers, r, r))
+    return _combine(table, trios, min_items)
+
+
+def _combine(table: CrowdTable, trios: list[tuple[tuple[str, ...], int, Evaluation]],
+             min_items: int) -> DenseTrios:
+    """The trios aligned on their shared workers, combined by coverage, decoded once by total accuracy."""
+    r, n_workers = table.n_labels, table.n_workers
+    alarms = [Alarm(a.kind, a.detail, a.classifiers or names) for names, _, evaluation in trios
+              for a in evaluation.alarms]
+    combination = combine_trios([e for _, _, e in trios], table.labels, table.workers,
+                                [size for _, size, _ in trios])
+    alarms.extend(combination.alarms)
+    rows_out = np.full((n_workers, r, r), np.nan)
+    priors = np.full(r, np.nan)
     items = np.zeros(n_workers, dtype=np.int64)
-    prior_sum, prior_weight = np.zeros(r), 0
+    point = combination.point
+    perm = None if point is None else total_accuracy_assignment(point, table.labels)
+    if point is not None and perm is None:
+        alarms.append(Alarm("undecided", "the combined trios tie in summed total accuracy over every "
+                                         "renaming of the labels: reported in the first trio's labelling"))
+    if point is not None:
+        decoded = relabel(point, perm or tuple(range(r)), table.labels)
+        values = _float_rows(decoded, table.labels, table.workers)
+        if values is not None:
+            priors, rows_out = values
     position = {w: k for k, w in enumerate(table.workers)}
-    alarms: list[Alarm] = []
-    for names, size, evaluation in trios:
-        alarms.extend(Alarm(a.kind, a.detail, a.classifiers or names) for a in evaluation.alarms)
-        values = _float_rows(evaluation, table.labels)
-        if values is None:
-            continue
-        prevalence, rows = values
-        prior_sum += size * prevalence
-        prior_weight += size
-        for c, row in zip(names, rows):
-            weight_rows[position[c]] += size * row
-            items[position[c]] += size
+    for (names, size, _), aligned in zip(trios, combination.relabellings):
+        if aligned is not None and point is not None:
+            for c in names:
+                items[position[c]] += size
     too_sparse = {}
     for k, w in enumerate(table.workers):
         if items[k] == 0:
             member = any(w in names for names, _, _ in trios)
-            too_sparse[w] = ("none of its trios could be decoded (see the alarms)" if member else
+            too_sparse[w] = ("none of its trios could be decoded and aligned (see the alarms)" if member else
                              f"in no trio of three workers sharing at least {min_items} tasks" if n_workers >= 3
                              else "in no trio of three workers")
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rows_out = weight_rows / items[:, None, None]
-        priors = prior_sum / prior_weight if prior_weight else np.full(r, np.nan)
-    return DenseTrios(table.labels, table.workers, tuple(trios), priors, rows_out, items, too_sparse, tuple(alarms))
+    return DenseTrios(table.labels, table.workers, tuple(trios), priors, rows_out, items, too_sparse,
+                      tuple(alarms))

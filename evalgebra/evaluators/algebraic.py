@@ -2,13 +2,14 @@ r"""The algebraic method on a sketch: three binary classifiers exactly, larger e
 
 This is what ``evaluate(sketch, method="algebraic")`` runs. For ``N = 3`` it is the exact
 closed form (:func:`~evalgebra.evaluators.closed_form.evaluate_counts`) on the sketch's
-count vector. For ``N > 3`` every trio is evaluated on its marginal sketch; the trios'
-evaluations of the same statistic must agree for a sample-independent ensemble (a
-``trio_disagreement`` alarm when they do not). Their mean, with every trio aligned on one
-side of the label swap ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``, and its mirror are then
-decoded by the three-classifier rule: the one whose prevalence lies in the prevalence range,
-else the one with the larger total accuracy; a point outside the range is never chosen
-(``undecided`` instead).
+count vector. For ``N > 3`` every trio is evaluated on its marginal sketch, the trios are
+aligned on their shared classifiers (each on one side of the label swap ``P_a <-> P_b``,
+``P_{i,a} <-> 1 - P_{i,b}``) and combined by
+:func:`~evalgebra.evaluators.trio_alignment.combined_evaluation`: the trios' evaluations of
+the same statistic must agree for a sample-independent ensemble (a ``trio_disagreement``
+alarm when they do not). Their mean and its mirror are then decoded by the three-classifier
+rule: the one whose prevalence lies in the prevalence range, else the one with the larger
+total accuracy; a point outside the range is never chosen (``undecided`` instead).
 
 Examples
 --------
@@ -25,109 +26,19 @@ References
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
-
-import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.evaluators.trio_alignment import combined_evaluation, sketch_trios
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["algebraic_evaluation", "evaluate_algebraic"]
-
-
-def _usable(trio: Evaluation) -> bool:
-    return all(None not in p.values() and all(not isinstance(v, QuadraticNumber) or v.is_real for v in p.values())
-               for p in trio.points)
-
-
-def _aligned(trios: list[Evaluation], labels: tuple[str, ...]) -> list[int | None]:
-    """One point index per trio, all on the same side of the ``P_a <-> P_b`` symmetry.
-
-    The trios are visited breadth first from the first usable one, each oriented against an
-    already oriented trio it shares a classifier with, by the distance between their shared
-    statistics (the swap sends ``P_{i,a}`` to ``1 - P_{i,b}``, so a shared member tells the
-    sides apart unless it is a blind spot itself). Which side is reported is decided later,
-    on the combined point (:func:`_decode`).
-    """
-    usable = [k for k, t in enumerate(trios) if _usable(t)]
-    picks: list[int | None] = [None] * len(trios)
-    if not usable:
-        return picks
-
-    def gap(point: Estimate, other: Estimate, common: set[str]) -> float:
-        total = abs(float(point.prevalence[labels[0]]) - float(other.prevalence[labels[0]]))
-        for c in common:
-            total += sum(abs(float(point.accuracy[c][label]) - float(other.accuracy[c][label])) for label in labels)
-        return total
-
-    for root in usable:  # a new component, if the trios are not all connected
-        if picks[root] is not None:
-            continue
-        picks[root] = 0
-        queue = [root]
-        while queue:
-            k = queue.pop(0)
-            reference = trios[k].points[picks[k]]  # type: ignore[index]
-            for m in usable:
-                if picks[m] is not None:
-                    continue
-                common = set(trios[k].classifiers) & set(trios[m].classifiers)
-                if not common:
-                    continue
-                gaps = [gap(p, reference, common) for p in trios[m].points]
-                picks[m] = 0 if gaps[0] <= gaps[1] else 1
-                queue.append(m)
-    return picks
-
-
-def _combine(trios: list[Evaluation], labels: tuple[str, ...],
-             classifiers: tuple[str, ...]) -> tuple[Estimate, list[str], float]:
-    """Mean of the trios' aligned points per statistic, the statistics on which they differ,
-    and the largest spread (max - min) of one statistic across trios."""
-    values: dict[tuple[str, ...], list[Any]] = {}
-    for trio, pick in zip(trios, _aligned(trios, labels)):
-        if pick is None:
-            continue
-        point = trio.points[pick]
-        values.setdefault(("prevalence", labels[0]), []).append(point.prevalence[labels[0]])
-        for c in trio.classifiers:
-            for label in labels:
-                values.setdefault(("accuracy", c, label), []).append(point.accuracy[c][label])
-
-    def mean(key: tuple[str, ...]) -> Any:
-        xs = values.get(key, [])
-        if not xs:
-            return None
-        if all(isinstance(x, Fraction) for x in xs):
-            return sum(xs, Fraction(0)) / len(xs)
-        return float(np.mean([float(x) for x in xs]))
-
-    differ = [" ".join(k[1:]) for k, xs in values.items() if len(set(xs)) > 1]
-    spread = max((max(map(float, xs)) - min(map(float, xs)) for xs in values.values()), default=0.0)
-    p = mean(("prevalence", labels[0]))
-    prevalence = {labels[0]: p, labels[1]: None if p is None else 1 - p}
-    accuracy = {c: {label: mean(("accuracy", c, label)) for label in labels} for c in classifiers}
-    return Estimate(prevalence, accuracy), differ, spread
-
-
-def _mirror(point: Estimate, labels: tuple[str, ...]) -> Estimate:
-    """The other evaluation of the label swap: ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``.
-
-    The swap is affine, so the mirror of the trios' mean is the mean of their mirrors.
-    """
-    a, b = labels
-    flip = lambda v: None if v is None else 1 - v  # noqa: E731 - undefined stays undefined
-    prevalence = {a: point.prevalence[b], b: point.prevalence[a]}
-    accuracy = {c: {a: flip(row[b]), b: flip(row[a])} for c, row in point.accuracy.items()}
-    return Estimate(prevalence, accuracy)
 
 
 def _decode(point: Estimate, labels: tuple[str, ...],
@@ -156,19 +67,6 @@ def _decode(point: Estimate, labels: tuple[str, ...],
     return None if difference == 0 else (0 if difference > 0 else 1)
 
 
-def _values(estimate: Estimate) -> list[Any]:
-    return [*estimate.prevalence.values(), *(v for row in estimate.accuracy.values() for v in row.values())]
-
-
-def _outside_unit_interval(value: Any) -> bool:
-    if value is None:
-        return False
-    try:
-        return bool(value < 0 or value > 1)
-    except TypeError:  # a number without an order (complex): not a point of the unit cube at all
-        return True
-
-
 def algebraic_evaluation(
     sketch: Sketch,
     decoding: str = "total_accuracy",
@@ -195,10 +93,11 @@ def algebraic_evaluation(
     Evaluation
         For ``N = 3`` the two points. For ``N > 3`` every trio's evaluation in ``trios`` and
         the combined estimate, exact when every trio's point is rational: the mean of the
-        trios' points, all aligned on one side of the label swap, decoded with its mirror by
-        the three-classifier rule (within ``prevalence_range`` if given, else by the larger
-        total accuracy). One point (chosen) when the rule decides; else both, none chosen,
-        and an ``undecided`` alarm.
+        trios' points, aligned on one side of the label swap by their shared classifiers
+        (not combined, with a ``trio_disagreement`` alarm, when they cannot be), decoded with
+        its mirror by the three-classifier rule (within ``prevalence_range`` if given, else by
+        the larger total accuracy). One point (chosen) when the rule decides; else both, none
+        chosen, and an ``undecided`` alarm.
 
     Examples
     --------
@@ -223,38 +122,22 @@ def algebraic_evaluation(
         raise SpecError(f"the algebraic evaluator needs at least 2 labels; this sketch has R = {sketch.n_labels}")
     if sketch.n_classifiers < 3:
         raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
-    pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
     if sketch.n_classifiers == 3:
+        pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
         return evaluate_counts(pooled.count_vector().tolist(), labels, classifiers, decoding, prevalence_range)
-    trios: list[Evaluation] = []
-    for members in itertools.combinations(range(sketch.n_classifiers), 3):
-        marginal = pooled.marginalise(list(members))
-        trios.append(evaluate_counts(marginal.count_vector().tolist(), labels, tuple(classifiers[i] for i in members),
-                                     decoding, prevalence_range))
+    trios = sketch_trios(sketch, lambda counts, names: evaluate_counts(counts, labels, names, decoding,
+                                                                         prevalence_range))
     bounds = None
     if decoding == "prevalence_range" or prevalence_range is not None:
         bounds = prevalence_bounds(prevalence_range)
-    combined, differ, spread = _combine(trios, labels, classifiers)
-    side = _decode(combined, labels, bounds)
-    alarms = []
-    for trio in trios:
-        for alarm in trio.alarms:
-            alarms.append(Alarm(alarm.kind, f"trio {', '.join(trio.classifiers)}: {alarm.detail}", trio.classifiers))
-    if differ:
-        alarms.append(Alarm("trio_disagreement", f"the trios' evaluations differ on {len(differ)} statistic(s) "
-                                                 f"(largest spread {spread:.3g}): " + "; ".join(differ[:6])
-                                                 + ("; ..." if len(differ) > 6 else "")))
-    if any(_outside_unit_interval(value) for value in _values(combined)):
-        alarms.append(Alarm("outside_unit_cube", "the combined estimate (the mean of the aligned trios) has a "
-                                                 "prevalence or accuracy outside [0, 1]"))
-    if side is None:
-        if combined.prevalence[labels[0]] is not None:
-            alarms.append(Alarm("undecided", ALARM_DETAILS["undecided"]))
-        points = (combined, _mirror(combined, labels))
-        return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms), tuple(trios))
-    chosen = combined if side == 0 else _mirror(combined, labels)
-    return Evaluation("algebraic", labels, classifiers, (chosen,), 0, {}, tuple(alarms), tuple(trios))
+    sides = ((0, 1), (1, 0))
+
+    def decode(point: Estimate) -> tuple[int, ...] | None:
+        side = _decode(point, labels, bounds)
+        return None if side is None else sides[side]
+
+    return combined_evaluation(trios, labels, classifiers, decode, ALARM_DETAILS["undecided"])
 
 
 #: Deprecated: ``evaluate(sketch, method="algebraic", ...)`` is the one entry point.

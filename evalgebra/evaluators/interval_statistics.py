@@ -43,6 +43,7 @@ __all__ = [
     "mirror_points",
     "redecode",
     "trio_codes",
+    "align_to_reference",
 ]
 
 #: ``counts (M, K) -> (values (M, keys), reasons (M,))``; a reason is ``""`` where the row succeeded.
@@ -190,13 +191,42 @@ def redecode(prevalence: np.ndarray, response: np.ndarray, labels: Sequence[str]
     else:
         return prevalence, response, undecided
     out_prevalence = prevalence[rows, sigma]
-    out_response = response[rows[:, :, None, None], np.arange(3)[None, :, None, None],
-                            sigma[:, None, :, None], sigma[:, None, None, :]]
+    # the hidden labels (rows of each response matrix) are renamed; the answers (columns) stay
+    out_response = response[rows[:, :, None], np.arange(3)[None, :, None], sigma[:, None, :]]
     return out_prevalence, out_response, undecided
 
 
-def many_label_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], decoding: str, option: Any) -> Statistics:
-    """Three or more labels: the batched eigenvector route on every trio, decoded, averaged."""
+def align_to_reference(prevalence: np.ndarray, response: np.ndarray, members: Sequence[int],
+                       reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Rename each batch trio point's hidden labels to match the reference point (its decoded evaluation).
+
+    The vectorised form of the trios' alignment (:mod:`evalgebra.evaluators.trio_alignment`): the renaming
+    with the least summed absolute difference from the reference over the prevalences and the trio's
+    response rows. ``prevalence`` is ``(n, R)``, ``response`` ``(n, 3, R, R)`` (classifier slot, true label,
+    answer); ``reference`` holds the ensemble's ``(P, accuracies, responses)`` as the statistics are keyed.
+    """
+    r = prevalence.shape[1]
+    n_classifiers = (reference.size - r) // (r + r * r)
+    ref_prevalence = reference[:r]
+    ref_rows = reference[r + n_classifiers * r:].reshape(n_classifiers, r, r)[list(members)]  # (3, R, R)
+    perms = np.array(list(itertools.permutations(range(r))))  # perm[trio label] = reference label
+    gaps = np.abs(prevalence[:, None, :] - ref_prevalence[perms][None]).sum(axis=2)
+    moved = ref_rows[:, perms].transpose(1, 0, 2, 3)  # (P, 3, R, R): reference rows under each renaming
+    gaps = gaps + np.nansum(np.abs(response[:, None] - moved[None]), axis=(2, 3, 4))
+    best = perms[np.argmin(np.where(np.isfinite(gaps), gaps, np.inf), axis=1)]
+    source = np.argsort(best, axis=1)  # source[m] = the trio's label that becomes reference label m
+    rows = np.arange(prevalence.shape[0])[:, None]
+    renamed = response[rows[:, :, None], np.arange(3)[None, :, None], source[:, None, :]]
+    return prevalence[rows, source], renamed
+
+
+def many_label_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], decoding: str,
+                          option: Any, reference: np.ndarray | None = None) -> Statistics:
+    """Three or more labels: the batched eigenvector route on every trio, decoded, averaged.
+
+    With more than three classifiers and the chosen point as ``reference``, each trio's point is
+    renamed to match the reference (:func:`align_to_reference`) before the mean, as the exact path
+    aligns its trios; decoded trios alone can hold different renamings."""
     r = len(labels)
     trios = list(itertools.combinations(range(n_classifiers), 3))
     codes_of = [trio_codes(codes, n_classifiers, r, t) for t in trios]
@@ -210,7 +240,11 @@ def many_label_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequenc
         reasons = np.full(size, "", dtype=object)
         for members, tc in zip(trios, codes_of):
             out = evaluate_batch_many(dense_counts(counts, tc, r**3), r)
-            p, rows, undecided = redecode(out["prevalence"], out["response"], labels, decoding, option)
+            if n_classifiers > 3 and reference is not None:
+                p, rows = align_to_reference(out["prevalence"], out["response"], members, reference)
+                undecided = np.zeros(size, dtype=bool)
+            else:
+                p, rows, undecided = redecode(out["prevalence"], out["response"], labels, decoding, option)
             ok = out["ok"] & ~undecided & np.isfinite(p).all(axis=1)
             reasons[(reasons == "") & ~out["ok"]] = "no_real_point"
             reasons[(reasons == "") & undecided] = "undecided"

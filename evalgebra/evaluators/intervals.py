@@ -260,7 +260,7 @@ def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, An
     if len(labels) == 2:
         reference = np.concatenate([estimate[:1], estimate[2:]])
         return binary_statistics(codes, n_classifiers, reference, _bounds(options))
-    return many_label_statistics(codes, n_classifiers, labels, *_decoding_many(options))
+    return many_label_statistics(codes, n_classifiers, labels, *_decoding_many(options), estimate)
 
 
 def _bootstrap(statistics: Statistics, cells: tuple[np.ndarray, np.ndarray, np.ndarray], n_boot: int,
@@ -308,7 +308,9 @@ def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], e
         statistics = binary_delta_statistics(codes, sketch.n_classifiers, reference, _bounds(options), observed)
         analytic = True
     elif evaluation.method == "algebraic":
-        statistics, analytic = many_label_statistics(codes, sketch.n_classifiers, labels, *_decoding_many(options)), False
+        decoding, option = _decoding_many(options)
+        statistics = many_label_statistics(codes, sketch.n_classifiers, labels, decoding, option, estimate)
+        analytic = False
     else:
         raise SpecError(f"intervals='delta' covers the closed forms of the algebraic and majority methods; for "
                         f"{evaluation.method!r} use intervals='bootstrap'")

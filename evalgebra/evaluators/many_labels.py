@@ -70,6 +70,8 @@ __all__ = [
     "exact_solution_many",
     "evaluate_counts_many",
     "best_assignment",
+    "check_decoding",
+    "DETAIL_UNDECIDED",
 ]
 
 #: Decoding rules: which assignment of the hidden labels to the label names to report.
@@ -413,8 +415,10 @@ def _decode(sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[
     return _best(scores)
 
 
-def _check_decoding(decoding: str, prevalence_order: Any, known_prevalences: Any,
-                    labels: tuple[str, ...]) -> tuple[str, Any]:
+def check_decoding(decoding: str, prevalence_order: Any, known_prevalences: Any,
+                   labels: tuple[str, ...]) -> tuple[str, Any]:
+    """The decoding rule a call asks for and its option (the prevalence order, or the known prevalences as
+    Fractions), checked against the labels."""
     if prevalence_order is not None and decoding == "total_accuracy":
         decoding = "prevalence_order"
     if known_prevalences is not None and decoding == "total_accuracy":
@@ -484,7 +488,8 @@ def _partition_in_fields(labels: tuple[str, ...], q: int, sol: ManyLabelSolution
     return {ell: out[ell] for ell in labels}
 
 
-_DETAIL_UNDECIDED = ("the decoding rule chooses no assignment of the hidden labels (a tie, equal prevalences for a "
+#: The detail of the ``undecided`` alarm of the many-labels decoding rules.
+DETAIL_UNDECIDED = ("the decoding rule chooses no assignment of the hidden labels (a tie, equal prevalences for a "
                      "prevalence order, or no separation of the candidates)")
 
 
@@ -537,7 +542,7 @@ def evaluate_counts_many(
         raise SpecError(f"need at least two distinct label names, got {list(labels)!r}")
     if len(classifiers) != 3 or len(set(classifiers)) != 3:
         raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
-    decoding, option = _check_decoding(decoding, prevalence_order, known_prevalences, labels)
+    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
     ints = _counts(counts, r)
     sol = exact_solution_many(ints, r)
     alarms = [Alarm(kind, sol.details[kind]) for kind in
@@ -548,7 +553,7 @@ def evaluate_counts_many(
     points = tuple(_estimate(sol, perm, labels, classifiers) for perm in perms)
     chosen = _decode(sol, perms, labels, decoding, option)
     if chosen is None:
-        alarms.append(Alarm("undecided", _DETAIL_UNDECIDED))
+        alarms.append(Alarm("undecided", DETAIL_UNDECIDED))
         return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms))
     partition = _partition(points[chosen], labels, classifiers, sum(ints), sol, perms[chosen])
     return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))

@@ -2,9 +2,10 @@ r"""Many labels, beyond one exact trio: larger ensembles trio by trio, and the v
 
 :func:`evaluate_many_labels` is what ``evaluate(sketch, method="algebraic")`` runs for
 ``R >= 3``: the exact evaluator of :mod:`evalgebra.evaluators.many_labels` on the sketch for
-``N = 3``, on every trio's marginal sketch for ``N > 3`` (each decoded by the same rule, then
-combined). :func:`evaluate_batch_many` evaluates many count vectors of three classifiers at
-once in floating point with NumPy (batched eigen-decompositions of ``M^{-1} S``).
+``N = 3``, on every trio's marginal sketch for ``N > 3``, the trios then aligned on their
+shared classifiers and combined (:mod:`evalgebra.evaluators.trio_alignment`).
+:func:`evaluate_batch_many` evaluates many count vectors of three classifiers at once in
+floating point with NumPy (batched eigen-decompositions of ``M^{-1} S``).
 
 References
 ----------
@@ -22,44 +23,31 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.many_labels import ResponseEstimate, evaluate_counts_many
-from evalgebra.evaluators.result import Alarm, Evaluation
+from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, check_decoding, evaluate_counts_many
+from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.evaluators.trio_alignment import (
+    Perm, combined_evaluation, least_assignment, sketch_trios, total_accuracy_assignment)
 
 __all__ = ["evaluate_many_labels", "evaluate_batch_many"]
 
 
-def _combine(trios: list[Evaluation], labels: tuple[str, ...],
-             classifiers: tuple[str, ...]) -> tuple[ResponseEstimate | None, list[str]]:
-    """The mean over the decoded trios of every statistic, and the statistics on which they differ."""
-    values: dict[tuple[str, ...], list[Any]] = {}
-    for trio in trios:
-        point = trio.point
-        if not isinstance(point, ResponseEstimate):
-            continue
-        for ell in labels:
-            values.setdefault(("prevalence", ell), []).append(point.prevalence[ell])
-        for c, rows in point.response.items():
-            for t, row in rows.items():
-                for a, v in row.items():
-                    values.setdefault(("response", c, t, a), []).append(v)
-    if not values:
-        return None, []
-
-    def mean(key: tuple[str, ...]) -> Any:
-        xs = values.get(key)
-        if not xs:
+def _decode_combined(point: Estimate, labels: tuple[str, ...], decoding: str, option: Any) -> Perm | None:
+    """The renaming of a combined point chosen by the decoding rule of :func:`evaluate_counts_many`."""
+    if decoding == "total_accuracy":
+        return total_accuracy_assignment(point, labels)
+    prevalence = [point.prevalence[t] for t in labels]
+    exact = all(isinstance(p, Fraction) for p in prevalence)
+    values = prevalence if exact else [float(p) for p in prevalence]
+    if decoding == "prevalence_order":
+        ranked = sorted(range(len(labels)), key=lambda ell: -values[ell])
+        if any(values[a] == values[b] for a, b in zip(ranked, ranked[1:])):
             return None
-        if all(isinstance(x, Fraction) for x in xs):
-            return sum(xs, Fraction(0)) / len(xs)
-        if len(set(xs)) == 1:
-            return xs[0]  # the trios agree on an algebraic number: it stays exact
-        return sum(float(x) for x in xs) / len(xs)  # a mean of unrelated algebraic numbers: a float
-
-    differ = [" ".join(k) for k, xs in values.items() if len(set(xs)) > 1]
-    prevalence = {ell: mean(("prevalence", ell)) for ell in labels}
-    response = {c: {t: {a: mean(("response", c, t, a)) for a in labels} for t in labels} for c in classifiers}
-    accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
-    return ResponseEstimate(prevalence, accuracy, response), differ
+        perm = [0] * len(labels)
+        for rank, ell in enumerate(ranked):
+            perm[ell] = labels.index(option[rank])
+        return tuple(perm)
+    known = [option[t] if exact else float(option[t]) for t in labels]
+    return least_assignment([[abs(p - k) for k in known] for p in values])[0]
 
 
 def evaluate_many_labels(
@@ -81,32 +69,38 @@ def evaluate_many_labels(
     -------
     Evaluation
         For ``N = 3`` every candidate point and the chosen one. For ``N > 3`` every trio's
-        evaluation (each decoded by the same rule) in ``trios`` and one combined point: the
-        mean of the decoded trios' statistics (exact when all are rational or all equal), with a
-        ``trio_disagreement`` alarm when the trios differ.
+        evaluation in ``trios``, and the trios aligned on their shared classifiers and
+        combined (:func:`~evalgebra.evaluators.trio_alignment.combined_evaluation`): the mean
+        of the aligned trios' statistics (exact when all are rational or all equal, with a
+        ``trio_disagreement`` alarm when they differ), decoded once by the rule over its
+        ``R!`` renamings. No point, with a ``trio_disagreement`` alarm, when the trios cannot
+        be aligned.
+
+    Examples
+    --------
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> from evalgebra.data.point import EvaluationPoint
+    >>> from evalgebra.data.simulate import expected_sketch
+    >>> rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+    ...         "c": {"a": "1/5", "b": "1/10"}}
+    >>> truth = EvaluationPoint.from_values(EnsembleSpec(4, 3), {"a": "1/2", "b": "3/10"},
+    ...                                     response={i: rows for i in range(4)})
+    >>> result = evaluate_many_labels(expected_sketch(truth).unlabelled())
+    >>> result.point.prevalence, len(result.trios), result.alarms
+    ({'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}, 4, ())
     """
     if sketch.n_classifiers < 3:
         raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
-    pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
+    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
     options: dict[str, Any] = {"decoding": decoding, "prevalence_order": prevalence_order,
                                "known_prevalences": known_prevalences}
     if sketch.n_classifiers == 3:
+        pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
         return evaluate_counts_many(pooled.count_vector().tolist(), labels, classifiers, **options)
-    trios = []
-    for members in itertools.combinations(range(sketch.n_classifiers), 3):
-        marginal = pooled.marginalise(list(members))
-        trios.append(evaluate_counts_many(marginal.count_vector().tolist(), labels,
-                                          tuple(classifiers[i] for i in members), **options))
-    alarms = [Alarm(a.kind, f"trio {', '.join(t.classifiers)}: {a.detail}", t.classifiers)
-              for t in trios for a in t.alarms]
-    combined, differ = _combine(trios, labels, classifiers)
-    if differ:
-        alarms.append(Alarm("trio_disagreement", f"the decoded trios differ on {len(differ)} statistic(s): "
-                                                 + "; ".join(differ[:6]) + ("; ..." if len(differ) > 6 else "")))
-    if combined is None:
-        return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms), tuple(trios))
-    return Evaluation("algebraic", labels, classifiers, (combined,), 0, {}, tuple(alarms), tuple(trios))
+    trios = sketch_trios(sketch, lambda counts, names: evaluate_counts_many(counts, labels, names, **options))
+    return combined_evaluation(trios, labels, classifiers, lambda point: _decode_combined(
+        point, labels, decoding, option), DETAIL_UNDECIDED)
 
 
 def evaluate_batch_many(counts: Any, n_labels: int) -> dict[str, Any]:

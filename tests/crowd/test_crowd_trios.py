@@ -1,5 +1,6 @@
 """Dense crowds: every trio on the tasks all three answered, checked on exact simulations."""
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -73,3 +74,33 @@ def test_dense_trios_name_workers_without_enough_shared_tasks():
     assert [names for names, _, _ in report.trios] == [("c0", "c1", "c2")]
     with pytest.raises(SpecError, match="min_items"):
         dense_trios(rows, min_items=0)
+
+
+def _renamed_truth():
+    """Four workers, three labels: trios decode three different renamings of the truth on their own."""
+    rows = {"c0": ("122", "113", "311"), "c1": ("212", "113", "122"), "c2": ("131", "311", "113"),
+            "c3": ("311", "221", "113")}
+    response = {c: {t: {a: Fraction(int(v), 5) for a, v in zip("abc", row)}
+                    for t, row in zip("abc", by_truth)} for c, by_truth in rows.items()}
+    return EvaluationPoint.from_values(EnsembleSpec(4, 3), {"a": "1/2", "b": "1/3"}, response=response)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_dense_trios_align_trios_that_decode_different_renamings(exact):
+    """Regression (issue 21): the trios were averaged as decoded, each in its own labelling."""
+    truth = _renamed_truth()
+    rows, _ = long_rows(expected_sketch(truth))
+    report = dense_trios(rows, exact=exact)
+    decoded = {tuple(round(float(p), 9) for p in e.point.prevalence.values()) for _, _, e in report.trios}
+    assert len(decoded) > 1  # the trios decode different renamings
+    labels = truth.spec.labels
+    matches = []
+    for perm in itertools.permutations(range(3)):  # report label perm[k] is the truth's label k
+        prevalence = [float(truth.prevalence_of()[t]) for t in labels]
+        expected_rows = [[[float(truth.response_rate(c, a, t)) for a in labels] for t in labels]
+                         for c in report.workers]
+        renamed_priors = [prevalence[perm.index(m)] for m in range(3)]
+        renamed_rows = [[by_truth[perm.index(m)] for m in range(3)] for by_truth in expected_rows]
+        matches.append(np.allclose(report.priors, renamed_priors) and np.allclose(report.rows, renamed_rows))
+    assert matches.count(True) == 1
+    assert "trio_disagreement" not in {a.kind for a in report.alarms} and report.too_sparse == {}

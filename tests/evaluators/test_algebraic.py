@@ -338,6 +338,11 @@ def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule
         if bounds is not None:
             assert bounds[0] <= p <= bounds[1], (p, bounds)  # never a point outside the range
         assert _three_classifier_rule(result.point, _mirror_of(result.point, labels), labels, bounds) == 0
+    elif not result.points:  # nothing combined: no trio has a real point, or the trios cannot be aligned
+        refused = [a for a in result.alarms if a.kind == "trio_disagreement" and "not combined" in a.detail]
+        usable = [t for t in result.trios if t.points and not {"complex", "blind_spot"} & t.alarm_kinds()]
+        assert refused or not usable
+        assert "undecided" not in {a.kind for a in result.alarms if not a.classifiers}
     else:
         first, second = result.points
         assert _mirror_of(first, labels) == second

@@ -35,6 +35,16 @@ def _three_labels(q: int = 10000) -> Sketch:
     return expected_sketch(point, q).unlabelled()
 
 
+def _renamed_trios(q: int = 375000) -> Sketch:
+    """Four classifiers, three labels, whose trios decode three different renamings on their own."""
+    rows = {"c0": ("122", "113", "311"), "c1": ("212", "113", "122"), "c2": ("131", "311", "113"),
+            "c3": ("311", "221", "113")}
+    response = {c: {t: {a: f"{v}/5" for a, v in zip("abc", row)} for t, row in zip("abc", by_truth)}
+                for c, by_truth in rows.items()}
+    point = EvaluationPoint.from_values(EnsembleSpec(4, 3), {"a": "1/2", "b": "1/3"}, response=response)
+    return expected_sketch(point, q).unlabelled()
+
+
 def _hui_walter() -> Sketch:
     first = Sketch.from_counts({"aa": 41, "ab": 49, "ba": 19, "bb": 91}, labels=["a", "b"], population="s0")
     return first.merge(Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"],
@@ -73,8 +83,9 @@ def test_confidence_intervals_seeded_determinism():
     assert first.point.interval != other.point.interval
 
 
-@pytest.mark.parametrize("case", ["three_binary", "four_binary", "range", "three_labels", "order", "majority",
-                                  "majority_ties", "small_with_failures"])
+@pytest.mark.parametrize("case", ["three_binary", "four_binary", "range", "three_labels", "order",
+                                  "order_renamed", "renamed_trios", "majority", "majority_ties",
+                                  "small_with_failures"])
 def test_bootstrap_vectorised_equals_exact_evaluator_on_the_same_resamples(case):
     """The vectorised route and the exact evaluator, one resample at a time, on the same draws."""
     options: dict = {}
@@ -88,6 +99,10 @@ def test_bootstrap_vectorised_equals_exact_evaluator_on_the_same_resamples(case)
         sketch = _three_labels()
     elif case == "order":
         sketch, options = _three_labels(), {"prevalence_order": ["a", "b", "c"]}
+    elif case == "order_renamed":  # regression: the renaming moved the answers too, not only the true labels
+        sketch, options = _three_labels(), {"prevalence_order": ["b", "a", "c"]}
+    elif case == "renamed_trios":  # regression (issue 21): trios averaged in different renamings
+        sketch = _renamed_trios()
     elif case == "majority":
         sketch, method = _three_labels(), "majority"
     elif case == "majority_ties":
@@ -96,6 +111,7 @@ def test_bootstrap_vectorised_equals_exact_evaluator_on_the_same_resamples(case)
         sketch = Sketch.from_counts({"aaa": 9, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 7},
                                     labels=["a", "b"])
     n_boot = 40 if sketch.n_labels == 3 and method == "algebraic" else 150
+    n_boot = 15 if case == "renamed_trios" else n_boot  # four exact trios per resample on the slow route
     result = evaluate(sketch, method=method, **options)
     fast = confidence_intervals(result, sketch, n_boot=n_boot, seed=11, options=options)
     slow = confidence_intervals(result, sketch, n_boot=n_boot, seed=11, options=options, vectorised=False)
