@@ -211,7 +211,7 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
 
 
 def check_seed(seed: Any, where: str = "seed", error: ErrorType = SpecError, *, none: bool = True,
-               generators: tuple[type, ...] = ()) -> Any:
+               generators: tuple = ()) -> Any:
     r"""A random seed as an ``int``: non-negative, below ``2**MAX_SEED_BITS``; else ``error`` in one line.
 
     Parameters

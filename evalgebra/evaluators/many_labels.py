@@ -56,6 +56,7 @@ from typing import Any
 
 import flint
 
+from evalgebra.data.numbers import exact_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import (
@@ -433,9 +434,9 @@ def check_decoding(decoding: str, prevalence_order: Any, known_prevalences: Any,
         return decoding, order
     if decoding == "known_prevalences":
         try:
-            known = {str(k): Fraction(v) for k, v in dict(known_prevalences or {}).items()
-                     if not isinstance(v, float)}
-        except (TypeError, ValueError, ZeroDivisionError):
+            known = {str(k): exact_rational(v, f"known_prevalences[{k!r}]", SpecError)
+                     for k, v in dict(known_prevalences or {}).items()}
+        except (TypeError, ValueError, SpecError):
             known = {}
         if sorted(known) != sorted(labels) or sum(known.values()) != 1 or min(known.values()) < 0:
             raise SpecError(f"known_prevalences must give every label an exact rational prevalence (int, Fraction "
