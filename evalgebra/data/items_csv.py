@@ -120,12 +120,12 @@ def _csv_error(exc: csv.Error, line: int) -> SketchError:
     return SketchError(f"CSV line {max(line, 1)}: {exc}")
 
 
-def _names(value: Any, what: str) -> list[str] | None:
+def _names(value: Any, what: str, kind: str = "column names") -> list[str] | None:
     if value is None:
         return None
     listed = None if isinstance(value, (str, bytes)) or not isinstance(value, Iterable) else list(value)
     if listed is None or not all(isinstance(name, str) for name in listed):
-        raise SketchError(f"{what} must be a list of column names (str), got {short_repr(value)}")
+        raise SketchError(f"{what} must be a list of {kind} (str), got {short_repr(value)}")
     return listed
 
 
@@ -179,12 +179,13 @@ class _Reader:
     """The state of one read: layout, rules, counts so far and what has been seen."""
 
     def __init__(self, layout: _Layout, labels: list[str] | None, abstain: tuple[str, ...], missing: str,
-                 flag_ids: bool) -> None:
+                 flag_ids: bool, populations: list[str] | None = None) -> None:
         self.layout, self.labels, self.abstain, self.missing, self.flag_ids = layout, labels, abstain, missing, flag_ids
+        self.populations = populations
         n_classifiers = len(layout.classifiers)
         self.cap = False  # whether the response limit is MAX_INFERRED_LABELS (flag_ids), not the 64-bit codes
         self.counts = PartialCounts(layout.classifiers, labels=labels, abstain=abstain, missing=missing,
-                                    labelled=bool(layout.truth), flag_ids=False)
+                                    labelled=bool(layout.truth), populations=populations, flag_ids=False)
         if labels is not None:
             check_size(n_classifiers, max(2, len(labels) + len(abstain)))
             self.limit = len(labels) + len(abstain)
@@ -245,6 +246,8 @@ class _Reader:
                     return code, "abstention"
                 elif position in layout.truth and self.labels is not None and value not in self.labels:
                     return code, "unknown"
+                elif position in layout.population and self.populations is not None and value not in self.populations:
+                    return code, "unknown population"
             return None
         if self.labels is None and self.missing != "error":
             return None
@@ -322,6 +325,9 @@ class _Reader:
             abstain = f" and abstentions {list(self.abstain)}" if self.abstain else ""
             return SketchError(f"CSV line {line}: unknown labels [{value!r}] in column {name!r}; {known}{abstain}; "
                                "answers that are not labels: pass abstain=[...]")
+        if kind == "unknown population":
+            return SketchError(f"CSV line {line}: unknown populations [{value!r}] in column {name!r}; populations "
+                               f"are {short_repr(self.populations)}")
         if kind == "disagree":
             first = self.layout.header.index(name)
             item = self.items + at - int(np.count_nonzero(codes[:at] == blank))
@@ -359,6 +365,7 @@ def read_items_csv(
     labels: Sequence[str] | int | None = None,
     truth: str | None = None,
     population: str | None = None,
+    populations: Sequence[str] | None = None,
     abstain: Any = None,
     missing: str = "error",
     chunk_rows: int = CHUNK_ROWS,
@@ -378,6 +385,8 @@ def read_items_csv(
         As for :meth:`Sketch.from_decisions <evalgebra.data.sketch.Sketch.from_decisions>`.
     truth, population : str, optional
         The columns holding each item's true label and population.
+    populations : sequence of str, optional
+        Every population name in order (default: the sorted names seen); others are refused.
     chunk_rows : int
         Records parsed at a time: memory and speed only.
     flag_ids : bool
@@ -397,6 +406,7 @@ def read_items_csv(
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
     chosen, ignored = _names(classifiers, "classifiers"), _names(ignore, "ignore")
+    pops = _names(populations, "populations", "population names")
     encoder = LabelEncoder(labels, abstain, missing)  # checks labels, abstain and missing as every reader does
     fixed = list(encoder.labels) if encoder.fixed else None
     if isinstance(source, (str, os.PathLike)):
@@ -407,14 +417,15 @@ def read_items_csv(
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise SketchError(f"cannot read CSV file {path!r}: {reason}") from None
         with handle:
-            return _read(handle, name or f"CSV file {path!r}", chosen, ignored, fixed, truth, population,
+            return _read(handle, name or f"CSV file {path!r}", chosen, ignored, fixed, truth, population, pops,
                          encoder.abstain, missing, chunk_rows, flag_ids, on_header)
-    return _read(source, name or "CSV text", chosen, ignored, fixed, truth, population, encoder.abstain, missing,
-                 chunk_rows, flag_ids, on_header)
+    return _read(source, name or "CSV text", chosen, ignored, fixed, truth, population, pops, encoder.abstain,
+                 missing, chunk_rows, flag_ids, on_header)
 
 
 def _read(source: Any, what: str, classifiers: list[str] | None, ignore: list[str] | None,
-          labels: list[str] | None, truth: str | None, population: str | None, abstain: tuple[str, ...],
+          labels: list[str] | None, truth: str | None, population: str | None, populations: list[str] | None,
+          abstain: tuple[str, ...],
           missing: str, chunk_rows: int, flag_ids: bool, on_header: Callable[[list[str]], None] | None) -> CellTable:
     try:
         lines = chain.from_iterable(_line_blocks(source)) if hasattr(source, "read") else source
@@ -439,7 +450,8 @@ def _read(source: Any, what: str, classifiers: list[str] | None, ignore: list[st
     header = [h.strip() for h in header]
     if on_header is not None:
         on_header(header)
-    state = _Reader(_Layout(header, classifiers, ignore, truth, population), labels, abstain, missing, flag_ids)
+    state = _Reader(_Layout(header, classifiers, ignore, truth, population), labels, abstain, missing, flag_ids,
+                    populations)
     while True:
         rows: list[list[str]] = []
         stopped = None

@@ -194,3 +194,13 @@ def test_a_whole_file_read_holds_one_chunk_not_the_file():
         tracemalloc.stop()
     assert sk.Q == rows
     assert peak < 30 * 2**20, f"{peak / 2**20:.0f} MB for {len(text) / 2**20:.0f} MB of text"  # the text itself is not traced
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 2, CHUNK_ROWS])
+def test_populations_given_keep_their_order_and_refuse_others(chunk_rows):
+    text = "m1,m2,g\na,b,s\nb,b,t\na,a,s\nb,a,u\n"
+    sk = Sketch(*read_items_csv(io.StringIO(text.replace("u\n", "t\n")), population="g", populations=["t", "s"],
+                                chunk_rows=chunk_rows))
+    assert sk.populations == ("t", "s") and sk.marginalise(["m1", "m2"]).Q == 4
+    with pytest.raises(SketchError, match=r"^CSV line 5: unknown populations \['u'\] in column 'g'"):
+        read_items_csv(io.StringIO(text), population="g", populations=["t", "s"], chunk_rows=chunk_rows)
