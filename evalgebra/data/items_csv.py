@@ -2,7 +2,7 @@ r"""Reading an items CSV: one streaming parser, whatever the chunk size.
 
 An items CSV has a header row of column names and one row per item: an answer per
 classifier column and, optionally, the item's true label (``truth``) and its population.
-The file is parsed by the standard :mod:`csv` module ``chunk_rows`` records at a time
+The file is parsed by the standard ``csv`` module ``chunk_rows`` records at a time
 (:data:`CHUNK_ROWS` by default) and each chunk is counted at once
 (:class:`~evalgebra.data.partial.PartialCounts`), so memory holds one chunk plus the pattern
 counts, whatever the size of the file. A whole-file read is this read with the default chunk

@@ -373,7 +373,7 @@ class PartialCounts:
         return self.merge(other)
 
     def final_labels(self) -> tuple[str, ...]:
-        """The label order :meth:`finish` uses: the given labels, else the sorted names seen."""
+        """The label order :meth:`table` uses: the given labels, else the sorted names seen."""
         names = [k for k in self.keys if isinstance(k, str) and k not in self.abstain]
         integers = [k for k in self.keys if isinstance(k, int)]
         if self.labels is not None:

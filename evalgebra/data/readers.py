@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data import items_csv
 from evalgebra.data.cells import DENSE_LIMIT, INT64_MAX, UNLABELLED, CellTable, MissingReport
 from evalgebra.data.encoding import (
     LabelEncoder,
@@ -47,7 +48,7 @@ from evalgebra.data.encoding import (
     integers_if_all,
     population_indices,
 )
-from evalgebra.data.items_csv import MAX_LINE_CHARS, csv_table
+from evalgebra.data.items_csv import csv_table
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
@@ -61,6 +62,10 @@ __all__ = [
     "check_count",
     "MAX_LINE_CHARS",
 ]
+
+#: Longest line of an items CSV read, in characters (a CSV line holds one item's answers; see
+#: :mod:`evalgebra.data.items_csv`).
+MAX_LINE_CHARS = items_csv.MAX_LINE_CHARS
 
 
 # -- per-item decisions -------------------------------------------------------------------
