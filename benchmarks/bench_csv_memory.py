@@ -85,8 +85,8 @@ print(error, file=sys.stderr)
 def peak_run(argv: list[str]) -> tuple[float, float, float]:
     """``(peak resident MB, wall seconds, processor seconds)`` of ``python -m evalgebra argv`` in a child."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-c", _MEASURE, sys.executable, "-m", "evalgebra", *argv], cwd=ROOT,
-                          env=env, capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "evalgebra", *argv]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     status, kilobytes, seconds, cpu = done.stdout.split()
     if status != "0":
         raise AssertionError(f"evalgebra {' '.join(argv)} failed ({status}): {done.stderr.strip()}")
@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=20_000_000, help="items in the CSV (default 20000000)")
     parser.add_argument("--chunk-rows", type=int, default=8192, help="--chunk-rows of the chunked read")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--strict", action="store_true", help=f"exit 1 when the whole read peaks over {TARGET_MB} MB")
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit 1 when the whole read peaks over {TARGET_MB} MB")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="evalgebra-bench-csv-") as folder:
         path = Path(folder) / "items.csv"
@@ -122,10 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         (whole_mb, whole_s, whole_cpu), (chunk_mb, chunk_s, chunk_cpu) = runs["whole"], runs["chunked"]
         verdict = "meets" if whole_mb < TARGET_MB else "MISSES"
         print(f"whole read (default chunk {CHUNK_ROWS}):  peak {whole_mb:6.0f} MB  {whole_s:6.1f} s "
-              f"({whole_cpu:.1f} s CPU)  {whole_mb / size_mb:.2f}x the file; target < {TARGET_MB} MB: {verdict}")
+              f"({whole_cpu:.1f} s CPU)  {whole_mb / size_mb:.2f}x the file; "
+              f"target < {TARGET_MB} MB: {verdict}")
         print(f"--chunk-rows {args.chunk_rows:<21}  peak {chunk_mb:6.0f} MB  {chunk_s:6.1f} s "
               f"({chunk_cpu:.1f} s CPU)  {chunk_mb / size_mb:.2f}x the file")
-        print(f"whole / chunked: {whole_mb / chunk_mb:.2f}x the memory, {whole_cpu / chunk_cpu:.2f}x the CPU time; "
+        print(f"whole / chunked: {whole_mb / chunk_mb:.2f}x the memory, "
+              f"{whole_cpu / chunk_cpu:.2f}x the CPU time; "
               f"both sketches equal the {args.rows:,} rows written ({args.rows / whole_cpu / 1e6:.2f} M rows "
               "per CPU second whole)")
     return 1 if args.strict and whole_mb >= TARGET_MB else 0

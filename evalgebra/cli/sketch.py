@@ -54,7 +54,7 @@ def _parquet(args: argparse.Namespace) -> Sketch:
 
 
 def _header_check(args: argparse.Namespace) -> Callable[[list[str]], None]:
-    """The command line's header rule: no column name twice (not even the truth's), truth not the population."""
+    """The command line's header rule: no name twice (not even the truth's), the truth not the population."""
     def check(header: list[str]) -> None:
         line = io.StringIO()
         csv.writer(line).writerow(header)  # the header as CSV text again: quoted as it was read

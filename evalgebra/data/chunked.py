@@ -35,7 +35,8 @@ class PartialSketch(PartialCounts):
     --------
     >>> import numpy as np
     >>> part = PartialSketch(["x", "y"], labelled=True, missing="abstain")
-    >>> part.add([(np.array([0, -1]), ["a", "b"]), (np.array([1, 0]), ["a", "b"])], truth=(np.array([0, 1]), ["a", "b"]))
+    >>> part.add([(np.array([0, -1]), ["a", "b"]), (np.array([1, 0]), ["a", "b"])],
+    ...          truth=(np.array([0, 1]), ["a", "b"]))
     >>> sk = part.finish()
     >>> sk.responses, sk.by_true_label(), part.rows
     (('a', 'b', 'abstain'), {'a': {('a', 'b'): 1}, 'b': {('abstain', 'a'): 1}}, 2)

@@ -96,7 +96,8 @@ def _line_blocks(source: Any) -> Iterator[list[str]]:
         lines, rest = _LINE.findall(body, 0, end), text[end:]
         too_long = len(rest) > MAX_LINE_CHARS
         if lines and max(map(len, lines)) > MAX_LINE_CHARS:
-            lines, too_long = lines[: next(k for k, line in enumerate(lines) if len(line) > MAX_LINE_CHARS)], True
+            first_long = next(k for k, line in enumerate(lines) if len(line) > MAX_LINE_CHARS)
+            lines, too_long = lines[:first_long], True
         yield lines
         if too_long:
             raise SketchError(f"CSV has a line longer than {MAX_LINE_CHARS} characters (MAX_LINE_CHARS); "
@@ -154,21 +155,23 @@ class _Layout:
         if classifiers is not None:
             both = [c for c in classifiers if c in special]
             if both:
-                raise SketchError(f"column {both[0]!r} is the {'truth' if both[0] == truth else 'population'} "
-                                  "column; it cannot also be a classifier")
+                role = "truth" if both[0] == truth else "population"
+                raise SketchError(f"column {both[0]!r} is the {role} column; it cannot also be a classifier")
             chosen = list(classifiers)
         else:
             chosen = [h for h in header if h not in special and h not in (ignore or ())]
         if not chosen:
             raise SketchError("CSV has no classifier columns")
         if "" in chosen:
-            raise SketchError(f"CSV column {header.index('') + 1} has no name in the header; name every classifier "
-                              "column, or list the classifier columns (classifiers=[...], --classifiers)")
+            raise SketchError(f"CSV column {header.index('') + 1} has no name in the header; name every "
+                              "classifier column, or list the classifier columns "
+                              "(classifiers=[...], --classifiers)")
         repeated = sorted(name for name, k in Counter(chosen).items() if k > 1)
         repeated += sorted(name for name, k in Counter(header).items() if k > 1 and name in chosen and
                            name not in repeated)
         if repeated:
-            raise SketchError(f"CSV repeats the column names {repeated}; each classifier column needs its own name")
+            raise SketchError(f"CSV repeats the column names {repeated}; "
+                              "each classifier column needs its own name")
         self.header, self.width, self.classifiers = header, len(header), chosen
         self.answers = [header.index(name) for name in chosen]
         self.truth = [k for k, h in enumerate(header) if h == truth]
@@ -180,8 +183,8 @@ class _Reader:
 
     def __init__(self, layout: _Layout, labels: list[str] | None, abstain: tuple[str, ...], missing: str,
                  flag_ids: bool, populations: list[str] | None = None) -> None:
-        self.layout, self.labels, self.abstain, self.missing, self.flag_ids = layout, labels, abstain, missing, flag_ids
-        self.populations = populations
+        self.layout, self.labels, self.abstain, self.missing = layout, labels, abstain, missing
+        self.flag_ids, self.populations = flag_ids, populations
         n_classifiers = len(layout.classifiers)
         self.cap = False  # whether the response limit is MAX_INFERRED_LABELS (flag_ids), not the 64-bit codes
         self.counts = PartialCounts(layout.classifiers, labels=labels, abstain=abstain, missing=missing,
@@ -246,7 +249,8 @@ class _Reader:
                     return code, "abstention"
                 elif position in layout.truth and self.labels is not None and value not in self.labels:
                     return code, "unknown"
-                elif position in layout.population and self.populations is not None and value not in self.populations:
+                elif (position in layout.population and self.populations is not None
+                      and value not in self.populations):
                     return code, "unknown population"
             return None
         if self.labels is None and self.missing != "error":
@@ -306,34 +310,36 @@ class _Reader:
         at = int(np.argmax(codes == code))  # the first record of the failing distinct row
         line = self.line + 1 + at
         if kind == "fields":
-            return SketchError(f"CSV line {line}: {len(distinct[code])} fields, header has {self.layout.width}")
+            return SketchError(f"CSV line {line}: {len(distinct[code])} fields, "
+                               f"header has {self.layout.width}")
         name = self.layout.header[position]
         value = columns[position][2][code]
         role = "truth" if position in self.layout.truth else "population"
         if kind == "missing":
             return SketchError(f"CSV line {line}: missing answer in column {name!r}; {MISSING_CHOICES}")
         if kind == "empty":
-            return SketchError(f"CSV line {line}: empty cell in the {role} column {name!r}; every item needs one")
+            return SketchError(f"CSV line {line}: empty cell in the {role} column {name!r}; "
+                               "every item needs one")
         if kind == "abstention":
             return SketchError(f"CSV line {line}: the true label {value!r} is an abstention, not a label; "
                                "every true label is a label")
         if kind == "unknown":
             known = f"labels are {short_repr(self.labels)}"
             if position in self.layout.truth:
-                return SketchError(f"CSV line {line}: unknown labels [{value!r}] in the truth column {name!r}; "
-                                   f"{known}")
+                return SketchError(f"CSV line {line}: unknown labels [{value!r}] in the truth column "
+                                   f"{name!r}; {known}")
             abstain = f" and abstentions {list(self.abstain)}" if self.abstain else ""
-            return SketchError(f"CSV line {line}: unknown labels [{value!r}] in column {name!r}; {known}{abstain}; "
-                               "answers that are not labels: pass abstain=[...]")
+            return SketchError(f"CSV line {line}: unknown labels [{value!r}] in column {name!r}; "
+                               f"{known}{abstain}; answers that are not labels: pass abstain=[...]")
         if kind == "unknown population":
-            return SketchError(f"CSV line {line}: unknown populations [{value!r}] in column {name!r}; populations "
-                               f"are {short_repr(self.populations)}")
+            return SketchError(f"CSV line {line}: unknown populations [{value!r}] in column {name!r}; "
+                               f"populations are {short_repr(self.populations)}")
         if kind == "disagree":
             first = self.layout.header.index(name)
             item = self.items + at - int(np.count_nonzero(codes[:at] == blank))
             return SketchError(
-                f"CSV has {self.layout.header.count(name)} columns named {name!r} and they disagree on item {item} "
-                f"({columns[first][2][code]!r} vs {value!r}); keep one (CSV line {line})")
+                f"CSV has {self.layout.header.count(name)} columns named {name!r} and they disagree on item "
+                f"{item} ({columns[first][2][code]!r} vs {value!r}); keep one (CSV line {line})")
         if self.cap:
             return SketchError(f"CSV line {line}: column {name!r} brings the distinct answers past "
                                f"{MAX_INFERRED_LABELS}: {_ID_HINT}")
@@ -352,8 +358,8 @@ class _Reader:
         if self.labels is None:
             for position, seen in self.distinct.items():
                 if looks_like_id(len(seen), self.counts.rows):
-                    raise SketchError(f"column {self.layout.header[position]!r} has {show_int(len(seen))} distinct "
-                                      f"values in {show_int(self.counts.rows)} rows: {_ID_HINT}")
+                    raise SketchError(f"column {self.layout.header[position]!r} has {show_int(len(seen))} "
+                                      f"distinct values in {show_int(self.counts.rows)} rows: {_ID_HINT}")
         return self.counts.table()
 
 
@@ -407,7 +413,7 @@ def read_items_csv(
         raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
     chosen, ignored = _names(classifiers, "classifiers"), _names(ignore, "ignore")
     pops = _names(populations, "populations", "population names")
-    encoder = LabelEncoder(labels, abstain, missing)  # checks labels, abstain and missing as every reader does
+    encoder = LabelEncoder(labels, abstain, missing)  # checks them as every reader does
     fixed = list(encoder.labels) if encoder.fixed else None
     if isinstance(source, (str, os.PathLike)):
         path = os.fsdecode(source)
@@ -417,8 +423,8 @@ def read_items_csv(
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise SketchError(f"cannot read CSV file {path!r}: {reason}") from None
         with handle:
-            return _read(handle, name or f"CSV file {path!r}", chosen, ignored, fixed, truth, population, pops,
-                         encoder.abstain, missing, chunk_rows, flag_ids, on_header)
+            return _read(handle, name or f"CSV file {path!r}", chosen, ignored, fixed, truth, population,
+                         pops, encoder.abstain, missing, chunk_rows, flag_ids, on_header)
     return _read(source, name or "CSV text", chosen, ignored, fixed, truth, population, pops, encoder.abstain,
                  missing, chunk_rows, flag_ids, on_header)
 
@@ -426,7 +432,8 @@ def read_items_csv(
 def _read(source: Any, what: str, classifiers: list[str] | None, ignore: list[str] | None,
           labels: list[str] | None, truth: str | None, population: str | None, populations: list[str] | None,
           abstain: tuple[str, ...],
-          missing: str, chunk_rows: int, flag_ids: bool, on_header: Callable[[list[str]], None] | None) -> CellTable:
+          missing: str, chunk_rows: int, flag_ids: bool,
+          on_header: Callable[[list[str]], None] | None) -> CellTable:
     try:
         lines = chain.from_iterable(_line_blocks(source)) if hasattr(source, "read") else source
         reader = csv.reader(lines)
@@ -450,8 +457,8 @@ def _read(source: Any, what: str, classifiers: list[str] | None, ignore: list[st
     header = [h.strip() for h in header]
     if on_header is not None:
         on_header(header)
-    state = _Reader(_Layout(header, classifiers, ignore, truth, population), labels, abstain, missing, flag_ids,
-                    populations)
+    layout = _Layout(header, classifiers, ignore, truth, population)
+    state = _Reader(layout, labels, abstain, missing, flag_ids, populations)
     while True:
         rows: list[list[str]] = []
         stopped = None

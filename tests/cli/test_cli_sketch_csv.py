@@ -21,7 +21,8 @@ def _sketch(capsys, *argv: str) -> tuple[int, dict | None, str]:
 
 
 def _tally(doc: dict) -> dict:
-    return {label: {tuple(c["decisions"]): c["count"] for c in cells} for label, cells in doc["by_true_label"].items()}
+    return {label: {tuple(c["decisions"]): c["count"] for c in cells}
+            for label, cells in doc["by_true_label"].items()}
 
 
 @pytest.mark.parametrize("chunks", CHUNKS)
@@ -75,7 +76,8 @@ def test_standard_input_in_chunks_and_whole(capsys, monkeypatch):
         assert status == 0, err
         outs.append(doc)
     assert outs[0] == outs[1] == outs[2] and outs[0]["classifiers"] == ["m1", "m2"]
-    assert Sketch.from_json(json.dumps(outs[0])).by_true_label() == {"1": {("1", "0"): 1}, "0": {("0", "0"): 1}}
+    expected = {"1": {("1", "0"): 1}, "0": {("0", "0"): 1}}
+    assert Sketch.from_json(json.dumps(outs[0])).by_true_label() == expected
 
 
 def test_max_input_bytes_no_longer_caps_a_streamed_csv(tmp_path, capsys):
