@@ -34,6 +34,7 @@ import numpy as np
 
 from evalgebra.data.chunked import Column, PartialSketch
 from evalgebra.data.encoding import name_text
+from evalgebra.data.items_csv import read_items_csv
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
@@ -473,16 +474,6 @@ def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
 
 
 # -- CSV in chunks ----------------------------------------------------------------------------
-def _csv_chunks(source: Any, columns: list[str] | None, chunk_rows: int) -> Iterator[Any]:
-    import pandas as pd
-
-    try:
-        yield from pd.read_csv(source, usecols=columns, dtype="category", chunksize=chunk_rows,
-                               keep_default_na=False, na_values=[""], encoding="utf-8-sig")
-    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        raise SketchError(f"cannot read the CSV: {str(exc).splitlines()[0]}") from exc
-
-
 def sketch_from_csv_chunks(
     source: str | os.PathLike[str] | io.TextIOBase | Any,
     *,
@@ -499,9 +490,10 @@ def sketch_from_csv_chunks(
 ) -> Sketch:
     r"""A sketch from a CSV of items read ``chunk_rows`` rows at a time (bounded memory).
 
-    Each chunk's columns are read as categoricals (every cell a string; an empty cell is a
-    missing answer) and matched to responses by name, so the chunks' different category
-    orders do not matter. The options are those of :func:`sketch_from_frame`.
+    The one items-CSV parser (:func:`~evalgebra.data.items_csv.read_items_csv`) reads it, so the
+    sketch is the one :meth:`Sketch.from_csv <evalgebra.data.sketch.Sketch.from_csv>` gives: cells and
+    header names trimmed, every cell a label name (numeric ones too), an empty cell a missing
+    answer. The options are those of :func:`sketch_from_frame`; ``progress`` counts lines read.
 
     Examples
     --------
@@ -511,38 +503,30 @@ def sketch_from_csv_chunks(
     >>> sk.classifiers, sk.label_counts()
     (('m1', 'm2'), {'a': 1, 'b': 2})
     """
-    import pandas as pd
-
-    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
-        raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
     if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
-        raise SketchError(f"no such file: {str(source)!r}")
-    seekable = isinstance(source, (str, os.PathLike)) or bool(getattr(source, "seekable", lambda: False)())
-    read: list[str] | None = None
-    if seekable:  # the header first, so that only the columns wanted are parsed
-        try:
-            header = pd.read_csv(source, nrows=0, encoding="utf-8-sig").columns
-        except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-            raise SketchError(f"cannot read the CSV header: {str(exc).splitlines()[0]}") from exc
-        if hasattr(source, "seek"):
-            source.seek(0)
-        chosen = choose_columns(header, classifiers, ignore, [truth, population])
-        read = chosen + [c for c in (truth, population) if c is not None]
-    part: PartialSketch | None = None
-    bar = Progress(None, progress)
+        raise SketchError(f"no such file: {os.fsdecode(source)!r}")
+    options: dict[str, Any] = dict(classifiers=classifiers, ignore=None if ignore is None else list(ignore),
+                                   labels=labels, truth=truth, population=population, populations=populations,
+                                   abstain=abstain, missing=missing, chunk_rows=chunk_rows, flag_ids=True)
+    if not progress:
+        return Sketch(*read_items_csv(source, **options))
+    bar = Progress(None, progress, what="lines")
+
+    def counted(lines: Iterable[str]) -> Iterator[str]:
+        for line in lines:
+            bar.update(1)
+            yield line
+
     try:
-        for chunk in _csv_chunks(source, read, chunk_rows):
-            if part is None:
-                if read is None:
-                    chosen = choose_columns(chunk.columns, classifiers, ignore, [truth, population])
-                part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing,
-                                     labelled=truth is not None, populations=populations)
-            part.add([pandas_column(chunk[c]) for c in chosen],
-                     truth=None if truth is None else pandas_column(chunk[truth]),
-                     population=None if population is None else pandas_column(chunk[population]))
-            bar.update(len(chunk))
+        if isinstance(source, (str, os.PathLike)):
+            try:
+                handle = open(source, newline="", encoding="utf-8-sig")
+            except (OSError, ValueError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                raise SketchError(f"cannot read CSV file {os.fsdecode(source)!r}: {reason}") from None
+            with handle:
+                return Sketch(*read_items_csv(counted(handle), name=f"CSV file {os.fsdecode(source)!r}",
+                                              **options))
+        return Sketch(*read_items_csv(counted(source), **options))
     finally:
         bar.close()
-    if part is None:
-        raise SketchError("empty test: the CSV has no items")
-    return part.finish()

@@ -4,7 +4,8 @@ Every reader returns a :class:`~evalgebra.data.cells.CellTable`, the plain piece
 sketch is made of; :class:`~evalgebra.data.sketch.Sketch` assembles them (use its
 ``from_decisions``, ``from_counts``, ``from_long`` and ``from_csv``). The readers never
 import the class they feed, so the data layer imports one way:
-``patterns, cells, encoding -> readers -> sketch_json -> sketch``.
+``patterns, cells, encoding -> readers -> sketch_json -> sketch``. The items CSV is read in
+chunks by :mod:`evalgebra.data.items_csv` (re-exported here as :func:`csv_table`).
 
 Per-item decisions are counted in one vectorised pass: every row is encoded as an
 integer pattern code (after its population and true label) and the codes are counted
@@ -33,23 +34,21 @@ Examples
 
 from __future__ import annotations
 
-import csv
-import io
-import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from evalgebra.data import items_csv
 from evalgebra.data.cells import DENSE_LIMIT, INT64_MAX, UNLABELLED, CellTable, MissingReport
 from evalgebra.data.encoding import (
-    MISSING_CHOICES,
     LabelEncoder,
     as_label_array,
     factorize,
     integers_if_all,
     population_indices,
 )
+from evalgebra.data.items_csv import csv_table
 from evalgebra.data.numbers import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
@@ -64,8 +63,9 @@ __all__ = [
     "MAX_LINE_CHARS",
 ]
 
-#: Longest line of an items CSV read, in characters (a CSV line holds one item's answers).
-MAX_LINE_CHARS = 1 << 22
+#: Longest line of an items CSV read, in characters (a CSV line holds one item's answers; see
+#: :mod:`evalgebra.data.items_csv`).
+MAX_LINE_CHARS = items_csv.MAX_LINE_CHARS
 
 
 # -- per-item decisions -------------------------------------------------------------------
@@ -410,141 +410,3 @@ def _objects(values: Any, what: str) -> np.ndarray:
     for k, value in enumerate(listed):
         out[k] = value
     return out
-
-
-# -- items CSV ---------------------------------------------------------------------------------
-def _csv_rows(source: Any, what: str, truth: str | None, population: str | None,
-              missing: str = "error") -> tuple[list[str], list[list[str]]]:
-    """The stripped header and the rows of an items CSV (``what`` names it in messages)."""
-    try:
-        return _csv_lines(source, truth, population, missing)
-    except UnicodeDecodeError as exc:
-        raise SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-                          "save it as UTF-8") from None
-
-
-def _bounded_lines(source: Any) -> Iterator[Any]:
-    """The lines of a file, each read with at most :data:`MAX_LINE_CHARS` characters (a file
-    without line breaks, such as ``/dev/zero``, is refused instead of read whole)."""
-    readline = getattr(source, "readline", None)
-    if readline is None:
-        yield from source
-        return
-    while True:
-        line = readline(MAX_LINE_CHARS + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE_CHARS:
-            raise SketchError(f"CSV has a line longer than {MAX_LINE_CHARS} characters (MAX_LINE_CHARS); "
-                              "is it an items CSV?")
-        yield line
-
-
-def _csv_lines(source: Any, truth: str | None, population: str | None,
-               missing: str) -> tuple[list[str], list[list[str]]]:
-    try:
-        reader = csv.reader(_bounded_lines(source) if hasattr(source, "readline") else source)
-    except TypeError:
-        raise SketchError(f"from_csv reads a path or a text file, got {type(source).__name__}") from None
-    try:
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise SketchError("CSV is empty: expected a header row") from None
-        header = [h.strip() for h in header]
-        for column in (truth, population):
-            if column is not None and column not in header:
-                raise SketchError(f"CSV has no column {column!r}; columns are {header}")
-        classifiers = [h for h in header if h not in (truth, population)]
-        if not classifiers:
-            raise SketchError("CSV has no classifier columns")
-        repeated = sorted({h for h in classifiers if classifiers.count(h) > 1})
-        if repeated:
-            raise SketchError(f"CSV repeats the column names {repeated}; each classifier column needs its own name")
-        rows = []
-        for line_number, row in enumerate(reader, start=2):
-            if not row:
-                continue
-            if len(row) != len(header):
-                raise SketchError(f"CSV line {line_number}: {len(row)} fields, header has {len(header)}")
-            cells = [c.strip() for c in row]
-            empty = [header[k] for k, c in enumerate(cells) if c == "" and (missing == "error" or
-                                                                           header[k] in (truth, population))]
-            if empty and empty[0] in (truth, population):
-                raise SketchError(f"CSV line {line_number}: empty cell in the {'truth' if empty[0] == truth else 'population'} "
-                                  f"column {empty[0]!r}; every item needs one")
-            if empty:
-                raise SketchError(f"CSV line {line_number}: missing answer in column {empty[0]!r}; {MISSING_CHOICES}")
-            rows.append(cells)
-    except csv.Error as exc:
-        if "field limit" in str(exc):
-            raise SketchError(f"CSV line {reader.line_num}: a cell is longer than {csv.field_size_limit()} "
-                              "characters; cells hold label names") from None
-        raise SketchError(f"CSV line {max(reader.line_num, 1)}: {exc}") from None
-    return header, rows
-
-
-def _same_columns(table: np.ndarray, header: list[str], name: str) -> None:
-    """Refuse columns of one name (truth or population) that disagree on some item."""
-    where = [k for k, h in enumerate(header) if h == name]
-    for other in where[1:]:
-        differ = np.flatnonzero(table[:, other] != table[:, where[0]])
-        if differ.size:
-            raise SketchError(
-                f"CSV has {len(where)} columns named {name!r} and they disagree on item {int(differ[0])} "
-                f"({table[differ[0], where[0]]!r} vs {table[differ[0], other]!r}); keep one"
-            )
-
-
-def csv_table(
-    path: str | os.PathLike[str] | io.TextIOBase,
-    *,
-    truth: str | None = None,
-    population: str | None = None,
-    labels: Sequence[str] | None = None,
-    abstain: Any = None,
-    missing: str = "error",
-) -> CellTable:
-    r"""The cell table of a CSV of items: a header row, one column per classifier.
-
-    The parameters are those of :meth:`Sketch.from_csv <evalgebra.data.sketch.Sketch.from_csv>`.
-
-    Examples
-    --------
-    >>> import io
-    >>> table = csv_table(io.StringIO("m1,m2,y\na,b,a\nb,b,b\n"), truth="y")
-    >>> table.classifiers, table.count.tolist()
-    (['m1', 'm2'], [1, 1])
-    """
-    for role, column in (("truth", truth), ("population", population)):
-        if column is not None and not isinstance(column, str):
-            raise SketchError(f"{role} must name a column (str), got {type(column).__name__}")
-    if truth is not None and truth == population:
-        raise SketchError(f"truth and population name the same column {truth!r}; give each its own column")
-    if isinstance(path, (str, os.PathLike)):
-        name = os.fsdecode(path)
-        try:
-            handle = open(path, newline="", encoding="utf-8-sig")  # a leading BOM is not a name
-        except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise SketchError(f"cannot read CSV file {name!r}: {reason}") from None
-        with handle:
-            header, rows = _csv_rows(handle, f"CSV file {name!r}", truth, population, missing)
-    else:
-        header, rows = _csv_rows(path, "CSV text", truth, population, missing)
-    if not rows:
-        raise SketchError("empty test: the CSV has no items")
-    columns = [k for k, h in enumerate(header) if h not in (truth, population)]
-    table = np.array(rows, dtype=object)
-    for repeated in (truth, population):
-        if repeated is not None:
-            _same_columns(table, header, repeated)
-    return decisions_table(
-        table[:, columns],
-        labels=labels,
-        classifiers=[header[k] for k in columns],
-        truth=table[:, header.index(truth)] if truth is not None else None,
-        population=table[:, header.index(population)] if population is not None else None,
-        abstain=abstain,
-        missing=missing,
-    )

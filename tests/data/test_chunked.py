@@ -121,9 +121,9 @@ def test_looks_like_id_needs_many_values_and_most_rows() -> None:
 
 
 def test_partial_sketch_compacts_its_cells_without_changing_counts(monkeypatch) -> None:
-    import evalgebra.data.chunked as chunked
+    import evalgebra.data.partial as partial  # the counting of PartialSketch lives there
 
-    monkeypatch.setattr(chunked, "COMPACT_CELLS", 10)
+    monkeypatch.setattr(partial, "COMPACT_CELLS", 10)
     rng = np.random.default_rng(3)
     labels = ["a", "b", "c"]
     rows = rng.choice(labels, size=(600, 4)).tolist()

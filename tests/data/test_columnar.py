@@ -138,7 +138,7 @@ def test_sketch_from_csv_chunks_equals_from_csv(chunk_rows: int) -> None:
 def test_sketch_from_csv_chunks_refuses_missing_files_and_columns(tmp_path: Path) -> None:
     with pytest.raises(SketchError, match="no such file"):
         sketch_from_csv_chunks(tmp_path / "none.csv")
-    with pytest.raises(SketchError, match=r"no column\(s\) \['y'\]"):
+    with pytest.raises(SketchError, match=r"CSV has no column 'y'; columns are \['a', 'b'\]"):
         sketch_from_csv_chunks(io.StringIO("a,b\nx,y\n"), truth="y")
 
 
@@ -309,3 +309,16 @@ def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> N
         sketch_from_frame(pd.DataFrame({"m1": [["a"], "b"], "m2": ["a", "b"]}))
     with pytest.raises(SketchError, match=r"columns: an integer of 16610 bits is too long for a name"):
         sketch_from_frame(pd.DataFrame({10**5000: ["a", "b"], "m2": ["a", "b"]}))
+
+
+@pytest.mark.parametrize("labels", [None, ["1", "0"], ["0", "1"]])
+@pytest.mark.parametrize("progress", [False, True])
+def test_sketch_from_csv_chunks_reads_numeric_labels_as_names(labels, progress, capsys) -> None:
+    """Issue 21: numeric label cells were read as label positions (swapped, or renamed a/b)."""
+    text = " m1 , m2 ,truth\n1, 0,1\n0,0 ,0\n1,1,1\n0,1,0\n1,1,0\n"
+    got = sketch_from_csv_chunks(io.StringIO(text), truth="truth", labels=labels, chunk_rows=2, progress=progress)
+    rows = [[c.strip() for c in line.split(",")] for line in text.splitlines()[1:]]
+    want = Sketch.from_decisions(pd.DataFrame([r[:2] for r in rows], columns=["m1", "m2"]),
+                                 truth=[r[2] for r in rows], labels=labels)
+    assert got == want == Sketch.from_csv(io.StringIO(text), truth="truth", labels=labels)
+    assert set(got.labels) == {"0", "1"}
