@@ -37,7 +37,8 @@ The default ``--structure`` is ``independent`` in every command (``point``, ``po
 ``cat`` or ``grep`` there).
 
 Errors in the input print one line ``evalgebra: error: ...`` and exit with status 2. Input
-paths are paths (``-`` reads standard input), read up to ``--max-input-bytes`` (64M by default);
+paths are paths (``-`` reads standard input); items CSVs are streamed (bounded memory), other
+inputs read up to ``--max-input-bytes`` (64M by default);
 numbers are ASCII and bounded before they are built (:mod:`evalgebra.cli.args`); requests that
 would not end within seconds are refused with the limit and the way around it, ``--force``
 among them (:mod:`evalgebra.cli.guards`: polynomials and products of ``polys``, trios of
