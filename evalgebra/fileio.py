@@ -148,6 +148,8 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
         raise OutputError(f"cannot write {name!r}: give the path as text")
     if name == STDOUT:
         return OutputTarget(Path(STDOUT), "standard output")
+    if not name:
+        raise OutputError(f"cannot write to an empty path; name a file, or {STDOUT} for standard output")
     if name.endswith(("/", os.sep)) and not os.path.isdir(name):
         raise OutputError(f"cannot write {name}: a path ending in a slash names a folder, and there is none; "
                           + _ACCEPTED)
@@ -285,6 +287,35 @@ def _sync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where Linux says it (threads never see it cleared)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0)  # elsewhere: the only portable way to read it
+    os.umask(umask)
+    return umask
+
+
+def _take_mode(tmp: str, target: Path) -> None:
+    """Give ``tmp`` the permission bits, owner and group of the file it replaces, or a new file's mode."""
+    try:
+        old = target.stat()
+    except OSError:  # a new file: what open() would make
+        os.chmod(tmp, 0o666 & ~_umask())
+        return
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    if hasattr(os, "chown"):
+        try:
+            os.chown(tmp, old.st_uid, old.st_gid)
+        except OSError:  # not permitted (not root, not the group's member): the writer's own
+            pass
+
+
 def _replace(target: Path, text: str) -> None:
     """Write ``text`` to the file ``target`` through a temporary file and an atomic rename.
 
@@ -299,10 +330,9 @@ def _replace(target: Path, text: str) -> None:
             pass
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     try:
-        # mkstemp makes the file private (0600); give it the mode a plain open() would
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        # mkstemp makes the file private (0600); give it the mode (and owner) an open() of the
+        # target would keep, or the one a new file would get
+        _take_mode(tmp, target)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()

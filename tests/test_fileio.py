@@ -216,3 +216,34 @@ def test_write_recorded_from_processes_at_once_keeps_every_record(tmp_path):
         for k in range(100 * w, 100 * w + 15):
             assert read_recorded(tmp_path / f"f{k}.txt")[0] == f"{k}\n"
 
+
+
+def test_write_output_keeps_a_replaced_files_mode_owner_and_group(tmp_path):
+    target = tmp_path / "private.json"
+    target.write_text("old\n")
+    os.chmod(target, 0o600)
+    group = next((g for g in sorted(os.getgroups()) if g != os.stat(target).st_gid), None)
+    if os.geteuid() == 0 and group is None:
+        group = 1  # root may give any group
+    if group is not None:
+        os.chown(target, -1, group)
+    before = os.stat(target)
+    write_output(target, TEXT)
+    after = os.stat(target)
+    assert target.read_text("utf-8") == TEXT
+    assert stat.S_IMODE(after.st_mode) == 0o600
+    assert (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
+
+
+def test_write_output_gives_a_new_file_the_umask_mode(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_output(tmp_path / "new.json", TEXT)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
+
+
+def test_write_output_refuses_an_empty_path():
+    with pytest.raises(OutputError, match="empty path"):
+        write_output("", TEXT)

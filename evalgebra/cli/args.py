@@ -331,6 +331,6 @@ def time_limit_value(value: str) -> str:
 
 def write_sketch(sketch: Sketch, output: str | None) -> None:
     """Write ``sketch`` as JSON to ``output`` (saying so on stderr); to stdout when ``output`` is None or '-'."""
-    write_output(output or "-", sketch.to_json())
+    write_output("-" if output is None else output, sketch.to_json())  # "" is refused, not stdout
     if output and output != "-":
         print(f"wrote {output}: {sketch!r}", file=sys.stderr)
