@@ -63,7 +63,7 @@ from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
 from evalgebra.data.numbers import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = ["CrowdEvaluation", "sparse_evaluation", "split_groups", "group_views"]
 
@@ -138,7 +138,7 @@ class CrowdEvaluation:
                 for k, w in enumerate(self.workers) if w not in self.too_sparse}
 
     def estimate(self) -> Estimate:
-        """The evaluated workers as an :class:`~evalgebra.evaluators.result.Estimate` (floats, with rows)."""
+        """The evaluated workers as an :class:`~evalgebra.results.estimates.Estimate` (floats, with rows)."""
         evaluated = [(k, w) for k, w in enumerate(self.workers) if w not in self.too_sparse]
         prevalence = {ell: float(p) for ell, p in zip(self.labels, self.priors)}
         response = {w: {t: {r: float(self.rows[k, i, j]) for j, r in enumerate(self.labels)}

@@ -38,7 +38,7 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.many_labels import evaluate_counts_many
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 
 __all__ = ["DenseTrios", "dense_trios"]

@@ -24,7 +24,7 @@ import numpy as np
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, check_decoding, evaluate_counts_many
-from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import (
     Perm, combined_evaluation, least_assignment, sketch_trios, total_accuracy_assignment)
 

@@ -17,7 +17,7 @@ import numpy as np
 from evalgebra.display import escape, html_block, html_table
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = ["TrioResult", "TrioSearch", "float_evaluation"]
 
