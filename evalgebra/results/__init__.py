@@ -13,6 +13,7 @@ module           what it holds
 ``intervals``    :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
 ``rendering``    how results show themselves: repr, summary, HTML, pandas table
 ``posteriors``   per-item posteriors, labels and expected confusion from an estimate
+``batch``        :class:`BatchResult`: what every vectorised method returns (named arrays)
 ================ ==========================================================================
 
 Examples
@@ -27,6 +28,7 @@ Examples
 """
 
 from evalgebra.results.alarms import ALARM_KINDS, Alarm
+from evalgebra.results.batch import BatchResult
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumber, exact_text
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.intervals import INTERVAL_KINDS, IntervalInfo
@@ -45,6 +47,7 @@ __all__ = [
     "Estimate",
     "Alarm",
     "IntervalInfo",
+    "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",
     "INDEPENDENT_METHODS",
