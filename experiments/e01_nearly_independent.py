@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from evalgebra.fileio import write_output  # noqa: E402
 from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
-from evalgebra.evaluators.result import Estimate  # noqa: E402
+from evalgebra.results import Estimate  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.search.failure import FailureProfile, failure_profile  # noqa: E402
 from evalgebra.search.result import TrioResult  # noqa: E402

@@ -23,7 +23,7 @@ from evalgebra.errors import EvalgebraError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
-from evalgebra.evaluators.result import ALARM_KINDS, Evaluation, exact_text
+from evalgebra.results import ALARM_KINDS, Evaluation, exact_text
 
 __all__ = ["format_evaluation", "register", "run"]
 

@@ -45,7 +45,7 @@ from math import comb, factorial
 from typing import Any
 
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.result import ALARM_KINDS, Evaluation
+from evalgebra.results import ALARM_KINDS, Evaluation
 
 __all__ = [
     "POLYNOMIAL_LIMIT",

@@ -33,7 +33,7 @@ from typing import Any
 
 from evalgebra.data.numbers import check_seed, short_repr
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["METHODS", "STRUCTURES", "evaluate"]
