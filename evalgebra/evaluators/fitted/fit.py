@@ -46,7 +46,7 @@ from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
 from evalgebra.evaluators.fitted.em import Cells, EMFit, Parameters, em, maximise
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results.estimates import Estimate
 
 __all__ = ["Goodness", "FittedModel", "sketch_cells", "start_from_estimate", "majority_start", "fit_sketch",
            "MIN_EXPECTED"]
@@ -87,7 +87,7 @@ class FittedModel:
         return self.runs[self.chosen].converged
 
     def estimate(self) -> Estimate:
-        """The fitted point as an :class:`~evalgebra.evaluators.result.Estimate` of floats (pooled prevalence)."""
+        """The fitted point as an :class:`~evalgebra.results.estimates.Estimate` of floats (pooled prevalence)."""
         prevalence = self.parameters.prevalence
         sizes = np.asarray(self.population_sizes, dtype=float)
         pooled = (sizes[:, None] * prevalence).sum(axis=0) / sizes.sum()
