@@ -132,7 +132,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
 
 def _derive_missing(structure: Any, sketch: Sketch) -> None:
     """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr says so)."""
-    from evalgebra.evaluators.structure_modules import MissingStructureModule, cache_dir, structure_text
+    from evalgebra.evaluators.structure_lookup import MissingStructureModule, cache_dir
+    from evalgebra.structures import structure_text
     from evalgebra.evaluators.structured import structure_match
 
     try:
