@@ -10,7 +10,7 @@ correlated, exact. Measured here, in one run:
    partitioned), wall-clock seconds per sketch, and which route answered;
 2. baselines in the same run: msolve's rational parametrisation of the six equations alone
    (the previous route, on the first ``--msolve`` sketches), and the Gröbner route on the whole
-   31-unknown ideal (:func:`~evalgebra.groebner.structured.structured_solution`, msolve backend)
+   31-unknown ideal (:func:`~evalgebra.groebner.structured_route.structured_solution`, msolve backend)
    with a time limit (``--limit``, default 120 s): when it does not finish the ratio printed is a
    lower bound;
 3. accuracy on the same exact tests: the error in prevalence and accuracies of
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"msolve route alone: {alone:.1f} s per sketch; ratio {alone / mean:.1f}x")
     if args.limit:
         from evalgebra.groebner.runner import GroebnerTimeout
-        from evalgebra.groebner.structured import structured_solution
+        from evalgebra.groebner.structured_route import structured_solution
         spec = EnsembleSpec(5, 2, PAIRS)
         start = time.perf_counter()
         try:

@@ -8,7 +8,7 @@ unit tests:
    structure as index tuples; every point exact, checked against the generating set, decoded,
    partitioned): **2,000 sketches/s** for the
    finite structures on four classifiers; **under 1 s per sketch** for all ten pairs on five;
-2. the Gröbner reference route (:func:`~evalgebra.groebner.structured.structured_solution`) on
+2. the Gröbner reference route (:func:`~evalgebra.groebner.structured_route.structured_solution`) on
    the same sketches, per sketch, and the ratio (baseline / generated) measured in the same run;
 3. the vectorised float path (:func:`~evalgebra.evaluators.structured_batch.evaluate_structured_batch`)
    for the one-pair structure: **10^6 sketches/s**;
@@ -46,10 +46,11 @@ from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.evaluators.algebraic import algebraic_evaluation  # noqa: E402
-from evalgebra.evaluators.structure_modules import available_structures, structure_text  # noqa: E402
+from evalgebra.evaluators.structure_lookup import available_structures  # noqa: E402
 from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts  # noqa: E402
 from evalgebra.evaluators.structured_batch import evaluate_structured_batch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
+from evalgebra.structures import structure_text  # noqa: E402
 from evalgebra.testing.strategies import correlation_bound  # noqa: E402
 
 _GOOD = (Fraction(3, 5), Fraction(2, 3), Fraction(3, 4), Fraction(4, 5), Fraction(5, 6), Fraction(7, 10))
@@ -115,7 +116,7 @@ def bench_exact(n: int, structure, points, args) -> dict[str, float]:
     rate = total / seconds
     groebner = math.nan
     if args.groebner:
-        from evalgebra.groebner.structured import structured_solution
+        from evalgebra.groebner.structured_route import structured_solution
 
         spec = EnsembleSpec(n, 2, list(structure))
         chosen = [expected_sketch(p).unlabelled() for p in points[:args.groebner]]

@@ -48,10 +48,10 @@ def atlas_cell(value: object) -> str:
 
 def atlas_cells(row: Any) -> list[str]:
     """The table cells of one :class:`~evalgebra.groebner.identifiability.Identifiability` row."""
-    from evalgebra.groebner.structures import structure_name, structure_text
+    from evalgebra.structures import structure_code, structure_name
 
     n = row.n_classifiers
-    return [str(n), structure_text(row.structure), structure_name(n, row.structure), str(row.unknowns),
+    return [str(n), structure_code(row.structure), structure_name(n, row.structure), str(row.unknowns),
             str(row.observables), str(row.rank), str(row.correlation_rank), str(row.dimension),
             atlas_cell(row.groebner_dimension), atlas_cell(row.degree), atlas_cell(row.points), atlas_cell(row.real_points),
             atlas_cell(row.contains_truth), row.status]

@@ -12,7 +12,7 @@ evaluation variety of a random correlated test is projected to the basic statist
   of distinct complex and real points (Hermite's trace form); for a positive-dimensional
   one its degree in the basic statistics, where that computation is run.
 
-Structures (canonical representatives, see ``structures``):
+Structures (canonical representatives, see ``evalgebra.structures.enumerate_structures``):
 
 * N = 3: every hypergraph (8 classes: the 4 graphs and the 4 structures with the triple);
 * N = 4: every hypergraph (180 classes; the 11 graphs and 20 downward-closed structures
@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import RESULTS, atlas_cell, atlas_cells, atlas_table, canonical_argv  # noqa: E402
 
 from evalgebra.groebner.identifiability import Identifiability, identifiability  # noqa: E402
-from evalgebra.groebner.structures import structure_text, structures  # noqa: E402
+from evalgebra.structures import enumerate_structures, structure_code  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
@@ -72,11 +72,11 @@ def _plan(full: bool) -> list[tuple[int, tuple, bool, bool]]:
     """``(N, structure, groebner, degree)`` for every row, in table order."""
     plan = []
     for n in (3, 4):
-        complexes = set(structures(n, "complexes"))
-        for s in structures(n, "hypergraphs"):
+        complexes = set(enumerate_structures(n, "complexes"))
+        for s in enumerate_structures(n, "hypergraphs"):
             plan.append((n, s, True, full or n == 3 or s in complexes))
     families = ("sparse", "named", "graphs") if full else ("sparse", "named")
-    chosen = sorted({s for f in families for s in structures(5, f)}, key=lambda s: (len(s), s))
+    chosen = sorted({s for f in families for s in enumerate_structures(5, f)}, key=lambda s: (len(s), s))
     plan += [(5, s, full, full) for s in chosen]
     return plan
 
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     keys = ("seed", "full", "time_limit") if args.full else ("seed",)
     plan = _plan(args.full)
     report = Report(f"{NAME}.py", canonical_argv(args, keys),
-                    [f"{n}:{structure_text(s)}:{g}:{d}" for n, s, g, d in plan])
+                    [f"{n}:{structure_code(s)}:{g}:{d}" for n, s, g, d in plan])
     failures = 0
     elapsed: dict[int, float] = {}
     results = atlas(5, args.seed, args.full, args.time_limit, elapsed)
@@ -167,14 +167,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.line(f"Jacobian dimension = Gröbner dimension: {len(compared) - len(disagree)} of {len(compared)} "
                 f"structures where both ran")
     for r in disagree:
-        report.line(f"  differs: N = {r.n_classifiers} {structure_text(r.structure)}: "
+        report.line(f"  differs: N = {r.n_classifiers} {structure_code(r.structure)}: "
                     f"{r.dimension} vs {r.groebner_dimension}")
     off = [r for r in results.values() if r.contains_truth is False]
     report.line(f"the true evaluation point lies on every computed projection: {'yes' if not off else 'NO'}")
     failures += len(off)
     rng = random.Random(f"d04 relabelling {args.seed}")
     same = 0
-    graphs = structures(4, "graphs")
+    graphs = enumerate_structures(4, "graphs")
     for s in graphs:
         copy = identifiability(EnsembleSpec(4, 2, _relabelled(4, s, rng)), seed=args.seed,
                                time_limit=args.time_limit, degree=True)

@@ -35,7 +35,7 @@ row_cells = atlas_cells  # the cells of one row, as the tests read them
 
 from evalgebra.groebner.identifiability import Identifiability, identifiability  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.groebner.structures import structures  # noqa: E402
+from evalgebra.structures import enumerate_structures  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 NAME = "d09_identifiability_many_labels"
@@ -52,15 +52,16 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def atlas(max_n: int = 4, seed: int = 0, time_limit: float = 120.0) -> list[Identifiability]:
-    """Every row for ``3 <= N <= max_n``, graphs in the order of :func:`structures`."""
+    """Every row for ``3 <= N <= max_n``, graphs in the order of :func:`~evalgebra.structures.enumerate_structures`."""
     return [identifiability(EnsembleSpec(n, LABELS, s), seed=seed, time_limit=time_limit)
-            for n in range(3, max_n + 1) for s in structures(n, "graphs")]
+            for n in range(3, max_n + 1) for s in enumerate_structures(n, "graphs")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     keys = ("seed", "max_n", "time_limit") if args.max_n != 4 or args.time_limit != 120.0 else ("seed",)
-    inputs = [str(EnsembleSpec(n, LABELS, s)) for n in range(3, args.max_n + 1) for s in structures(n, "graphs")]
+    inputs = [str(EnsembleSpec(n, LABELS, s)) for n in range(3, args.max_n + 1)
+              for s in enumerate_structures(n, "graphs")]
     report = Report(f"{NAME}.py", canonical_argv(args, keys), inputs)
     rows = atlas(args.max_n, args.seed, args.time_limit)
     report.section(f"Atlas: R = {LABELS}, pair structures, the evaluation variety of a random correlated test "

@@ -6,7 +6,7 @@ larger subsets) and the pair structures on N = 5 -- this script
 
 * solves the exact expected sketch of a random correlated test (:func:`random_point`, seed
   ``--seed``) by the Gröbner reference route
-  (:func:`evalgebra.groebner.structured.structured_solution`): the degree of the eliminant in
+  (:func:`evalgebra.groebner.structured_route.structured_solution`): the degree of the eliminant in
   ``prev_a``, the degrees of its irreducible factors, whether the shape lemma holds over every
   factor (every unknown a polynomial in ``prev_a``), how many points are rational, and whether
   the truth is among them;
@@ -68,8 +68,8 @@ from evalgebra.groebner.coordinates import sketch_moments  # noqa: E402
 from evalgebra.groebner.identifiability import random_point  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.groebner.runner import GroebnerTimeout  # noqa: E402
-from evalgebra.groebner.structured import structured_solution  # noqa: E402
-from evalgebra.groebner.structures import structure_name, structure_text  # noqa: E402
+from evalgebra.groebner.structured_route import structured_solution  # noqa: E402
+from evalgebra.structures import structure_code, structure_name  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import auxiliary_name  # noqa: E402
 
@@ -181,7 +181,7 @@ def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
     except (GroebnerTimeout, EOFError, OSError) as error:  # a time limit, or the engine's process died
         reason = f"timeout ({limit:g} s)" if isinstance(error, GroebnerTimeout) else "engine process died"
         gen, method = _derive_only(n, structure, limit, timings)
-        cells = [str(n), structure_text(structure), structure_name(n, structure),
+        cells = [str(n), structure_code(structure), structure_name(n, structure),
                  str(points if points is not None else "-")] + ["-"] * 6 + [gen, method, f"Gröbner route: {reason}"]
         return cells, timings, None
     timings["groebner"] = time.perf_counter() - start
@@ -226,7 +226,8 @@ def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
             form_text = (f"D_{i}{j}{k}", f"D_{i}{j} D_{i}{k} D_{j}{k}")
         elif derived is not None:
             form_text = (_moment_text(derived[0]), _moment_text(derived[1]))
-    cells = [str(n), structure_text(structure), structure_name(n, structure), str(points if points is not None else "-"),
+    cells = [str(n), structure_code(structure), structure_name(n, structure),
+             str(points if points is not None else "-"),
              str(solution.degree), factors, "yes" if solution.shape else "NO", str(len(solution.points)),
              "yes" if truth else "NO", str(solution.correlation_freedom), gen, method, closed]
     return cells, timings, form_text

@@ -43,7 +43,7 @@ from _common import RESULTS, atlas_cells, atlas_table  # noqa: E402
 from evalgebra.distributed.atlas import atlas_case, case_cost, pair_structures  # noqa: E402
 from evalgebra.distributed.sweep import SweepResult, local_cluster, run_sweep  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.groebner.structures import structure_text  # noqa: E402
+from evalgebra.structures import structure_code  # noqa: E402
 
 NAME = "d12_atlas_five_six"
 SIZES = (5, 6)
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     graphs = {n: pair_structures(n) for n in args.sizes}
     argv = ["--seed", str(args.seed), "--time-limit", f"{args.time_limit:g}", "--sizes", *map(str, args.sizes)]
     report = Report(f"{NAME}.py", argv,
-                    [f"{n}:{structure_text(s)}" for n in args.sizes for s in graphs[n]])
+                    [f"{n}:{structure_code(s)}" for n in args.sizes for s in graphs[n]])
     log: list[str] = []
     start = time.perf_counter()
     cluster = local_cluster(args.workers) if args.workers > 0 else contextlib.nullcontext(None)

@@ -30,23 +30,18 @@ References
 
 from __future__ import annotations
 
-import itertools
 import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from evalgebra.errors import SpecError
+from evalgebra.structures import Structure, classifier_position, parse_structure
 
-__all__ = ["EnsembleSpec", "default_label_names", "Structure", "DEFAULT_ABSTAIN"]
+__all__ = ["EnsembleSpec", "default_label_names", "DEFAULT_ABSTAIN"]
 
 #: The name of the abstention response when none is named (``missing="abstain"`` of the readers).
 DEFAULT_ABSTAIN = "abstain"
-
-#: A correlation structure: sorted tuples of classifier indices, each of size >= 2,
-#: ordered by size, then lexicographically.
-Structure = tuple[tuple[int, ...], ...]
-
 
 def default_label_names(n_labels: int) -> tuple[str, ...]:
     """Names ``a, b, c, ...`` for ``n_labels`` labels (``l0, l1, ...`` beyond 26).
@@ -86,86 +81,6 @@ def _names(value: int | Sequence[str], what: str, prefix: str, minimum: int) -> 
     return names
 
 
-def _classifier_index(item: Any, classifiers: tuple[str, ...]) -> int:
-    if isinstance(item, str):
-        try:
-            return classifiers.index(item)
-        except ValueError:
-            raise SpecError(
-                f"structure: unknown classifier {item!r}; classifiers are {list(classifiers)}"
-            ) from None
-    if isinstance(item, int) and not isinstance(item, bool):
-        if 0 <= item < len(classifiers):
-            return item
-        raise SpecError(
-            f"structure: classifier index {item} out of range 0..{len(classifiers) - 1}"
-        )
-    raise SpecError(f"structure: classifiers are named by str or int index, got {item!r}")
-
-
-def _structure(value: Any, classifiers: tuple[str, ...]) -> Structure:
-    n = len(classifiers)
-    if isinstance(value, str):
-        if value == "independent":
-            return ()
-        if value == "complete":
-            return tuple(
-                subset for size in range(2, n + 1) for subset in itertools.combinations(range(n), size)
-            )
-        raise SpecError(
-            f"structure: unknown name {value!r}; use 'independent', 'complete', an iterable of "
-            "classifier subsets, or a networkx graph"
-        )
-    edges = getattr(value, "edges", None)
-    if edges is not None and callable(edges) and hasattr(value, "nodes"):
-        if value.is_directed() if hasattr(value, "is_directed") else False:
-            raise SpecError("structure: a directed graph has no meaning here; use an undirected one")
-        subsets: list[Any] = [tuple(edge) for edge in value.edges()]
-    elif isinstance(value, Iterable):
-        subsets = list(value)
-    else:
-        raise SpecError(f"structure: cannot read {value!r} as a correlation structure")
-    result = set()
-    for subset in subsets:
-        if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
-            raise SpecError(_not_a_subset(value, subsets, subset, classifiers))
-        indices = [_classifier_index(item, classifiers) for item in subset]
-        if len(set(indices)) != len(indices):
-            raise SpecError(f"structure: subset {subset!r} names a classifier twice")
-        if len(indices) < 2:
-            raise SpecError(
-                f"structure: subset {subset!r} has fewer than 2 classifiers; "
-                "single classifiers have no error correlation"
-            )
-        result.add(tuple(sorted(indices)))
-    return tuple(sorted(result, key=lambda s: (len(s), s)))
-
-
-def _not_a_subset(value: Any, entries: list[Any], entry: Any, classifiers: tuple[str, ...]) -> str:
-    """The message for an entry that is not a subset; a bare subset such as ``(0, 1)`` gets the corrected call."""
-    given = value if isinstance(value, (list, tuple, set, frozenset)) else entries
-    shown = repr(given) if len(repr(given)) <= 80 else repr(given)[:77] + "..."
-    message = f"structure: each entry must be a collection of classifiers, got {entry!r} in structure={shown}"
-    accepted = ("accepted: a list of subsets of >= 2 classifier indices or names such as [(0, 1), (1, 2)], "
-                "'independent', 'complete' or an undirected networkx graph")
-    members = tuple(entries)
-    if len(members) < 2 or not all(isinstance(m, (str, int)) and not isinstance(m, bool) for m in members):
-        return f"{message}; {accepted}"
-    bare = f"{message}: one subset written bare, while a structure is a list of subsets; {accepted}"
-    try:
-        indices = [_classifier_index(item, classifiers) for item in members]
-    except SpecError:
-        return bare  # no correction to offer: the subset itself names an unknown classifier
-    if len(set(indices)) != len(indices):
-        return bare
-    hint = f"did you mean structure=[{members!r}]?"
-    if len(members) in (3, 4):  # one subset frees only its own joint correlation, not its pairs'
-        pairs = list(itertools.combinations(members, 2))
-        hint = (f"did you mean structure=[{members!r}] (the one subset's joint correlation) or "
-                f"structure={pairs!r} (every pair among them)?")
-    return f"{bare}; {hint}"
-
-
 def _abstentions(value: Any, labels: tuple[str, ...]) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -195,6 +110,7 @@ class EnsembleSpec:
         (``[(0, 1)]``). Reading it would be a guess where it matters: a bare ``(0, 1, 2)``
         could mean the triple's joint correlation (``[(0, 1, 2)]``) or every pair among
         them (``[(0, 1), (0, 2), (1, 2)]``), and ``structure=((0, 1))`` is a bare tuple in Python.
+        Read by :func:`~evalgebra.structures.parse_structure` (its text syntax aside).
     populations : int or sequence of str, optional
         Strata that share the classifiers' response rates and correlations but have
         their own prevalences. Default: one population, ``"all"``.
@@ -243,7 +159,7 @@ class EnsembleSpec:
         names = _names(classifiers, "classifiers", "c", 1)
         object.__setattr__(self, "classifiers", names)
         object.__setattr__(self, "labels", _names(labels, "labels", "", 2))
-        object.__setattr__(self, "structure", _structure(structure, names))
+        object.__setattr__(self, "structure", parse_structure(structure, names, text=False))
         pops = ("all",) if populations is None else _names(populations, "populations", "p", 1)
         object.__setattr__(self, "populations", pops)
         object.__setattr__(self, "abstain", _abstentions(abstain, self.labels))
@@ -299,7 +215,7 @@ class EnsembleSpec:
 
     def classifier_index(self, classifier: str | int) -> int:
         """Position of a classifier given by name or index."""
-        return _classifier_index(classifier, self.classifiers)
+        return classifier_position(classifier, self.classifiers)
 
     def population_index(self, population: str | int) -> int:
         """Position of a population given by name or index."""

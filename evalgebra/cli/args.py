@@ -57,6 +57,7 @@ from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.engines.limits import LONGEST_LIMIT
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
+from evalgebra.structures import read_structure_text
 
 __all__ = [
     "write_sketch",
@@ -157,47 +158,12 @@ def byte_size(value: str) -> int:
 
 
 def structure_value(value: str, names: Sequence[str] = ()) -> Any:
-    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names).
-
-    Members are separated by ``-``; a classifier whose name contains ``-`` (``gpt-4o``) or is
-    all digits is recognised by its full name first, so ``gpt-4o-claude-3`` splits into
-    ``gpt-4o`` and ``claude-3`` when those are the names. Only ASCII digits make an index
-    (``'٣'`` and ``'²'`` stay names, which the spec then refuses as unknown). Text that
-    cannot be a structure but looks like one mistyped (``0,1`` or ``"(0, 1)"`` for ``0-1``)
-    is refused with the correction.
-    """
+    """``independent``, ``complete`` or subsets like ``0-1,1-2`` (indices or names), at most
+    :data:`MAX_STRUCTURE_CHARS` characters: :func:`~evalgebra.structures.read_structure_text`, whose
+    messages name ``--structure`` (a mistyped ``0,1`` or ``"(0, 1)"`` is refused with the correction)."""
     if len(value) > MAX_STRUCTURE_CHARS:
         raise SpecError(f"--structure: at most {MAX_STRUCTURE_CHARS} characters, got {len(value)}")
-    if value in ("independent", "complete"):
-        return value
-    known = set(names)
-    subsets = []
-    for part in value.split(","):
-        tokens = [t.strip() for t in part.split("-")]
-        members: list[object] = []
-        i = 0
-        while i < len(tokens):
-            for j in range(len(tokens), i, -1):  # the longest run of tokens that is a name
-                candidate = "-".join(tokens[i:j])
-                if candidate in known:
-                    members.append(candidate)
-                    i = j
-                    break
-            else:
-                token = tokens[i]
-                if not token:  # "0--1", "0-1-": a member left out, not to be guessed
-                    where = f"in {part.strip()!r}" if part.strip() else "(an empty subset between commas)"
-                    raise SpecError(f"--structure {value!r}: an empty member {where}; write subsets as "
-                                    "0-1 or names joined by '-', separated by ',' (e.g. 0-1,2-3)")
-                members.append(int(token) if _ASCII_DIGITS.fullmatch(token) and len(token) < 10 else token)
-                i += 1
-        subsets.append(members)
-    from evalgebra.evaluators.structure_modules import STRUCTURE_SYNTAX, structure_correction
-
-    corrected = structure_correction(value, subsets, names)  # "0,1", "(0, 1)": cannot be read, probably meant 0-1
-    if corrected is not None:
-        raise SpecError(f"--structure {value!r}: {STRUCTURE_SYNTAX}; did you mean --structure {corrected}?")
-    return subsets
+    return read_structure_text(value, names, option="--structure")
 
 
 def label_values(value: str) -> dict[str, Fraction]:

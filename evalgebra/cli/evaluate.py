@@ -145,7 +145,8 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
     The derivation runs as a supervised child under the run's time limit (``--time-limit``, as every
     Gröbner step): past it, the run stops with one line and nothing is written.
     """
-    from evalgebra.evaluators.structure_modules import MissingStructureModule, cache_dir, structure_text
+    from evalgebra.evaluators.structure_lookup import MissingStructureModule, cache_dir
+    from evalgebra.structures import structure_text
     from evalgebra.evaluators.structured import structure_match
     from evalgebra.groebner.runner import GroebnerTimeout, run_limited
 

@@ -27,7 +27,7 @@ def parse_spec(text: str) -> tuple[int, int, list[tuple[int, ...]]]:
     >>> parse_spec("N=4,R=2,structure=0-1,0-2")
     (4, 2, [(0, 1), (0, 2)])
     """
-    from evalgebra.codegen.structures import structure_from_text
+    from evalgebra.structures import parse_structure
 
     head, _, structure = text.partition("structure=")
     fields = {}
@@ -39,7 +39,8 @@ def parse_spec(text: str) -> tuple[int, int, list[tuple[int, ...]]]:
         fields[key.strip()] = int(value)
     if "N" not in fields:
         raise SpecError("--spec: N=<number of classifiers> is required, e.g. N=4,R=2,structure=0-1")
-    return fields["N"], fields.get("R", 2), structure_from_text(structure)
+    subsets = parse_structure(structure.strip() or "independent", fields["N"], code=True)  # or "01 02"
+    return fields["N"], fields.get("R", 2), list(subsets)
 
 
 def _one_structure(spec_text: str, out: Path, progress: object) -> int:

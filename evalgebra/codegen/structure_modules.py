@@ -3,7 +3,7 @@ r"""Emit the generated evaluators of correlated structures and their index.
 :func:`structure_source` prints a :class:`~evalgebra.codegen.structures.StructureForm` as a
 module of ``evalgebra/generated/structures/`` (the contract is in the docstring of
 :mod:`evalgebra.codegen.structures`); :func:`structure_files` returns every committed module
-of :data:`STRUCTURES`, ``common.py`` (what they share: the moments of the counts for
+of :data:`GENERATED_STRUCTURES`, ``common.py`` (what they share: the moments of the counts for
 :data:`COMMON_SIZES`, the exact division, the loop over the roots; :func:`common_source`) and
 ``INDEX.json``, the identifiability atlas read from the committed results of derivations d04
 (two labels) and d09 (three labels). A module's back-substitution is split into ``prepare``
@@ -14,7 +14,7 @@ that is an integer combination of others is computed as that combination (``line
 
 Examples
 --------
->>> [module_name(n, s) for n, s in STRUCTURES][:3]
+>>> [module_name(n, s) for n, s in GENERATED_STRUCTURES][:3]
 ['n4_r2_01', 'n4_r2_01_02', 'n4_r2_01_02_03']
 """
 
@@ -33,16 +33,17 @@ import sympy
 from evalgebra.codegen.closed_forms import count_moments
 from evalgebra.codegen.printer import CodegenError, python_function, require_polynomial
 from evalgebra.codegen.structures import (
-    StructureForm, count_symbols, derive_structure, module_name, structure_from_text)
+    StructureForm, count_symbols, derive_structure, module_name)
 from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import parse_structure
 
-__all__ = ["STRUCTURES", "ATLAS", "COMMON_SIZES", "structure_source", "common_source", "structure_files",
-           "atlas_index"]
+__all__ = ["GENERATED_STRUCTURES", "ATLAS", "COMMON_SIZES", "structure_source", "common_source",
+           "structure_files", "atlas_index"]
 
 Progress = Callable[[str], None]
 
 #: The structures whose evaluators are committed: ``(N, structure)``, canonical forms.
-STRUCTURES: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = (
+GENERATED_STRUCTURES: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = (
     (4, ((0, 1),)),
     (4, ((0, 1), (0, 2))),
     (4, ((0, 1), (0, 2), (0, 3))),
@@ -523,7 +524,8 @@ def structure_source(form: StructureForm) -> str:
 _ROW = re.compile(r"^(\d+)\s{2,}(.+?)\s{2,}(\S.*?)\s{2,}(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)")
 
 
-def atlas_index(generated: Sequence[tuple[int, Any]] = STRUCTURES, root: Path = _ROOT) -> list[dict[str, Any]]:
+def atlas_index(generated: Sequence[tuple[int, Any]] = GENERATED_STRUCTURES,
+                root: Path = _ROOT) -> list[dict[str, Any]]:
     r"""Every structure of the committed atlas tables as a JSON-ready row.
 
     Keys: ``n_classifiers``, ``n_labels``, ``structure`` (list of index lists), ``dimension``
@@ -542,7 +544,7 @@ def atlas_index(generated: Sequence[tuple[int, Any]] = STRUCTURES, root: Path = 
             if not match:
                 continue
             n = int(match.group(1))
-            structure = tuple(structure_from_text(match.group(2).strip()))
+            structure = parse_structure(match.group(2).strip(), n, code=True)
             dimension, points = int(match.group(8)), match.group(11)
             rows.append({
                 "n_classifiers": n, "n_labels": n_labels, "structure": [list(s) for s in structure],
@@ -564,7 +566,7 @@ def structure_files(progress: Progress = _quiet) -> dict[str, tuple[str, str]]:
     """``{relative path: (derivation, text)}`` of every file of ``generated/structures/``
     (each structure derived once per process)."""
     files: dict[str, tuple[str, str]] = {}
-    for n, structure in STRUCTURES:
+    for n, structure in GENERATED_STRUCTURES:
         progress(f"structure {module_name(n, structure)}")
         module, derivation, text = _derived(n, structure)
         files[f"structures/{module}.py"] = (derivation, text)

@@ -101,11 +101,11 @@ from evalgebra.codegen.closed_forms import count_moments
 from evalgebra.codegen.printer import CodegenError, expression_text, python_function, require_polynomial
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.polys import PolyRing
-from evalgebra.groebner.structures import canonical_structure
-from evalgebra.spec import EnsembleSpec, Structure
+from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import Structure, canonical_structure
 from evalgebra.variables import VariableKey, auxiliary_name
 
-__all__ = ["Step", "StructureForm", "derive_structure", "module_name", "structure_from_text", "module_source"]
+__all__ = ["Step", "StructureForm", "derive_structure", "module_name", "module_source"]
 
 Progress = Callable[[str], None]
 PREVALENCE = sympy.Symbol("prev_a")
@@ -125,25 +125,6 @@ def module_name(n_classifiers: int, structure: Sequence[Sequence[int]], n_labels
     joiner = "" if n_classifiers <= 10 else "."
     parts = ["".join(str(i) for i in s) if not joiner else joiner.join(str(i) for i in s) for s in structure]
     return f"n{n_classifiers}_r{n_labels}_" + ("_".join(parts) or "independent")
-
-
-def structure_from_text(text: str) -> list[tuple[int, ...]]:
-    """Subsets from ``0-1,0-2`` (members joined by ``-``, subsets by ``,``) or ``01 02``.
-
-    >>> structure_from_text("0-1,0-2"), structure_from_text("01 012")
-    ([(0, 1), (0, 2)], [(0, 1), (0, 1, 2)])
-    """
-    from evalgebra.errors import SpecError
-
-    text = text.strip()
-    if text in ("", "-", "independent"):
-        return []
-    try:
-        if "-" in text or "," in text:
-            return [tuple(int(x) for x in part.split("-")) for part in text.split(",")]
-        return [tuple(int(c) for c in part) for part in text.split()]
-    except ValueError:
-        raise SpecError(f"structure {text!r}: use subsets like 0-1,0-2 (or 01 02) of classifier indices") from None
 
 
 @dataclass(frozen=True)

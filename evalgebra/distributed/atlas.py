@@ -26,9 +26,9 @@ __all__ = ["pair_structures", "atlas_case", "case_cost"]
 
 def pair_structures(n_classifiers: int) -> list[tuple[tuple[int, ...], ...]]:
     """Every graph on ``n_classifiers`` classifiers up to isomorphism, as canonical structures."""
-    from evalgebra.groebner.structures import structures
+    from evalgebra.structures import enumerate_structures
 
-    return list(structures(n_classifiers, "graphs"))
+    return list(enumerate_structures(n_classifiers, "graphs"))
 
 
 def atlas_case(case: tuple[int, Any, int, float | None, bool]) -> Any:

@@ -11,7 +11,7 @@ module                 what it holds
 ``distance``           distance of an estimate to the containing variety
 ``stream``             evaluation of a stream of batches, with checkpoints
 ``structured``         correlated structures: a generated eliminant, every point exact
-``structure_modules``  which generated module evaluates a structure (isomorphism, atlas)
+``structure_lookup``   which generated module evaluates a structure (the atlas, the cache)
 ``structured_batch``   the same in floating point over many count vectors
 ``dispatch``           :func:`evaluate`, the one entry point
 ``deprecation``        the old names, kept one release, that warn

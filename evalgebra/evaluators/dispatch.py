@@ -36,13 +36,13 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.results import Evaluation
 from evalgebra.data.sketch import Sketch
 
-__all__ = ["METHODS", "STRUCTURES", "evaluate"]
+__all__ = ["METHODS", "UNCORRELATED_STRUCTURES", "evaluate"]
 
 METHODS = ("algebraic", "majority", "hui_walter")
 
 #: The error structures every method evaluates: ``None`` (the method's own assumption) or its name.
 #: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.structured`).
-STRUCTURES = (None, "independent")
+UNCORRELATED_STRUCTURES = (None, "independent")
 
 
 @functools.lru_cache(maxsize=None)
@@ -149,7 +149,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
         correlated = structure is not None and not (isinstance(structure, str) and structure == "independent")
         if method == "algebraic" and correlated:
-            from evalgebra.evaluators.structure_modules import parse_structure, structure_text
+            from evalgebra.structures import parse_structure, structure_text
 
             parsed = parse_structure(structure, sketch.classifiers)  # empty: the independent structure
             if parsed:
@@ -172,7 +172,8 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         if method != "algebraic":
             raise SpecError(f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
                             "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure")
-        from evalgebra.evaluators.structured import evaluate_structured, parse_structure
+        from evalgebra.evaluators.structured import evaluate_structured
+        from evalgebra.structures import parse_structure
 
         if parse_structure(structure, sketch.classifiers):  # the empty structure is the independent one
             function, fixed = evaluate_structured, {"structure": structure}

@@ -32,12 +32,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.structure_modules import atlas_entries, isomorphism, structure_text
+from evalgebra.evaluators.structure_lookup import atlas_entries
+from evalgebra.structures import Structure, isomorphism, structure_text
 
 __all__ = ["correlation_freedom", "free_correlations_refusal", "independent_trios"]
-
-Structure = tuple[tuple[int, ...], ...]
-
 
 def _generic_point(n_classifiers: int, seed: int) -> tuple[Fraction, list[tuple[Fraction, Fraction]]]:
     """A fixed rational point off the special loci (no accuracy 1/2, no symmetry between classifiers)."""
@@ -102,7 +100,7 @@ def correlation_freedom(structure: Structure, n_classifiers: int) -> int:
     Parameters
     ----------
     structure : tuple of tuple of int
-        Canonical subsets (as :func:`~evalgebra.evaluators.structure_modules.parse_structure` gives).
+        Canonical subsets (as :func:`~evalgebra.structures.parse_structure` gives).
     n_classifiers : int
 
     Returns

@@ -3,7 +3,7 @@ r"""Exact evaluation of binary classifiers whose errors correlate on a chosen st
 ``evaluate(sketch, structure=...)`` runs :func:`evaluate_structured`. A *structure* names the
 subsets ``T`` of classifiers whose error correlations ``G^ell_T`` are free (the rest are zero);
 when it is identifiable (finitely many evaluations explain a generic sketch) a generated
-module (:mod:`~evalgebra.evaluators.structure_modules`) gives, from the pattern counts,
+module (:mod:`~evalgebra.evaluators.structure_lookup`) gives, from the pattern counts,
 
 * the *eliminant*: a polynomial whose roots are the prevalences of the first label at the
   points of the evaluation variety, and
@@ -77,13 +77,14 @@ from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.results import Alarm, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
 from evalgebra.evaluators.quadratic_field import QuadraticElement
-from evalgebra.evaluators.structure_modules import (
-    CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module, parse_structure, structure_text)
+from evalgebra.evaluators.structure_lookup import (
+    CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module)
 from evalgebra.evaluators.structured_points import (
     Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments, point_estimates)
 from evalgebra.evaluators.symmetric_roots import eliminant_roots
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
+from evalgebra.structures import parse_structure, structure_text
 
 __all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
 
@@ -142,7 +143,7 @@ _PARSED: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
 def unknown_key(name: str, match: StructureMatch) -> str | None:
     """A module's registry name (``acc_0_a``, ``corr_0_1_b``) in the user's classifier indices; None otherwise.
 
-    >>> from evalgebra.evaluators.structure_modules import StructureMatch
+    >>> from evalgebra.evaluators.structure_lookup import StructureMatch
     >>> unknown_key("corr_0_1_a", StructureMatch(None, (2, 3, 0, 1), ((2, 3),), "example"))
     'corr_2_3_a'
     """

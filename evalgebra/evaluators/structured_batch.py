@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SketchError
-from evalgebra.evaluators.structure_modules import StructureMatch
+from evalgebra.evaluators.structure_lookup import StructureMatch
 from evalgebra.evaluators.structured import structure_match, unknown_key
 from evalgebra.results.batch import BatchResult
 

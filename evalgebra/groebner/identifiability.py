@@ -67,7 +67,7 @@ evaluation theorems [2]_, Theorem 2); one correlated pair makes a two-dimensiona
 >>> projection_dimension(EnsembleSpec(3, 2, [(0, 1)]))
 2
 
-The structures to try come from :mod:`evalgebra.groebner.structures`, the point counts of
+The structures to try come from :mod:`evalgebra.structures`, the point counts of
 a finite projection from :mod:`evalgebra.groebner.counting`.
 
 Notes
@@ -104,7 +104,8 @@ from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout
-from evalgebra.spec import EnsembleSpec, Structure
+from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import Structure
 from evalgebra.variables import VariableKey, auxiliary_name, free_responses
 
 __all__ = [

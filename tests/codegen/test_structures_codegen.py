@@ -18,18 +18,18 @@ from evalgebra.codegen.__main__ import parse_spec
 from evalgebra.codegen.modules import GENERATED
 from evalgebra.codegen.printer import require_polynomial
 from evalgebra.codegen.structure_modules import (
-    STRUCTURES, atlas_index, linear_relations, nested, structure_source)
-from evalgebra.codegen.structures import derive_structure, module_name, structure_from_text
+    GENERATED_STRUCTURES, atlas_index, linear_relations, nested, structure_source)
+from evalgebra.codegen.structures import derive_structure, module_name
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch, smallest_test_size
 from evalgebra.errors import PointError, SpecError
 from evalgebra.groebner.identifiability import random_point
-from evalgebra.groebner.structured import structured_solution
-from evalgebra.groebner.structures import canonical_structure
+from evalgebra.groebner.structured_route import structured_solution
 from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import canonical_structure, parse_structure
 
-FAST = [s for s in STRUCTURES if s[0] == 4 and (len(s[1]) <= 2 or s[1] == ((0, 1), (0, 2), (0, 3)))]
-ALL = list(STRUCTURES)
+FAST = [s for s in GENERATED_STRUCTURES if s[0] == 4 and (len(s[1]) <= 2 or s[1] == ((0, 1), (0, 2), (0, 3)))]
+ALL = list(GENERATED_STRUCTURES)
 
 
 def _module(n, structure):
@@ -132,7 +132,7 @@ def test_structure_index_lists_the_atlas():
     rows = index["structures"]
     assert rows == atlas_index()
     by_key = {(r["n_classifiers"], r["n_labels"], tuple(map(tuple, r["structure"]))): r for r in rows}
-    for n, structure in STRUCTURES:
+    for n, structure in GENERATED_STRUCTURES:
         row = by_key[(n, 2, structure)]
         assert row["finite"] and row["module"] == module_name(n, structure)
         assert (GENERATED / "structures" / f"{row['module']}.py").exists()
@@ -154,7 +154,7 @@ def test_codegen_spec_writes_one_module(tmp_path, capsys):
     assert "R = 2" in capsys.readouterr().err
     with pytest.raises(SpecError):
         parse_spec("K=4,structure=0-1")
-    assert structure_from_text("01 02") == [(0, 1), (0, 2)]
+    assert list(parse_structure("01 02", 4, code=True)) == [(0, 1), (0, 2)]
 
 
 @pytest.mark.parametrize(("n", "structure"), [s for s in ALL if s not in FAST])

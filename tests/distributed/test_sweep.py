@@ -52,14 +52,14 @@ def _committed_rows(name: str, n_classifiers: int) -> dict[str, list[str]]:
 
 
 def test_atlas_case_reproduces_the_committed_d04_graph_rows_on_four_classifiers() -> None:
-    from evalgebra.groebner.structures import structure_text
+    from evalgebra.structures import structure_code
 
     committed = _committed_rows("d04_identifiability.txt", 4)
     for structure in pair_structures(4):
         row = atlas_case((4, structure, 0, 60.0, False))
         if row.finite:  # the Gröbner run where it is cheap: finite projections
             row = atlas_case((4, structure, 0, 60.0, True))
-        cells = committed[structure_text(structure) or "-"]
+        cells = committed[structure_code(structure) or "-"]
         assert [str(row.unknowns), str(row.observables), str(row.rank), str(row.correlation_rank),
                 str(row.dimension)] == cells[3:8]
         if row.finite:
@@ -67,13 +67,13 @@ def test_atlas_case_reproduces_the_committed_d04_graph_rows_on_four_classifiers(
 
 
 def test_committed_d12_table_jacobian_columns_for_five_classifiers() -> None:
-    from evalgebra.groebner.structures import structure_text
+    from evalgebra.structures import structure_code
 
     committed = _committed_rows("d12_atlas_five_six.txt", 5)
     graphs = pair_structures(5)
     assert len(committed) == len(graphs) == 34
     for structure in graphs:
         row = atlas_case((5, structure, 0, None, False))
-        cells = committed[structure_text(structure) or "-"]
+        cells = committed[structure_code(structure) or "-"]
         assert [str(row.rank), str(row.correlation_rank), str(row.dimension)] == cells[5:8]
         assert cells[11] in ("2", "-")  # every finished Groebner count: the true point and its label swap

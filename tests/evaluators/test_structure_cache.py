@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-import evalgebra.evaluators.structure_modules as structure_modules
+import evalgebra.evaluators.structure_lookup as structure_lookup
 from evalgebra.codegen.cache import CACHE_PROTOCOL, write_cached_module
 from evalgebra.codegen.structure_modules import structure_source
 from evalgebra.codegen.structures import derive_structure
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.structure_modules import (
+from evalgebra.evaluators.structure_lookup import (
     LOADED_PROTOCOL, MissingStructureModule, available_structures, find_structure_module)
 from evalgebra.fileio import RECORD_NAME, write_recorded
 from evalgebra.spec import EnsembleSpec
@@ -45,7 +45,7 @@ def triple_form():
 def cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     folder.mkdir()
-    monkeypatch.setenv(structure_modules.CACHE_VARIABLE, str(folder))
+    monkeypatch.setenv(structure_lookup.CACHE_VARIABLE, str(folder))
     return folder
 
 
@@ -105,9 +105,9 @@ def test_a_genuine_module_loads_evaluates_exactly_and_is_read_once(cache, triple
     target = write_cached_module(cache, triple_form)
     assert (cache / RECORD_NAME).is_file()
     reads = []
-    recorded = structure_modules.read_recorded
-    monkeypatch.setattr(structure_modules, "read_recorded", lambda path: reads.append(path) or recorded(path))
-    structure_modules._cached_modules.cache_clear()
+    recorded = structure_lookup.read_recorded
+    monkeypatch.setattr(structure_lookup, "read_recorded", lambda path: reads.append(path) or recorded(path))
+    structure_lookup._cached_modules.cache_clear()
     first = find_structure_module(((1, 2, 3),), 4, 2)  # an isomorphic structure: classifiers renamed
     assert first.origin == str(target) and reads == [target]
     again = find_structure_module(TRIPLE, 4, 2)
@@ -122,6 +122,6 @@ def test_a_genuine_module_loads_evaluates_exactly_and_is_read_once(cache, triple
 def test_packaged_modules_never_touch_the_cache_folder(cache, tmp_path, monkeypatch):
     marker = tmp_path / "planted-ran"
     (cache / "n4_r2_01.py").write_text(_planted(marker), encoding="utf-8")
-    monkeypatch.setattr(structure_modules, "read_recorded", lambda path: pytest.fail(f"read {path}"))
+    monkeypatch.setattr(structure_lookup, "read_recorded", lambda path: pytest.fail(f"read {path}"))
     assert find_structure_module(((2, 3),), 4, 2).origin == "evalgebra.generated.structures.n4_r2_01"
     assert not marker.exists()

@@ -16,9 +16,10 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.structure_freedom import correlation_freedom, independent_trios
-from evalgebra.evaluators.structure_modules import MissingStructureModule, atlas_entries, structure_text
+from evalgebra.evaluators.structure_lookup import MissingStructureModule, atlas_entries
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import structure_text
 
 TABLE = Path(__file__).resolve().parents[2] / "derivations" / "results" / "d10_correlated_structures.txt"
 

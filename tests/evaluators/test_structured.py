@@ -5,7 +5,7 @@ pair structures on four classifiers, and the complete graph on five when there i
 a module written here by hand for one correlated pair (its closed form comes from the
 independent trio beside the pair), installed in a temporary cache folder: that also checks
 the cache search. Independent routes: the truth of an exact simulation, the Groebner
-reference route (groebner.structured), brute-force renamings, the float path.
+reference route (groebner.structured_route), brute-force renamings, the float path.
 """
 
 from __future__ import annotations
@@ -21,20 +21,20 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import evalgebra.evaluators.structure_modules as structure_modules
+import evalgebra.evaluators.structure_lookup as structure_lookup
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.structure_modules import (
-    AtlasEntry, atlas_entries, available_structures, find_structure_module, isomorphism, parse_structure,
-    structure_text)
+from evalgebra.evaluators.structure_lookup import (
+    AtlasEntry, atlas_entries, available_structures, find_structure_module)
 from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts, structure_match
 from evalgebra.evaluators.structured_batch import evaluate_structured_batch
 from evalgebra.fileio import write_recorded
 from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import structure_text
 from evalgebra.testing.strategies import correlation_bound
 
 HAND_MODULE = '"""One correlated pair (0, 1) among four binary classifiers, written by hand for the tests.\n\nTrio (0, 2, 3) is independent: its closed form gives the prevalence (a quadratic) and the\naccuracies of 0, 2, 3; classifier 1 follows from trio (1, 2, 3); the pair\'s two correlations\nfrom the pair moment D_01 and the triple moment D_012.\n"""\n\nN_CLASSIFIERS = 4\nN_LABELS = 2\nSTRUCTURE = ((0, 1),)\nDEGREE = 2\nUNKNOWNS = ("prev_a", "acc_0_a", "acc_0_b", "acc_1_a", "acc_1_b", "acc_2_a", "acc_2_b",\n            "acc_3_a", "acc_3_b", "corr_0_1_a", "corr_0_1_b")\n\n\ndef _b(counts, members):\n    """Items on which every member answered b (classifier 0 slowest in the pattern order)."""\n    return sum(c for code, c in enumerate(counts) if all((code >> (3 - i)) & 1 for i in members))\n\n\ndef _moments(counts):\n    q = sum(counts)\n    b = {t: _b(counts, t) for t in [(0,), (1,), (2,), (3,), (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3),\n                                     (0, 1, 2), (0, 2, 3), (1, 2, 3)]}\n    return q, b\n\n\ndef _e2(q, b, i, j):\n    return q * b[(i, j)] - b[(i,)] * b[(j,)]\n\n\ndef _e3(q, b, i, j, k):\n    return (q * q * b[(i, j, k)] - q * (b[(i,)] * b[(j, k)] + b[(j,)] * b[(i, k)] + b[(k,)] * b[(i, j)])\n            + 2 * b[(i,)] * b[(j,)] * b[(k,)])\n\n\ndef _vanishes(x):\n    try:\n        return bool(x == 0)\n    except ValueError:  # NumPy arrays: elementwise; a vanishing entry gives inf/NaN there\n        return False\n\n\ndef eliminant(counts):\n    q, b = _moments(counts)\n    e02, e03, e23 = _e2(q, b, 0, 2), _e2(q, b, 0, 3), _e2(q, b, 2, 3)\n    e023 = _e3(q, b, 0, 2, 3)\n    c = e02 * e03 * e23\n    a = e023 * e023 + 4 * c\n    return (c, -a, a)\n\n\ndef back_substitute(counts, prevalence):\n    q, b = _moments(counts)\n    one = prevalence * 0 + 1\n    f = {t: one * v / q for t, v in b.items()}\n    d2 = {(i, j): f[(i, j)] - f[(i,)] * f[(j,)] for (i, j) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]}\n\n    def d3(i, j, k):\n        return (f[(i, j, k)] - f[(i,)] * d2[(j, k)] - f[(j,)] * d2[(i, k)] - f[(k,)] * d2[(i, j)]\n                - f[(i,)] * f[(j,)] * f[(k,)])\n\n    p = prevalence\n    twice = 2 * p - 1\n    spread = p * (1 - p)\n    if any(_vanishes(den) for den in (twice, d2[(2, 3)], d2[(0, 3)], d2[(0, 2)], spread)):\n        return None\n    delta = {0: d3(0, 2, 3) / (twice * d2[(2, 3)]), 1: d3(1, 2, 3) / (twice * d2[(2, 3)]),\n             2: d3(0, 2, 3) / (twice * d2[(0, 3)]), 3: d3(0, 2, 3) / (twice * d2[(0, 2)])}\n    if _vanishes(delta[2]):\n        return None\n    out = {}\n    for i in range(4):\n        out[f"acc_{i}_a"] = 1 - f[(i,)] + (1 - p) * delta[i]\n        out[f"acc_{i}_b"] = f[(i,)] + p * delta[i]\n    total = d2[(0, 1)] - spread * delta[0] * delta[1]\n    gap = (d3(0, 1, 2) - spread * twice * delta[0] * delta[1] * delta[2]) / (delta[2] * spread)\n    out["corr_0_1_a"] = total - (1 - p) * gap\n    out["corr_0_1_b"] = total + p * gap\n    return out\n'
@@ -47,14 +47,14 @@ def hand_cache(tmp_path_factory):
     """A cache folder holding the hand-written one-pair module, named by $EVALGEBRA_CACHE."""
     folder = tmp_path_factory.mktemp("structures")
     # recorded as the project's writers record a module: the loader runs no other file
-    write_recorded(folder / "n4_r2_pair_by_hand.py", HAND_MODULE, protocol=structure_modules.LOADED_PROTOCOL)
-    saved = os.environ.get(structure_modules.CACHE_VARIABLE)
-    os.environ[structure_modules.CACHE_VARIABLE] = str(folder)
+    write_recorded(folder / "n4_r2_pair_by_hand.py", HAND_MODULE, protocol=structure_lookup.LOADED_PROTOCOL)
+    saved = os.environ.get(structure_lookup.CACHE_VARIABLE)
+    os.environ[structure_lookup.CACHE_VARIABLE] = str(folder)
     yield folder
     if saved is None:
-        del os.environ[structure_modules.CACHE_VARIABLE]
+        del os.environ[structure_lookup.CACHE_VARIABLE]
     else:
-        os.environ[structure_modules.CACHE_VARIABLE] = saved
+        os.environ[structure_lookup.CACHE_VARIABLE] = saved
 
 
 # -- exact simulations with correlations on a structure ------------------------------------------
@@ -167,7 +167,7 @@ def test_evaluate_structured_is_equivariant_under_renaming_classifiers(hand_cach
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_evaluate_structured_agrees_with_the_groebner_route(hand_cache, data):
-    from evalgebra.groebner.structured import structured_solution
+    from evalgebra.groebner.structured_route import structured_solution
 
     point = data.draw(correlated_points([(0, 1)], better_than_half=False))
     sketch = expected_sketch(point).unlabelled()
@@ -286,7 +286,7 @@ FAKE_ATLAS = (
 def fake_atlas(monkeypatch):
     import evalgebra.evaluators.structured as structured
 
-    monkeypatch.setattr(structure_modules, "atlas_entries", lambda: FAKE_ATLAS)
+    monkeypatch.setattr(structure_lookup, "atlas_entries", lambda: FAKE_ATLAS)
     monkeypatch.setattr(structured, "_MATCHES", {})  # modules found under the real atlas are forgotten
 
 
@@ -331,22 +331,6 @@ def test_structure_lookup_refuses_more_labels_and_empty_structures(hand_cache):
         structure_match([], NAMES4)
     with pytest.raises(SpecError, match="intervals"):
         evaluate(expected_sketch(_point((0, 1))), structure="0-1", intervals="delta")
-
-
-def test_parse_structure_and_isomorphism_by_brute_force():
-    assert parse_structure("gpt-4o-claude,0-2", ("gpt-4o", "claude", "x")) == ((0, 1), (0, 2))
-    assert structure_text(parse_structure("3-1,2-0", NAMES4)) == "0-2,1-3"
-    with pytest.raises(SpecError):
-        parse_structure("0-", NAMES4)
-    pairs = list(itertools.combinations(range(4), 2))
-    for k in (1, 2, 3):
-        for a, b in itertools.product(itertools.combinations(pairs, k), repeat=2):
-            sigma = isomorphism(a, b, 4)
-            brute = [p for p in itertools.permutations(range(4))
-                     if sorted(tuple(sorted(p[i] for i in s)) for s in a) == sorted(b)]
-            assert (sigma is None) == (not brute)
-            if sigma is not None:
-                assert sorted(tuple(sorted(sigma[i] for i in s)) for s in a) == sorted(b)
 
 
 # -- the package's generated modules ----------------------------------------------------------------
@@ -404,7 +388,7 @@ def test_cli_evaluate_structure_refuses_non_identifiable_with_exit_2(fake_atlas,
 def test_cli_evaluate_derive_writes_a_missing_evaluator_into_the_cache(tmp_path, monkeypatch, capsys):
     from evalgebra.cli import main
 
-    monkeypatch.setenv(structure_modules.CACHE_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.setenv(structure_lookup.CACHE_VARIABLE, str(tmp_path / "cache"))
     spec = EnsembleSpec(4, 2, [(0, 1, 2)])  # a correlated triple: identifiable, no packaged evaluator
     truth = EvaluationPoint.from_values(spec, {"a": "4/13"}, accuracy=_ACCURACY,
                                         correlation={(0, 1, 2): {"a": "1/256", "b": "-1/384"}})

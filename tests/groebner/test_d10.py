@@ -93,7 +93,7 @@ def test_readme_prints_the_one_pair_closed_form_and_it_gives_the_truth():
 @pytest.mark.parametrize("structure", [((0, 1), (0, 2), (1, 2, 3)), ((0, 1),), ((0, 1), (0, 2), (0, 3))])
 def test_published_closed_forms_give_the_truth(structure):
     d10 = _d10()
-    start = f"| 4 | `{d10.structure_text(structure)}` |"
+    start = f"| 4 | `{d10.structure_code(structure)}` |"
     rows = [line for line in MARKDOWN.read_text(encoding="utf-8").splitlines() if line.startswith(start)]
     assert len(rows) == 1
     k_text, c_text = (cell.strip().strip("`") for cell in rows[0].strip("|").split("|")[-2:])

@@ -13,7 +13,7 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch, smallest_test_size
 from evalgebra.errors import PointError, SpecError
 from evalgebra.groebner.identifiability import random_point
-from evalgebra.groebner.structured import structured_solution, unknown_names
+from evalgebra.groebner.structured_route import structured_solution, unknown_names
 from evalgebra.spec import EnsembleSpec
 
 FINITE_PAIRS = [((0, 1),), ((0, 1), (0, 2)), ((0, 1), (0, 2), (0, 3)), ((0, 1), (0, 2), (1, 3)), ((0, 1), (0, 2), (1, 2))]

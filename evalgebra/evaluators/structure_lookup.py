@@ -1,4 +1,4 @@
-r"""Which generated evaluator evaluates a correlation structure: parsing, isomorphism, lookup.
+r"""Which generated evaluator evaluates a correlation structure: the atlas and the module lookup.
 
 A correlation structure (the hypergraph of classifier subsets whose error correlations are
 free, :class:`~evalgebra.spec.EnsembleSpec`) is evaluated by a *generated module*: the
@@ -18,42 +18,31 @@ back-substitution of every other unknown, derived once per structure by
   message names the file and why (``evaluate --derive`` writes a recorded one over it).
 
 A module serves every structure isomorphic to its own: the classifiers are renamed by a
-hypergraph isomorphism (networkx matches the bipartite incidence graphs) and the counts
-permuted to the module's classifier order.
+hypergraph isomorphism (:func:`~evalgebra.structures.isomorphism`) and the counts permuted
+to the module's classifier order. Structures are read and written by :mod:`evalgebra.structures`.
 
 Examples
 --------
->>> parse_structure("0-1,2-3", ("c0", "c1", "c2", "c3"))
-((0, 1), (2, 3))
->>> structure_text(((0, 1), (1, 2, 3)))
-'0-1,1-2-3'
->>> isomorphism(((2, 3),), ((0, 1),), 4)
+>>> find_structure_module(((2, 3),), 4, 2).sigma
 (2, 3, 0, 1)
->>> isomorphism(((0, 1), (1, 2)), ((0, 1), (2, 3)), 4) is None
-True
 """
 
 from __future__ import annotations
 
-import ast
 import functools
 import importlib
 import importlib.util
 import json
 import os
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import networkx as nx
-from networkx.algorithms.isomorphism import GraphMatcher
-
 from evalgebra.errors import SpecError
 from evalgebra.fileio import RECORD_NAME, UnrecordedFile, read_recorded
-from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import Structure, isomorphism, parse_structure, structure_text
 
 __all__ = [
     "CACHE_VARIABLE",
@@ -61,11 +50,6 @@ __all__ = [
     "AtlasEntry",
     "StructureMatch",
     "cache_dir",
-    "parse_structure",
-    "structure_text",
-    "structure_correction",
-    "STRUCTURE_SYNTAX",
-    "isomorphism",
     "atlas_entries",
     "find_structure_module",
     "available_structures",
@@ -79,173 +63,14 @@ CACHE_VARIABLE = "EVALGEBRA_CACHE"
 #: (``evalgebra.codegen.cache.CACHE_PROTOCOL``; a test checks that they agree).
 LOADED_PROTOCOL = 1
 
-Structure = tuple[tuple[int, ...], ...]
-
 _PACKAGE = "evalgebra.generated.structures"
 _MODULE_NAME = re.compile(r"^n(\d+)_r(\d+)_[A-Za-z0-9_]+\.py$")
-_DIGITS = re.compile(r"^[0-9]{1,9}$")
 
 
 def cache_dir() -> Path:
     """The folder searched for user-generated modules: ``$EVALGEBRA_CACHE``, else ``~/.cache/evalgebra/structures``."""
     value = os.environ.get(CACHE_VARIABLE)
     return Path(value).expanduser() if value else Path.home() / ".cache" / "evalgebra" / "structures"
-
-
-def _text_structure(text: str, classifiers: Sequence[str]) -> list[list[Any]]:
-    """``"0-1,2-3"`` (indices or names, ``-`` between members, ``,`` between subsets) as lists.
-
-    A name that contains ``-`` is recognised whole (the longest run of tokens that is a name wins).
-    """
-    known = set(classifiers)
-    subsets: list[list[Any]] = []
-    for part in text.split(","):
-        tokens = [t.strip() for t in part.split("-")]
-        members: list[Any] = []
-        start = 0
-        while start < len(tokens):
-            stop = next((j for j in range(len(tokens), start, -1) if "-".join(tokens[start:j]) in known), None)
-            if stop is not None:
-                members.append("-".join(tokens[start:stop]))
-                start = stop
-                continue
-            token = tokens[start]
-            if not token:
-                raise SpecError(f"structure {text!r}: an empty member; write subsets as 0-1 or names joined by '-', "
-                                "separated by ',' (e.g. '0-1,2-3')")
-            members.append(int(token) if _DIGITS.match(token) else token)
-            start += 1
-        subsets.append(members)
-    return subsets
-
-
-def parse_structure(value: Any, classifiers: Sequence[str]) -> Structure:
-    r"""A structure in any accepted syntax as sorted index tuples (the canonical form of the spec).
-
-    Parameters
-    ----------
-    value : str, iterable of subsets, or networkx graph
-        ``"independent"``, ``"complete"``, ``"0-1,2-3"`` (indices or names, as on the command
-        line), subsets of indices or names (``[(0, 1), ("c2", "c3")]``) or an undirected graph.
-        A bare subset (``(0, 1)``, ``"0,1"``) is refused with the corrected value in the message
-        (``[(0, 1)]``, ``'0-1'``), as :class:`~evalgebra.spec.EnsembleSpec` refuses it.
-    classifiers : sequence of str
-        The classifiers' names.
-
-    Returns
-    -------
-    tuple of tuple of int
-
-    Raises
-    ------
-    SpecError
-        A structure that names an unknown classifier, repeats one, or cannot be read.
-
-    Examples
-    --------
-    >>> parse_structure([("c3", "c2"), (0, 1)], ("c0", "c1", "c2", "c3"))
-    ((0, 1), (2, 3))
-    >>> parse_structure("x-y", ("x", "y", "z"))
-    ((0, 1),)
-    """
-    names = tuple(str(c) for c in classifiers)
-    if isinstance(value, str) and value not in ("independent", "complete"):
-        text, value = value, _text_structure(value, names)
-        corrected = structure_correction(text, value, names)
-        if corrected is not None:
-            raise SpecError(f"structure {text!r}: {STRUCTURE_SYNTAX}; did you mean structure={corrected!r}?")
-    return EnsembleSpec(names, 2, value).structure
-
-
-#: How a structure is written as text (the end of the messages that refuse a mistyped one).
-STRUCTURE_SYNTAX = ("a subset is its classifiers (indices or names, at least 2) joined by '-', and subsets are "
-                    "separated by ',' (e.g. 0-1,2-3)")
-
-
-def structure_correction(text: str, subsets: Sequence[Sequence[Any]], classifiers: Sequence[str]) -> str | None:
-    r"""The structure text that a mistyped one most likely meant, or ``None``.
-
-    Only text that cannot be read as a structure gets a correction, so nothing valid is
-    reinterpreted: every subset one classifier (``"0,1"``: the separator of subsets between
-    the members of one) or Python syntax (``"(0, 1)"``, ``"[(0, 1), (2, 3)]"``).
-
-    Parameters
-    ----------
-    text : str
-        The structure as written.
-    subsets : sequence of sequences
-        ``text`` split into subsets and members (indices as int, names as str).
-    classifiers : sequence of str
-        The classifiers' names.
-
-    Examples
-    --------
-    >>> names = ("c0", "c1", "c2")
-    >>> structure_correction("0,1", [[0], [1]], names), structure_correction("(0, 1)", [["(0"], ["1)"]], names)
-    ('0-1', '0-1')
-    >>> structure_correction("[(0, 1), ('c1', 'c2')]", [["[(0"], ["1)"], ["('c1'"], ["'c2')]"]], names)
-    '0-1,c1-c2'
-    >>> structure_correction("0-1", [[0, 1]], names) is None
-    True
-    """
-    known = set(classifiers)
-    if not any(isinstance(m, str) and m not in known and any(c in m for c in "()[]{}")
-               for subset in subsets for m in subset):
-        if len(subsets) >= 2 and all(len(subset) == 1 and (subset[0] in known or isinstance(subset[0], int))
-                                     for subset in subsets):
-            return "-".join(str(subset[0]) for subset in subsets)
-        return None
-    try:
-        literal = ast.literal_eval(text.strip())
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-
-    def member(item: Any) -> bool:
-        return isinstance(item, str) or (isinstance(item, int) and not isinstance(item, bool))
-
-    if not isinstance(literal, (tuple, list, set)) or not literal:
-        return None
-    if all(member(item) for item in literal):  # a bare subset
-        literal = [literal]
-    if not all(isinstance(s, (tuple, list, set)) and s and all(member(m) for m in s) for s in literal):
-        return None
-    return ",".join("-".join(str(m) for m in subset) for subset in literal)
-
-
-def structure_text(structure: Structure) -> str:
-    """The command-line text of a structure (``"0-1,2-3"``; ``"independent"`` when empty)."""
-    return ",".join("-".join(str(i) for i in subset) for subset in structure) or "independent"
-
-
-def _incidence(structure: Structure, n: int) -> nx.Graph:
-    graph = nx.Graph()
-    graph.add_nodes_from((("c", i) for i in range(n)), kind="classifier")
-    for k, subset in enumerate(structure):
-        graph.add_node(("s", k), kind="subset")
-        graph.add_edges_from((("s", k), ("c", i)) for i in subset)
-    return graph
-
-
-def isomorphism(source: Structure, target: Structure, n_classifiers: int) -> tuple[int, ...] | None:
-    r"""A renaming ``sigma`` of the classifiers with ``{sigma(T) : T in source} = target``, or ``None``.
-
-    ``sigma[i]`` is the target's index of the source's classifier ``i``. The hypergraphs are
-    compared as bipartite incidence graphs (classifiers on one side, subsets on the other).
-    """
-    source, target = tuple(sorted(source)), tuple(sorted(target))
-    if source == target:
-        return tuple(range(n_classifiers))
-    if sorted(map(len, source)) != sorted(map(len, target)):
-        return None
-    matcher = GraphMatcher(_incidence(source, n_classifiers), _incidence(target, n_classifiers),
-                           node_match=lambda a, b: a["kind"] == b["kind"])
-    if not matcher.is_isomorphic():
-        return None
-    sigma = [0] * n_classifiers
-    for (kind, i), (_, j) in matcher.mapping.items():
-        if kind == "c":
-            sigma[i] = j
-    return tuple(sigma)
 
 
 @dataclass(frozen=True)
@@ -285,10 +110,10 @@ def _entry(row: dict[str, Any]) -> AtlasEntry | None:
     raw = _first(row, "structure")
     if n is None or r is None or raw is None:
         return None
-    if isinstance(raw, str):  # "01 23" (the atlas's digits) or "0-1,2-3"
-        raw = [list(map(int, part.split("-"))) if "-" in part else [int(c) for c in part]
-               for part in re.split(r"[ ,]+", raw.strip()) if part and part not in ("-", "independent")]
-    structure = tuple(sorted((tuple(sorted(int(i) for i in s)) for s in raw), key=lambda s: (len(s), s)))
+    if isinstance(raw, str):  # "01 23" (the atlas's code) or "0-1,2-3"
+        structure = parse_structure(raw, int(n), code=True)
+    else:
+        structure = tuple(sorted((tuple(sorted(int(i) for i in s)) for s in raw), key=lambda s: (len(s), s)))
     dim = _first(row, "dim", "dimension")
     finite = _first(row, "finite")
     if dim is None and finite is not None:
