@@ -22,6 +22,6 @@ module                 what it holds
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]

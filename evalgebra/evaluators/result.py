@@ -6,8 +6,8 @@ every label, exact where the method is exact), the index of the one decoding cho
 partition of every pattern's count by true label implied by it, and the alarms raised on the
 way. Mathematical failure modes are alarms (:class:`Alarm`), never exceptions.
 
-Exact values are :class:`fractions.Fraction`, :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (``p + q*sqrt(d)``, two
-labels) or :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber` (three or more labels),
+Exact values are :class:`fractions.Fraction`, :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (``p + q*sqrt(d)``, two
+labels) or :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber` (three or more labels),
 so an irrational point is still exact; :func:`exact_text` writes text :func:`sympy.sympify` reads.
 
 Examples
@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any, Union
 
 import evalgebra.evaluators.render as render
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = [
     "ALARM_KINDS",
@@ -136,7 +136,7 @@ class Estimate:
     r"""One candidate evaluation: prevalence per label, accuracy per classifier and label.
 
     Values are exact (:class:`~fractions.Fraction`, :class:`QuadraticNumber`,
-    :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`) or floats when the method
+    :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`) or floats when the method
     is numeric; ``None`` marks a statistic the method leaves undefined.
 
     ``interval`` (optional, keyword only) holds confidence intervals with the keys of the
