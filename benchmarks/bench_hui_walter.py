@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from evalgebra.evaluators.result import Evaluation  # noqa: E402
+from evalgebra.results import Evaluation  # noqa: E402
 from evalgebra.evaluators.hui_walter import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
 from evalgebra.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
 from evalgebra.data.point import evaluation_point  # noqa: E402

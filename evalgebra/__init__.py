@@ -57,9 +57,9 @@ _LAZY = {
     "datasets": "evalgebra.datasets",
     "crowd": "evalgebra.crowd",
     "DawidSkeneAlgebraic": "evalgebra.crowd.facade",
-    "predict_proba": "evalgebra.evaluators.posterior",
-    "predict": "evalgebra.evaluators.posterior",
-    "expected_confusion": "evalgebra.evaluators.posterior",
+    "predict_proba": "evalgebra.results.posteriors",
+    "predict": "evalgebra.results.posteriors",
+    "expected_confusion": "evalgebra.results.posteriors",
     "FlintSystem": "evalgebra.builder",
     "GeneratingSet": "evalgebra.builder",
     "generating_set": "evalgebra.builder",
@@ -74,9 +74,9 @@ _LAZY = {
     "OnlineHuiWalter": "evalgebra.hui_walter",
     "gibbs_hui_walter": "evalgebra.hui_walter",
     "evaluate": "evalgebra.evaluators.dispatch",
-    "Alarm": "evalgebra.evaluators.result",
-    "Estimate": "evalgebra.evaluators.result",
-    "Evaluation": "evalgebra.evaluators.result",
+    "Alarm": "evalgebra.results.alarms",
+    "Estimate": "evalgebra.results.estimates",
+    "Evaluation": "evalgebra.results.evaluation",
     "QuadraticNumber": "evalgebra.numbers.quadratic",
     "AlgebraicNumber": "evalgebra.numbers.algebraic_numbers",
     "RealAlgebraic": "evalgebra.numbers.real_algebraic",
@@ -102,7 +102,7 @@ _LAZY = {
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra import crowd, datasets
     from evalgebra.crowd.facade import DawidSkeneAlgebraic
-    from evalgebra.evaluators.posterior import expected_confusion, predict, predict_proba
+    from evalgebra.results.posteriors import expected_confusion, predict, predict_proba
     from evalgebra.alarm.logical import logical_alarm
     from evalgebra.alarm.report import AlarmReport
     from evalgebra.alarm.safety import SafetySpec
@@ -122,7 +122,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
     from evalgebra.numbers.quadratic import QuadraticNumber
     from evalgebra.numbers.real_algebraic import RealAlgebraic
-    from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+    from evalgebra.results import Alarm, Estimate, Evaluation
     from evalgebra.evaluators.stream import StreamEvaluator
     from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
     from evalgebra.samplewise.metrics import consistency

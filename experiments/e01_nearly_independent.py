@@ -45,10 +45,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalgebra.fileio import write_text_atomic  # noqa: E402
+from evalgebra.fileio import write_output  # noqa: E402
 from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
-from evalgebra.evaluators.result import Estimate  # noqa: E402
+from evalgebra.results import Estimate  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.search.failure import FailureProfile, failure_profile  # noqa: E402
 from evalgebra.search.result import TrioResult  # noqa: E402
@@ -388,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{setting.name}: {n_runs} run(s) done at {time.perf_counter() - started:.1f} s", flush=True)
     inputs = repr((settings, n_runs, repeats, SIZES))
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(out, report(runs, canonical, inputs))
+    write_output(out, report(runs, canonical, inputs))
     folder = args.figures if args.figures is not None or args.quick else ROOT / "docs" / "figures"
     written = figures(runs, folder, "_quick" if args.quick else "") if folder is not None else []
     print(f"wrote {out} and {len(written)} figure(s) ({time.perf_counter() - started:.1f} s)")

@@ -64,7 +64,7 @@ from evalgebra.evaluators.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
-from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.spec import EnsembleSpec
 
 #: Seconds one call may take before the case fails.

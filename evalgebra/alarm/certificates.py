@@ -141,12 +141,19 @@ class Witness:
                                   by_true_label={label: cells for label, cells in split.items() if cells})
 
     def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
-        """``{"classifiers": [...], "by_true_label": {label: {pattern: count}}}``: a labelled sketch's counts."""
+        """``{"classifiers": [...], "by_true_label": {label: [{"decisions": [...], "count": n}]}}``.
+
+        The counts in the sketch format's shape: a pattern is a list of label names, so a label
+        name with any character in it (``|`` too) reads back unambiguously.
+
+        >>> Witness((0, 1), ((0, 1),), ((2, 1),)).to_dict(["x", "y"], ["a|b", "c"])["by_true_label"]
+        {'a|b': [{'decisions': ['a|b', 'c'], 'count': 2}], 'c': [{'decisions': ['a|b', 'c'], 'count': 1}]}
+        """
         return {
             "classifiers": [classifiers[i] for i in self.members],
             "by_true_label": {
-                label: {"|".join(labels[k] for k in pattern): row[ell]
-                        for pattern, row in zip(self.patterns, self.split) if row[ell]}
+                label: [{"decisions": [labels[k] for k in pattern], "count": row[ell]}
+                        for pattern, row in zip(self.patterns, self.split) if row[ell]]
                 for ell, label in enumerate(labels)
             },
         }
@@ -176,11 +183,12 @@ class Farkas:
         return total
 
     def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
-        """Exact multipliers as ``"p/q"`` strings, rows in words."""
+        """Exact multipliers as ``"p/q"`` strings (a pattern's as ``{"decisions": [...], "multiplier"}``), rows in words."""
         return {
             "kind": "farkas",
             "classifiers": [classifiers[i] for i in self.members],
-            "pattern_multipliers": {"|".join(labels[k] for k in p): str(v) for p, v in self.patterns.items() if v},
+            "pattern_multipliers": [{"decisions": [labels[k] for k in p], "multiplier": str(v)}
+                                    for p, v in self.patterns.items() if v],
             "row_multipliers": [{"row": row.why or str(row), "terms": row.to_dict()["terms"],
                                  "bound": row.bound, "multiplier": str(mu)} for row, mu in self.rows if mu],
         }

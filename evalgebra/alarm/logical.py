@@ -173,7 +173,7 @@ from evalgebra.alarm.ranges import (BUDGET, FLOAT_EXACT, FeasibleSet, accuracy_r
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.alarm.solve import Verdict, decide
-from evalgebra.evaluators.result import Alarm
+from evalgebra.results import Alarm
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 
@@ -563,7 +563,7 @@ def axiom_segments(
 
 
 def alarm_as_alarms(report: AlarmReport, minimal: bool = True) -> tuple[Alarm, ...]:
-    r"""The firing subsets of a report as ``misaligned`` :class:`~evalgebra.evaluators.result.Alarm` s.
+    r"""The firing subsets of a report as ``misaligned`` :class:`~evalgebra.results.alarms.Alarm` s.
 
     Parameters
     ----------

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalgebra.cli.args import RATIONAL_HELP, deprecated_flag, input_options, names, rational, read_sketch
-from evalgebra.cli.guards import ALARM_FAILURES
+from evalgebra.cli.guards import ALARM_FAILURES, ALARM_WORK_LIMIT, SECONDS_LIMIT, check_alarm
 from evalgebra.errors import SpecError
 from evalgebra.fileio import write_output
 
@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     subsets = None
     if args.subsets:
         subsets = [[m.strip() for m in part.split(",") if m.strip()] for part in args.subsets.split(";")]
+    if not args.verdicts_only:
+        check_alarm(sketch.n_classifiers, sketch.n_labels, len(sketch.counts()), subsets, args.force)
     report = logical_alarm(sketch, spec, subsets=subsets, prevalences=not args.verdicts_only,
                            accuracy=args.accuracy)
     sys.stdout.write(report.to_json() + "\n" if args.json else format_alarm(report) + "\n")
@@ -169,7 +171,12 @@ def register(sub: Any) -> argparse.ArgumentParser:
                          "labelled sketch: an answer key consistent with the counts under which every member "
                          "meets the specification (status 2 when that subset is not quiet)")
     al.add_argument("--verdicts-only", action="store_true",
-                    help="verdicts with their evidence only: skip the feasible Q_a and label counts (faster)")
+                    help="verdicts with their evidence only: skip the feasible Q_a and label counts (faster; "
+                         "never refused for its size)")
+    al.add_argument("--force", action="store_true",
+                    help=f"run a full report estimated at more than {SECONDS_LIMIT} s (by default refused up front: "
+                         f"more than {ALARM_WORK_LIMIT} units, a unit being a label times a cell of a subset that "
+                         "needs integer programs; e.g. 7 binary classifiers, or 4 with 4 labels)")
     al.add_argument("--accuracy", action="store_true",
                     help="also give every member of a quiet subset its exact accuracy range on each label")
     al.add_argument("--fail-on", metavar="fires,undecided", default=None,

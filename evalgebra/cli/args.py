@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import math
 import re
 import sys
 from collections.abc import Sequence
@@ -53,6 +54,7 @@ from typing import Any
 from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
+from evalgebra.engines.limits import LONGEST_LIMIT
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
 
@@ -315,18 +317,25 @@ def deprecated_flag(command: argparse.ArgumentParser, old: str, new: str) -> Non
 
 
 def time_limit_value(value: str) -> str:
-    """A ``--time-limit``: seconds above 0 (at most 9 digits before the point) or ``none``; its text.
+    """A ``--time-limit``: seconds above 0 or ``none``; its text.
 
-    >>> time_limit_value("90"), time_limit_value("2.5"), time_limit_value("None")
-    ('90', '2.5', 'none')
+    Any decimal number is taken (``1e3`` too); a limit of more than :data:`LONGEST_LIMIT` seconds
+    (about 30 years) is no limit and reads as ``none``.
+
+    >>> time_limit_value("90"), time_limit_value("2.5"), time_limit_value("None"), time_limit_value("1e300")
+    ('90', '2.5', 'none', 'none')
     """
     text = value.strip().lower()
-    if text in ("none", "inf"):
+    if text in ("none", "inf", "infinity", "off"):
         return "none"
-    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,6})?", text) or float(text) <= 0:
+    try:
+        seconds = float(text) if re.fullmatch(r"[0-9.e+-]{1,40}", text) else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds:  # NaN, zero and negatives
         raise argparse.ArgumentTypeError(f"{value[:40]!r}: not a time limit; accepted: seconds above 0 "
                                          "(e.g. 600 or 2.5) or none")
-    return text
+    return "none" if seconds > LONGEST_LIMIT else text
 
 
 def write_sketch(sketch: Sketch, output: str | None) -> None:

@@ -17,13 +17,13 @@ from typing import Any
 
 from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, label_values, names, rational,
                                 read_sketch, structure_value)
-from evalgebra.cli.guards import EVALUATE_FAILURES, TRIO_LIMIT, below_spec, check_trios
+from evalgebra.cli.guards import EVALUATE_FAILURES, SECONDS_LIMIT, TRIO_LIMIT, below_spec, check_trios
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
-from evalgebra.evaluators.result import ALARM_KINDS, Evaluation, exact_text
+from evalgebra.results import ALARM_KINDS, Evaluation, exact_text
 
 __all__ = ["format_evaluation", "register", "run"]
 
@@ -130,27 +130,39 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     return "\n".join(lines)
 
 
+def _derive_and_write(n_classifiers: int, structure: list[Any], folder: Any) -> tuple[str, int]:
+    """Derive the evaluator of ``structure`` and write it to the cache ``folder``: ``(path, degree)``."""
+    from evalgebra.codegen.cache import write_cached_module
+    from evalgebra.codegen.structures import derive_structure
+
+    form = derive_structure(n_classifiers, structure, lambda message: print(f"evalgebra: {message}", file=sys.stderr))
+    return str(write_cached_module(folder, form)), form.degree
+
+
 def _derive_missing(structure: Any, sketch: Sketch) -> None:
-    """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr says so)."""
+    """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr says so).
+
+    The derivation runs as a supervised child under the run's time limit (``--time-limit``, as every
+    Gröbner step): past it, the run stops with one line and nothing is written.
+    """
     from evalgebra.evaluators.structure_modules import MissingStructureModule, cache_dir, structure_text
     from evalgebra.evaluators.structured import structure_match
+    from evalgebra.groebner.runner import GroebnerTimeout, run_limited
 
     try:
         structure_match(structure, sketch.classifiers, sketch.n_labels)
     except MissingStructureModule as missing:
         if missing.n_labels != 2:
             raise
-        from evalgebra.codegen.cache import write_cached_module
-        from evalgebra.codegen.structures import derive_structure
-
         folder = cache_dir()
         text = structure_text(missing.structure)
         print(f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers into "
               f"{folder} (once; this can take minutes)", file=sys.stderr)
-        form = derive_structure(missing.n_classifiers, list(missing.structure),
-                                lambda message: print(f"evalgebra: {message}", file=sys.stderr))
-        target = write_cached_module(folder, form)
-        print(f"evalgebra: wrote {target} (eliminant of degree {form.degree})", file=sys.stderr)
+        target, degree = run_limited(_derive_and_write, missing.n_classifiers, list(missing.structure), folder,
+                                     label=f"--derive of structure {text}")
+        print(f"evalgebra: wrote {target} (eliminant of degree {degree})", file=sys.stderr)
+    except GroebnerTimeout:
+        raise
     except EvalgebraError:
         pass  # refused for another reason: evaluate says why
 
@@ -181,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     if structure is not None and args.derive:
         _derive_missing(structure, sketch)
     if args.method == "algebraic" and structure is None:
-        check_trios(sketch.n_classifiers, args.force)
+        check_trios(sketch.n_classifiers, args.force, sketch.n_labels)
     if args.intervals is None and (args.level is not None or args.n_boot is not None or args.seed is not None):
         raise EvalgebraError("--level, --n-boot and --seed apply to --intervals bootstrap|delta")
     if args.intervals is not None:
@@ -249,7 +261,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
                     help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)")
     deprecated_flag(ev, "--strict", "--fail-on-alarm")
     ev.add_argument("--force", action="store_true",
-                    help=f"solve more than {TRIO_LIMIT} trios (more than 20 classifiers, algebraic method)")
+                    help=f"run an algebraic evaluation estimated at more than {SECONDS_LIMIT} s (by default refused "
+                         f"up front: C(N,3) trios, each solving R! assignments of the hidden labels; at two labels "
+                         f"more than {TRIO_LIMIT} trios, at four labels more than 40)")
     input_options(ev)
     ev.set_defaults(run=run)
     return ev

@@ -10,8 +10,16 @@ instead. ``--force`` lifts the soft limits; the hard ones are the library's own.
 - ``polys``: at most :data:`POLYNOMIAL_LIMIT` polynomials ``S R^N`` and :data:`TERM_LIMIT`
   products ``S R^N R (1 + |T|)`` (expanded output: terms ``S (2R-1)^(N+1) (1 + |T|)``);
   never more than ``2^62`` answer patterns ``R^N`` or :data:`FORCED_LIMIT` products;
-- ``evaluate`` (algebraic method): at most :data:`TRIO_LIMIT` trios ``C(N, 3)``;
+- ``evaluate`` (algebraic method): the trios ``C(N, 3)``, each solved at ``R`` labels (``R!``
+  assignments of the hidden labels, ``R^4`` exact partition values), at most about
+  :data:`SECONDS_LIMIT` seconds by :data:`TRIO_SECONDS` (two labels: :data:`TRIO_LIMIT` trios);
+- ``alarm`` (the default report, with feasible ``Q_a`` sets and label ranges): at most
+  :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work`, ``R`` times the cells of every subset that
+  needs integer programs (about :data:`SECONDS_LIMIT` seconds); ``--verdicts-only`` is not limited;
 - ``point``: at most :data:`CORRELATION_LIMIT` correlation values ``R sum_T R^|T|``.
+
+By default every guarded command so finishes, or refuses in one line, within about
+:data:`SECONDS_LIMIT` seconds on one core.
 
 ``N`` classifiers, ``R`` labels, ``S`` populations, ``T`` the correlated subsets.
 
@@ -31,18 +39,21 @@ evalgebra.errors.SpecError: polys: 30 classifiers with 5 labels make 5^30 answer
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from math import comb
+from math import comb, factorial
 from typing import Any
 
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.result import ALARM_KINDS, Evaluation
+from evalgebra.results import ALARM_KINDS, Evaluation
 
 __all__ = [
     "POLYNOMIAL_LIMIT",
     "TERM_LIMIT",
     "TRIO_LIMIT",
+    "TRIO_SECONDS",
+    "SECONDS_LIMIT",
+    "ALARM_WORK_LIMIT",
     "CORRELATION_LIMIT",
     "PATTERN_LIMIT",
     "FORCED_LIMIT",
@@ -50,6 +61,9 @@ __all__ = [
     "polys_size",
     "check_polys",
     "check_trios",
+    "trio_seconds",
+    "alarm_work",
+    "check_alarm",
     "check_correlations",
     "EVALUATE_FAILURES",
     "ALARM_FAILURES",
@@ -60,8 +74,18 @@ __all__ = [
 POLYNOMIAL_LIMIT = 10**5
 #: Products (or, expanded, terms) ``polys`` prints without ``--force`` (about five seconds).
 TERM_LIMIT = 5 * 10**3
-#: Trios the algebraic evaluator solves without ``--force`` (20 classifiers; a few seconds).
+#: Seconds a guarded command may take without ``--force`` (its estimate from the sizes alone).
+SECONDS_LIMIT = 20
+#: Trios of two-label classifiers the algebraic evaluator solves without ``--force`` (20 classifiers).
 TRIO_LIMIT = comb(20, 3)
+#: Seconds of one trio's exact evaluation at ``R`` labels, measured on one core (2026-12, a trio of
+#: 600 items, irrational points: the ``R^4`` partition values in number fields dominate from 6 labels);
+#: beyond the table each label multiplies the time by :data:`TRIO_GROWTH`.
+TRIO_SECONDS = {2: SECONDS_LIMIT / TRIO_LIMIT, 3: 0.3, 4: 0.5, 5: 1.6, 6: 2.5, 7: 9.0, 8: 30.0}
+TRIO_GROWTH = 4
+#: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (about
+#: 0.005 to 0.008 s a unit on one core: 2,000 is 10 to 16 s).
+ALARM_WORK_LIMIT = 2000
 #: Correlation values ``point`` computes without ``--force`` (the complete structure on 8
 #: binary classifiers; about a second).
 CORRELATION_LIMIT = 2 * 10**4
@@ -121,13 +145,79 @@ def check_polys(n_classifiers: int, n_labels: int, n_populations: int, structure
                         f"{TERM_LIMIT} (a few seconds){hint}; pass --force to print them anyway")
 
 
-def check_trios(n_classifiers: int, force: bool) -> None:
-    """Refuse an algebraic evaluation of more than :data:`TRIO_LIMIT` trios unless forced."""
-    trios = comb(n_classifiers, 3)
-    if trios > TRIO_LIMIT and not force:
-        raise SpecError(f"evaluate: {n_classifiers} classifiers make {trios} trios, more than {TRIO_LIMIT} "
-                        "(20 classifiers); choose some with --classifiers c1,c2,..., use --method majority, "
-                        "or pass --force")
+def trio_seconds(n_labels: int) -> float:
+    """Estimated seconds of one trio at ``n_labels`` labels (:data:`TRIO_SECONDS`, then x :data:`TRIO_GROWTH`).
+
+    >>> trio_seconds(4), trio_seconds(9) == 30.0 * TRIO_GROWTH
+    (0.5, True)
+    """
+    top = max(TRIO_SECONDS)
+    if n_labels <= top:
+        return TRIO_SECONDS[max(n_labels, 2)]
+    return TRIO_SECONDS[top] * float(TRIO_GROWTH) ** min(n_labels - top, 64)
+
+
+def check_trios(n_classifiers: int, force: bool, n_labels: int = 2) -> None:
+    """Refuse an algebraic evaluation estimated past :data:`SECONDS_LIMIT` seconds unless forced.
+
+    >>> check_trios(3, False, 7)
+    >>> check_trios(14, False, 4)
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: evaluate: 14 classifiers make 364 trios, each solved at 4 labels (4! = 24 assignments of the hidden labels): about 182 s, more than 20 s; choose some with --classifiers c1,c2,..., use --method majority, or pass --force
+    """
+    trios = comb(n_classifiers, 3) if n_classifiers >= 3 else 1
+    seconds = trios * trio_seconds(n_labels)
+    if seconds <= SECONDS_LIMIT * (1 + 1e-9) or force:
+        return
+    if n_labels == 2:
+        head = f"{n_classifiers} classifiers make {trios} trios, more than {TRIO_LIMIT} (20 classifiers)"
+    else:
+        each = (f"{n_labels}! = {factorial(n_labels)} assignments" if n_labels <= 12
+                else f"{n_labels}! assignments")
+        head = (f"{n_classifiers} classifiers make {trios} trio{'s' * (trios != 1)}, each solved at {n_labels} labels "
+                f"({each} of the hidden labels): about {seconds:.3g} s, more than {SECONDS_LIMIT} s")
+    raise SpecError(f"evaluate: {head}; choose some with --classifiers c1,c2,..., use --method majority, "
+                    "or pass --force")
+
+
+def alarm_work(n_classifiers: int, n_labels: int, n_cells: int,
+               subsets: Sequence[Sequence[Any]] | None = None) -> int:
+    """Units of work of the default ``alarm`` report: ``R min(R^|S|, cells)`` over the subsets ``S``
+    that need integer programs (all of them at three or more labels; at two labels those of three or
+    more members: pairs have exact interval conditions). ``n_cells``: the sketch's non-empty cells.
+
+    >>> alarm_work(6, 2, 64), alarm_work(3, 3, 27), alarm_work(4, 4, 149)
+    (1312, 189, 2068)
+    """
+    smallest = 1 if n_labels > 2 else 3
+
+    def cost(k: int) -> int:
+        return n_labels * min(n_labels ** min(k, 64), n_cells) if k >= smallest else 0
+
+    if subsets is not None:
+        return sum(cost(len(set(s))) for s in subsets)
+    return sum(comb(n_classifiers, k) * cost(k) for k in range(1, n_classifiers + 1))
+
+
+def check_alarm(n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None,
+                force: bool) -> None:
+    """Refuse a default ``alarm`` report past :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work` unless forced.
+
+    >>> check_alarm(12, 8, 586, None, False)
+    Traceback (most recent call last):
+    ...
+    evalgebra.errors.SpecError: alarm: the full report of 12 classifiers with 8 labels (4095 subsets, each with its feasible Q_a set and label ranges) is about 18,736,016 units of work, more than 2,000 (about 20 s); use --verdicts-only, choose subsets with --subsets, or pass --force
+    """
+    work = alarm_work(n_classifiers, n_labels, n_cells, subsets)
+    if work <= ALARM_WORK_LIMIT or force:
+        return
+    count = len(subsets) if subsets is not None else 2 ** n_classifiers - 1
+    what = "label ranges" if n_labels > 2 else "exact integer programs"
+    raise SpecError(f"alarm: the full report of {n_classifiers} classifiers with {n_labels} labels ({count} "
+                    f"subsets, each with its feasible Q_a set and {what}) is about {work:,} units of work, "
+                    f"more than {ALARM_WORK_LIMIT:,} (about {SECONDS_LIMIT} s); use --verdicts-only, choose subsets "
+                    "with --subsets, or pass --force")
 
 
 def check_correlations(n_classifiers: int, n_labels: int, structure: object, force: bool) -> None:

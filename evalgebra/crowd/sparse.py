@@ -63,7 +63,8 @@ from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
+from evalgebra.results.batch import BatchResult
 
 __all__ = ["CrowdEvaluation", "sparse_evaluation", "split_groups", "group_views"]
 
@@ -90,7 +91,7 @@ class CrowdEvaluation:
         ``{worker: reason}`` for the workers not evaluated.
     posteriors : numpy.ndarray (T, R)
         The posterior of every label on every task.
-    views : dict of numpy.ndarray
+    views : BatchResult
         The views' trio evaluations of every split as arrays: ``prevalence`` (S, R),
         ``response`` (S, 3, R, R), ``ok`` (S,) and ``tasks`` (S,: the tasks all three views
         answered); :attr:`splits` shows them as evaluations.
@@ -112,7 +113,7 @@ class CrowdEvaluation:
     coverage: np.ndarray
     too_sparse: dict[str, str]
     posteriors: np.ndarray
-    views: dict[str, np.ndarray]
+    views: BatchResult
     groups: tuple[tuple[tuple[str, ...], ...], ...]
     refined: int
     algebraic_priors: np.ndarray
@@ -138,7 +139,7 @@ class CrowdEvaluation:
                 for k, w in enumerate(self.workers) if w not in self.too_sparse}
 
     def estimate(self) -> Estimate:
-        """The evaluated workers as an :class:`~evalgebra.evaluators.result.Estimate` (floats, with rows)."""
+        """The evaluated workers as an :class:`~evalgebra.results.estimates.Estimate` (floats, with rows)."""
         evaluated = [(k, w) for k, w in enumerate(self.workers) if w not in self.too_sparse]
         prevalence = {ell: float(p) for ell, p in zip(self.labels, self.priors)}
         response = {w: {t: {r: float(self.rows[k, i, j]) for j, r in enumerate(self.labels)}
@@ -203,7 +204,7 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
     return view.reshape(shape), (best > 0).reshape(shape)
 
 
-def _view_alarms(views: dict[str, np.ndarray], k: int) -> tuple[Alarm, ...]:
+def _view_alarms(views: BatchResult, k: int) -> tuple[Alarm, ...]:
     n_full = int(views["tasks"][k])
     if not views["ok"][k]:
         return (Alarm("blind_spot", f"the three views' {n_full} shared tasks give a singular pair table or complex "
@@ -216,7 +217,7 @@ def _view_alarms(views: dict[str, np.ndarray], k: int) -> tuple[Alarm, ...]:
     return ()
 
 
-def _view_evaluation(labels: tuple[str, ...], views: dict[str, np.ndarray], k: int) -> Evaluation:
+def _view_evaluation(labels: tuple[str, ...], views: BatchResult, k: int) -> Evaluation:
     alarms = _view_alarms(views, k)
     if not views["ok"][k]:
         return Evaluation("algebraic", labels, VIEWS, (), None, {}, alarms)
@@ -321,8 +322,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     others = np.stack([presents[:, :, 1] | presents[:, :, 2], presents[:, :, 0] | presents[:, :, 2],
                        presents[:, :, 0] | presents[:, :, 1]], axis=2).transpose(1, 0, 2)  # [t, k, g]
     covered = np.asarray(per_task.T @ others.reshape(table.n_tasks, -1)).reshape(n_workers, len(deals), 3)
-    view_arrays = {"prevalence": out["prevalence"], "response": out["response"], "ok": out["ok"],
-                   "tasks": fulls.sum(axis=1)}
+    view_arrays = BatchResult(out.method, {**out, "tasks": fulls.sum(axis=1)}, decoded=out.decoded)
     alarms = [a for k in range(len(deals)) for a in _view_alarms(view_arrays, k)]
     for k, (group, full) in enumerate(zip(deals, fulls)):
         if not out["ok"][k]:

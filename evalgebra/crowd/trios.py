@@ -38,7 +38,8 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.many_labels import evaluate_counts_many
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
+from evalgebra.results.batch import BatchResult
 from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 
 __all__ = ["DenseTrios", "dense_trios"]
@@ -96,7 +97,8 @@ def _float_rows(point: Estimate, labels: tuple[str, ...],
     return prevalence, table
 
 
-def _float_evaluation(out: dict[str, Any], k: int, names: tuple[str, ...], labels: tuple[str, ...]) -> Evaluation:
+def _float_evaluation(out: BatchResult, k: int, names: tuple[str, ...],
+                      labels: tuple[str, ...]) -> Evaluation:
     if not out["ok"][k]:
         return Evaluation("algebraic", labels, names, (), None, {},
                           (Alarm("blind_spot", "a singular pair table or complex roots", names),))

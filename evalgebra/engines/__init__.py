@@ -23,7 +23,8 @@ True
 
 from evalgebra.engines.binaries import (MSOLVE_VARIABLE, SINGULAR_VARIABLE, engine_binary, msolve_binary,
                                         singular_binary)
-from evalgebra.engines.limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, limit_seconds
+from evalgebra.engines.limits import (DEFAULT_TIME_LIMIT, LONGEST_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit,
+                                      finite_limit, limit_seconds)
 from evalgebra.engines.msolve import msolve_groebner, msolve_parametrisation, parse_basis, parse_lists
 from evalgebra.engines.singular import run_singular
 from evalgebra.engines.supervision import (EngineRun, EngineTimeout, ExternalEngineError, die_with_parent,
@@ -33,10 +34,12 @@ from evalgebra.engines.supervision import (EngineRun, EngineTimeout, ExternalEng
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "TIME_LIMIT_VARIABLE",
+    "LONGEST_LIMIT",
     "MSOLVE_VARIABLE",
     "SINGULAR_VARIABLE",
     "default_time_limit",
     "limit_seconds",
+    "finite_limit",
     "engine_binary",
     "msolve_binary",
     "singular_binary",

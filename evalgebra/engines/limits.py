@@ -22,12 +22,15 @@ from typing import Any
 
 from evalgebra.errors import SpecError
 
-__all__ = ["DEFAULT_TIME_LIMIT", "TIME_LIMIT_VARIABLE", "default_time_limit", "limit_seconds"]
+__all__ = ["DEFAULT_TIME_LIMIT", "LONGEST_LIMIT", "TIME_LIMIT_VARIABLE", "default_time_limit", "limit_seconds",
+           "finite_limit"]
 
 #: Seconds a Gröbner computation may run when neither the caller nor the environment names a limit.
 DEFAULT_TIME_LIMIT = 600.0
 #: The environment variable with the default limit: seconds, or ``none`` for no limit.
 TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
+#: Seconds (about 30 years) above which a limit is no limit: waits of more overflow the system's timers.
+LONGEST_LIMIT = 1e9
 
 
 def default_time_limit() -> float | None:
@@ -41,7 +44,16 @@ def default_time_limit() -> float | None:
         return DEFAULT_TIME_LIMIT
     if text.lower() in ("none", "off", "inf", "infinity"):
         return None
-    return limit_seconds(text, f"{TIME_LIMIT_VARIABLE}={text[:40]!r}")
+    return finite_limit(limit_seconds(text, f"{TIME_LIMIT_VARIABLE}={text[:40]!r}"))
+
+
+def finite_limit(seconds: float) -> float | None:
+    """``seconds``, or ``None`` (no limit) above :data:`LONGEST_LIMIT`.
+
+    >>> finite_limit(600.0), finite_limit(1e300)
+    (600.0, None)
+    """
+    return None if seconds > LONGEST_LIMIT else seconds
 
 
 def limit_seconds(value: Any, what: str) -> float:

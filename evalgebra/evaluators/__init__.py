@@ -1,10 +1,8 @@
-r"""Evaluators: one module per method, a shared result type, one dispatcher.
+r"""Evaluators: one module per method, one dispatcher.
 
 ====================== ===============================================================
 module                 what it holds
 ====================== ===============================================================
-``result``             :class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, exact numbers
-``render``             how results show themselves: repr, summary, HTML, pandas table
 ``closed_form``        three binary classifiers, exact, one count vector (``evaluate_counts``)
 ``batch``              the same closed form vectorised over many count vectors (``evaluate_batch``)
 ``algebraic``          the algebraic method on a sketch; trios combined for larger ensembles
@@ -18,10 +16,13 @@ module                 what it holds
 ``dispatch``           :func:`evaluate`, the one entry point
 ``deprecation``        the old names, kept one release, that warn
 ====================== ===============================================================
+
+What the methods return (:class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, how they
+show themselves) lives in :mod:`evalgebra.results`; the three are re-exported here.
 """
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]

@@ -64,7 +64,7 @@ import numpy as np
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.algebraic import algebraic_evaluation
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, IntervalInfo
+from evalgebra.results import Alarm, Estimate, Evaluation, IntervalInfo
 
 __all__ = ["abstention_evaluation", "abstention_rows", "abstention_intervals", "ABSTENTION_RESAMPLES"]
 

@@ -34,7 +34,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels
-from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import combined_evaluation, sketch_trios
 from evalgebra.data.sketch import Sketch
 

@@ -22,6 +22,7 @@ from evalgebra.errors import SketchError
 from evalgebra.evaluators.closed_form import PAIR_MOMENT_INDEX, TRIPLE_MOMENT_INDEX
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.generated import three_independent
+from evalgebra.results.batch import BatchResult
 
 __all__ = ["TOLERANCE", "evaluate_batch", "evaluate_many"]
 
@@ -33,7 +34,7 @@ _STATS = three_independent.STATISTICS
 TOLERANCE = 1e-12
 
 
-def evaluate_batch(counts: Any) -> dict[str, np.ndarray]:
+def evaluate_batch(counts: Any) -> BatchResult:
     r"""Vectorised evaluation of many three-classifier sketches at once, in floating point.
 
     Parameters
@@ -43,8 +44,9 @@ def evaluate_batch(counts: Any) -> dict[str, np.ndarray]:
 
     Returns
     -------
-    dict of ndarray
-        ``prevalence`` (k, 2): P_a of both points; ``accuracy`` (k, 2, 3, 2): accuracy of
+    BatchResult
+        Arrays by name (``out["prevalence"]``), one row per sketch, ``decoded`` where
+        ``chosen >= 0``: ``prevalence`` (k, 2): P_a of both points; ``accuracy`` (k, 2, 3, 2): accuracy of
         classifier i on label a/b at each point; ``radicand`` (k,); ``complex``,
         ``blind_spot``, ``empty_variety`` (its points are NaN), ``outside_unit_cube`` (k,)
         booleans; ``chosen`` (k,) the point with
@@ -109,7 +111,7 @@ def evaluate_batch(counts: Any) -> dict[str, np.ndarray]:
             total += first[:, 0] * first[:, 1 + 2 * i] + (1 - first[:, 0]) * first[:, 2 + 2 * i]
         chosen = np.where(~finite, -1, np.where(2 * total > 3 + TOLERANCE, 0,
                                                 np.where(2 * total < 3 - TOLERANCE, 1, -1)))
-    return {
+    return BatchResult("evaluate_batch", {
         "prevalence": p,
         "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
         "radicand": np.array(radicand),
@@ -118,7 +120,7 @@ def evaluate_batch(counts: Any) -> dict[str, np.ndarray]:
         "empty_variety": np.asarray(empty),
         "outside_unit_cube": np.asarray(outside),
         "chosen": chosen,
-    }
+    }, decoded=chosen >= 0)
 
 
 #: Deprecated: the old name of :func:`evaluate_batch`.

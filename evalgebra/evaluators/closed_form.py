@@ -10,9 +10,9 @@ quadratic field ``Q(sqrt R)``, or complex.
 
 Two entry points: :func:`exact_solution`, the integers alone (the fastest exact path, used by
 the trio search), and :func:`evaluate_counts`, the full
-:class:`~evalgebra.evaluators.result.Evaluation` with the partition of the counts.
+:class:`~evalgebra.results.evaluation.Evaluation` with the partition of the counts.
 
-Failure modes are alarms (:class:`~evalgebra.evaluators.result.Alarm`), never exceptions:
+Failure modes are alarms (:class:`~evalgebra.results.alarms.Alarm`), never exceptions:
 
 ``blind_spot``
     a factor of a denominator vanishes (``D_ij = 0``: an uncorrelated pair, which includes a
@@ -59,7 +59,7 @@ from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = [

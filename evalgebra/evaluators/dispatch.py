@@ -34,7 +34,7 @@ from typing import Any
 from evalgebra.numbers.rationals import short_repr
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["METHODS", "STRUCTURES", "evaluate"]

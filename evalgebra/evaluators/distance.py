@@ -66,7 +66,7 @@ from numpy.polynomial import Polynomial
 from evalgebra.numbers.rationals import short_repr
 from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 

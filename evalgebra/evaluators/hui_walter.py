@@ -68,7 +68,7 @@ import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import hui_walter as generated
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, exact_text
+from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
@@ -106,7 +106,7 @@ class HuiWalterEstimate(Estimate):
     r"""One Hui-Walter evaluation: shared accuracies, a prevalence row per population.
 
     ``prevalence`` is the pooled prevalence over all items (``sum_s Q_s P^s_ell / Q``), so
-    the generic :class:`~evalgebra.evaluators.result.Estimate` API keeps its meaning;
+    the generic :class:`~evalgebra.results.estimates.Estimate` API keeps its meaning;
     ``by_population[population][label]`` holds the population's own prevalences.
     """
 

@@ -15,7 +15,7 @@ over tests of the same size is what these intervals bound. Two routes:
     Hui-Walter resamples within each population and runs the exact evaluator on every
     resample. A resample whose evaluation fails (complex points, a blind spot, an undecided
     decoding, a statistic left undefined) is left out of the percentiles and counted by reason
-    in :attr:`~evalgebra.evaluators.result.IntervalInfo.failed`, never silently dropped.
+    in :attr:`~evalgebra.results.intervals.IntervalInfo.failed`, never silently dropped.
 ``delta``
     The first-order (delta-method) interval ``value -+ z sqrt(g^T Sigma g)``: ``g`` is the
     gradient of the statistic with respect to the pattern counts, ``Sigma = diag(n) - n n^T / Q``
@@ -74,7 +74,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
 from evalgebra.evaluators.interval_statistics import (Statistics, binary_delta_statistics, binary_statistics,
                                                       majority_statistics, many_label_statistics)
-from evalgebra.evaluators.result import INTERVAL_KINDS, Evaluation, IntervalInfo
+from evalgebra.results import INTERVAL_KINDS, Evaluation, IntervalInfo
 
 __all__ = ["DEFAULT_RESAMPLES", "confidence_intervals", "resample_counts", "statistic_keys"]
 
@@ -361,7 +361,7 @@ def confidence_intervals(evaluation: Evaluation, sketch: Sketch, kind: str = "bo
     -------
     Evaluation
         The same evaluation; its chosen point's ``interval`` holds ``(low, high)`` per statistic
-        (``None`` where undefined) and its ``intervals`` (:class:`~evalgebra.evaluators.result.IntervalInfo`)
+        (``None`` where undefined) and its ``intervals`` (:class:`~evalgebra.results.intervals.IntervalInfo`)
         says how they were made and how many resamples failed, by reason. Without a chosen
         point there is nothing to cover: only ``intervals`` is set.
 

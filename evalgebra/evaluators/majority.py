@@ -96,7 +96,7 @@ import numpy as np
 
 from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.data.patterns import check_size, decode
 from evalgebra.data.sketch import DENSE_LIMIT, Sketch
 

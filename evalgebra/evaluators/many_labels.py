@@ -61,7 +61,7 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.numbers.algebraic_numbers import (
     AlgebraicNumber, FieldElement, as_fraction, poly_text, real_roots, solve_linear)
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation, exact_text
+from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.evaluators.many_labels_tables import count_tables, pattern_order
 
 __all__ = [
@@ -106,7 +106,7 @@ class ResponseEstimate(Estimate):
 
     ``response[classifier][true label][answer]`` is ``P_{i,answer|true label}``; ``accuracy``
     keeps the diagonal (``accuracy[c][l] = response[c][l][l]``) so the generic
-    :class:`~evalgebra.evaluators.result.Estimate` API keeps its meaning. Values are
+    :class:`~evalgebra.results.estimates.Estimate` API keeps its meaning. Values are
     :class:`~fractions.Fraction` or :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`.
     """
 

@@ -24,7 +24,7 @@ import numpy as np
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, check_decoding, evaluate_counts_many
-from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.results import BatchResult, Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import (
     Perm, combined_evaluation, least_assignment, sketch_trios, total_accuracy_assignment)
 
@@ -103,7 +103,7 @@ def evaluate_many_labels(
         point, labels, decoding, option), DETAIL_UNDECIDED)
 
 
-def evaluate_batch_many(counts: Any, n_labels: int) -> dict[str, Any]:
+def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     r"""Vectorised floating-point evaluation of many three-classifier count vectors at once.
 
     Parameters
@@ -114,10 +114,11 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> dict[str, Any]:
 
     Returns
     -------
-    dict of arrays
-        ``prevalence`` (n, R) and ``response`` (n, 3, R, R) with ``response[:, i, l, r] =
-        P_{i,r|l}``, decoded by the largest summed total accuracy; ``ok`` (n,) is False where
-        the pair table is singular or the roots are not real (those rows are NaN).
+    BatchResult
+        Arrays by name, one row per count vector, ``decoded`` where ``ok``: ``prevalence`` (n, R)
+        and ``response`` (n, 3, R, R) with ``response[:, i, l, r] = P_{i,r|l}``, decoded by the
+        largest summed total accuracy; ``ok`` (n,) is False where the pair table is singular or
+        the roots are not real (those rows are NaN).
 
     Examples
     --------
@@ -164,4 +165,5 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> dict[str, Any]:
     response = cols[np.arange(n)[:, None, None], np.arange(3)[None, :, None], order[:, None, :]]
     out_prevalence[~ok] = np.nan
     response[~ok] = np.nan
-    return {"prevalence": out_prevalence, "response": response, "ok": ok}
+    return BatchResult("evaluate_batch_many", {"prevalence": out_prevalence, "response": response, "ok": ok},
+                       decoded=ok)

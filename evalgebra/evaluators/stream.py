@@ -54,7 +54,7 @@ import numpy as np
 
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.data.patterns import check_size
 from evalgebra.data.sketch import DENSE_LIMIT, UNLABELLED, Sketch
 from evalgebra.spec import EnsembleSpec

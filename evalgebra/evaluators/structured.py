@@ -74,7 +74,7 @@ from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.numbers.real_algebraic import as_fmpq
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
-from evalgebra.evaluators.result import Alarm, Evaluation
+from evalgebra.results import Alarm, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
 from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_modules import (

@@ -25,6 +25,7 @@ import numpy as np
 from evalgebra.errors import SketchError
 from evalgebra.evaluators.structure_modules import StructureMatch
 from evalgebra.evaluators.structured import structure_match, unknown_key
+from evalgebra.results.batch import BatchResult
 
 __all__ = ["evaluate_structured_batch", "batch_roots"]
 
@@ -77,7 +78,7 @@ def _columns(counts: np.ndarray, match: StructureMatch) -> list[np.ndarray]:
 
 
 def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence[str] | None = None,
-                              tolerance: float = 1e-9) -> dict[str, np.ndarray]:
+                              tolerance: float = 1e-9) -> BatchResult:
     r"""Evaluate ``k`` count vectors of binary classifiers under a correlated structure, in floats.
 
     Parameters
@@ -93,7 +94,8 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
 
     Returns
     -------
-    dict of str to ndarray
+    BatchResult
+        Arrays by name, one row per count vector, ``decoded`` where a real point was found:
         ``prev_a``, ``acc_{i}_a``, ``acc_{i}_b`` and ``corr_{i}_{j}..._{a|b}`` (the user's
         classifier indices) of the decoded point, NaN where no real point was found;
         ``n_real``: real roots per row; ``inside``: the decoded point lies in the unit cube.
@@ -160,7 +162,7 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
             out[key] = np.where(found, chosen, np.nan)
     out["n_real"] = n_real
     out["inside"] = any_inside
-    return out
+    return BatchResult("evaluate_structured_batch", out, decoded=found)
 
 
 def _order(key: str) -> tuple[int, str]:

@@ -48,7 +48,7 @@ import numpy as np
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.numbers.quadratic_field import QuadraticElement
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 
 __all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "observed_fractions", "explains",
            "pattern_terms", "point_estimates", "Partition"]
@@ -376,8 +376,8 @@ def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tupl
 
 
 def point_estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:
-    """Every point's :class:`~evalgebra.evaluators.result.Estimate` (exact values, the user's names); a label swap's
-    or a quadratic conjugate's from its partner's exact values (no second conversion)."""
+    """Every point's :class:`~evalgebra.results.estimates.Estimate` (exact values, the user's names);
+    a label swap's or a quadratic conjugate's from its partner's exact values (no second conversion)."""
     out: list[Estimate] = []
     done: dict[int, Estimate] = {}
     a, b = labels

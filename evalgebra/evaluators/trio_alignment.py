@@ -66,7 +66,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = [
     "Perm",

@@ -51,12 +51,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from evalgebra.engines import (DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, die_with_parent, end_group,
-                               limit_seconds, release_reaper, start_reaper)
+                               finite_limit, limit_seconds, release_reaper, start_reaper)
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.groebner.backends import BACKENDS, get_backend
 from evalgebra.groebner.polys import PolyRing, dump, load
 
-__all__ = ["GroebnerTimeout", "run_backend", "stderr_progress", "Progress", "DEFAULT_TIME_LIMIT",
+__all__ = ["GroebnerTimeout", "run_backend", "run_limited", "stderr_progress", "Progress", "DEFAULT_TIME_LIMIT",
            "TIME_LIMIT_VARIABLE", "PROGRESS_VARIABLE", "default_time_limit", "default_progress"]
 
 Progress = Callable[[str, float], None]
@@ -82,7 +82,7 @@ def _limit(time_limit: float | None) -> tuple[float | None, bool]:
         return limit_seconds(None, f"time_limit={time_limit!r}"), False  # refused: seconds are numbers
     if math.isinf(time_limit) and time_limit > 0:
         return None, False
-    return limit_seconds(time_limit, f"time_limit={time_limit!r}"), False
+    return finite_limit(limit_seconds(time_limit, f"time_limit={time_limit!r}")), False
 
 
 def default_progress() -> Progress | None:
@@ -117,17 +117,21 @@ def _compute(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], vari
     raise ValueError(f"unknown task {task!r}")
 
 
-def _child(conn: Any, backend: str, task: str, data: Any, variables: Sequence[str], scratch: str) -> None:
+def _child(conn: Any, function: Callable[..., Any], args: tuple[Any, ...], scratch: str) -> None:
     os.setpgrp()  # its own process group: a time-out ends engines it started too
     tempfile.tempdir = scratch  # every temporary folder of this run lives in the scratch folder
     try:
-        ring, polys = load(data)
-        out_ring, result = _compute(backend, task, ring, polys, variables)
-        conn.send(("ok", dump(out_ring, result)))
+        conn.send(("ok", function(*args)))
     except BaseException as exc:  # report every failure to the parent
         conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
     finally:
         conn.close()
+
+
+def _compute_dumped(backend: str, task: str, data: Any, variables: Sequence[str]) -> Any:
+    """:func:`_compute` on a dumped ring and polynomials; the result dumped (what a child sends)."""
+    ring, polys = load(data)
+    return dump(*_compute(backend, task, ring, polys, variables))
 
 
 def run_backend(
@@ -194,10 +198,17 @@ def _wait(conn: Any, alive: Callable[[], bool], label: str, limit: float | None,
 def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],
                time_limit: float | None, progress: Progress | None, interval: float,
                scratch: str, label: str, by_default: bool) -> tuple[PolyRing, list[Any]]:
+    payload = _call_in_child(_compute_dumped, (backend, task, dump(ring, polys), tuple(variables)), time_limit,
+                             progress, interval, scratch, label, by_default)
+    return load(payload)
+
+
+def _call_in_child(function: Callable[..., Any], args: tuple[Any, ...], time_limit: float | None,
+                   progress: Progress | None, interval: float, scratch: str, label: str, by_default: bool) -> Any:
+    """``function(*args)`` in a forked child guarded by a reaper; its (picklable) result."""
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_child, daemon=True,
-                              args=(child, backend, task, dump(ring, polys), tuple(variables), scratch))
+    process = context.Process(target=_child, daemon=True, args=(child, function, args, scratch))
     process.start()
     child.close()
     assert process.pid is not None
@@ -211,7 +222,30 @@ def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], va
         release_reaper(reaper, reaper_pipe)  # the reaper may leave: everything is cleaned up here
     if status != "ok":
         raise EvalgebraError(f"{label} failed: {payload}")
-    return load(payload)
+    return payload
+
+
+def run_limited(function: Callable[..., Any], *args: Any, label: str, time_limit: float | None = None,
+                progress: Progress | None = None, interval: float = 10.0) -> Any:
+    """``function(*args)`` in a supervised child process, limited in time like every Gröbner step.
+
+    For a computation that runs in Python (a SymPy derivation) rather than through a backend:
+    the same limit (``None``: :func:`default_time_limit`; ``math.inf``: none), the same progress
+    lines and the same clean-up on a time-out or an interrupt. The result must be picklable.
+    Raises :class:`GroebnerTimeout` past the limit.
+
+    Examples
+    --------
+    >>> run_limited(pow, 2, 10, label="a power", time_limit=30)
+    1024
+    """
+    limit, by_default = _limit(time_limit)
+    report = progress if progress is not None else default_progress()
+    scratch = tempfile.mkdtemp(prefix="evalgebra-run-")
+    try:
+        return _call_in_child(function, args, limit, report, interval, scratch, label, by_default)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _serve(conn: Any, scratch: str) -> None:  # pragma: no cover - runs in the long-lived child

@@ -40,7 +40,7 @@ from evalgebra.evaluators.hui_walter import (
     check_hui_walter_sketch,
     hui_walter_estimate,
 )
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 

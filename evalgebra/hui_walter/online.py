@@ -22,7 +22,7 @@ import numpy as np
 
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import HuiWalterEstimate, as_float, check_decoding, evaluate_hui_walter
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.evaluators.stream import StreamEvaluator
 from evalgebra.data.sketch import Sketch
 from evalgebra.hui_walter.gibbs import GibbsResult, Key, gibbs_hui_walter

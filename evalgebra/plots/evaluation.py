@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["plot_partition"]

@@ -43,7 +43,7 @@ import numpy as np
 
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 
 __all__ = ["plot_label_permutations", "simplex_xy"]
 

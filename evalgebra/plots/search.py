@@ -39,7 +39,7 @@ from evalgebra.errors import SpecError
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from evalgebra.evaluators.result import Estimate
+    from evalgebra.results import Estimate
     from evalgebra.search.failure import FailureProfile
 
 __all__ = [
@@ -291,7 +291,7 @@ def plot_estimate_vs_truth(
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results import Estimate
     >>> guess = Estimate({"a": 0.3, "b": 0.7}, {"c1": {"a": 0.8, "b": 0.9}})
     >>> truth = Estimate({"a": 0.25, "b": 0.75}, {"c1": {"a": 0.85, "b": 0.9}})
     >>> ax = plot_estimate_vs_truth(guess, truth, ax=Figure().subplots())

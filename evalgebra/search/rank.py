@@ -102,6 +102,7 @@ import numpy as np
 
 from evalgebra.errors import SpecError
 from evalgebra.generated import containing_variety
+from evalgebra.results.batch import BatchResult
 
 __all__ = ["CRITERIA", "trio_points", "containing_distances", "trio_scores"]
 
@@ -109,7 +110,7 @@ __all__ = ["CRITERIA", "trio_points", "containing_distances", "trio_scores"]
 CRITERIA = ("disagreement", "extended_distance", "own_distance")
 
 
-def trio_points(out: dict[str, np.ndarray]) -> np.ndarray:
+def trio_points(out: BatchResult) -> np.ndarray:
     r"""Both points of each trio's evaluation as rows of 7 statistics.
 
     Parameters

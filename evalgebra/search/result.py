@@ -17,7 +17,7 @@ import numpy as np
 from evalgebra.display import escape, html_block, html_table
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
-from evalgebra.evaluators.result import Alarm, Estimate, Evaluation
+from evalgebra.results import Alarm, BatchResult, Estimate, Evaluation
 
 __all__ = ["TrioResult", "TrioSearch", "float_evaluation"]
 
@@ -190,7 +190,7 @@ class TrioSearch:
 
 
 # -- evaluation of the trios -----------------------------------------------------------------
-def float_evaluation(out: dict[str, np.ndarray], t: int, labels: tuple[str, ...],
+def float_evaluation(out: BatchResult, t: int, labels: tuple[str, ...],
                       names: tuple[str, ...]) -> Evaluation:
     """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_batch`."""
     kinds = [k for k in ("blind_spot", "complex", "outside_unit_cube") if out[k][t]]

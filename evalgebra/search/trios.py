@@ -372,7 +372,7 @@ def search_trios(
     SketchError
         Decisions that make no valid sketch.
     """
-    from evalgebra.evaluators.result import ALARM_KINDS
+    from evalgebra.results import ALARM_KINDS
 
     if criterion is not None and criterion not in CRITERIA:
         raise SpecError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)} (or None)")

@@ -44,7 +44,7 @@ from evalgebra.alarm import logical as alarm_module
 from evalgebra.alarm import intervals as alarm_intervals
 from evalgebra.alarm.logical import alarm_as_alarms, axiom_segments, feasible_qa, logical_alarm
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.evaluators.result import ALARM_KINDS, Alarm
+from evalgebra.results import ALARM_KINDS, Alarm
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
 from evalgebra.testing.strategies import budget, labelled_tests, specs

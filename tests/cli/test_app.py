@@ -241,7 +241,18 @@ def test_time_limit_and_progress_reach_the_runner_for_one_run(monkeypatch, capsy
     assert TIME_LIMIT_VARIABLE not in os.environ and PROGRESS_VARIABLE not in os.environ  # left as found
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "ten", "1e9", "nan", "9" * 12])
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "nan", "-1e300", "1e-400", "0x10", "1" * 41])
 def test_a_bad_time_limit_is_one_error_line(value):
     status, out, err = _evalgebra(f"--time-limit={value}", "polys", "--classifiers", "1", "--labels", "2")
     assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "time limit" in err
+
+
+@pytest.mark.parametrize("value, seconds", [("1e9", 1e9), ("1e3", 1000.0), ("1e300", None), ("9" * 12, None),
+                                            ("infinity", None)])
+def test_a_large_time_limit_is_taken_and_past_thirty_years_is_none(monkeypatch, value, seconds):
+    """Issue 21: ``--time-limit 1e300`` was refused as "not above 0"; past ~30 years it is no limit."""
+    from evalgebra.groebner import runner
+    seen = []
+    monkeypatch.setattr("evalgebra.cli.polys.run", lambda args: seen.append(runner.default_time_limit()) or 0)
+    assert main(["--time-limit", value, "polys", "--classifiers", "1", "--labels", "2"]) == 0
+    assert seen == [seconds]

@@ -194,3 +194,24 @@ def test_every_option_of_every_command_has_help():
         for action in command._actions:
             if action.option_strings and action.dest != "help":
                 assert action.help, f"{name} {action.option_strings[0]} has no help text"
+
+
+def test_alarm_json_patterns_are_lists_so_a_bar_in_a_label_reads_back(capsys, tmp_path):
+    """Issue 21: witness keys were ``"a|b|c"``, ambiguous when a label holds ``|``."""
+    labels = ("x|y", "y", "x")
+    counts = {p: 2 + 3 * (len(set(p)) == 1) for p in itertools.product(labels, repeat=2)}
+    path = tmp_path / "bars.json"
+    Sketch.from_counts(counts, labels=list(labels)).write_json(path)
+    status, out, _ = _run(capsys, "alarm", path, "--min-accuracy", "1/4", "--json")
+    assert status == 0
+    doc = json.loads(out)
+    pair = next(s for s in doc["subsets"] if len(s["classifiers"]) == 2)
+    witness = pair["witness"]
+    assert witness is not None
+    read = {(tuple(cell["decisions"]), label): cell["count"]
+            for label, cells in witness["by_true_label"].items() for cell in cells}
+    assert all(len(decisions) == 2 and set(decisions) <= set(labels) for decisions, _ in read)
+    observed = {}
+    for (decisions, _), count in read.items():
+        observed[decisions] = observed.get(decisions, 0) + count
+    assert observed == {p: c for p, c in counts.items() if c}

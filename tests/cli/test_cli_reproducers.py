@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import time
 from types import SimpleNamespace
@@ -236,3 +237,72 @@ def test_format_alarm_shows_progressions_and_counts_long_lists(capsys):
                              labels=("a", "b"), fires=False)
     text = format_alarm(report)
     assert "[0] [2]" in text and "49992 more ranges" in text and len(text) < 500
+
+
+def test_derive_is_bounded_by_the_time_limit(capsys, tmp_path, monkeypatch):
+    """Issue 21: ``--time-limit`` did not bound ``--derive`` (a SymPy derivation in process)."""
+    import glob
+    import os
+    import tempfile
+
+    monkeypatch.setenv("EVALGEBRA_CACHE", str(tmp_path / "cache"))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    counts = {"".join(p): 1 + (k * 7) % 5 for k, p in enumerate(itertools.product("ab", repeat=5))}
+    path = tmp_path / "five.json"
+    Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
+    status, out, err, seconds = _run(capsys, "--time-limit", "0.5", "evaluate", path, "--structure", "0-1,2-3",
+                                     "--derive")
+    last = err.strip().splitlines()[-1]
+    assert status == 2 and out == "" and "Traceback" not in err and seconds < 15
+    assert last.startswith("evalgebra: error: --derive of structure") and "did not finish within 0.5 s" in last
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").glob("*.py"))
+    assert not glob.glob(os.path.join(scratch, "evalgebra-run-*"))
+
+
+def _random_sketch(tmp_path, n_classifiers, n_labels, seed=0, items=600):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    labels = [f"l{k}" for k in range(n_labels)]
+    truth = rng.integers(0, n_labels, items)
+    noise = rng.integers(0, n_labels, (items, n_classifiers))
+    right = rng.random((items, n_classifiers)) < 0.7
+    answers = np.where(right, truth[:, None], noise)
+    counts: dict = {}
+    for row in answers:
+        key = tuple(labels[a] for a in row)
+        counts[key] = counts.get(key, 0) + 1
+    path = tmp_path / f"n{n_classifiers}r{n_labels}.json"
+    Sketch.from_counts(counts, labels=labels).write_json(path)
+    return path
+
+
+@pytest.mark.parametrize("n_classifiers, n_labels", [(3, 8), (14, 4), (12, 8)])
+def test_evaluate_guards_count_labels_not_only_classifiers(capsys, tmp_path, n_classifiers, n_labels):
+    """Issue 21: 3 classifiers at 8 labels ran 50 s, 14 at 4 labels 80 s, with no guard."""
+    path = _random_sketch(tmp_path, n_classifiers, n_labels)
+    _refused(capsys, "evaluate", path, says=(f"{n_labels} labels", f"{n_labels}!", "--force", "--classifiers"))
+
+
+def test_evaluate_guard_lets_small_many_label_ensembles_run(capsys, tmp_path):
+    path = _random_sketch(tmp_path, 3, 4)
+    status, out, err, seconds = _run(capsys, "evaluate", path, "--json")
+    assert status == 0 and json.loads(out)["labels"] == ["l0", "l1", "l2", "l3"], err
+
+
+@pytest.mark.parametrize("n_classifiers, n_labels", [(4, 4), (12, 8), (3, 8), (7, 2)])
+def test_alarm_guards_the_full_report_by_labels_and_subsets(capsys, tmp_path, n_classifiers, n_labels):
+    """Issue 21: the default report ran past 20 s from 4 labels up (12 judges at 8 labels past 60 s)."""
+    path = _random_sketch(tmp_path, n_classifiers, n_labels)
+    _refused(capsys, "alarm", path, says=("units of work", "--verdicts-only", "--subsets", "--force"))
+
+
+def test_alarm_verdicts_only_and_chosen_subsets_pass_the_guard(capsys, tmp_path):
+    path = _random_sketch(tmp_path, 12, 8)
+    status, out, err, _ = _run(capsys, "alarm", path, "--verdicts-only")
+    assert status == 0 and "c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11  quiet" in out, err
+    status, out, err, _ = _run(capsys, "alarm", path, "--subsets", "c0,c1;c2", "--json")
+    assert status == 0 and [s["classifiers"] for s in json.loads(out)["subsets"]] == [["c0", "c1"], ["c2"]], err

@@ -14,8 +14,8 @@ from evalgebra.crowd.table import crowd_table
 from evalgebra.crowd.tasks import refine, task_posteriors
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.posterior import pattern_posteriors
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results.posteriors import pattern_posteriors
+from evalgebra.results import Estimate
 from evalgebra.testing import budget
 
 LABELS = ("a", "b", "c")

@@ -13,7 +13,7 @@ from evalgebra.errors import PointError, SpecError
 from evalgebra.generated import containing_variety
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.distance import containing_distance, containing_residuals
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec

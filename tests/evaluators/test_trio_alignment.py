@@ -18,7 +18,7 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.abstention import abstention_evaluation
 from evalgebra.evaluators.algebraic import algebraic_evaluation
 from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, evaluate_counts_many
-from evalgebra.evaluators.result import Estimate, Evaluation
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import (
     combine_trios, combined_evaluation, least_assignment, relabel, total_accuracy_assignment)
 from evalgebra.spec import EnsembleSpec

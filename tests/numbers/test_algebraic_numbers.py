@@ -64,7 +64,7 @@ def test_field_element_value_trace_and_inverse():
 # -- one family: QuadraticNumber and AlgebraicNumber ------------------------------------------------
 from evalgebra.numbers.quadratic import QuadraticNumber  # noqa: E402
 from evalgebra.numbers.real_algebraic import RealAlgebraic, composed_product, composed_sum  # noqa: E402
-from evalgebra.evaluators.result import exact_text  # noqa: E402
+from evalgebra.results import exact_text  # noqa: E402
 
 _X = sympy.Symbol("x")
 _rationals = st.fractions(min_value=-20, max_value=20, max_denominator=12)
@@ -208,7 +208,7 @@ def test_field_element_division_and_value_any_degree(root, coeffs):
 
 def test_algebraic_numbers_of_any_degree_as_estimate_values():
     """Roots of degree 6 as an estimate's values: exact text SymPy reads, exact totals and complements."""
-    from evalgebra.evaluators.result import Estimate
+    from evalgebra.results import Estimate
 
     roots, _ = real_roots(flint.fmpz_poly([1, -8, 8, 6, -6, -1, 1]))  # irreducible sextic, six real roots
     a = next(r for r in roots if 0 < r < Fraction(1, 2))

@@ -15,7 +15,7 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.algebraic import algebraic_evaluation as evaluate_algebraic
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.distance import containing_distance
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.search.trios import (
     CRITERIA,

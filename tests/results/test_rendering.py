@@ -16,7 +16,7 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 from evalgebra.spec import EnsembleSpec
 
 

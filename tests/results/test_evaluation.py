@@ -10,7 +10,7 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.result import Evaluation
+from evalgebra.results import Evaluation
 from evalgebra.spec import EnsembleSpec
 
 ACCURACY = {0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"}, 2: {"a": "2/3", "b": "5/6"},

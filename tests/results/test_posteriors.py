@@ -13,9 +13,9 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import PointError, SketchError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.posterior import (
+from evalgebra.results.posteriors import (
     expected_confusion, pattern_posteriors, point_rows, posterior_partition, predict, predict_proba)
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results import Estimate
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, rational_points, specs
 

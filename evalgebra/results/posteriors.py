@@ -1,6 +1,6 @@
 r"""Per-item outputs from an evaluation point: the posterior of every true label, labels, confusion.
 
-Given a chosen evaluation (an :class:`~evalgebra.evaluators.result.Estimate` of any
+Given a chosen evaluation (an :class:`~evalgebra.results.estimates.Estimate` of any
 evaluator: prevalences ``P_l`` and response rows ``P_{i,r|l}``, ``R >= 2``) and the model it
 assumes (errors independent given the true label), the posterior of true label ``l`` for
 an item with decision pattern ``d = (d_1..d_N)`` is Bayes' rule
@@ -9,7 +9,7 @@ an item with decision pattern ``d = (d_1..d_N)`` is Bayes' rule
 
 Every item with the same pattern has the same posterior, so a test of any size needs one
 posterior per pattern seen. Multiplying by the pattern's count splits it by true label
-(the ``partition`` an :class:`~evalgebra.evaluators.result.Evaluation` carries), and
+(the ``partition`` an :class:`~evalgebra.results.evaluation.Evaluation` carries), and
 summing those shares over the patterns in which classifier ``i`` answered ``r`` gives the
 *expected confusion matrix* of ``i``: how many of the items of each true label it is
 expected to have answered ``r``, given what was observed.
@@ -23,7 +23,7 @@ first label in the point's label order.
 Examples
 --------
 >>> from fractions import Fraction as F
->>> from evalgebra.evaluators.result import Estimate
+>>> from evalgebra.results.estimates import Estimate
 >>> point = Estimate({"a": F(1, 4), "b": F(3, 4)},
 ...                  {"c0": {"a": F(3, 4), "b": F(2, 3)}, "c1": {"a": F(4, 5), "b": F(3, 5)}})
 >>> pattern_posteriors(point)[("a", "a")]
@@ -59,7 +59,7 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import PointError, SketchError
-from evalgebra.evaluators.result import Estimate
+from evalgebra.results.estimates import Estimate
 
 __all__ = [
     "PointRows",
@@ -88,7 +88,7 @@ class PointRows:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> rows = point_rows(Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": 1, "b": Fraction(1, 2)}}))
     >>> rows.exact, rows.rows["c0"]
     (True, [[1, 0], [Fraction(1, 2), Fraction(1, 2)]])
@@ -144,7 +144,7 @@ def point_rows(estimate: Estimate) -> PointRows:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> point_rows(Estimate({"a": 0.25, "b": 0.75}, {"c0": {"a": 0.5, "b": 0.5}})).exact
     False
     """
@@ -193,7 +193,7 @@ def pattern_posteriors(estimate: Estimate, classifiers: Sequence[str] | None = N
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
     >>> pattern_posteriors(point)
     {('a',): {'a': Fraction(3, 4), 'b': Fraction(1, 4)}, ('b',): {'a': Fraction(1, 4), 'b': Fraction(3, 4)}}
@@ -229,7 +229,7 @@ def posterior_partition(estimate: Estimate, sketch: Sketch) -> dict[str, list[tu
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> sk = Sketch.from_counts({"a": 3, "b": 1}, labels=["a", "b"])
     >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
     >>> posterior_partition(point, sk)
@@ -266,7 +266,7 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> sk = Sketch.from_counts({"a": 3, "b": 1}, labels=["a", "b"])
     >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
     >>> expected_confusion(point, sk)["c0"]
@@ -320,7 +320,7 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
     >>> predict_proba(point, [["a"], ["b"], ["a"]]).tolist()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], [Fraction(3, 4), Fraction(1, 4)]]
@@ -353,7 +353,7 @@ def predict(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | Non
 
     Examples
     --------
-    >>> from evalgebra.evaluators.result import Estimate
+    >>> from evalgebra.results.estimates import Estimate
     >>> point = Estimate({"a": Fraction(1, 5), "b": Fraction(4, 5)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
     >>> predict(point, [["a"], ["b"]])
     ['b', 'b']

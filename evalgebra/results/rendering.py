@@ -1,7 +1,7 @@
 r"""How evaluations show themselves: a short repr, plain text, a compact HTML block, a table.
 
-:class:`~evalgebra.evaluators.result.Evaluation` and
-:class:`~evalgebra.evaluators.result.Estimate` call these functions from ``__repr__``,
+:class:`~evalgebra.results.evaluation.Evaluation` and
+:class:`~evalgebra.results.estimates.Estimate` call these functions from ``__repr__``,
 ``summary()``, ``_repr_html_()`` and ``to_frame()``. They read the results' attributes
 only (no import of the result types, so no import circle) and render through
 :mod:`evalgebra.display`: exact numbers print exactly, with decimals beside them; labels and
@@ -36,8 +36,10 @@ __all__ = [
     "evaluation_summary",
     "evaluation_html",
     "evaluation_records",
+    "float_or_none",
     "frame",
     "record_columns",
+    "RECORD_COLUMNS",
 ]
 
 #: Decimals shown beside an exact number.
@@ -45,6 +47,9 @@ DIGITS = 4
 
 #: Names a repr shows before it counts the rest.
 REPR_NAMES = 3
+
+#: The columns of a table of an estimate's statistics (``to_frame``), before the intervals.
+RECORD_COLUMNS = ("statistic", "label", "classifier", "value", "exact")
 
 
 def value_text(value: Any, digits: int = DIGITS) -> str:
@@ -61,7 +66,7 @@ def names_text(names: Sequence[Any], limit: int = REPR_NAMES) -> str:
 def _short(name: str, value: Any) -> str:
     """``name=1/4`` when the exact text is short, else ``name≈0.08875`` (for a repr)."""
     text = number_text(value)
-    number = _float(value)
+    number = float_or_none(value)
     if isinstance(value, float):  # an approximate value says so
         return f"{name}≈{value:.4g}"
     return f"{name}={text}" if len(text) <= 16 or number is None else f"{name}≈{number:.4g}"
@@ -76,7 +81,13 @@ def _exact_text(value: Any) -> str | None:
     return str(value)
 
 
-def _float(value: Any) -> float | None:
+def float_or_none(value: Any) -> float | None:
+    """``float(value)``; ``None`` for ``None`` and for a value that has no real float (complex).
+
+    >>> from fractions import Fraction
+    >>> float_or_none(Fraction(1, 4)), float_or_none(None), float_or_none(1j)
+    (0.25, None, None)
+    """
     try:
         return None if value is None else float(value)
     except (TypeError, ValueError):  # complex
@@ -172,15 +183,15 @@ def estimate_html(estimate: Any) -> str:
 def estimate_records(estimate: Any) -> list[dict[str, Any]]:
     """One record per statistic: ``statistic``, ``label``, ``classifier``, ``value``, ``exact``
     (and ``low``, ``high`` when the estimate has intervals)."""
-    records = [{"statistic": "prevalence", "label": label, "classifier": None, "value": _float(v),
+    records = [{"statistic": "prevalence", "label": label, "classifier": None, "value": float_or_none(v),
                 "exact": _exact_text(v), **_bounds(estimate, "prevalence", label)}
                for label, v in estimate.prevalence.items()]
     for c, row in estimate.accuracy.items():
-        records.extend({"statistic": "accuracy", "label": label, "classifier": c, "value": _float(v),
+        records.extend({"statistic": "accuracy", "label": label, "classifier": c, "value": float_or_none(v),
                         "exact": _exact_text(v), **_bounds(estimate, "accuracy", c, label)} for label, v in row.items())
     for subset, row in (getattr(estimate, "correlation", None) or {}).items():  # classifier: the subset, "c0,c1"
         records.extend({"statistic": "correlation", "label": label, "classifier": ",".join(map(str, subset)),
-                        "value": _float(v), "exact": _exact_text(v)} for label, v in row.items())
+                        "value": float_or_none(v), "exact": _exact_text(v)} for label, v in row.items())
     return records
 
 
@@ -232,7 +243,7 @@ def _parts_summary(evaluation: Any) -> str | None:
         return None
     first = evaluation.labels[0]
     chosen = [p.point for p in parts if p.point is not None]
-    values = [x for x in (_float(e.prevalence.get(first)) for e in chosen) if x is not None]
+    values = [x for x in (float_or_none(e.prevalence.get(first)) for e in chosen) if x is not None]
     text = f"{len(parts)} {_parts_name(evaluation)}, {len(chosen)} with a chosen point"
     if values:
         low, high = min(values), max(values)

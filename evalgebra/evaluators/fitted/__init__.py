@@ -1,0 +1,15 @@
+r"""The fitted evaluation: maximum likelihood on the model, started from the algebra's points.
+
+============  ===================================================================================
+module        what it holds
+============  ===================================================================================
+``em``        the cells of a sketch, a point of the independent model, the EM iteration
+``fit``       starts (exact points, majority vote), the chosen run, the goodness of fit
+============  ===================================================================================
+"""
+
+from evalgebra.evaluators.fitted.em import Cells, EMFit, Parameters, em, log_likelihood
+from evalgebra.evaluators.fitted.fit import FittedModel, Goodness, fit_sketch, sketch_cells, start_from_estimate
+
+__all__ = ["Cells", "EMFit", "Parameters", "em", "log_likelihood", "FittedModel", "Goodness", "fit_sketch",
+           "sketch_cells", "start_from_estimate"]

@@ -1,0 +1,180 @@
+"""The fitted evaluation: EM on a sketch's cells, from the algebraic points and majority vote.
+
+Checked by independent routes: the cells' log-likelihood against a dense enumeration of every
+pattern; on exact tests inside the model the fit returns the exact point (it reaches the
+saturated likelihood); on sampled tests its likelihood is at least that of the sample's own
+rates (the truth's parameters) and of every start.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.data.sketch import Sketch
+from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.fitted import Parameters, em, fit_sketch, log_likelihood, sketch_cells, start_from_estimate
+from evalgebra.evaluators.fitted.fit import goodness_of_fit, majority_start
+from evalgebra.spec import EnsembleSpec
+
+
+def _dense_log_likelihood(sketch: Sketch, point: Parameters) -> float:
+    """``sum n_d log p(d)`` by enumerating every pattern of one population (no cells, no logs of sums)."""
+    counts = sketch.unlabelled().counts()
+    index = {r: k for k, r in enumerate(sketch.responses)}
+    total = 0.0
+    for pattern in itertools.product(sketch.responses, repeat=sketch.n_classifiers):
+        p = sum(point.prevalence[0, ell] * np.prod([point.response[i, ell, index[a]] for i, a in enumerate(pattern)])
+                for ell in range(sketch.n_labels))
+        n = counts.get(pattern, 0)
+        if n:
+            total += n * np.log(p)
+    return float(total)
+
+
+@st.composite
+def inner_points(draw, n_classifiers, n_labels):
+    """An independent rational point with every rate in (0, 1) and better-than-chance accuracies."""
+    spec = EnsembleSpec(n_classifiers, n_labels)
+    labels = spec.labels
+    weights = [draw(st.integers(2, 6)) for _ in labels]
+    prevalence = {t: Fraction(w, sum(weights)) for t, w in zip(labels, weights)}
+    response = {}
+    for c in spec.classifiers:
+        rows = {}
+        for t in labels:
+            off = [draw(st.integers(1, 3)) for _ in labels]
+            off[labels.index(t)] = draw(st.integers(4 * n_labels, 6 * n_labels))
+            rows[t] = {a: Fraction(w, sum(off)) for a, w in zip(labels, off)}
+        response[c] = rows
+    return EvaluationPoint.from_values(spec, prevalence, response=response)
+
+
+def _sample(rng, n_classifiers, n_labels, items, accuracy=0.75):
+    """A sampled labelled test: i.i.d. items, classifiers right with ``accuracy``, else uniform noise."""
+    truth = rng.integers(0, n_labels, items)
+    right = rng.random((items, n_classifiers)) < accuracy
+    noise = rng.integers(0, n_labels, (items, n_classifiers))
+    decisions = np.where(right, truth[:, None], noise)
+    return Sketch.from_decisions(decisions, truth=truth, labels=[f"l{k}" for k in range(n_labels)])
+
+
+def _sample_rates(sketch: Sketch) -> Parameters:
+    """The labelled sample's own prevalence and response rates: the truth's parameters on this test."""
+    labels, responses = sketch.labels, sketch.responses
+    split = sketch.by_true_label()
+    prevalence = np.array([[sum(split.get(t, {}).values()) / sketch.Q for t in labels]])
+    response = np.zeros((sketch.n_classifiers, len(labels), len(responses)))
+    for ell, t in enumerate(labels):
+        for pattern, n in split.get(t, {}).items():
+            for i, a in enumerate(pattern):
+                response[i, ell, responses.index(a)] += n
+    response /= response.sum(axis=2, keepdims=True)
+    return Parameters(prevalence, response)
+
+
+def test_log_likelihood_of_cells_equals_the_dense_enumeration():
+    rng = np.random.default_rng(1)
+    sketch = _sample(rng, 4, 3, 300)
+    cells = sketch_cells(sketch)
+    point = majority_start(cells).inside()
+    assert log_likelihood(cells, point) == pytest.approx(_dense_log_likelihood(sketch, point), rel=1e-12)
+
+
+def test_cells_pool_the_answer_key_and_keep_every_item():
+    rng = np.random.default_rng(2)
+    sketch = _sample(rng, 3, 2, 500)
+    cells = sketch_cells(sketch)
+    assert cells.weights.sum() == 500 and len(cells.weights) == len(sketch.unlabelled().counts())
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(data=st.data(), shape=st.sampled_from([(4, 2), (5, 2), (3, 3), (4, 3)]))
+def test_fit_on_an_exact_test_inside_the_model_is_the_exact_point(data, shape):
+    point = data.draw(inner_points(*shape))
+    sketch = expected_sketch(point).unlabelled()
+    result = evaluate(sketch)
+    assert result.point is not None
+    start = start_from_estimate(result.point, sketch)
+    fitted = fit_sketch(sketch, [("exact", start)])
+    assert fitted.goodness.g2 == pytest.approx(0.0, abs=1e-5)
+    assert fitted.log_likelihood == pytest.approx(fitted.saturated_log_likelihood, rel=1e-10)
+    estimate = fitted.estimate()
+    for label in sketch.labels:
+        assert estimate.prevalence[label] == pytest.approx(float(result.point.prevalence[label]), abs=1e-6)
+        for c in sketch.classifiers:
+            assert estimate.accuracy[c][label] == pytest.approx(float(result.point.accuracy[c][label]), abs=1e-6)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (4, 4)]),
+       items=st.sampled_from([200, 1000]))
+def test_fit_on_a_sampled_test_is_at_least_as_likely_as_the_truth_and_every_start(seed, shape, items):
+    rng = np.random.default_rng(seed)
+    labelled = _sample(rng, *shape, items)
+    sketch = labelled.unlabelled()
+    cells = sketch_cells(sketch)
+    starts = []
+    result = evaluate(sketch)
+    for k, estimate in enumerate(result.points):
+        start = start_from_estimate(estimate, sketch)
+        if start is not None:
+            starts.append((f"exact {k}", start))
+    fitted = fit_sketch(sketch, starts[:6])
+    truth = _sample_rates(labelled).inside(1e-12)
+    assert fitted.log_likelihood >= log_likelihood(cells, truth) - 1e-6 * abs(fitted.log_likelihood)
+    for (_, start), run in zip([*starts[:6], ("majority", None)], fitted.runs):
+        if start is not None:
+            assert run.log_likelihood >= log_likelihood(cells, start.inside()) - 1e-9 * abs(run.log_likelihood)
+    assert fitted.log_likelihood <= fitted.saturated_log_likelihood + 1e-9
+    assert np.all(fitted.parameters.prevalence >= 0) and np.all(fitted.parameters.response >= 0)
+    assert np.allclose(fitted.parameters.response.sum(axis=2), 1) and np.allclose(fitted.parameters.prevalence.sum(), 1)
+
+
+def test_em_never_lowers_the_likelihood_and_its_fixed_point_stays():
+    rng = np.random.default_rng(5)
+    sketch = _sample(rng, 4, 3, 400).unlabelled()
+    cells = sketch_cells(sketch)
+    start = majority_start(cells).inside()
+    values = [log_likelihood(cells, start)]
+    point = start
+    for cap in (1, 2, 4, 8, 64):
+        run = em(cells, point, max_iterations=cap)
+        values.append(run.log_likelihood)
+        point = run.parameters
+    assert all(b >= a - 1e-9 * abs(a) for a, b in zip(values, values[1:]))
+    final = em(cells, start)
+    again = em(cells, final.parameters)
+    assert again.log_likelihood == pytest.approx(final.log_likelihood, rel=1e-12)
+    assert np.allclose(again.parameters.response, final.parameters.response, atol=1e-6)
+
+
+def test_goodness_of_fit_gives_a_p_value_only_where_the_asymptotics_hold():
+    rng = np.random.default_rng(7)
+    big = sketch_cells(_sample(rng, 4, 2, 20_000).unlabelled())
+    small = sketch_cells(_sample(rng, 6, 3, 100).unlabelled())
+    three = sketch_cells(_sample(rng, 3, 2, 5_000).unlabelled())
+    assert goodness_of_fit(big, -1.0, 0.0).df == 16 - 1 - 1 - 8
+    assert 0.0 <= goodness_of_fit(big, -1.0, 0.0).p_value <= 1.0
+    assert goodness_of_fit(small, -1.0, 0.0).p_value is None and "expected" in goodness_of_fit(small, -1.0, 0.0).note
+    assert goodness_of_fit(three, -1.0, 0.0).df == 0 and goodness_of_fit(three, -1.0, 0.0).p_value is None
+
+
+def test_a_sampled_test_off_the_model_is_rejected_and_one_on_it_is_not():
+    rng = np.random.default_rng(11)
+    on = _sample(rng, 4, 2, 20_000).unlabelled()
+    assert fit_sketch(on).goodness.p_value > 0.001
+    # two classifiers copy a third: far from independent given the label
+    labelled = _sample(rng, 4, 2, 20_000)
+    rows = []
+    for pattern, n in labelled.unlabelled().counts().items():
+        rows += [list(pattern[:3]) + [pattern[0]]] * n
+    copied = Sketch.from_decisions(np.array(rows), labels=list(labelled.labels))
+    assert fit_sketch(copied).goodness.p_value < 1e-6
