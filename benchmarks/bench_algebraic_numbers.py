@@ -4,7 +4,7 @@ Measured, each with SymPy doing the same exact job in the same run as the baseli
 the issues; the figures go in the report and the README):
 
 1. the real roots of a degree-16 integer polynomial with repeated factors
-   (:func:`~evalgebra.evaluators.algebraic_numbers.real_roots` vs ``sympy.Poly.real_roots``);
+   (:func:`~evalgebra.numbers.algebraic_numbers.real_roots` vs ``sympy.Poly.real_roots``);
 2. the exact sum of two cubic irrationals (``AlgebraicNumber + AlgebraicNumber``: composed sum,
    factorisation, root picked by intervals) vs ``sympy.minimal_polynomial`` of the sum of two
    ``CRootOf``;
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_time, check  # noqa: E402
 
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots  # noqa: E402
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots  # noqa: E402
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels  # noqa: E402
 
 X = sympy.Symbol("x")

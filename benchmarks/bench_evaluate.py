@@ -97,7 +97,7 @@ from evalgebra.alarm.logical import logical_alarm
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts, exact_solution
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.stream import StreamEvaluator

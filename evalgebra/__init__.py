@@ -77,9 +77,9 @@ _LAZY = {
     "Alarm": "evalgebra.results.alarms",
     "Estimate": "evalgebra.results.estimates",
     "Evaluation": "evalgebra.results.evaluation",
-    "QuadraticNumber": "evalgebra.evaluators.quadratic",
-    "AlgebraicNumber": "evalgebra.evaluators.algebraic_numbers",
-    "RealAlgebraic": "evalgebra.evaluators.real_algebraic",
+    "QuadraticNumber": "evalgebra.numbers.quadratic",
+    "AlgebraicNumber": "evalgebra.numbers.algebraic_numbers",
+    "RealAlgebraic": "evalgebra.numbers.real_algebraic",
     "majority_vote": "evalgebra.evaluators.majority",
     "EvaluationPoint": "evalgebra.data.point",
     "evaluation_point": "evalgebra.data.point",
@@ -119,9 +119,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.evaluators.distance import containing_distance
     from evalgebra.evaluators.hui_walter import evaluate_hui_walter
     from evalgebra.evaluators.majority import majority_vote
-    from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
-    from evalgebra.evaluators.quadratic import QuadraticNumber
-    from evalgebra.evaluators.real_algebraic import RealAlgebraic
+    from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+    from evalgebra.numbers.quadratic import QuadraticNumber
+    from evalgebra.numbers.real_algebraic import RealAlgebraic
     from evalgebra.results import Alarm, Estimate, Evaluation
     from evalgebra.evaluators.stream import StreamEvaluator
     from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter

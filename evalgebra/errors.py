@@ -92,7 +92,7 @@ class NumberError(EvalgebraError, ValueError):
 
     Examples
     --------
-    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> from evalgebra.numbers.quadratic import QuadraticNumber
     >>> QuadraticNumber("1/0")
     Traceback (most recent call last):
       ...
@@ -107,7 +107,7 @@ class InexactError(NumberError, TypeError):
 
     Examples
     --------
-    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> from evalgebra.numbers.quadratic import QuadraticNumber
     >>> QuadraticNumber(0.1)
     Traceback (most recent call last):
       ...

@@ -48,15 +48,15 @@ from evalgebra.alarm.safety import SafetySpec
 from evalgebra.cli.args import rational as cli_rational
 from evalgebra.data.chunked import PartialSketch
 from evalgebra.data.columnar import partial_from_frame, sketch_from_frame
-from evalgebra.data.numbers import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
+from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import expected_sketch, labelled_test
 from evalgebra.data.sketch import Sketch
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.datasets.judges import llm_judges
 from evalgebra.errors import EvalgebraError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.search.failure import subsample
 from evalgebra.evaluators.batch import evaluate_batch

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.numbers import parse_rational
+from evalgebra.numbers.rationals import parse_rational
 from evalgebra.errors import SpecError
 
 __all__ = ["SafetySpec"]

@@ -46,7 +46,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.certificates import Witness, check_witness
 from evalgebra.alarm.program import Program, Term, build_program
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 

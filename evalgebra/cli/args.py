@@ -6,8 +6,8 @@ a traceback, a hang or an unbounded allocation:
 
 - numbers are ASCII only (``int`` and ``Fraction`` also accept other
   Unicode digits such as ``'٣'``) and bounded *before* they are converted: counts have at
-  most 9 digits; rationals are read by :func:`~evalgebra.data.numbers.parse_rational`, the
-  parser the API uses, with its bounds (:data:`~evalgebra.data.numbers.MAX_DIGITS` digits,
+  most 9 digits; rationals are read by :func:`~evalgebra.numbers.rationals.parse_rational`, the
+  parser the API uses, with its bounds (:data:`~evalgebra.numbers.rationals.MAX_DIGITS` digits,
   a decimal exponent within ``±MAX_EXPONENT``; ``0e99999999`` would otherwise make
   ``Fraction`` build a number with a hundred million digits);
 - input files are read with a size cap (:data:`MAX_INPUT_BYTES` by default) and decoded as
@@ -51,7 +51,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from evalgebra.data.numbers import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
+from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.engines.limits import LONGEST_LIMIT
@@ -114,9 +114,9 @@ def one_line(text: str, limit: int = 2000) -> str:
 def rational(value: str) -> Fraction:
     r"""A command-line rational: ``1/2``, ``0.25``, ``3`` or ``1e-3``, exact.
 
-    Read by :func:`~evalgebra.data.numbers.parse_rational`, the one parser of rationals from
-    text, with its bounds (:data:`~evalgebra.data.numbers.MAX_DIGITS` digits, exponent within ``±MAX_EXPONENT``)
-    checked before any number is built; raises ``argparse.ArgumentTypeError`` otherwise (see
+    Read by :func:`~evalgebra.numbers.rationals.parse_rational`, the one parser of rationals from
+    text, with its bounds (:data:`~evalgebra.numbers.rationals.MAX_DIGITS` digits, exponent
+    within ``±MAX_EXPONENT``) checked before any number is built; raises ``argparse.ArgumentTypeError`` otherwise (see
     the module examples).
     """
     try:

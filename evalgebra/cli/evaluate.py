@@ -20,7 +20,7 @@ from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, l
 from evalgebra.cli.guards import EVALUATE_FAILURES, SECONDS_LIMIT, TRIO_LIMIT, below_spec, check_trios
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.results import ALARM_KINDS, Evaluation, exact_text

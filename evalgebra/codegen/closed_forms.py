@@ -45,6 +45,7 @@ from evalgebra.errors import InconsistentIdealError
 from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import moments_of
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal
+from evalgebra.numbers.quadratic_extension import QuadraticExtension, Triple
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry, auxiliary_name
 
@@ -185,28 +186,19 @@ def _square_split(expr: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     return square * outside / (c.q * den_part), sign * inside * rest
 
 
-class _Field:
-    """Arithmetic in ``K(sqrt d)`` with pairs ``(u, v) = u + v sqrt(d)``, ``K`` rational functions."""
+def _rational_field(d: sympy.Expr) -> QuadraticExtension:
+    """``K(sqrt d)``, ``K`` the rational functions as SymPy expressions: every element ``(u, v, 1)``, cancelled."""
+    return QuadraticExtension(d, normal=sympy.cancel, reduce=_over_one)
 
-    def __init__(self, d: sympy.Expr) -> None:
-        self.d = d
 
-    def mul(self, x: tuple, y: tuple) -> tuple:
-        return (sympy.cancel(x[0] * y[0] + x[1] * y[1] * self.d), sympy.cancel(x[0] * y[1] + x[1] * y[0]))
+def _over_one(triple: Triple) -> Triple:
+    """``(x, y, z)`` as ``(x / z, y / z, 1)``, cancelled: a field needs no denominator of its own."""
+    x, y, z = triple
+    return sympy.cancel(x / z), sympy.cancel(y / z), sympy.Integer(1)
 
-    def evaluate(self, poly: sympy.Poly, at: tuple) -> tuple:
-        value: tuple = (sympy.Integer(0), sympy.Integer(0))
-        for coeff in poly.all_coeffs():  # Horner
-            value = self.mul(value, at)
-            value = (sympy.cancel(value[0] + coeff), value[1])
-        return value
 
-    def divide(self, x: tuple, y: tuple) -> tuple:
-        norm = sympy.cancel(y[0] ** 2 - y[1] ** 2 * self.d)
-        if norm == 0:
-            raise ZeroDivisionError("division by zero in the quadratic field")
-        top = self.mul(x, (y[0], -y[1]))
-        return (sympy.cancel(top[0] / norm), sympy.cancel(top[1] / norm))
+def _at(field: QuadraticExtension, poly: sympy.Poly, root: Triple) -> Triple:
+    return field.evaluate(poly.all_coeffs(), root, sympy.Integer(0), sympy.Integer(1))
 
 
 def three_independent(progress: Progress = _quiet) -> ThreeIndependent:
@@ -231,9 +223,9 @@ def three_independent(progress: Progress = _quiet) -> ThreeIndependent:
         raise InconsistentIdealError(f"expected one quadratic in {prev}, got {quadratic}")
     a, b, c = polys[0].all_coeffs()
     square, d = _square_split(b**2 - 4 * a * c)
-    field = _Field(d)
-    root = (sympy.cancel(-b / (2 * a)), sympy.cancel(square / (2 * a)))
-    moment_forms: dict[str, tuple[sympy.Expr, sympy.Expr, sympy.Expr]] = {str(prev): (*root, d)}
+    field = _rational_field(d)
+    root = (sympy.cancel(-b / (2 * a)), sympy.cancel(square / (2 * a)), sympy.Integer(1))
+    moment_forms: dict[str, tuple[sympy.Expr, sympy.Expr, sympy.Expr]] = {str(prev): (*root[:2], d)}
     accuracies = registry.variables(("accuracy",))
     for acc in accuracies:
         progress(f"eliminating all accuracies but {acc}")
@@ -243,8 +235,8 @@ def three_independent(progress: Progress = _quiet) -> ThreeIndependent:
         for g in lines:
             c1, c0 = sympy.Poly(g, acc).all_coeffs()
             try:
-                values.add(field.divide(field.evaluate(sympy.Poly(-c0, prev), root),
-                                        field.evaluate(sympy.Poly(c1, prev), root)))
+                values.add(field.divide(_at(field, sympy.Poly(-c0, prev), root),
+                                        _at(field, sympy.Poly(c1, prev), root))[:2])
             except ZeroDivisionError:
                 continue
         if len(values) != 1:

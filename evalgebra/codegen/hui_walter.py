@@ -54,6 +54,7 @@ from evalgebra.codegen.closed_forms import IrrationalForm, count_moments, indepe
 from evalgebra.errors import InconsistentIdealError
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal
 from evalgebra.groebner.polys import PolyRing
+from evalgebra.numbers.quadratic_extension import QuadraticExtension, Triple
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry, auxiliary_name
 
@@ -102,39 +103,13 @@ class HuiWalterForm:
     pivot: str
 
 
-# -- exact arithmetic in K(sqrt d), K = rational functions over Q -----------------------------
-class _Field:
-    """Elements ``(x, y, z)`` meaning ``(x + y sqrt(d)) / z`` with flint polynomials."""
-
-    def __init__(self, d: Any) -> None:
-        self.d = d
-
-    def mul(self, u: tuple, v: tuple) -> tuple:
-        return (u[0] * v[0] + u[1] * v[1] * self.d, u[0] * v[1] + u[1] * v[0], u[2] * v[2])
-
-    def add(self, u: tuple, v: tuple) -> tuple:
-        return (u[0] * v[2] + v[0] * u[2], u[1] * v[2] + v[1] * u[2], u[2] * v[2])
-
-    def divide(self, u: tuple, v: tuple) -> tuple:
-        norm = v[0] * v[0] - v[1] * v[1] * self.d
-        if norm.is_zero():
-            raise ZeroDivisionError("division by zero in the quadratic field")
-        # (x + y sqrt d)/z * Z / (X + Y sqrt d) = (x + y sqrt d)(X - Y sqrt d) Z / (z norm)
-        x = u[0] * v[0] - u[1] * v[1] * self.d
-        y = u[1] * v[0] - u[0] * v[1]
-        return self.reduce((x * v[2], y * v[2], u[2] * norm))
-
-    @staticmethod
-    def reduce(u: tuple) -> tuple:
-        """Divide out the common factor; the denominator's leading coefficient becomes 1."""
-        g = u[0].gcd(u[1]).gcd(u[2])
-        x, y, z = (p / g for p in u)
-        lead = z.leading_coefficient()
-        return (x / lead, y / lead, z / lead)
-
-    @staticmethod
-    def same(u: tuple, v: tuple) -> bool:
-        return (u[0] * v[2] - v[0] * u[2]).is_zero() and (u[1] * v[2] - v[1] * u[2]).is_zero()
+# -- exact arithmetic in K(sqrt d), K = rational functions over Q: flint polynomials (x + y sqrt d) / z --
+def _reduced(u: Triple) -> Triple:
+    """Divide out the common factor; the denominator's leading coefficient becomes 1."""
+    g = u[0].gcd(u[1]).gcd(u[2])
+    x, y, z = (p / g for p in u)
+    lead = z.leading_coefficient()
+    return (x / lead, y / lead, z / lead)
 
 
 def _coefficients(poly: Any, position: int, ring: PolyRing) -> list[Any]:
@@ -292,8 +267,8 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
         raise InconsistentIdealError(f"expected one quadratic in {pivot}, got {len(quadratics)} polynomial(s)")
     c, b, a = _coefficients(quadratics[0], position, ring)
     square, d = _square_split(b * b - 4 * a * c, ring)
-    field = _Field(d)
-    root = _Field.reduce((-b, square, 2 * a))
+    field = QuadraticExtension(d, reduce=_reduced)
+    root = _reduced((-b, square, 2 * a))
     values: dict[str, tuple[Any, Any, Any]] = {pivot: root}
     for name in unknowns:
         if name == pivot:
@@ -311,7 +286,7 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
                                           _horner(field, c1, position, ring, root)))
             except ZeroDivisionError:
                 continue
-        if not found or not all(_Field.same(found[0], v) for v in found[1:]):
+        if not found or not all(field.same(found[0], v) for v in found[1:]):
             raise InconsistentIdealError(f"{name}: the polynomials linear in it give {len(found)} solution(s) "
                                          "that do not all agree")
         values[name] = found[0]
@@ -354,14 +329,11 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
                          blind, moment_forms, pivot)
 
 
-def _horner(field: _Field, poly: Any, position: int, ring: PolyRing, at: tuple) -> tuple:
+def _horner(field: QuadraticExtension, poly: Any, position: int, ring: PolyRing, at: Triple) -> Triple:
     """``poly`` (a polynomial in the pivot at ``position``) evaluated at the field element ``at``."""
     one = ring.q.from_dict({(0,) * ring.nvars: 1})
     zero = ring.q.from_dict({})
-    value: tuple = (zero, zero, one)
-    for coeff in reversed(_coefficients(poly, position, ring)):
-        value = field.add(field.mul(value, at), (coeff, zero, one))
-    return value
+    return field.evaluate(reversed(_coefficients(poly, position, ring)), at, zero, one)
 
 
 def hui_walter_model() -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.Expr]]]:

@@ -40,7 +40,7 @@ import numpy as np
 
 from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
 from evalgebra.crowd.table import crowd_table
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SketchError, SpecError
 
 __all__ = ["DawidSkeneAlgebraic"]

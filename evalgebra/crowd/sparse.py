@@ -60,7 +60,7 @@ import numpy as np
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
 from evalgebra.results import Alarm, Estimate, Evaluation

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from evalgebra.data.numbers import show_int
+from evalgebra.numbers.rationals import show_int
 from evalgebra.errors import SketchError
 
 __all__ = [

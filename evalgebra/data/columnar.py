@@ -35,7 +35,7 @@ import numpy as np
 from evalgebra.data.chunked import Column, PartialSketch
 from evalgebra.data.encoding import name_text
 from evalgebra.data.items_csv import read_items_csv
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
 

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import MISSING_POLICIES
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError
 from evalgebra.spec import DEFAULT_ABSTAIN, default_label_names
 

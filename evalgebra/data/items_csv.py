@@ -47,7 +47,7 @@ import numpy as np
 
 from evalgebra.data.cells import CellTable
 from evalgebra.data.encoding import MAX_INFERRED_LABELS, MISSING_CHOICES, LabelEncoder
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.partial import PartialCounts, looks_like_id
 from evalgebra.data.patterns import check_size
 from evalgebra.errors import SketchError

@@ -39,7 +39,7 @@ import numpy as np
 
 from evalgebra.data.cells import DENSE_LIMIT, MISSING_POLICIES, UNLABELLED, CellTable, MissingReport
 from evalgebra.data.encoding import MAX_INFERRED_LABELS, is_missing, missing_hint, name_text
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, decode, encode
 from evalgebra.errors import SketchError
 from evalgebra.spec import DEFAULT_ABSTAIN, default_label_names

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError
 
 __all__ = ["encode", "decode", "count_patterns", "check_size", "max_classifiers", "recode"]

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from evalgebra.data.numbers import exact_rational
+from evalgebra.numbers.rationals import exact_rational
 from evalgebra.errors import PointError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import correlation_expansion, free_responses
@@ -37,7 +37,7 @@ Table = dict[tuple[int, ...], Fraction]
 def as_fraction(value: Any, where: str) -> Fraction:
     """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string.
 
-    Text is size-checked before it is read (:func:`~evalgebra.data.numbers.parse_rational`);
+    Text is size-checked before it is read (:func:`~evalgebra.numbers.rationals.parse_rational`);
     anything else raises :class:`~evalgebra.errors.PointError`.
     """
     return exact_rational(value, where, PointError)

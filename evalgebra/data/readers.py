@@ -49,7 +49,7 @@ from evalgebra.data.encoding import (
     population_indices,
 )
 from evalgebra.data.items_csv import csv_table
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
 from evalgebra.spec import EnsembleSpec

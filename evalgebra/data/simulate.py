@@ -42,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import PointError
 from evalgebra.data.patterns import encode
 from evalgebra.data.point import EvaluationPoint

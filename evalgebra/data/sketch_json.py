@@ -49,7 +49,7 @@ import numpy as np
 
 from evalgebra.data.cells import CellTable
 from evalgebra.data.readers import check_count, counts_table
-from evalgebra.data.numbers import short_repr
+from evalgebra.numbers.rationals import short_repr
 from evalgebra.errors import SketchError
 
 __all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES", "MAX_JSON_INT_DIGITS",

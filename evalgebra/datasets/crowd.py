@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
 
 __all__ = ["CrowdData", "sparse_crowd"]

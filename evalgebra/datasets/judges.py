@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 

@@ -23,6 +23,6 @@ show themselves) lives in :mod:`evalgebra.results`; the three are re-exported he
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.results import Alarm, Estimate, Evaluation
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]

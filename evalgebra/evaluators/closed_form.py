@@ -55,12 +55,12 @@ from typing import Any
 
 import flint
 
-from evalgebra.data.numbers import exact_rational, short_repr
+from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.results import Alarm, Estimate, Evaluation
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = [
     "DECODINGS",
@@ -145,7 +145,7 @@ class ExactSolution:
 
     Statistic ``k`` of point ``j`` is ``(num[k] + SIGNS[j] * root[k] * sqrt(radicand)) / den[k]``.
     :meth:`value` turns one into a :class:`~fractions.Fraction` or
-    :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` on demand.
+    :class:`~evalgebra.numbers.quadratic.QuadraticNumber` on demand.
 
     Attributes
     ----------

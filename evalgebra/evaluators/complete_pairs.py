@@ -74,7 +74,7 @@ from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, msolve_bi
 from evalgebra.errors import EvalgebraError, SpecError
 from evalgebra.evaluators.complete_pairs_system import central_moments, moment_matrix, residual
 from evalgebra.evaluators.complete_pairs_tracking import simplest_between, tracked_solutions
-from evalgebra.evaluators.real_algebraic import as_fraction
+from evalgebra.numbers.real_algebraic import as_fraction
 
 __all__ = ["CompletePairs", "central_moments", "complex_solutions", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
 

@@ -31,7 +31,8 @@ import functools
 import inspect
 from typing import Any
 
-from evalgebra.data.numbers import check_seed, short_repr
+from evalgebra.numbers.rationals import short_repr
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.results import Evaluation
 from evalgebra.data.sketch import Sketch

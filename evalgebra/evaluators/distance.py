@@ -63,11 +63,11 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import Polynomial
 
-from evalgebra.data.numbers import short_repr
+from evalgebra.numbers.rationals import short_repr
 from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
 from evalgebra.results import Estimate
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
 __all__ = ["ContainingDistance", "containing_distance", "containing_residuals"]

@@ -6,7 +6,7 @@ populations share every test's accuracies and have their own prevalences.
 code of :mod:`evalgebra.generated.hui_walter`, derived from the Gröbner module; the
 derivation corrects the paper's printed eq. 3). Both evaluations, swapped by the label swap
 ``theta_s <-> 1 - theta_s``, ``P_{i,a} <-> 1 - P_{i,b}``, come exactly (``Fraction`` or
-:class:`~evalgebra.evaluators.quadratic.QuadraticNumber`), one decoded. With more than two
+:class:`~evalgebra.numbers.quadratic.QuadraticNumber`), one decoded. With more than two
 populations every pair of populations is evaluated and the pairs must agree.
 
 The Gibbs sampler on the counts (any number of binary tests and populations) is
@@ -69,7 +69,7 @@ import numpy as np
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import hui_walter as generated
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.sketch import Sketch
 
 __all__ = [

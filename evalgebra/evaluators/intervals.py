@@ -67,7 +67,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
-from evalgebra.data.numbers import check_seed, exact_rational, short_repr
+from evalgebra.numbers.rationals import exact_rational, short_repr
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds

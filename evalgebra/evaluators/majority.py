@@ -94,7 +94,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from evalgebra.data.numbers import short_repr, show_int
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.data.patterns import check_size, decode

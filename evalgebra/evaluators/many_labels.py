@@ -7,7 +7,7 @@ pair table ``M`` of classifiers ``i, j``, the pair table ``K`` of ``i, k`` and a
 ``S = sum_t w_t N_t`` of the three-way table, and the coefficients of
 ``det(lambda M - S) = Q^R det A_i det A_j prod_l P_l prod_l (lambda - v_l)``. Its roots ``v_l``
 are found exactly (python-flint factors it over the rationals; irrational roots become
-:class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`); for each root the null
+:class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`); for each root the null
 vectors of ``S - v M`` give a column of every response matrix and the prevalence of one
 hidden label, all in the number field of that root:
 
@@ -56,10 +56,10 @@ from typing import Any
 
 import flint
 
-from evalgebra.data.numbers import exact_rational
+from evalgebra.numbers.rationals import exact_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import (
+from evalgebra.numbers.algebraic_numbers import (
     AlgebraicNumber, FieldElement, as_fraction, poly_text, real_roots, solve_linear)
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.evaluators.many_labels_tables import count_tables, pattern_order
@@ -107,7 +107,7 @@ class ResponseEstimate(Estimate):
     ``response[classifier][true label][answer]`` is ``P_{i,answer|true label}``; ``accuracy``
     keeps the diagonal (``accuracy[c][l] = response[c][l][l]``) so the generic
     :class:`~evalgebra.results.estimates.Estimate` API keeps its meaning. Values are
-    :class:`~fractions.Fraction` or :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`.
+    :class:`~fractions.Fraction` or :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`.
     """
 
     response: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
@@ -151,7 +151,7 @@ class ManyLabelSolution:
         Irrational roots only, per hidden column ``k``: ``(root, P_k, columns)`` with the root of
         the eliminant that column belongs to (``None`` for a rational root) and the column's
         prevalence and response columns (``columns[i][r]``, classifier ``i``) as
-        :class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` of that root's number
+        :class:`~evalgebra.numbers.algebraic_numbers.FieldElement` of that root's number
         field: exact products (the partition) stay in one field.
     """
 

@@ -10,11 +10,11 @@ module (:mod:`~evalgebra.evaluators.structure_lookup`) gives, from the pattern c
 * the *back-substitution*: every accuracy and correlation as a rational function of the counts
   and that prevalence.
 
-The real roots are found exactly (:func:`~evalgebra.evaluators.symmetric_roots.eliminant_roots`);
+The real roots are found exactly (:func:`~evalgebra.numbers.symmetric_roots.eliminant_roots`);
 an irrational root is carried as a generator of its number field
-(:class:`~evalgebra.evaluators.quadratic_field.QuadraticElement` for a quadratic, whose other
+(:class:`~evalgebra.numbers.quadratic_field.QuadraticElement` for a quadratic, whose other
 root gets the conjugate values, else
-:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement`), so every point is exact.
+:class:`~evalgebra.numbers.algebraic_numbers.FieldElement`), so every point is exact.
 Each point is checked exactly against the whole generating set,
 
     n_d = Q sum_ell P_ell sum_{T in S or T = {}} G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell},
@@ -70,18 +70,18 @@ import flint
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement
-from evalgebra.evaluators.real_algebraic import as_fmpq
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
+from evalgebra.numbers.real_algebraic import as_fmpq
 from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
 from evalgebra.results import Alarm, Evaluation
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
-from evalgebra.evaluators.quadratic_field import QuadraticElement
+from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_lookup import (
     CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module)
 from evalgebra.evaluators.structured_points import (
     Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments, point_estimates)
-from evalgebra.evaluators.symmetric_roots import eliminant_roots
+from evalgebra.numbers.symmetric_roots import eliminant_roots
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
 from evalgebra.structures import parse_structure, structure_text

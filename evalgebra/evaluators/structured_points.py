@@ -2,8 +2,8 @@ r"""The points of a correlated structure's evaluator: exact values, the generati
 
 A :class:`StructuredPoint` holds one point of the evaluation variety in the user's classifier
 order, in the field its root lives in: python-flint ``fmpq`` at a rational root, a
-:class:`~evalgebra.evaluators.quadratic_field.QuadraticElement` at a root of an irreducible
-quadratic, a :class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` at a root of higher
+:class:`~evalgebra.numbers.quadratic_field.QuadraticElement` at a root of an irreducible
+quadratic, a :class:`~evalgebra.numbers.algebraic_numbers.FieldElement` at a root of higher
 degree (floats at the certified roots of the five-classifier solver).
 
 The check that a point explains the counts. With ``x_i = 1[classifier i answers b]`` and
@@ -45,9 +45,9 @@ from typing import Any
 import flint
 import numpy as np
 
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
-from evalgebra.evaluators.quadratic import QuadraticNumber
-from evalgebra.evaluators.quadratic_field import QuadraticElement
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, as_fraction
+from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.results import Estimate
 
 __all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "observed_fractions", "explains",

@@ -96,7 +96,7 @@ from typing import Any
 import flint
 
 from evalgebra.builder import GeneratingSet
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
 from evalgebra.groebner.counting import count_points

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.display import html_block, html_table, number_text
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,

@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from evalgebra.samplewise.runs import ERROR_METRICS, Runs
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = [
     "subset_chunks",

@@ -30,7 +30,7 @@ first, one value per item, whose mean over items is the same number.
 Exactness and undefined values. Every metric but ``ec_corr`` and ``pa_v`` is a ratio of
 integer counts, returned as a :class:`~fractions.Fraction` (``exact=None`` or ``True``) or a
 float (``exact=False``). ``ec_corr`` and ``pa_v`` are square roots of rationals: per subset
-they are exact (:class:`~evalgebra.evaluators.quadratic.QuadraticNumber`, or a Fraction when the
+they are exact (:class:`~evalgebra.numbers.quadratic.QuadraticNumber`, or a Fraction when the
 root is rational); their mean is a float. Where the note's formula is ``0/0`` the value
 follows its boundary rule "identical vectors score 1": ``ec_l`` of two error-free runs,
 ``pa_kappa``, ``ec_corr`` and ``pa_v`` of two identical constant vectors are 1. ``ec_corr``
@@ -304,7 +304,7 @@ def consistency_values(
         As in :func:`consistency`.
     exact : bool, optional
         ``None`` or ``True``: an object array of exact values (Fractions; for ``ec_corr``
-        and ``pa_v`` a :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` unless the
+        and ``pa_v`` a :class:`~evalgebra.numbers.quadratic.QuadraticNumber` unless the
         root is rational) with ``None`` where undefined. ``False``: floats, ``nan`` where
         undefined.
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.numbers import check_seed
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.data.sketch import Sketch
 from evalgebra.search.trios import REJECT, compatibility_graph, graph_cliques, search_trios

@@ -69,7 +69,7 @@ def test_rational_is_exact_ascii_and_bounded_before_fraction():
     assert rational("1/3") == Fraction(1, 3) and rational("-0.25") == Fraction(-1, 4)
     assert rational("1e-3") == Fraction(1, 1000) and rational("2.5E2") == 250 and rational(".5") == Fraction(1, 2)
     assert rational("0e50") == 0
-    # the API's parser and bounds (evalgebra.data.numbers): one grammar, one limit
+    # the API's parser and bounds (evalgebra.numbers.rationals): one grammar, one limit
     assert rational("1e51") == 10**51 and rational(" 1") == 1 and rational("1_000") == 1000
     assert rational("1" * MAX_DIGITS) == int("1" * MAX_DIGITS) and rational(f"1e{MAX_EXPONENT}") == 10**MAX_EXPONENT
     for text in ("0e99999999", f"1e{MAX_EXPONENT + 1}", "1" * (MAX_DIGITS + 1), "٠.5", "1/0", "nan", "inf", "e5",

@@ -24,7 +24,7 @@ from evalgebra.builder import GeneratingSet
 from evalgebra.codegen.hui_walter import HUI_WALTER_SPEC, hui_walter
 from evalgebra.generated import hui_walter as generated
 from evalgebra.groebner.coordinates import moments_of
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import rational_points
 from evalgebra.variables import VariableRegistry

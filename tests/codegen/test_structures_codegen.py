@@ -165,7 +165,7 @@ def test_generated_structure_without_independent_trio_equals_groebner_route(n, s
 
 def test_generated_structure_exact_on_number_field_elements():
     """Path P4: the eliminant has an irreducible quadratic factor; its points come out exactly in Q(theta)."""
-    from evalgebra.evaluators.algebraic_numbers import FieldElement
+    from evalgebra.numbers.algebraic_numbers import FieldElement
 
     n, structure = 4, ((0, 1), (0, 2), (1, 3))
     module = _module(n, structure)

@@ -16,7 +16,7 @@ from evalgebra import datasets
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,
     evaluate_cross_tabs,

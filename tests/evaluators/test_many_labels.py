@@ -14,7 +14,7 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.many_labels import (
     ResponseEstimate, best_assignment, evaluate_counts_many, exact_solution_many)
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many, evaluate_many_labels
@@ -207,7 +207,7 @@ import random  # noqa: E402
 
 import flint  # noqa: E402
 
-from evalgebra.evaluators.algebraic_numbers import FieldElement, real_roots  # noqa: E402
+from evalgebra.numbers.algebraic_numbers import FieldElement, real_roots  # noqa: E402
 
 _CUBIC = flint.fmpz_poly([1, -3, 0, 1])  # x^3 - 3x + 1: three real roots, cyclic Galois group
 

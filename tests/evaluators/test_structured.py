@@ -26,7 +26,7 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.structure_lookup import (
     AtlasEntry, atlas_entries, available_structures, find_structure_module)
@@ -208,8 +208,8 @@ def test_evaluate_structured_random_counts_raise_empty_variety(hand_cache):
 def test_evaluate_structured_irrational_points_are_exact_algebraic_numbers(hand_cache, structure):
     import flint
 
-    from evalgebra.evaluators.algebraic_numbers import FieldElement, real_roots
-    from evalgebra.evaluators.real_algebraic import RealAlgebraic
+    from evalgebra.numbers.algebraic_numbers import FieldElement, real_roots
+    from evalgebra.numbers.real_algebraic import RealAlgebraic
 
     rng = np.random.default_rng(1)
     module = structure_match(structure, NAMES4).module

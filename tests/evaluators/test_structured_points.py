@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.evaluators.structured import evaluate_structured_counts, exact_points, structure_match
 from evalgebra.evaluators.structured_points import (
     explains, label_moments, label_terms, observed_moments, pattern_terms)
@@ -155,7 +155,7 @@ def test_partition_of_a_swapped_point_sums_to_the_counts():
 
 def test_a_conjugated_point_equals_the_back_substitution_at_its_own_root():
     # the larger root of a quadratic gets the smaller one's values with sqrt(d) -> -sqrt(d), made when first read
-    from evalgebra.evaluators.quadratic_field import QuadraticElement
+    from evalgebra.numbers.quadratic_field import QuadraticElement
 
     rng = random.Random(11)
     match = structure_match(_PATH, _NAMES)

@@ -25,7 +25,7 @@ from evalgebra.samplewise.metrics import (
     consistency_values,
     item_consistency,
 )
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import labelled_test
 from evalgebra.spec import EnsembleSpec

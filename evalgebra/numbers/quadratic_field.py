@@ -4,14 +4,14 @@ A :class:`QuadraticElement` is ``(a + b*sqrt(d)) / c`` with Python integers ``a,
 and ``d`` an integer that is not a square. It is what a generated back-substitution computes
 with when the prevalence is an irrational root of a quadratic (the correlated structures'
 evaluator, :mod:`~evalgebra.evaluators.structured`): the same field as a
-:class:`~evalgebra.evaluators.algebraic_numbers.FieldElement` of degree two, but a product is six
+:class:`~evalgebra.numbers.algebraic_numbers.FieldElement` of degree two, but a product is six
 multiplications of machine-sized Python integers (no polynomial remainder, no rational
 normalisation: a quotient reduces by the gcd, and a product whose denominator has grown past
 :data:`REDUCE_BITS` bits), and a sign is decided with two or three more (``a`` against
 ``-b*sqrt(d)`` by their squares), never from a float. The value at the other root of the quadratic is
 the :meth:`~QuadraticElement.conjugate` (``sqrt(d) -> -sqrt(d)``): a computation done once
 serves both roots. :meth:`~QuadraticElement.exact` gives the canonical
-:class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (a Fraction when ``b = 0``).
+:class:`~evalgebra.numbers.quadratic.QuadraticNumber` (a Fraction when ``b = 0``).
 
 Examples
 --------
@@ -31,7 +31,7 @@ from typing import Any
 
 import flint
 
-from evalgebra.evaluators.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
 
 __all__ = ["QuadraticElement", "REDUCE_BITS"]
 
@@ -288,7 +288,7 @@ class QuadraticElement:
         return self._difference_sign(other) >= 0
 
     def exact(self, radicand: Fraction | None = None) -> Fraction | QuadraticNumber:
-        """The canonical value: a Fraction when ``b = 0``, else a :class:`~evalgebra.evaluators.quadratic.QuadraticNumber`
+        """The canonical value: a Fraction when ``b = 0``, else a :class:`~evalgebra.numbers.quadratic.QuadraticNumber`
         (``radicand``: ``Fraction(d)``, when the caller converts many values of one field)."""
         u = Fraction(self.a, self.c)
         if not self.b:

@@ -26,8 +26,8 @@ from typing import Any
 
 import flint
 
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, real_roots
-from evalgebra.evaluators.real_algebraic import integer_poly
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, real_roots
+from evalgebra.numbers.real_algebraic import integer_poly
 
 __all__ = ["eliminant_roots", "in_swap_variable"]
 

@@ -1,8 +1,8 @@
 r"""One family of exact irrational numbers, and the integer-polynomial tools they share.
 
 :class:`RealAlgebraic` is the abstract base of the exact irrational values an evaluation can
-hold: :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (``p + q*sqrt(d)``, the
-two-label closed forms) and :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`
+hold: :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (``p + q*sqrt(d)``, the
+two-label closed forms) and :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`
 (a root of an irreducible integer polynomial of any degree). Every member names its value by
 a *minimal polynomial* (primitive integer coefficients, positive leading one) and the *index*
 of the root among that polynomial's real roots in increasing order; that pair is canonical,
@@ -37,7 +37,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from evalgebra.data.numbers import MAX_BITS, short_repr, show_int
+from evalgebra.numbers.rationals import MAX_BITS, short_repr, show_int
 from evalgebra.errors import InexactError, NumberError
 
 __all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
@@ -62,8 +62,8 @@ class RealAlgebraic(metaclass=abc.ABCMeta):
 
     Examples
     --------
-    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
-    >>> from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
+    >>> from evalgebra.numbers.quadratic import QuadraticNumber
+    >>> from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
     >>> root2 = AlgebraicNumber([-2, 0, 1], 1)
     >>> isinstance(root2, RealAlgebraic), isinstance(QuadraticNumber(0, 1, 2), RealAlgebraic)
     (True, True)
@@ -112,7 +112,7 @@ class RealAlgebraic(metaclass=abc.ABCMeta):
 def minimal_key(value: Any) -> tuple[tuple[int, ...], int] | None:
     """The canonical key of a family member, ``None`` for rationals and everything else.
 
-    >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+    >>> from evalgebra.numbers.quadratic import QuadraticNumber
     >>> minimal_key(QuadraticNumber(0, -1, 2)), minimal_key(Fraction(1, 2))
     (((-2, 0, 1), 0), None)
     """
@@ -265,7 +265,7 @@ def integer_poly(poly: Any) -> flint.fmpz_poly:
     """An ``fmpz_poly`` from an ``fmpz_poly``, an ``fmpq_poly`` (its numerator) or integer coefficients.
 
     Coefficients are exact integers (``int``, NumPy or flint integers, integral Fractions) of
-    at most :data:`~evalgebra.data.numbers.MAX_BITS` bits; anything else raises
+    at most :data:`~evalgebra.numbers.rationals.MAX_BITS` bits; anything else raises
     :class:`~evalgebra.errors.NumberError` (never truncated: ``2.5`` is not ``2``).
 
     >>> integer_poly([-2, 0, 1])

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalgebra.evaluators.quadratic import QuadraticNumber
-from evalgebra.evaluators.quadratic_field import QuadraticElement
+from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.numbers.quadratic_field import QuadraticElement
 
 _RADICANDS = (2, 3, 5, 13, 21, -7)
 rationals = st.fractions(min_value=-5, max_value=5, max_denominator=50)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from evalgebra.codegen.structure_modules import GENERATED_STRUCTURES
 from evalgebra.codegen.structures import module_name
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.algebraic_numbers import real_roots
-from evalgebra.evaluators.symmetric_roots import eliminant_roots, in_swap_variable
+from evalgebra.numbers.algebraic_numbers import real_roots
+from evalgebra.numbers.symmetric_roots import eliminant_roots, in_swap_variable
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.spec import EnsembleSpec
 

@@ -10,7 +10,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber, FieldElement, poly_text, real_roots
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, poly_text, real_roots
 
 
 @settings(max_examples=30)
@@ -62,8 +62,8 @@ def test_field_element_value_trace_and_inverse():
 
 
 # -- one family: QuadraticNumber and AlgebraicNumber ------------------------------------------------
-from evalgebra.evaluators.quadratic import QuadraticNumber  # noqa: E402
-from evalgebra.evaluators.real_algebraic import RealAlgebraic, composed_product, composed_sum  # noqa: E402
+from evalgebra.numbers.quadratic import QuadraticNumber  # noqa: E402
+from evalgebra.numbers.real_algebraic import RealAlgebraic, composed_product, composed_sum  # noqa: E402
 from evalgebra.results import exact_text  # noqa: E402
 
 _X = sympy.Symbol("x")
@@ -228,7 +228,7 @@ def test_as_fraction_refuses_a_float_rather_than_truncating_it():
     import numpy as np
     import pytest
 
-    from evalgebra.evaluators.real_algebraic import as_fraction
+    from evalgebra.numbers.real_algebraic import as_fraction
 
     for value in (0.041, np.float64(-0.289), 1.5):
         with pytest.raises(TypeError, match="float"):
@@ -260,7 +260,7 @@ def test_polynomial_coefficients_are_exact_integers_never_truncated():
 
 
 def test_polynomial_coefficients_are_bounded_like_every_number_read():
-    from evalgebra.data.numbers import MAX_BITS
+    from evalgebra.numbers.rationals import MAX_BITS
     from evalgebra.errors import NumberError
 
     with pytest.raises(NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"):

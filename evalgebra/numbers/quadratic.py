@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.numbers import parse_rational, short_repr
+from evalgebra.numbers.rationals import parse_rational, short_repr
 from evalgebra.errors import InexactError, NumberError
-from evalgebra.evaluators.algebraic_numbers import AlgebraicNumber
-from evalgebra.evaluators.real_algebraic import RealAlgebraic
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.real_algebraic import RealAlgebraic
 
 __all__ = ["QuadraticNumber"]
 
@@ -237,7 +237,7 @@ class QuadraticNumber(RealAlgebraic):
         return tuple(c // content for c in ints), 1 if self.q > 0 else 0
 
     def to_algebraic(self) -> Fraction | AlgebraicNumber:
-        """The same value as a Fraction (rational) or an :class:`~evalgebra.evaluators.algebraic_numbers.AlgebraicNumber`.
+        """The same value as a Fraction (rational) or an :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`.
 
         ``ValueError`` for a complex number.
 
@@ -305,7 +305,7 @@ def _sign(x: Fraction) -> int:
 def _rational(x: Any) -> Fraction:
     """``x`` as a Fraction, exactly: ints, Fractions, exact rationals (python-flint ``fmpq``), text.
 
-    Text is read by :func:`~evalgebra.data.numbers.parse_rational` (bounded digits and
+    Text is read by :func:`~evalgebra.numbers.rationals.parse_rational` (bounded digits and
     exponent; :class:`~evalgebra.errors.NumberError` otherwise). Floats are refused
     (:class:`~evalgebra.errors.InexactError`): ``0.1`` is not one tenth.
     """

@@ -14,7 +14,7 @@ import sympy
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from evalgebra.evaluators.quadratic import QuadraticNumber as QN
+from evalgebra.numbers.quadratic import QuadraticNumber as QN
 
 small = st.fractions(min_value=-50, max_value=50, max_denominator=12)
 #: radicands: squares (0 included), negatives, non-squares, fractions

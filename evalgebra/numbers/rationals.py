@@ -1,4 +1,4 @@
-r"""Numbers from user input, with bounded size: exact rationals (ints, Fractions, ``"p/q"`` text) and seeds.
+r"""Rationals from user input, with bounded size: ints, Fractions, ``"p/q"`` text; one parser.
 
 :class:`fractions.Fraction` expands a decimal exponent before anything can look at the
 size of the result (``Fraction("0e99999999")`` computes ``10**99999999``), and ``int``
@@ -12,9 +12,6 @@ The grammar is Python's for ``Fraction`` with ASCII digits only: an optional sig
 ``p/q`` or a decimal with an optional exponent (``0.25``, ``.5``, ``25e-2``), underscores
 between digits, surrounding blanks ignored. ``nan``, ``inf``, ``0x10`` and digits of other
 scripts (``'٣'``) are refused.
-
-A random seed is read by :func:`check_seed`: ``None`` or a non-negative integer (NumPy's rule,
-which refuses negative seeds with a ``ValueError`` of its own), below ``2**MAX_SEED_BITS``.
 
 Examples
 --------
@@ -43,10 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import EvalgebraError, SketchError, SpecError
+from evalgebra.errors import EvalgebraError, SketchError
 
-__all__ = ["parse_rational", "exact_rational", "check_seed", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT",
-           "MAX_BITS", "MAX_SEED_BITS", "RATIONAL_BOUNDS"]
+__all__ = ["parse_rational", "exact_rational", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT",
+           "MAX_BITS", "RATIONAL_BOUNDS", "ErrorType"]
 
 #: Digits a rational written as text may have (numerator, decimals and denominator together).
 MAX_DIGITS = 1000
@@ -55,8 +52,6 @@ MAX_EXPONENT = 1000
 #: Bits the numerator and denominator of any rational read may have (about 2,400 digits: what
 #: the text limits allow, and every such number still prints).
 MAX_BITS = 8000
-#: Bits of a seed (a SHA-256 digest fits; NumPy reads seeds of any size, 10**100000 in about a second).
-MAX_SEED_BITS = 256
 #: What every message about a rational's size says is accepted.
 RATIONAL_BOUNDS = f"at most {MAX_DIGITS} digits and an exponent within ±{MAX_EXPONENT}"
 
@@ -208,38 +203,3 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
                 return _bounded(Fraction(top, bottom), where, error)
     raise error(f"{_at(where)}cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
                 "or a 'p/q' string")
-
-
-def check_seed(seed: Any, where: str = "seed", error: ErrorType = SpecError, *, none: bool = True,
-               generators: tuple = ()) -> Any:
-    r"""A random seed as an ``int``: non-negative, below ``2**MAX_SEED_BITS``; else ``error`` in one line.
-
-    Parameters
-    ----------
-    seed : int, None or one of ``generators``
-        ``None`` (fresh entropy: not reproducible) when ``none``; a generator object of one of
-        the ``generators`` types is returned as it is.
-    where : str
-        The parameter's name, for the message.
-
-    Examples
-    --------
-    >>> check_seed(7), check_seed(None), check_seed(np.int64(3))
-    (7, None, 3)
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    evalgebra.errors.SpecError: seed=-1: a seed is a non-negative integer below 2**256, or None (not reproducible)
-    """
-    if (seed is None and none) or (generators and isinstance(seed, generators)):
-        return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0 \
-            or int(seed).bit_length() > MAX_SEED_BITS:
-        allowed = ", or None (not reproducible)" if none else ""
-        allowed += "".join(f", or a {_type_name(kind)}" for kind in generators)
-        raise error(f"{where}={short_repr(seed)}: a seed is a non-negative integer below 2**{MAX_SEED_BITS}{allowed}")
-    return int(seed)
-
-
-def _type_name(kind: type) -> str:
-    return "numpy.random.Generator" if kind is np.random.Generator else f"{kind.__module__}.{kind.__qualname__}"

@@ -36,7 +36,7 @@ from typing import Any
 import flint
 
 from evalgebra.errors import NumberError
-from evalgebra.evaluators.real_algebraic import (
+from evalgebra.numbers.real_algebraic import (
     Interval, RealAlgebraic, as_fmpq, as_fraction, ball_interval, composed_product, composed_sum, integer_poly,
     interval_product, interval_sum, isolating_intervals, poly_text, primitive, root_index, sign_of, solve_linear)
 
@@ -102,8 +102,8 @@ class AlgebraicNumber(RealAlgebraic):
     rational, no other root of ``poly`` in it), narrowed in place as comparisons need.
 
     Arithmetic (``+ - * /`` with rationals, with another ``AlgebraicNumber`` or with a real
-    :class:`~evalgebra.evaluators.quadratic.QuadraticNumber`) is exact: the result is a root of
-    the composed sum or product of the minimal polynomials (:mod:`~evalgebra.evaluators.real_algebraic`),
+    :class:`~evalgebra.numbers.quadratic.QuadraticNumber`) is exact: the result is a root of
+    the composed sum or product of the minimal polynomials (:mod:`~evalgebra.numbers.real_algebraic`),
     found by factoring it and narrowing the operands' intervals until one root remains; a
     rational result comes back as a :class:`~fractions.Fraction`. The degree of a result can
     be the product of the operands' degrees: for long sums of unrelated numbers of high degree,
@@ -152,9 +152,9 @@ class AlgebraicNumber(RealAlgebraic):
 
     @classmethod
     def from_quadratic(cls, value: Any) -> Fraction | AlgebraicNumber:
-        r"""The value of a real :class:`~evalgebra.evaluators.quadratic.QuadraticNumber` (a Fraction when rational).
+        r"""The value of a real :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (a Fraction when rational).
 
-        >>> from evalgebra.evaluators.quadratic import QuadraticNumber
+        >>> from evalgebra.numbers.quadratic import QuadraticNumber
         >>> AlgebraicNumber.from_quadratic(QuadraticNumber(1, -1, 2))
         AlgebraicNumber(x^2 - 2*x - 1, root 0 ≈ -0.4142135624)
         """
