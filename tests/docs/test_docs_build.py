@@ -3,7 +3,8 @@
 The build (``tests/docs/conftest.py``) runs Sphinx with autodoc and numpydoc over every module
 of the package, the markdown pages of ``docs/`` (myst-parser) and the notebooks (myst-nb,
 not executed). A docstring that does not parse, a reference that does not resolve, or a
-heading link into ``docs/theory.md`` that does not exist fails the build.
+heading link into ``docs/theory.md`` that does not exist fails the build. The pages load no
+script from the network: formulas are typeset by the site's own copy of MathJax.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import evalgebra
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
+#: Every markdown page of the site.
+ALL_PAGES = sorted(DOCS.rglob("*.md"))
 
 
 def test_docs_build_has_no_warnings(docs_build):
@@ -62,6 +65,27 @@ def test_docs_page_examples_run(page):
     """The ``>>>`` examples of the markdown pages hold (the README's are run by pytest itself)."""
     failures, _ = doctest.testfile(str(page), module_relative=False, verbose=False, report=True)
     assert failures == 0, f"{page.name}: {failures} example(s) failed (see the output above)"
+
+
+def test_docs_pages_load_no_script_from_the_network(built_html):
+    """No page asks the network for a script or a stylesheet; MathJax is the site's own copy."""
+    remote = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)=\"(?:https?:)?//[^\"]*\"")
+    found = {str(page.relative_to(built_html)): remote.findall(page.read_text(encoding="utf-8"))
+             for page in built_html.rglob("*.html")}
+    found = {page: tags for page, tags in found.items() if tags}
+    assert not found, f"pages that load from the network: {found}"
+    theory = (built_html / "docs" / "theory.html").read_text(encoding="utf-8")
+    script = re.search(r'<script\b[^>]*src="([^"?]*mathjax[^"?]*)', theory)
+    assert script is not None, "docs/theory.html loads no MathJax"
+    assert (built_html / "docs" / script.group(1)).resolve().is_file(), f"{script.group(1)} is not in the site"
+
+
+def test_docs_pages_hold_no_control_characters():
+    """A formula written through a non-raw Python string loses ``\\f`` and ``\\t`` to control characters."""
+    bad = {str(page.relative_to(ROOT)): n for page in [*ALL_PAGES, ROOT / "README.md"]
+           for n, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1)
+           if re.search(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]", line)}
+    assert not bad, f"control characters (page: a line holding one): {bad}"
 
 
 def test_docs_theory_has_the_anchors_the_code_links_to():
