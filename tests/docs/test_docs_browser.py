@@ -120,7 +120,7 @@ def test_docs_browser_api_page_shows_evaluate(built_html, tmp_path):
     _assert_shows(text, _examples(docstring), "the API entry of evaluate")
 
 
-@pytest.mark.parametrize("page", ["theory"])
+@pytest.mark.parametrize("page", ["theory", "guide/correlated"])
 def test_docs_browser_typesets_the_formulas_offline(built_html, tmp_path, page):
     """Every formula of the page is typeset by MathJax, without an error, with the network closed."""
     source = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
