@@ -67,10 +67,37 @@ nitpick_ignore_regex = [
 # function follows there even when the text does not cite them by number
 suppress_warnings = ["ref.citation"]
 
+# -- math, rendered offline ----------------------------------------------------------------
+def _mathjax_folder() -> str:
+    """The folder that holds ``mathjax/`` (MathJax 3.2.2: the script, its TeX extensions and its
+    fonts), from the pinned ``sphinx-mathjax-offline`` wheel of the docs extra.
+
+    Only its files are used, not its extension: the folder's ``mathjax/`` is copied into the
+    site's ``_static/`` like any static file, so the pages load MathJax from the site itself and
+    no script from the network (a test checks both).
+    """
+    from importlib import metadata
+    from pathlib import PurePosixPath
+
+    try:
+        dist = metadata.distribution("sphinx-mathjax-offline")
+    except metadata.PackageNotFoundError as exc:
+        raise RuntimeError("the offline MathJax is missing: pip install -e '.[docs]' "
+                           "(it holds sphinx-mathjax-offline)") from exc
+    for file in dist.files or ():
+        path = PurePosixPath(str(file))
+        if path.name == "tex-chtml.js" and path.parent.name == "mathjax":
+            return str(dist.locate_file(path.parent.parent))
+    raise RuntimeError("sphinx-mathjax-offline holds no mathjax/tex-chtml.js")
+
+
+# relative to _static/: the copy the site serves, never a CDN
+mathjax_path = "mathjax/tex-chtml.js"
+
 # -- HTML ----------------------------------------------------------------------------------
 html_theme = "alabaster"
 html_title = "evalgebra"
-html_static_path: list[str] = []
+html_static_path: list[str] = [_mathjax_folder()]
 html_show_sourcelink = False
 
 

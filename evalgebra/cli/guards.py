@@ -52,6 +52,7 @@ __all__ = [
     "TERM_LIMIT",
     "TRIO_LIMIT",
     "TRIO_SECONDS",
+    "TRIO_GROWTH",
     "SECONDS_LIMIT",
     "ALARM_WORK_LIMIT",
     "CORRELATION_LIMIT",
@@ -82,6 +83,7 @@ TRIO_LIMIT = comb(20, 3)
 #: 600 items, irrational points: the ``R^4`` partition values in number fields dominate from 6 labels);
 #: beyond the table each label multiplies the time by :data:`TRIO_GROWTH`.
 TRIO_SECONDS = {2: SECONDS_LIMIT / TRIO_LIMIT, 3: 0.3, 4: 0.5, 5: 1.6, 6: 2.5, 7: 9.0, 8: 30.0}
+#: How many times longer one trio takes for each label beyond the largest in :data:`TRIO_SECONDS`.
 TRIO_GROWTH = 4
 #: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (about
 #: 0.005 to 0.008 s a unit on one core: 2,000 is 10 to 16 s).

@@ -133,7 +133,7 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     >>> evaluate(sketch, structure=[(0, 1)])
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers is not identifiable: a 2-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in the README)
+    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers is not identifiable: a 2-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)
     >>> evaluate(sketch, method="majority", structure="0-1")
     Traceback (most recent call last):
     ...

@@ -146,7 +146,7 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
     text = (f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its correlations free "
             f"(a {free}-dimensional family of them fits {many} of prevalence and accuracies) and no "
             "evaluator solves such a structure yet (the code generator finds no derivation for it); accepted: a "
-            "structure whose correlations are determined (see 'Correlated classifiers' in the README)")
+            "structure whose correlations are determined (see docs/guide/correlated.md)")
     trios = independent_trios(structure, n)
     if trios:
         names = [str(classifiers[i]) for i in trios[0]]

@@ -287,7 +287,7 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
     >>> find_structure_module(((0, 1), (2, 3)), 4, 2)
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in the README)
+    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)
     """
     text = structure_text(structure)
     atlas = None
@@ -301,7 +301,7 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         if entry.dimension is not None and entry.dimension > 0:
             raise SpecError(f"structure {text} on {n_classifiers} classifiers is not identifiable: a "
                             f"{entry.dimension}-dimensional family of evaluations fits every sketch; accepted: a "
-                            "structure with finitely many evaluations (see the identifiability atlas in the README)")
+                            "structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)")
         module = _packaged(entry.module) if entry.module else None
         if module is not None:
             return StructureMatch(module, _mapping(structure, module, n_classifiers, sigma), structure,

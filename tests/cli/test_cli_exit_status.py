@@ -1,7 +1,8 @@
-"""The exit statuses the README and ``evalgebra --help`` list are the ones the commands return.
+"""The exit statuses the command-line guide and ``evalgebra --help`` list are the ones the commands return.
 
-Each clause of the README's list is paired with a command that should end with that status;
-the clause must be in the README (whitespace aside) and the command must return the status.
+Each clause of the list in ``docs/guide/cli.md`` is paired with a command that should end with
+that status; the clause must be on that page (whitespace aside) and the command must return the
+status.
 ``--min-accuracy`` alone is the case the list once left out: ``evaluate`` checks it (status 1
 when the chosen point misses it or has none), ``alarm`` only reports against it (status 0).
 """
@@ -16,7 +17,7 @@ import pytest
 from evalgebra.cli import build_parser, main
 from evalgebra.data.sketch import Sketch
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cli.md"
 
 #: c2's accuracy on b is exactly 1/2 at the chosen point; every other one is above 1/3.
 AT_ONE_HALF = dict(zip(("".join(p) for p in itertools.product("ab", repeat=3)),
@@ -26,7 +27,7 @@ TRIO = {"abb": 1, "bab": 1, "bba": 1, "bbb": 3}
 #: Vanishing covariances the independent model cannot produce: no point is chosen.
 NO_POINT = {"aaa": 5, "abb": 5, "bab": 5, "bba": 5}
 
-#: (the README's words, the command, its status, a line it must print on standard error or None)
+#: (the guide's words, the command, its status, a line it must print on standard error or None)
 CLAUSES = [
     ("0 (done)", ["evaluate", "HALF", "--min-accuracy", "1/3"], 0, None),
     ("one named by `--fail-on` or `--fail-on-alarm`",
@@ -61,8 +62,8 @@ def sketches(tmp_path_factory) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("clause, argv, status, line", CLAUSES)
-def test_readme_exit_statuses_are_the_real_ones(capsys, sketches, clause, argv, status, line):
-    assert _words(clause) in _words(README.read_text(encoding="utf-8")), clause
+def test_guide_exit_statuses_are_the_real_ones(capsys, sketches, clause, argv, status, line):
+    assert _words(clause) in _words(GUIDE.read_text(encoding="utf-8")), clause
     try:
         got = main([sketches.get(a, a) for a in argv])
     except SystemExit as exc:  # argparse refuses a value
@@ -82,7 +83,7 @@ def test_help_epilog_lists_the_same_statuses():
         assert words in epilog, words
 
 
-def test_readme_clauses_check_can_fail(capsys, sketches):
-    """The pairing rejects a status the README does not give: alarm --min-accuracy alone is not 1."""
+def test_guide_clauses_check_can_fail(capsys, sketches):
+    """The pairing rejects a status the guide does not give: alarm --min-accuracy alone is not 1."""
     with pytest.raises(AssertionError):
-        test_readme_exit_statuses_are_the_real_ones(capsys, sketches, CLAUSES[-2][0], CLAUSES[-2][1], 1, None)
+        test_guide_exit_statuses_are_the_real_ones(capsys, sketches, CLAUSES[-2][0], CLAUSES[-2][1], 1, None)

@@ -1,7 +1,8 @@
 """Correlated structures (derivation d10): fast rows against the committed tables; the full run is slow.
 
-The README's closed form for the one-pair structure is read from the README and evaluated on
-the exact sketch of a correlated test: it gives the truth's prevalence (exact round trip).
+The user guide's closed form for the one-pair structure is read from its page
+(``docs/guide/correlated.md``, which also evaluates it in a doctest) and evaluated on the exact
+sketch of a correlated test: it gives the truth's prevalence (exact round trip).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from evalgebra.spec import EnsembleSpec
 DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 RESULT = DERIVATIONS / "results" / "d10_correlated_structures.txt"
 MARKDOWN = DERIVATIONS / "results" / "d10_correlated_structures.md"
-README = DERIVATIONS.parent / "README.md"
+GUIDE = DERIVATIONS.parent / "docs" / "guide" / "correlated.md"
 
 
 def _d10():
@@ -64,7 +65,7 @@ def test_d10_fast_rows_match_committed_tables(structure):
 
 
 def _d(text: str) -> sympy.Expr:
-    """A README/table polynomial in ``D_T`` (``D_023^2 + 4 D_02 D_03 D_23``) as SymPy, symbols ``D_0_2_3``."""
+    """A guide/table polynomial in ``D_T`` (``D_023^2 + 4 D_02 D_03 D_23``) as SymPy, symbols ``D_0_2_3``."""
     text = re.sub(r"D_(\d+)", lambda m: "D_" + "_".join(m.group(1)), text)
     return parse_expr(text, transformations=standard_transformations + (implicit_multiplication, convert_xor))
 
@@ -81,11 +82,10 @@ def _round_trip(k_text: str, c_text: str, structure, truth_prevalence) -> None:
     assert all(r.is_Rational for r in roots)  # the sketch is explained by the structure: rational points
 
 
-def test_readme_prints_the_one_pair_closed_form_and_it_gives_the_truth():
-    readme = README.read_text(encoding="utf-8")
-    section = readme.split("## Correlated classifiers", 1)[1].split("\n## ", 1)[0]
+def test_guide_prints_the_one_pair_closed_form_and_it_gives_the_truth():
+    section = GUIDE.read_text(encoding="utf-8")
     found = re.search(r"P_a = 1/2 \(1 -\+ (D_\d+) / sqrt\(\1\^2 \+ 4 ([D_\d ]+)\)\)", section)
-    assert found is not None, "the one-pair closed form is missing from the README section"
+    assert found is not None, "the one-pair closed form is missing from docs/guide/correlated.md"
     _round_trip(found.group(1), found.group(2), [(0, 1)], lambda p: sympy.Rational(p.prevalence_of()["a"]))
     assert "d10_correlated_structures.md" in section
 
@@ -105,8 +105,8 @@ def test_d10_full_run_matches_committed_table():
     assert _d10().main(["--check"]) == 0
 
 
-def test_readme_pair_table_agrees_with_the_published_table():
-    section = README.read_text(encoding="utf-8").split("## Correlated classifiers", 1)[1].split("\n## ", 1)[0]
+def test_guide_pair_table_agrees_with_the_published_table():
+    section = GUIDE.read_text(encoding="utf-8")
     published = {}
     for line in MARKDOWN.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
