@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evalgebra.alarm.safety import SafetySpec
@@ -250,23 +250,39 @@ def label_count_sketches(draw: Any) -> tuple[Sketch, EvaluationPoint | None]:
 
 
 def _renaming_of(point: Estimate, truth: EvaluationPoint) -> bool:
-    """``point`` is ``truth`` with its labels renamed (values left undefined aside)."""
+    """``point`` is ``truth`` with its labels renamed (values left undefined aside, prevalences too:
+    when no classifier's answers depend on the truth, every prevalence fits the counts)."""
     labels, prevalence = truth.spec.labels, truth.prevalence_of()
     rows = point.response_rows()
     for perm in itertools.permutations(labels):
         name = dict(zip(labels, perm))
-        if all(point.prevalence[name[t]] == prevalence[t] for t in labels) and all(
+        if all(point.prevalence[name[t]] in (None, prevalence[t]) for t in labels) and all(
                 rows[c][name[t]][a] in (None, truth.response_rate(c, a, t))
                 for c in truth.spec.classifiers for t in labels for a in labels):
             return True
     return False
 
 
+def _undefined(point: Estimate) -> bool:
+    rows = point.response_rows()
+    return any(v is None for v in point.prevalence.values()) or any(
+        v is None for by_truth in rows.values() for row in by_truth.values() for v in row.values())
+
+
+def _coin_flippers() -> tuple[Sketch, EvaluationPoint]:
+    """Three binary classifiers that answer yes or no with 1/2 whatever the truth (prevalences 1/2)."""
+    half = [Fraction(1, 2), Fraction(1, 2)]
+    truth = EvaluationPoint(EnsembleSpec(3, ["yes", "no"]), [half], [[half, half] for _ in range(3)], {})
+    return expected_sketch(truth).unlabelled(), truth
+
+
 @settings(FUZZ, max_examples=30)
 @given(label_count_sketches())
+@example(_coin_flippers())  # found by Hypothesis: no prevalence fits better than another
 def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
     """A larger ensemble is one point, every renaming of one point (undecided), or no point with the
-    reason; on an exactly independent test every point is the truth renamed, never an average."""
+    reason; on an exactly independent test every point is the truth renamed, never an average, and
+    a value it leaves undefined comes with the blind_spot alarm that says so."""
     sketch, truth = case
     result = call(evaluate, sketch, method="algebraic")
     assert isinstance(result, Evaluation)
@@ -278,6 +294,8 @@ def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
                 not t.points or {"blind_spot", "complex"} & t.alarm_kinds() for t in result.trios)
     if truth is not None:
         assert all(_renaming_of(p, truth) for p in result.points)
+        if any(_undefined(p) for p in result.points):
+            assert "blind_spot" in result.alarm_kinds()
 
 
 @FUZZ

@@ -23,7 +23,9 @@ classifiers the algebra splits the evaluation in two steps
    ``P_{i,c|ell} = P'_{i,c|ell} - sum_A P_{i,A|ell}``.
 
 Points that are not rational (an ``irrational`` alarm: the classifiers were not sample
-independent) have their abstention rows in floating point. A classifier ``j`` whose
+independent) have their abstention rows in floating point; an undefined value (``None``, a
+classifier in no trio with a usable point) stays undefined and leaves the rest exact, and that
+classifier's abstention rows are still fixed by its pairs with the others. A classifier ``j`` whose
 collapsed rows are all equal carries no information; when no classifier informs the
 system it is singular and the rows are undefined (a ``blind_spot`` alarm).
 
@@ -112,7 +114,7 @@ def abstention_rows(
     -------
     rows, alarms
         ``rows[classifier][true label][response]`` over labels and abstentions (exact when
-        the inputs are rational, floats otherwise; ``None`` when undefined), and the
+        the defined inputs are rational, floats otherwise; ``None`` when undefined), and the
         ``blind_spot`` alarms of classifiers whose rows the pairs cannot fix.
 
     Examples
@@ -130,8 +132,12 @@ def abstention_rows(
     labels, classifiers, total = list(sketch.labels), list(sketch.classifiers), pooled.Q
     values = [prevalence[t] for t in labels] + [v for rows in collapsed.values() for row in rows.values()
                                                 for v in row.values()]
-    exact = all(_rational(v) for v in values)
-    number: Callable[[Any], Any] = (lambda v: Fraction(v)) if exact else (lambda v: None if v is None else float(v))
+    exact = all(_rational(v) for v in values if v is not None)  # an undefined value (None) stays None
+    convert: Callable[[Any], Any] = Fraction if exact else float
+
+    def number(value: Any) -> Any:
+        return None if value is None else convert(value)
+
     prev = {t: number(prevalence[t]) for t in labels}
     merged = {c: {t: {r: number(v) for r, v in row.items()} for t, row in rows.items()} for c, rows in collapsed.items()}
     out: dict[str, dict[str, dict[str, Any]]] = {}

@@ -96,6 +96,8 @@ _TIED = ("the trios cannot be aligned: the statistics that trio(s) {} share with
          "evaluation is in trios)")
 _APART = ("trio {} shares no classifier with the aligned trios (the trios between them have no usable "
           "point): left out of the combination")
+_UNFIXED = ("{} is in no trio with a usable point (see the trios' alarms): the trios do not fix its "
+            "rows over the labels, undefined (None) in the combination")
 
 
 def _rational(value: Any) -> bool:
@@ -462,9 +464,10 @@ def combined_evaluation(trios: Sequence[Evaluation], labels: Sequence[str], clas
     -------
     Evaluation
         ``trios`` holds every trio's evaluation and their alarms are repeated, each naming its
-        trio. When the trios are combined and the rule decides: the one chosen point; when it
-        does not: every renaming of the combined point (identity first), none chosen, and an
-        ``undecided`` alarm; when they are not combined: no point and the alarm saying why.
+        trio; a classifier in no aligned trio has undefined (``None``) rows and a ``blind_spot``
+        alarm naming it. When the trios are combined and the rule decides: the one chosen point;
+        when it does not: every renaming of the combined point (identity first), none chosen, and
+        an ``undecided`` alarm; when they are not combined: no point and the alarm saying why.
         A ``trio_disagreement`` alarm lists the statistics on which the aligned trios differ.
     """
     labels, classifiers = tuple(labels), tuple(classifiers)
@@ -480,6 +483,9 @@ def combined_evaluation(trios: Sequence[Evaluation], labels: Sequence[str], clas
     point = combination.point
     if point is None:
         return Evaluation(method, labels, classifiers, (), None, {}, tuple(alarms), tuple(trios))
+    covered = {c for trio, perm in zip(trios, combination.relabellings) if perm is not None
+               for c in trio.classifiers}
+    alarms += [Alarm("blind_spot", _UNFIXED.format(repr(c)), (c,)) for c in classifiers if c not in covered]
     rows = point.response_rows()
     values = [*point.prevalence.values(),
               *(v for by_truth in rows.values() for row in by_truth.values() for v in row.values())]

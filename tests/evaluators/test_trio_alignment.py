@@ -9,7 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evalgebra.data.point import EvaluationPoint
@@ -129,12 +129,39 @@ def test_combined_trios_are_the_truth_or_one_renaming(truth):
     _check_renamings(algebraic_evaluation(expected_sketch(truth).unlabelled()), truth)
 
 
+def _abstaining_coin_and_three() -> EvaluationPoint:
+    """Four binary classifiers that may abstain ('x'), prevalences 1/2: c0 answers a, b, x with 1/3 each
+    whatever the truth; c1..c3 answer a and b alike under both labels, only their abstentions tell."""
+    third, quarter = Fraction(1, 3), Fraction(1, 4)
+    spec = EnsembleSpec(4, 2, abstain=["x"])
+    coin = [[third] * 3, [third] * 3]
+    rows = [coin] + [[[third] * 3, [quarter, quarter, Fraction(1, 2)]] for _ in range(3)]
+    return EvaluationPoint(spec, [[Fraction(1, 2)] * 2], rows, {})
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=SLOW)
 @given(independent_points(abstain=True))
+@example(_abstaining_coin_and_three())  # found by Hypothesis: floats in an exact evaluation
 def test_abstention_combined_trios_are_the_truth_or_one_renaming(truth):
     sketch = expected_sketch(truth).unlabelled()
     evaluate = abstention_evaluation if truth.spec.abstain else algebraic_evaluation
     _check_renamings(evaluate(sketch), truth)
+
+
+def test_abstention_rows_stay_exact_beside_a_classifier_no_trio_fixes():
+    """Regression: every trio with c0 is a blind spot, so c0's collapsed rows are undefined in the
+    combination; that None made the abstention step switch to floats for every classifier. Now the
+    point is exact, c0's abstention rows are fixed by its pairs with c1..c3 (1/3 under each label),
+    and its label rows are None with a blind_spot alarm naming it."""
+    truth = _abstaining_coin_and_three()
+    result = abstention_evaluation(expected_sketch(truth).unlabelled())
+    assert [t.classifiers for t in result.trios if not t.alarms] == [("c1", "c2", "c3")]
+    assert len(_renamings(result.point, truth)) == 1 and _exact(result.point)
+    rows = result.point.response_rows()
+    assert rows["c0"] == {t: {"a": None, "b": None, "x": Fraction(1, 3)} for t in ("a", "b")}
+    assert rows["c1"]["b"] == {"a": Fraction(1, 4), "b": Fraction(1, 4), "x": Fraction(1, 2)}
+    assert any(a.kind == "blind_spot" and a.classifiers == ("c0",) and "no trio" in a.detail
+               for a in result.alarms)
 
 
 # -- trios that cannot be aligned are reported, not averaged ---------------------------------------
