@@ -284,7 +284,11 @@ def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
     reason; on an exactly independent test every point is the truth renamed, never an average, and
     a value it leaves undefined comes with the blind_spot alarm that says so."""
     sketch, truth = case
-    result = call(evaluate, sketch, method="algebraic")
+    fitted = call(evaluate, sketch, method="algebraic")
+    assert isinstance(fitted, Evaluation) and fitted.verdict in ("exact", "fitted", "fit_rejected", "none")
+    if fitted.point is not None:  # whatever the exact points, the chosen one lies in the simplex
+        assert all(0 <= float(v) <= 1 for v in fitted.point.prevalence.values())
+    result = call(evaluate, sketch, method="algebraic", fit=False)  # the exact points alone
     assert isinstance(result, Evaluation)
     if sketch.n_classifiers > 3:
         assert (result.chosen, len(result.points)) in ((0, 1), (None, 0), (None, len(list(

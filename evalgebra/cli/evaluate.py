@@ -82,7 +82,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     for k in shown:
         point = result.points[k]
         mark = " (chosen)" if k == result.chosen else ""
-        lines.append(f"point {k}{mark}:")
+        kind = " fitted by maximum likelihood" if result.fit is not None and k == result.fit.fitted_index else ""
+        lines.append(f"point {k}{kind}{mark}:")
         for label, value in point.prevalence.items():
             lines.append(f"  P_{label} = {_exact(value)}{_interval(point, 'prevalence', label)}")
         for population, row in (getattr(point, "by_population", None) or {}).items():
@@ -103,6 +104,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
                                                                           for answer, v in answers.items()))
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
+    if result.fit is not None:
+        lines.append(result.fit.describe())
     if result.intervals is not None:
         lines.append(f"intervals: {result.intervals.text()}")
     if result.partition and result.chosen is not None:
@@ -201,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         options["intervals"] = args.intervals
         options.update({name: value for name, value in (("level", args.level), ("n_boot", args.n_boot),
                                                           ("seed", args.seed)) if value is not None})
-    result = evaluate(sketch, method=args.method, structure=structure, **options)
+    result = evaluate(sketch, method=args.method, structure=structure, fit=not args.no_fit, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     failed = args.fail_on_alarm and bool(result.alarms)
     if args.min_accuracy is not None:
@@ -261,6 +264,11 @@ def register(sub: Any) -> argparse.ArgumentParser:
     ev.add_argument("--fail-on-alarm", action="store_true",
                     help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)")
     deprecated_flag(ev, "--strict", "--fail-on-alarm")
+    ev.add_argument("--no-fit", action="store_true",
+                    help="the exact points alone: no maximum-likelihood fit (by default the algebraic method with "
+                         "independent errors also fits the model from its exact points and majority vote, and "
+                         "chooses the fitted point unless the counts lie exactly on the model; the JSON's "
+                         "'verdict' says which: exact, fitted, fit_rejected or none)")
     ev.add_argument("--force", action="store_true",
                     help=f"run an algebraic evaluation estimated at more than {SECONDS_LIMIT} s (by default refused "
                          f"up front: C(N,3) trios, each solving R! assignments of the hidden labels; at two labels "

@@ -70,7 +70,7 @@ def _method(method: str) -> Any:
 
 def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *, intervals: str | None = None,
              level: float | None = None, n_boot: int | None = None, seed: int | None = None,
-             **options: Any) -> Evaluation:
+             fit: bool = True, fit_level: float = 0.01, **options: Any) -> Evaluation:
     r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
 
     Parameters
@@ -104,6 +104,14 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         :mod:`~evalgebra.evaluators.intervals`).
     level, n_boot, seed
         The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
+    fit : bool
+        The algebraic method with independent errors (abstentions too) also fits the model by
+        maximum likelihood from its exact points and majority vote, appends the fitted point to
+        ``points`` and chooses by the verdict (``result.verdict``: ``exact`` when the counts lie
+        on the model, else ``fitted`` or ``fit_rejected``; :mod:`evalgebra.evaluators.fitted`).
+        ``False``: the exact points alone, as the decoding chose. Not yet with ``intervals``.
+    fit_level : float
+        The level below which the fit's p-value gives ``fit_rejected`` (default 0.01).
 
     Returns
     -------
@@ -187,7 +195,12 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
         if (level, n_boot, seed) != (None, None, None):
             raise SpecError("level, n_boot and seed are options of the confidence intervals; ask for them with "
                             "intervals='bootstrap' or intervals='delta'")
-        return function(sketch, **fixed, **options)
+        result = function(sketch, **fixed, **options)
+        if fit and method == "algebraic" and not fixed:
+            from evalgebra.evaluators.fitted.choice import with_fit
+
+            result = with_fit(result, sketch, level=fit_level, options=options)
+        return result
     if fixed:
         raise SpecError("confidence intervals are not computed for correlated structures yet; ask for them with "
                         "structure=None (independent errors; on the command line, without --structure)")

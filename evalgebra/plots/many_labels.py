@@ -102,14 +102,16 @@ def plot_label_permutations(result: Evaluation, truth: EvaluationPoint | None = 
         raise SpecError(f"this evaluation has no candidate points to draw (alarms: {kinds})")
     fig = new_figure(figsize=figsize)
     left, right = fig.subplots(1, 2)
-    prevalences = np.array([[_float(p.prevalence[label]) for label in labels] for p in result.points])
-    chosen = result.chosen
+    fit = result.fit
+    exact_points = result.points if fit is None else result.points[:fit.fitted_index]  # the permutations only
+    prevalences = np.array([[_float(p.prevalence[label]) for label in labels] for p in exact_points])
+    chosen = result.chosen if result.chosen is not None and result.chosen < len(exact_points) else None
     true_prevalence = None if truth is None else [_float(truth.prevalence_of()[label]) for label in labels]
     if len(labels) == 3:
         _triangle(left, labels, prevalences, chosen, true_prevalence)
     else:
         _lines(left, labels, prevalences, chosen, true_prevalence)
-    left.set_title(f"{len(result.points)} candidate points (label permutations)")
+    left.set_title(f"{len(exact_points)} candidate points (label permutations)")
     point = result.point
     if point is None:
         right.text(0.5, 0.5, "no point chosen\n(see the alarms)", ha="center", va="center")

@@ -11,6 +11,7 @@ module           what it holds
 ``estimates``    :class:`Estimate`: one candidate point; exact values and their text
 ``alarms``       :class:`Alarm` and :data:`ALARM_KINDS`: failure modes as results
 ``intervals``    :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
+``fit``          :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
 ``rendering``    how results show themselves: repr, summary, HTML, pandas table
 ``posteriors``   per-item posteriors, labels and expected confusion from an estimate
 ``batch``        :class:`BatchResult`: what every vectorised method returns (named arrays)
@@ -31,6 +32,7 @@ from evalgebra.results.alarms import ALARM_KINDS, Alarm
 from evalgebra.results.batch import BatchResult
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumber, exact_text
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
+from evalgebra.results.fit import VERDICTS, FitInfo
 from evalgebra.results.intervals import INTERVAL_KINDS, IntervalInfo
 from evalgebra.results.posteriors import (
     PointRows,
@@ -47,6 +49,8 @@ __all__ = [
     "Estimate",
     "Alarm",
     "IntervalInfo",
+    "FitInfo",
+    "VERDICTS",
     "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",

@@ -26,6 +26,7 @@ from typing import Any
 import evalgebra.results.rendering as render
 from evalgebra.results.alarms import Alarm
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, exact_text
+from evalgebra.results.fit import FitInfo
 from evalgebra.results.intervals import IntervalInfo
 
 __all__ = ["INDEPENDENT_METHODS", "Evaluation"]
@@ -65,6 +66,10 @@ class Evaluation:
         label (:data:`INDEPENDENT_METHODS`, the default there), ``None`` for the others
         (majority vote assumes no error model). The ``repr``, :meth:`summary` and the HTML name a
         correlated structure; :meth:`to_dict` holds any recorded one.
+    fit : FitInfo or None (keyword only)
+        The maximum-likelihood fit of the same model, when one was made: its point is
+        ``points[fit.fitted_index]``, and ``fit.verdict`` says whether it or an exact point was
+        chosen (:mod:`evalgebra.results.fit`).
 
     Notes
     -----
@@ -101,6 +106,7 @@ class Evaluation:
     trios: tuple[Evaluation, ...] = ()
     intervals: IntervalInfo | None = None
     structure: str | None = None
+    fit: FitInfo | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:
@@ -113,8 +119,25 @@ class Evaluation:
 
     @property
     def ok(self) -> bool:
-        """True when no alarm was raised."""
+        """True when no alarm was raised (see :attr:`verdict`, which says more)."""
         return not self.alarms
+
+    @property
+    def verdict(self) -> str:
+        """``exact``, ``fitted``, ``fit_rejected`` or ``none`` (:mod:`evalgebra.results.fit`).
+
+        With a fit, its verdict. Without one: ``exact`` when a point was chosen and no alarm but
+        ``irrational`` was raised (the method's own point, computed exactly), else ``none``.
+        """
+        if self.fit is not None:
+            return self.fit.verdict
+        return "exact" if self.chosen is not None and self.alarm_kinds() <= {"irrational"} else "none"
+
+    def point_kind(self, index: int) -> str:
+        """``fitted`` for the fitted point, ``exact`` for an exact one, ``numeric`` for floats."""
+        if self.fit is not None and index == self.fit.fitted_index:
+            return "fitted"
+        return "exact" if self.points[index].is_exact else "numeric"
 
     def alarm_kinds(self) -> set[str]:
         return {a.kind for a in self.alarms}
@@ -127,7 +150,8 @@ class Evaluation:
             **({"structure": self.structure} if self.structure is not None else {}),
             "labels": list(self.labels),
             "classifiers": list(self.classifiers),
-            "points": [p.to_dict() for p in self.points],
+            "verdict": self.verdict,
+            "points": [{"kind": self.point_kind(k), **p.to_dict()} for k, p in enumerate(self.points)],
             "chosen": self.chosen,
             "partition": {
                 label: [{"decisions": list(pattern), "count": render.float_or_none(count),
@@ -138,6 +162,7 @@ class Evaluation:
             "alarms": [a.to_dict() for a in self.alarms],
             "trios": [t.to_dict() for t in self.trios],
             **({"intervals": self.intervals.to_dict()} if self.intervals is not None else {}),
+            **({"fit": self.fit.to_dict()} if self.fit is not None else {}),
         }
 
     def to_json(self) -> str:

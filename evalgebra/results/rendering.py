@@ -280,8 +280,10 @@ def evaluation_summary(evaluation: Any) -> str:
     lines = [f"Evaluation by the {evaluation.method} method{_correlated(evaluation)}: "
              f"{len(evaluation.classifiers)} classifiers ({names_text(evaluation.classifiers)}), "
              f"labels {', '.join(map(str, evaluation.labels))}"]
+    fit = getattr(evaluation, "fit", None)
     if evaluation.point is not None:
-        lines.append("chosen point:")
+        kind = " (fitted by maximum likelihood)" if fit is not None and evaluation.chosen == fit.fitted_index else ""
+        lines.append(f"chosen point{kind}:")
         lines.extend(estimate_lines(evaluation.point, indent="  "))
     else:
         lines.append(f"no point chosen; {len(evaluation.points)} candidate(s):")
@@ -290,6 +292,8 @@ def evaluation_summary(evaluation: Any) -> str:
                                                           for label, v in candidate.prevalence.items()))
     if getattr(evaluation, "intervals", None) is not None and evaluation.point is not None:
         lines.append("  " + evaluation.intervals.text())
+    if fit is not None:
+        lines.append(fit.describe())
     rows, more = _alarm_rows(evaluation)
     lines.append("alarms:" + ("" if rows else " none"))
     lines.extend(f"  [{kind}] {detail}" for kind, detail in rows)

@@ -25,7 +25,8 @@ def test_evaluate_json_follows_the_format_and_exact_values_sympify(capsys):
     doc = json.loads(out)
     assert doc["format"] == "evalgebra.evaluation/1"
     assert doc["method"] == "algebraic" and doc["labels"] == ["a", "b"] and doc["classifiers"] == ["c1", "c2", "c3"]
-    assert len(doc["points"]) == 2 and doc["chosen"] in (0, 1)
+    assert [p["kind"] for p in doc["points"]] == ["exact", "exact", "fitted"] and doc["chosen"] in (0, 1)
+    assert doc["verdict"] == "exact" and doc["fit"]["g2"] == 0  # the counts lie on the model
     for point in doc["points"]:
         for label, text in point["exact"]["prevalence"].items():
             assert math.isclose(float(sympy.sympify(text)), point["prevalence"][label], rel_tol=1e-12)
@@ -56,7 +57,7 @@ def test_evaluate_four_classifiers_lists_trios(capsys, tmp_path):
     Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
     status, out, _ = _run(capsys, "evaluate", str(path), "--json")
     doc = json.loads(out)
-    assert status == 0 and len(doc["trios"]) == 4 and len(doc["points"]) == 1
+    assert status == 0 and len(doc["trios"]) == 4 and [p["kind"] for p in doc["points"]] == ["exact", "fitted"]
 
 
 def test_evaluate_prevalence_range_four_classifiers_chooses_nothing_outside(capsys, tmp_path):
@@ -64,14 +65,17 @@ def test_evaluate_prevalence_range_four_classifiers_chooses_nothing_outside(caps
     path = tmp_path / "four.json"
     Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
     status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4", "--json")
+    fitted = json.loads(out)  # the fit is chosen only inside the range
+    assert fitted["chosen"] is None or 1 / 4 <= fitted["points"][fitted["chosen"]]["prevalence"]["a"] <= 3 / 4
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4", "--json", "--no-fit")
     doc = json.loads(out)
     assert status == 0 and doc["chosen"] is None
     assert "undecided" in [a["kind"] for a in doc["alarms"] if "classifiers" not in a]
     assert sorted(p["exact"]["prevalence"]["a"] for p in doc["points"]) == ["1/8", "7/8"]
-    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "2/3", "1", "--json")
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "2/3", "1", "--json", "--no-fit")
     doc = json.loads(out)
     assert doc["chosen"] == 0 and doc["points"][0]["exact"]["prevalence"]["a"] == "7/8"
-    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4")
+    status, out, _ = _run(capsys, "evaluate", str(path), "--prevalence-range", "1/4", "3/4", "--no-fit")
     assert "no point chosen" in out and "(chosen)" not in out
 
 

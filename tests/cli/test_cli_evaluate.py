@@ -64,7 +64,9 @@ def test_evaluate_three_labels_recovers_the_truth_exactly(capsys, three_labels):
 
     status, out, _ = _run(capsys, "evaluate", three_labels, "--json")
     doc = json.loads(out)
-    assert status == 0 and doc["labels"] == list(LABELS) and len(doc["points"]) == 6
+    assert status == 0 and doc["labels"] == list(LABELS) and doc["verdict"] == "exact"
+    assert [p["kind"] for p in doc["points"]] == ["exact"] * 6 + ["fitted"]  # the fit is the chosen exact point
+    assert doc["points"][-1] == doc["points"][doc["chosen"]] | {"kind": "fitted"}
     point = doc["points"][doc["chosen"]]
     assert {k: Fraction(v) for k, v in point["exact"]["prevalence"].items()} == PREVALENCE
     for c, rows in RESPONSE.items():
@@ -179,7 +181,8 @@ def test_evaluate_gate_on_real_data_is_not_tripped_by_irrational(capsys):
 def test_evaluate_gate_fails_closed_when_no_point_is_chosen(capsys, tmp_path):
     path = tmp_path / "four.json"
     Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
-    status, _, err = _run(capsys, "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0")
+    status, _, err = _run(capsys, "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0",
+                          "--no-fit")
     assert status == 1 and "no point chosen" in err
 
 

@@ -37,7 +37,7 @@ CLAUSES = [
     ("the check of `evaluate --min-accuracy X`, which runs without `--fail-on` too and fails when the "
      "chosen point is not above X on every label", ["evaluate", "HALF", "--min-accuracy", "1/2"], 1,
      "c2 accuracy on b = 1/2 (0.5) is not above 1/2"),
-    ("or has no defined accuracy", ["evaluate", "NONE", "--min-accuracy", "0"], 1, "no point chosen"),
+    ("or has no defined accuracy", ["evaluate", "NONE", "--min-accuracy", "0", "--no-fit"], 1, "no point chosen"),
     ("a `--fail-on` that omits `below_spec` turns it into a report on standard error",
      ["evaluate", "HALF", "--min-accuracy", "1/2", "--fail-on", "complex"], 0, "is not above 1/2"),
     ("`alarm --min-accuracy X` alone only sets the specification: it exits 0 whatever the verdicts",

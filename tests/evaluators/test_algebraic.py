@@ -77,7 +77,7 @@ def test_evaluate_algebraic_trios_agree_on_independent_tests(point):
 def test_evaluate_algebraic_acs_reproduces_seed_table():
     """Algebraic Evaluation Theorems, Table 1: the AE partition of the ACS counts, from the counts alone."""
     sketch = datasets.load("acs_employment").unlabelled()
-    result = evaluate(sketch, "algebraic")
+    result = evaluate(sketch, "algebraic", fit=False)  # the exact points alone
     assert result.alarm_kinds() == {"irrational"}
     assert float(result.point.prevalence["a"]) == pytest.approx(0.0887, abs=5e-5)
     printed_a = {"aaa": 399, "aab": 133, "aba": 253, "baa": 416, "bba": 264, "bab": 139, "abb": 84, "bbb": 88}
@@ -277,7 +277,7 @@ def _four_classifier_reproducer():
 def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     """Regression: four classifiers, the only usable trio has P_a = 7/8 or 1/8, neither in [1/4, 3/4]."""
     sketch = _four_classifier_reproducer()
-    result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("1/4", "3/4"))
+    result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("1/4", "3/4"), fit=False)
     assert result.chosen is None and result.point is None
     assert "undecided" in result.alarm_kinds()
     assert any(a.kind == "undecided" and not a.classifiers for a in result.alarms)  # the ensemble's own
@@ -285,7 +285,7 @@ def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     # the one usable trio decides the same way on its own
     trio = [t for t in result.trios if t.points[0].prevalence["a"] is not None]
     assert len(trio) == 1 and trio[0].chosen is None
-    inside = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("2/3", "1"))
+    inside = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("2/3", "1"), fit=False)
     assert inside.chosen == 0 and inside.point.prevalence["a"] == Fraction(7, 8)
 
 
@@ -330,7 +330,7 @@ ranges = st.tuples(st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, ma
 @example(_four_classifier_reproducer(), [Fraction(2, 3), Fraction(1)])
 def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule(sketch, bounds):
     options = {} if bounds is None else {"decoding": "prevalence_range", "prevalence_range": tuple(bounds)}
-    result = evaluate(sketch, "algebraic", **options)
+    result = evaluate(sketch, "algebraic", fit=False, **options)
     labels = result.labels
     if result.chosen is not None:
         assert len(result.points) == 1

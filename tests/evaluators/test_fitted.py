@@ -178,3 +178,45 @@ def test_a_sampled_test_off_the_model_is_rejected_and_one_on_it_is_not():
         rows += [list(pattern[:3]) + [pattern[0]]] * n
     copied = Sketch.from_decisions(np.array(rows), labels=list(labelled.labels))
     assert fit_sketch(copied).goodness.p_value < 1e-6
+
+
+# -- the verdict: evaluate() chooses the exact point on the model, the fitted one elsewhere ---------
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(data=st.data(), shape=st.sampled_from([(3, 2), (4, 2), (3, 3)]))
+def test_evaluate_on_an_exact_test_inside_the_model_keeps_the_exact_point(data, shape):
+    point = data.draw(inner_points(*shape))
+    sketch = expected_sketch(point).unlabelled()
+    result = evaluate(sketch)
+    assert result.verdict == "exact" and result.point_kind(result.chosen) == "exact"
+    assert result.point.is_exact and result.fit.g2 == 0
+    assert result.point_kind(result.fit.fitted_index) == "fitted"
+    assert result.points[result.fit.fitted_index] == result.point  # the fitted point is the exact one
+    assert result.fit.log_likelihood == result.fit.saturated_log_likelihood
+    assert evaluate(sketch, fit=False).points == result.points[:-1]
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(4, 2), (3, 3), (4, 4)]))
+def test_evaluate_on_a_sampled_test_chooses_the_fitted_point_inside_the_simplex(seed, shape):
+    labelled = _sample(np.random.default_rng(seed), *shape, 300)
+    result = evaluate(labelled.unlabelled())
+    assert result.verdict in ("fitted", "fit_rejected") and result.chosen == result.fit.fitted_index
+    values = [*result.point.prevalence.values(), *(v for row in result.point.accuracy.values() for v in row.values())]
+    assert all(0 <= v <= 1 for v in values)
+    doc = result.to_dict()
+    assert doc["verdict"] == result.verdict and doc["points"][doc["chosen"]]["kind"] == "fitted"
+    assert doc["fit"]["g2"] >= 0 and doc["fit"]["chosen_start"] in doc["fit"]["starts"]
+    totals: dict = {}
+    for rows in result.partition.values():
+        for pattern, count in rows:
+            totals[pattern] = totals.get(pattern, 0.0) + count
+    assert totals == pytest.approx({p: float(n) for p, n in labelled.unlabelled().counts().items()})
+
+
+def test_evaluate_with_a_copied_judge_rejects_the_fit():
+    labelled = _sample(np.random.default_rng(3), 4, 2, 20_000)
+    rows = []
+    for pattern, n in labelled.unlabelled().counts().items():
+        rows += [list(pattern[:3]) + [pattern[0]]] * n
+    result = evaluate(Sketch.from_decisions(np.array(rows), labels=list(labelled.labels)))
+    assert result.verdict == "fit_rejected" and result.fit.p_value < 0.01

@@ -26,15 +26,15 @@ certificate that a maximum is global needs the score equations.
 
 Notes
 -----
-================  ======================================================
-code              math
-================  ======================================================
-``answers[k, i]`` ``d_ki``: response of classifier ``i`` in cell ``k``
-``weights[k]``    ``n_k``: the cell's count
-``population[k]`` ``s_k``
-``prevalence``    ``P_{s,ell}``, shape ``(S, R)``
-``response``      ``P_{i,r|ell}``, shape ``(N, R, K)``
-================  ======================================================
+=================  ====================================================
+code               math
+=================  ====================================================
+``answers[k, i]``  ``d_ki``: response of classifier ``i`` in cell ``k``
+``weights[k]``     ``n_k``: the cell's count
+``population[k]``  ``s_k``
+``prevalence``     ``P_{s,ell}``, shape ``(S, R)``
+``response``       ``P_{i,r|ell}``, shape ``(N, R, K)``
+=================  ====================================================
 
 Examples
 --------

@@ -1,0 +1,157 @@
+r"""The fitted point beside the exact ones, and the verdict that chooses between them.
+
+:func:`with_fit` takes an algebraic evaluation of a sketch (its exact points, alarms and the
+point its decoding chose) and adds the maximum-likelihood point of the same independent model,
+fitted by EM from the exact points (the chosen one first, then those inside the unit cube) and
+from majority vote (:func:`~evalgebra.evaluators.fitted.fit.fit_sketch`). The fitted point is
+appended to ``points``; the verdict (:mod:`evalgebra.results.fit`) chooses:
+
+- ``exact`` when the counts lie on the model: the chosen exact point raised no alarm but
+  ``irrational`` and reproduces every pattern's count exactly (its partition by true label sums
+  back to the counts in exact arithmetic; without a partition, the fit reaches the saturated
+  likelihood, ``G^2`` at most :data:`ON_MODEL`). A point that reproduces the counts attains the
+  saturated likelihood, the largest any model allows, so it *is* the maximum-likelihood point:
+  the exact point stays chosen and is also the fitted point, exactly.
+- otherwise the fitted point is chosen: ``fitted``, or ``fit_rejected`` when the p-value of
+  ``G^2`` is below ``level``.
+
+Examples
+--------
+>>> from evalgebra import datasets
+>>> from evalgebra.evaluators.algebraic import algebraic_evaluation
+>>> sketch = datasets.load("bigbench_mistake").unlabelled()
+>>> exact = algebraic_evaluation(sketch)
+>>> exact.point is None, sorted(exact.alarm_kinds())
+(True, ['complex'])
+>>> result = with_fit(exact, sketch)
+>>> result.verdict, result.point_kind(result.chosen), 0 <= result.point.prevalence["a"] <= 1
+('fitted', 'fitted', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from evalgebra.data.sketch import Sketch
+from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, sketch_cells, start_from_estimate
+from evalgebra.results import Estimate, Evaluation, FitInfo
+
+__all__ = ["with_fit", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
+
+#: ``G^2`` at or below which a fit counts as reaching the saturated likelihood (EM's own accuracy).
+ON_MODEL = 1e-6
+#: The default level below which the fit's p-value rejects the model.
+FIT_LEVEL = 0.01
+#: Exact points EM starts from at most (the chosen one first, then those inside the unit cube).
+MAX_STARTS = 8
+
+
+def _inside(point: Estimate) -> bool:
+    values = [*point.prevalence.values(), *(v for row in point.accuracy.values() for v in row.values())]
+    try:
+        return all(v is not None and 0 <= float(v) <= 1 for v in values)
+    except (TypeError, ValueError):
+        return False
+
+
+def _ordered_starts(result: Evaluation) -> list[int]:
+    order = [] if result.chosen is None else [result.chosen]
+    order += [k for k, p in enumerate(result.points) if k not in order and _inside(p)]
+    order += [k for k in range(len(result.points)) if k not in order]
+    return order
+
+
+def _reproduces(result: Evaluation, sketch: Sketch) -> bool:
+    """The chosen point's partition by true label sums to every count exactly (``True`` without one)."""
+    if not result.partition:
+        return True
+    totals: dict[tuple[str, ...], Any] = defaultdict(int)
+    try:
+        for rows in result.partition.values():
+            for pattern, count in rows:
+                if isinstance(count, float):
+                    return False
+                totals[tuple(pattern)] = totals[tuple(pattern)] + count
+        counts = sketch.counts()
+        return all(totals.get(p, 0) == n for p, n in counts.items()) and all(
+            v == 0 for p, v in totals.items() if p not in counts)
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+
+
+def _fitted_partition(fitted: FittedModel, sketch: Sketch) -> dict[str, list[tuple[tuple[str, ...], float]]]:
+    """Each observed pattern's count split by true label as the fitted point implies (its posteriors)."""
+    cells = sketch_cells(sketch)
+    posterior = fitted.runs[fitted.chosen].posterior
+    names = np.array(fitted.responses, dtype=object)[cells.answers]
+    merged: dict[str, dict[tuple[str, ...], float]] = {t: defaultdict(float) for t in fitted.labels}
+    for k, row in enumerate(names):
+        pattern = tuple(row)
+        for ell, label in enumerate(fitted.labels):
+            merged[label][pattern] += float(cells.weights[k] * posterior[k, ell])
+    return {label: sorted(rows.items()) for label, rows in merged.items()}
+
+
+def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]) -> bool:
+    """Whether the fitted point meets the decoding rule the caller gave (a range or an order of prevalences).
+
+    The fit starts from the exact points in their decoded labels, but EM may move a prevalence out of the
+    range asked for, or swap two in the order: then the fitted point is not chosen.
+    """
+    prevalence = point.prevalence
+    if options.get("prevalence_range") is not None and options.get("decoding", "prevalence_range") == \
+            "prevalence_range":
+        from evalgebra.evaluators.closed_form import prevalence_bounds
+
+        low, high = prevalence_bounds(options["prevalence_range"])
+        return bool(low <= prevalence[labels[0]] <= high)
+    order = options.get("prevalence_order")
+    if order is not None:
+        values = [prevalence[str(name)] for name in order]
+        return all(a >= b for a, b in zip(values, values[1:]))
+    return True
+
+
+def with_fit(result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL,
+             options: dict[str, Any] | None = None) -> Evaluation:
+    """``result`` with the fitted point appended and the verdict made (see the module notes).
+
+    ``options``: the decoding options the exact evaluation was given; a fitted point that breaks
+    the range or order they ask for is appended but not chosen (verdict ``none``).
+    """
+    pooled = sketch.pooled()
+    order = _ordered_starts(result)
+    starts = []
+    for k in order:
+        start = start_from_estimate(result.points[k], pooled)
+        if start is not None:
+            starts.append((f"exact {k}", start))
+        if len(starts) == MAX_STARTS:
+            break
+    fitted = fit_sketch(pooled, starts)
+    goodness = fitted.goodness
+    run = fitted.runs[fitted.chosen]
+    index = len(result.points)
+    on_model = result.alarm_kinds() <= {"irrational"} and (
+        _reproduces(result, pooled) if result.partition else goodness.g2 <= ON_MODEL)
+    exact = result.chosen is not None and on_model
+    if result.chosen is not None and on_model:  # the exact point attains the saturated likelihood: the maximum
+        verdict, chosen, partition = "exact", result.chosen, result.partition
+        fitted_point = result.points[result.chosen]
+        log_likelihood, g2 = fitted.saturated_log_likelihood, 0.0
+    else:
+        fitted_point, log_likelihood, g2 = fitted.estimate(), fitted.log_likelihood, goodness.g2
+        rejected = goodness.p_value is not None and goodness.p_value < level
+        verdict, chosen = ("fit_rejected" if rejected else "fitted"), index
+        partition = _fitted_partition(fitted, pooled)
+        if not _meets_rule(fitted_point, tuple(result.labels), options or {}):
+            verdict, chosen, partition = "none", None, {}
+    p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
+    info = FitInfo(verdict, index, log_likelihood, fitted.saturated_log_likelihood, g2, goodness.df, p_value,
+                   goodness.note, level, fitted.start_names, fitted.chosen, run.converged, run.iterations)
+    return dataclasses.replace(result, points=(*result.points, fitted_point), chosen=chosen,
+                               partition=partition, fit=info)
