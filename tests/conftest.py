@@ -7,6 +7,7 @@ both (e.g. ``HYPOTHESIS_PROFILE=thorough`` for a longer local search).
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -48,3 +49,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def cli(capsys):
+    """``evalgebra ARGV`` run in-process: a function ``cli(*argv) -> (status, stdout, stderr)``.
+
+    Arguments are passed as text (paths and numbers may be given as they are); argparse's
+    ``SystemExit`` counts as the exit status. (Here rather than in ``tests/cli/conftest.py``:
+    ``--doctest-modules`` imports every ``conftest.py`` as the module ``conftest``, and one in
+    a folder sorting before ``conftest.py`` makes this file's import clash with it.)
+    """
+    from evalgebra.cli import main
+
+    def run(*argv):
+        try:
+            status = main([str(a) for a in argv])
+        except SystemExit as exc:  # argparse: usage errors and --help
+            status = exc.code
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run

@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import difflib
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-EXPERIMENTS = ROOT / "experiments"
+from evalgebra.testing.scripts import EXPERIMENTS, load_script
 
 pytest.importorskip("sklearn")
 pytest.importorskip("matplotlib")
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXPERIMENTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
 def test_e01_nearly_independent_quick(tmp_path, capsys):
-    e01 = _load("e01_nearly_independent")
+    e01 = load_script(EXPERIMENTS / "e01_nearly_independent.py")
     report, figures = tmp_path / "report.txt", tmp_path / "figures"
     assert e01.main(["--quick", "--out", str(report), "--figures", str(figures)]) == 0
     text = report.read_text(encoding="utf-8")

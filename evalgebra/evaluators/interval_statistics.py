@@ -27,7 +27,7 @@ import numpy as np
 
 from evalgebra.data.patterns import decode
 from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.majority import vote_weights
+from evalgebra.evaluators.majority import vote_design
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
 from evalgebra.generated import three_independent
 
@@ -272,10 +272,7 @@ def majority_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequence[
         index_ties: Any = ties
     else:
         index_ties = [list(labels).index(t) for t in ([ties] if isinstance(ties, str) else ties)]
-    digits = decode(codes, n_classifiers, r)
-    weights, _ = vote_weights(digits, r, index_ties)
-    agree = digits[:, :, None] == np.arange(r)[None, None, :]
-    design = np.concatenate([weights, (weights[:, None, :] * agree).reshape(codes.size, -1)], axis=1).astype(float)
+    design = vote_design(decode(codes, n_classifiers, r), r, index_ties)
 
     def run(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sums = counts @ design

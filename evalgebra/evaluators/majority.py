@@ -100,7 +100,7 @@ from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.data.patterns import check_size, decode
 from evalgebra.data.sketch import DENSE_LIMIT, Sketch
 
-__all__ = ["TIE_RULES", "majority_vote", "majority_vote_counts", "vote_weights"]
+__all__ = ["TIE_RULES", "majority_vote", "majority_vote_counts", "vote_design", "vote_weights"]
 
 #: The named tie rules; a label name or a sequence of labels is also accepted.
 TIE_RULES = ("split", "drop")
@@ -196,6 +196,41 @@ def vote_weights(digits: np.ndarray, n_labels: int, ties: Any = "split") -> tupl
     weights = np.zeros((n_patterns, n_labels), dtype=np.int64)
     weights[voted, masked[voted].argmin(axis=1)] = 1
     return weights, 1
+
+
+def vote_design(digits: np.ndarray, n_labels: int, ties: Any = "split") -> np.ndarray:
+    r"""The linear forms of majority voting: a pattern's imputed shares, and its agreeing shares.
+
+    Counts (one column per pattern) times this matrix give, per sketch, the items imputed
+    each label and, per classifier, the items imputed each label that it labelled so:
+    prevalences and accuracies are ratios of these sums.
+
+    Parameters
+    ----------
+    digits : numpy.ndarray
+        ``patterns x N`` response indices, as for :func:`vote_weights`.
+    n_labels : int
+        ``R``.
+    ties : {"split", "drop"}, int or sequence of int
+        The tie rule, with labels given by index, as for :func:`vote_weights`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``patterns x (R + N R)`` float64, in units of the common denominator of
+        :func:`vote_weights`: column ``ell`` is the share of the pattern imputed ``ell``,
+        column ``R + i R + ell`` that share when classifier ``i`` answered ``ell``.
+
+    Examples
+    --------
+    >>> vote_design(np.array([[0, 0, 1], [0, 1, 1]]), 2).tolist()
+    [[1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]]
+    """
+    digits = np.asarray(digits, dtype=np.int64)
+    weights, _ = vote_weights(digits, n_labels, ties)
+    agree = digits[:, :, None] == np.arange(n_labels)[None, None, :]
+    shares = (weights[:, None, :] * agree).reshape(digits.shape[0], digits.shape[1] * n_labels)
+    return np.concatenate([weights, shares], axis=1).astype(np.float64)
 
 
 def _exact(values: np.ndarray) -> list[int]:
@@ -377,13 +412,7 @@ def majority_vote_counts(
     if matrix.dtype.kind not in "iu" or (matrix.size and int(matrix.min()) < 0):
         raise SketchError("counts must be non-negative integers")
     digits = decode(np.arange(n_patterns), n_classifiers, n_labels)
-    weights, scale = vote_weights(digits, n_labels, ties)
-    # columns: R imputed shares, then N*R shares where classifier i agrees with the key
-    agree = digits[:, :, None] == np.arange(n_labels)[None, None, :]
-    design = np.concatenate(
-        [weights, (weights[:, None, :] * agree).reshape(n_patterns, n_classifiers * n_labels)], axis=1
-    ).astype(np.float64)
-    sums = matrix.astype(np.float64) @ design
+    sums = matrix.astype(np.float64) @ vote_design(digits, n_labels, ties)
     imputed = sums[:, :n_labels]
     agreed = sums[:, n_labels:].reshape(-1, n_classifiers, n_labels)
     total = imputed.sum(axis=1, keepdims=True)

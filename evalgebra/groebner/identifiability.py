@@ -67,8 +67,7 @@ evaluation theorems [2]_, Theorem 2); one correlated pair makes a two-dimensiona
 >>> projection_dimension(EnsembleSpec(3, 2, [(0, 1)]))
 2
 
-The structures to try come from :mod:`evalgebra.structures`, the point counts of
-a finite projection from :mod:`evalgebra.groebner.counting`.
+Structures to try come from :mod:`evalgebra.structures`, point counts from :mod:`evalgebra.groebner.solving`.
 
 Notes
 -----
@@ -99,11 +98,11 @@ from evalgebra.builder import GeneratingSet
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
-from evalgebra.groebner.counting import count_points
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout
+from evalgebra.groebner.solving import point_count, real_point_count
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import Structure
 from evalgebra.variables import VariableKey, auxiliary_name, free_responses
@@ -472,9 +471,9 @@ def identifiability(
 
     For ``R >= 3`` the basic statistics are the ``R - 1`` prevalences and the
     ``N R (R - 1)`` free response rates, and only a finite projection is computed: the
-    numeric evaluation ideal (raw coordinates) with its correlations eliminated, its
-    points counted with multiplicity, distinct and real (:func:`count_points`); a
-    positive-dimensional one keeps its Jacobian dimension only (status ``jacobian only``).
+    numeric evaluation ideal (raw coordinates) with its correlations eliminated, its points
+    counted with multiplicity, distinct and real (:func:`point_count`, :func:`real_point_count`);
+    a positive-dimensional one keeps its Jacobian dimension only (status ``jacobian only``).
 
     Examples
     --------
@@ -518,7 +517,8 @@ def identifiability(
     fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
     fields["groebner_dimension"] = projected.dimension()
     if fields["groebner_dimension"] == 0:
-        fields["degree"], fields["points"], fields["real_points"] = count_points(projected)
+        fields.update(degree=point_count(projected, distinct=False), points=point_count(projected),
+                      real_points=real_point_count(projected))
     elif degree:
         try:
             fields["degree"] = _basic_degree(projected, back, time_limit)
@@ -594,5 +594,6 @@ def _finite_many_labels(spec: EnsembleSpec, fields: dict[str, Any], seed: int, t
     fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
     fields["groebner_dimension"] = projected.dimension()
     if fields["groebner_dimension"] == 0:
-        fields["degree"], fields["points"], fields["real_points"] = count_points(projected)
+        fields.update(degree=point_count(projected, distinct=False), points=point_count(projected),
+                      real_points=real_point_count(projected))
     return Identifiability(**fields, status="ok")

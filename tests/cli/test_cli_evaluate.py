@@ -16,7 +16,6 @@ import pytest
 import sympy
 
 from evalgebra import datasets
-from evalgebra.cli import main
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
@@ -35,15 +34,6 @@ RESPONSE = {
 }
 
 
-def _run(capsys, *argv):
-    try:
-        status = main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 @pytest.fixture
 def three_labels(tmp_path):
     """The unlabelled expected sketch of :data:`PREVALENCE` and :data:`RESPONSE`."""
@@ -54,15 +44,15 @@ def three_labels(tmp_path):
     return path
 
 
-def test_evaluate_three_labels_recovers_the_truth_exactly(capsys, three_labels):
-    status, out, _ = _run(capsys, "evaluate", three_labels)
+def test_evaluate_three_labels_recovers_the_truth_exactly(cli, three_labels):
+    status, out, _ = cli("evaluate", three_labels)
     assert status == 0 and out.count("(chosen)") == 1 and "alarms: none" in out
     chosen = out[out.index("(chosen)"):].split("\npoint ")[0]
     assert "P_a = 1/2" in chosen and "P_b = 3/10" in chosen and "P_c = 1/5" in chosen
     assert "response rates P(answer | true label):" in chosen
     assert "c1 | true b: a: 1/5 (0.2)   b: 7/10 (0.7)   c: 1/10 (0.1)" in chosen
 
-    status, out, _ = _run(capsys, "evaluate", three_labels, "--json")
+    status, out, _ = cli("evaluate", three_labels, "--json")
     doc = json.loads(out)
     assert status == 0 and doc["labels"] == list(LABELS) and doc["verdict"] == "exact"
     assert [p["kind"] for p in doc["points"]] == ["exact"] * 6 + ["fitted"]  # the fit is the chosen exact point
@@ -86,8 +76,8 @@ def test_evaluate_three_labels_recovers_the_truth_exactly(capsys, three_labels):
     (("--known-prevalences", "a=1/2,b=3/10,c=1/5"), ("a", "b", "c")),
     (("--known-prevalences", "a=0.2,b=0.3,c=0.5"), ("c", "b", "a")),
 ])
-def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(capsys, three_labels, flags, order):
-    status, out, _ = _run(capsys, "evaluate", three_labels, "--json", *flags)
+def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(cli, three_labels, flags, order):
+    status, out, _ = cli("evaluate", three_labels, "--json", *flags)
     doc = json.loads(out)
     assert status == 0 and doc["chosen"] is not None
     prevalence = {k: Fraction(v) for k, v in doc["points"][doc["chosen"]]["exact"]["prevalence"].items()}
@@ -101,8 +91,8 @@ def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(capsys, three
     ("--known-prevalences", "a=1/2,a=1/2"), ("--known-prevalences", "a"),
     ("--method", "majority", "--prevalence-order", "a,b,c"),
 ])
-def test_evaluate_bad_decoding_options_exit_2_on_one_line(capsys, three_labels, flags):
-    status, out, err = _run(capsys, "evaluate", three_labels, *flags)
+def test_evaluate_bad_decoding_options_exit_2_on_one_line(cli, three_labels, flags):
+    status, out, err = cli("evaluate", three_labels, *flags)
     lines = err.strip().splitlines()
     assert status == 2 and len(lines) == 1 and lines[0].startswith("evalgebra: error: ") and not out
 
@@ -118,9 +108,9 @@ def _irrational_three_labels(tmp_path):
     return path
 
 
-def test_evaluate_three_labels_irrational_values_are_exact_text_in_json(capsys, tmp_path):
+def test_evaluate_three_labels_irrational_values_are_exact_text_in_json(cli, tmp_path):
     path = _irrational_three_labels(tmp_path)
-    status, out, _ = _run(capsys, "evaluate", path, "--json")
+    status, out, _ = cli("evaluate", path, "--json")
     doc = json.loads(out)
     assert status == 0 and "irrational" in [a["kind"] for a in doc["alarms"]]
     point = doc["points"][0]
@@ -130,14 +120,14 @@ def test_evaluate_three_labels_irrational_values_are_exact_text_in_json(capsys, 
     assert any("CRootOf" in text for text, _ in texts)
     for text, number in texts:
         assert math.isclose(float(sympy.sympify(text).evalf(30)), number, rel_tol=1e-12), text
-    status, out, _ = _run(capsys, "evaluate", path)  # text: a short decimal, the exact form in --json
+    status, out, _ = cli("evaluate", path)  # text: a short decimal, the exact form in --json
     assert status == 0 and "(algebraic of degree" in out and "CRootOf" not in out
-    assert _run(capsys, "evaluate", path, "--fail-on", "irrational")[0] == 1
-    assert _run(capsys, "evaluate", path, "--fail-on", "complex,blind_spot")[0] == 0
+    assert cli("evaluate", path, "--fail-on", "irrational")[0] == 1
+    assert cli("evaluate", path, "--fail-on", "complex,blind_spot")[0] == 0
 
 
-def test_evaluate_two_labels_json_gains_response_rows_and_exact_partition(capsys):
-    status, out, _ = _run(capsys, "evaluate", datasets.path("acs_employment"), "--json")
+def test_evaluate_two_labels_json_gains_response_rows_and_exact_partition(cli):
+    status, out, _ = cli("evaluate", datasets.path("acs_employment"), "--json")
     doc = json.loads(out)
     assert status == 0
     for point in doc["points"]:
@@ -152,74 +142,73 @@ def test_evaluate_two_labels_json_gains_response_rows_and_exact_partition(capsys
             assert math.isclose(float(sympy.sympify(row["exact"])), row["count"], rel_tol=1e-9, abs_tol=1e-9)
 
 
-def test_evaluate_min_accuracy_gate(capsys, three_labels):
+def test_evaluate_min_accuracy_gate(cli, three_labels):
     # the chosen point's lowest accuracies are exactly 3/5 (c1 on a, c2 on b and c)
-    status, _, err = _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5")
+    status, _, err = cli("evaluate", three_labels, "--min-accuracy", "3/5")
     assert status == 1 and err.count("evalgebra: below the specification:") == 3
     assert "c1 accuracy on a = 3/5 (0.6) is not above 3/5" in err
-    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--non-strict")[0] == 0
-    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "1/2")[0] == 0
-    assert _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "below_spec")[0] == 1
+    assert cli("evaluate", three_labels, "--min-accuracy", "3/5", "--non-strict")[0] == 0
+    assert cli("evaluate", three_labels, "--min-accuracy", "1/2")[0] == 0
+    assert cli("evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "below_spec")[0] == 1
     # --fail-on without below_spec: the check is reported, only the named alarm kinds fail
-    status, _, err = _run(capsys, "evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "irrational")
+    status, _, err = cli("evaluate", three_labels, "--min-accuracy", "3/5", "--fail-on", "irrational")
     assert status == 0 and "below the specification" in err
-    status, _, err = _run(capsys, "evaluate", three_labels, "--fail-on", "below_spec")
+    status, _, err = cli("evaluate", three_labels, "--fail-on", "below_spec")
     assert status == 2 and "--min-accuracy" in err
 
 
-def test_evaluate_gate_on_real_data_is_not_tripped_by_irrational(capsys):
+def test_evaluate_gate_on_real_data_is_not_tripped_by_irrational(cli):
     acs = datasets.path("acs_employment")
-    assert _run(capsys, "evaluate", acs, "--strict")[0] == 1  # every alarm, irrational included
-    assert _run(capsys, "evaluate", acs, "--fail-on", "complex,empty_variety,undecided")[0] == 0
-    assert _run(capsys, "evaluate", acs, "--fail-on", "irrational")[0] == 1
-    status, _, err = _run(capsys, "evaluate", acs, "--min-accuracy", "2/5", "--fail-on", "below_spec,complex")
+    assert cli("evaluate", acs, "--strict")[0] == 1  # every alarm, irrational included
+    assert cli("evaluate", acs, "--fail-on", "complex,empty_variety,undecided")[0] == 0
+    assert cli("evaluate", acs, "--fail-on", "irrational")[0] == 1
+    status, _, err = cli("evaluate", acs, "--min-accuracy", "2/5", "--fail-on", "below_spec,complex")
     assert status == 0 and not err
-    status, _, err = _run(capsys, "evaluate", acs, "--min-accuracy", "1/2", "--fail-on", "below_spec,complex")
+    status, _, err = cli("evaluate", acs, "--min-accuracy", "1/2", "--fail-on", "below_spec,complex")
     assert status == 1 and "c1 accuracy on a" in err
 
 
-def test_evaluate_gate_fails_closed_when_no_point_is_chosen(capsys, tmp_path):
+def test_evaluate_gate_fails_closed_when_no_point_is_chosen(cli, tmp_path):
     path = tmp_path / "four.json"
     Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
-    status, _, err = _run(capsys, "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0",
-                          "--no-fit")
+    status, _, err = cli("evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0", "--no-fit")
     assert status == 1 and "no point chosen" in err
 
 
-def test_evaluate_intervals_options(tmp_path, capsys):
+def test_evaluate_intervals_options(tmp_path, cli):
     """--intervals prints [low, high] beside each statistic and the JSON carries the same intervals as the API."""
     from evalgebra.evaluators.dispatch import evaluate
 
     sketch = datasets.load("acs_employment").unlabelled()
     path = tmp_path / "acs.json"
     path.write_text(sketch.to_json())
-    status, out, _ = _run(capsys, "evaluate", path, "--intervals", "bootstrap", "--seed", "3", "--n-boot", "200",
+    status, out, _ = cli("evaluate", path, "--intervals", "bootstrap", "--seed", "3", "--n-boot", "200",
                           "--json")
     assert status == 0
     document = json.loads(out)
     assert document["intervals"]["kind"] == "bootstrap" and document["intervals"]["seed"] == 3
     api = evaluate(sketch, intervals="bootstrap", seed=3, n_boot=200).to_dict()
     assert document["points"] == api["points"]
-    status, out, _ = _run(capsys, "evaluate", path, "--intervals", "delta")
+    status, out, _ = cli("evaluate", path, "--intervals", "delta")
     delta = evaluate(sketch, intervals="delta")
     low, high = delta.point.interval["prevalence"]["a"]
     assert status == 0 and "95% delta intervals" in out
     assert f"[{float(low):.4g}, {float(high):.4g}]" in out
-    status, _, err = _run(capsys, "evaluate", path, "--seed", "1")
+    status, _, err = cli("evaluate", path, "--seed", "1")
     assert status == 2 and "--intervals" in err
 
 
 @pytest.mark.parametrize("written, meant", [("0,1", "0-1"), ("(0, 1)", "0-1"), ("[(0,1),(2,3)]", "0-1,2-3")])
-def test_evaluate_mistyped_structure_names_the_corrected_option(capsys, tmp_path, written, meant):
+def test_evaluate_mistyped_structure_names_the_corrected_option(cli, tmp_path, written, meant):
     """``--structure 0,1`` (four subsets of one) or Python syntax: one error line with the corrected option."""
     path = tmp_path / "four.json"
     Sketch.from_counts({"".join(p): 1 + (7 * k) % 11 for k, p in enumerate(itertools.product("ab", repeat=4))},
                        labels=["a", "b"]).write_json(path)
-    status, out, err = _run(capsys, "evaluate", path, "--structure", written)
+    status, out, err = cli("evaluate", path, "--structure", written)
     assert status == 2 and not out and err.count("\n") == 1
     assert err.startswith(f"evalgebra: error: --structure {written!r}: ")
     assert err.rstrip().endswith(f"did you mean --structure {meant}?")
-    status, out, err = _run(capsys, "evaluate", path, "--structure", meant)
+    status, out, err = cli("evaluate", path, "--structure", meant)
     assert "did you mean" not in err and (status == 0 or "not identifiable" in err)
 
 

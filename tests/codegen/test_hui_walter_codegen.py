@@ -8,10 +8,7 @@ Performance Estimation in Online and Static Settings" (anonymous authors, under 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import flint
 import numpy as np
@@ -26,23 +23,15 @@ from evalgebra.generated import hui_walter as generated
 from evalgebra.groebner.coordinates import moments_of
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec
+from evalgebra.testing.scripts import load_derivation
 from evalgebra.testing.strategies import rational_points
 from evalgebra.variables import VariableRegistry
 
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 ONE_POPULATION = EnsembleSpec(2, 2)
 
 #: Eight cross-tab counts (population 0 then 1; cells aa, ab, ba, bb), no population empty.
 cross_tabs = st.lists(st.integers(0, 300), min_size=8, max_size=8).filter(
     lambda c: sum(c[:4]) > 0 and sum(c[4:]) > 0)
-
-
-def _load_d06():
-    spec = importlib.util.spec_from_file_location("d06_hui_walter_codegen_test", DERIVATIONS / "d06_hui_walter.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _lift(value, d):
@@ -274,4 +263,4 @@ def test_hui_walter_form_is_integer_and_division_free(form):
     assert form.blind_spots[-1] == form.radicand  # F = 0: the two points coincide
 
 
-_D06 = _load_d06()
+_D06 = load_derivation("d06_hui_walter", "d06_hui_walter_codegen_test")

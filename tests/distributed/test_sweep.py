@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from evalgebra.distributed.atlas import atlas_case, case_cost, pair_structures
 from evalgebra.distributed.sweep import run_sweep
 from evalgebra.errors import EvalgebraError
+from evalgebra.testing.scripts import DERIVATIONS
 
 
 def _cases() -> list[tuple]:
@@ -35,8 +35,6 @@ def test_local_cluster_refuses_bad_worker_counts() -> None:
         with local_cluster(0):
             pass
 
-
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 
 
 def _committed_rows(name: str, n_classifiers: int) -> dict[str, list[str]]:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("d11_abstention", DERIVATIONS / "d11_abstention.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from evalgebra.testing.scripts import DERIVATIONS, load_derivation
 
 
 def test_d11_abstention_matches_committed_result():
-    assert _load().main(["--check"]) == 0
+    assert load_derivation("d11_abstention").main(["--check"]) == 0
 
 
 def test_d11_abstention_result_records_every_check_passing():

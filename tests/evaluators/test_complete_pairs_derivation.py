@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("d13_complete_pairs", DERIVATIONS / "d13_complete_pairs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from evalgebra.testing.scripts import DERIVATIONS, load_derivation
 
 
 @pytest.mark.slow
 def test_d13_complete_pairs_matches_committed_result():
-    assert _load().main(["--check"]) == 0
+    assert load_derivation("d13_complete_pairs").main(["--check"]) == 0
 
 
 def test_d13_result_records_every_check_passing():

@@ -8,7 +8,6 @@ the truth's prevalence and accuracies).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,9 @@ from evalgebra.evaluators.structure_lookup import MissingStructureModule, atlas_
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import structure_text
+from evalgebra.testing.scripts import DERIVATIONS
 
-TABLE = Path(__file__).resolve().parents[2] / "derivations" / "results" / "d10_correlated_structures.txt"
+TABLE = DERIVATIONS / "results" / "d10_correlated_structures.txt"
 
 
 def _d10_free_column() -> dict[tuple[int, tuple[tuple[int, ...], ...]], int]:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -13,29 +10,21 @@ from hypothesis import assume, given
 from evalgebra.groebner.backends import available_backends
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
+from evalgebra.testing.scripts import load_derivation
 from evalgebra.testing.strategies import budget, rational_points
 
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 HUI_WALTER = EnsembleSpec(2, 2, populations=2)
 CELLS = (("a", "a"), ("a", "b"), ("b", "a"), ("b", "b"))
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, DERIVATIONS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-d06 = _load("d06_hui_walter")
+d06 = load_derivation("d06_hui_walter")
 
 
 def test_d05_matches_committed_result():
     # the committed text names the engine of part (a); flint's Buchberger does not finish it
     if "singular" not in available_backends():
         pytest.skip("d05 part (a) was produced with Singular, which is not installed here")
-    assert _load("d05_more_labels_and_classifiers").main(["--check"]) == 0
+    assert load_derivation("d05_more_labels_and_classifiers").main(["--check"]) == 0
 
 
 def test_d06_matches_committed_result():

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import flint
 import pytest
@@ -19,8 +16,7 @@ from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import normal_form
 from evalgebra.spec import EnsembleSpec
-
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
+from evalgebra.testing.scripts import load_derivation
 
 
 def _point(spec: EnsembleSpec, seed: int) -> EvaluationPoint:
@@ -100,19 +96,6 @@ def test_axioms_refuse_numeric_observations_and_bad_classifiers():
         marginal_observations(evaluation_ideal(spec), 1)
 
 
-def _d08():
-    sys.path.insert(0, str(DERIVATIONS))
-    try:
-        spec = importlib.util.spec_from_file_location("d08_axioms_many_labels",
-                                                      DERIVATIONS / "d08_axioms_many_labels.py")
-        module = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(DERIVATIONS))
-
-
 @pytest.mark.slow
 def test_d08_matches_committed_result():
-    assert _d08().main(["--check"]) == 0
+    assert load_derivation("d08_axioms_many_labels").main(["--check"]) == 0

@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from evalgebra.groebner.backends import available_backends
+from evalgebra.testing.scripts import DERIVATIONS, load_derivation
 
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 RESULT = DERIVATIONS / "results" / "d09_identifiability_many_labels.txt"
-
-
-def _d09():
-    sys.path.insert(0, str(DERIVATIONS))
-    try:
-        spec = importlib.util.spec_from_file_location("d09_identifiability_many_labels",
-                                                      DERIVATIONS / "d09_identifiability_many_labels.py")
-        module = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(DERIVATIONS))
 
 
 def _committed_rows(n: int) -> list[str]:
@@ -34,7 +18,7 @@ def _committed_rows(n: int) -> list[str]:
 
 @pytest.mark.skipif(not {"msolve", "singular"} & set(available_backends()), reason="needs msolve or Singular")
 def test_d09_three_classifier_rows_match_committed_table():
-    d09 = _d09()
+    d09 = load_derivation("d09_identifiability_many_labels")
     rows = [" ".join(" ".join(d09.row_cells(r)).split()) for r in d09.atlas(max_n=3)]
     assert rows == _committed_rows(3)
     assert rows[0].endswith("0 0 6 6 6 yes ok")       # three independent classifiers: R! = 6 evaluations
@@ -56,4 +40,4 @@ def _status(line: str) -> str:
 
 @pytest.mark.slow
 def test_d09_matches_committed_result():
-    assert _d09().main(["--check"]) == 0
+    assert load_derivation("d09_identifiability_many_labels").main(["--check"]) == 0

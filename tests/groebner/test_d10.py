@@ -7,10 +7,7 @@ sketch of a correlated test: it gives the truth's prevalence (exact round trip).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import pytest
 import sympy
@@ -21,24 +18,11 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.groebner.coordinates import sketch_moments
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.spec import EnsembleSpec
+from evalgebra.testing.scripts import DERIVATIONS, ROOT, load_derivation
 
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
 RESULT = DERIVATIONS / "results" / "d10_correlated_structures.txt"
 MARKDOWN = DERIVATIONS / "results" / "d10_correlated_structures.md"
-GUIDE = DERIVATIONS.parent / "docs" / "guide" / "correlated.md"
-
-
-def _d10():
-    sys.path.insert(0, str(DERIVATIONS))
-    try:
-        spec = importlib.util.spec_from_file_location("d10_correlated_structures",
-                                                      DERIVATIONS / "d10_correlated_structures.py")
-        module = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(DERIVATIONS))
+GUIDE = ROOT / "docs" / "guide" / "correlated.md"
 
 
 def _committed(n: int, text: str) -> list[str]:
@@ -53,7 +37,7 @@ FAST = [((0, 1),), ((0, 1), (0, 2), (0, 3)), ((0, 1), (0, 2), (1, 3)), ((0, 1, 2
 
 @pytest.mark.parametrize("structure", FAST)
 def test_d10_fast_rows_match_committed_tables(structure):
-    d10 = _d10()
+    d10 = load_derivation("d10_correlated_structures")
     cells, timings, form = d10.row(4, structure, seed=0, limit=120.0, points=None)
     committed = _committed(4, cells[1])
     assert cells[:3] == committed[:3]
@@ -92,7 +76,7 @@ def test_guide_prints_the_one_pair_closed_form_and_it_gives_the_truth():
 
 @pytest.mark.parametrize("structure", [((0, 1), (0, 2), (1, 2, 3)), ((0, 1),), ((0, 1), (0, 2), (0, 3))])
 def test_published_closed_forms_give_the_truth(structure):
-    d10 = _d10()
+    d10 = load_derivation("d10_correlated_structures")
     start = f"| 4 | `{d10.structure_code(structure)}` |"
     rows = [line for line in MARKDOWN.read_text(encoding="utf-8").splitlines() if line.startswith(start)]
     assert len(rows) == 1
@@ -102,7 +86,7 @@ def test_published_closed_forms_give_the_truth(structure):
 
 @pytest.mark.slow
 def test_d10_full_run_matches_committed_table():
-    assert _d10().main(["--check"]) == 0
+    assert load_derivation("d10_correlated_structures").main(["--check"]) == 0
 
 
 def test_guide_pair_table_agrees_with_the_published_table():

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from evalgebra.groebner.identifiability import identifiability, projection_dimension
 from evalgebra.structures import enumerate_structures, isomorphism
 from evalgebra.spec import EnsembleSpec
-
-DERIVATIONS = Path(__file__).resolve().parents[2] / "derivations"
-
-
-def _d04():
-    sys.path.insert(0, str(DERIVATIONS))
-    try:
-        spec = importlib.util.spec_from_file_location("d04_identifiability", DERIVATIONS / "d04_identifiability.py")
-        module = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(DERIVATIONS))
+from evalgebra.testing.scripts import DERIVATIONS, load_derivation
 
 
 def test_identifiability_independent_trio_has_two_points():
@@ -58,7 +42,7 @@ def test_projection_dimension_invariant_under_relabelling():
 
 
 def test_atlas_rows_match_committed_table_for_n3():
-    module = _d04()
+    module = load_derivation("d04_identifiability")
     rows = module.atlas(3)
     committed = (DERIVATIONS / "results" / "d04_identifiability.txt").read_text(encoding="utf-8").splitlines()
     table = [line for line in committed if line.startswith("3  ")]
@@ -69,7 +53,7 @@ def test_atlas_rows_match_committed_table_for_n3():
 
 @pytest.mark.slow
 def test_d04_matches_committed_result():
-    assert _d04().main(["--check"]) == 0
+    assert load_derivation("d04_identifiability").main(["--check"]) == 0
 
 
 # -- R >= 3 -------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from evalgebra.groebner.backends import BACKENDS, FlintBackend, register
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import (DEFAULT_TIME_LIMIT, PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE, GroebnerTimeout,
                                        default_progress, default_time_limit, run_backend, stderr_progress)
+from evalgebra.testing.processes import HAS_PROC, marked_processes, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,31 +38,6 @@ def _cyclic(n: int, ordering: str) -> tuple[PolyRing, list]:
     return ring, polys
 
 
-def _marked(marker: str) -> list[int]:
-    """Processes whose environment holds ``marker`` (children inherit it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in environ and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _wait_for(condition, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
-
-
 def test_run_backend_times_out_and_cleans_up(tmp_path, monkeypatch):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     ring, polys = _cyclic(*HARD["flint"])
@@ -72,7 +48,7 @@ def test_run_backend_times_out_and_cleans_up(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc to find processes")
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find processes")
 @pytest.mark.parametrize("backend", sorted(HARD))
 def test_run_backend_engines_die_with_a_killed_caller(backend, tmp_path):
     if backend not in available_backends():
@@ -96,15 +72,15 @@ def test_run_backend_engines_die_with_a_killed_caller(backend, tmp_path):
     try:
         assert caller.stdout is not None and caller.stdout.readline().strip() == "started"
         expected = 3 if backend != "flint" else 2  # caller, supervised child (, engine)
-        assert _wait_for(lambda: len(_marked(marker)) >= expected, 30), "the computation did not start"
+        assert wait_for(lambda: len(marked_processes(marker)) >= expected, 30), "the computation did not start"
         if backend != "flint":
-            assert _wait_for(lambda: any(scratch.rglob("*")), 10), "the engine wrote no scratch folder"
+            assert wait_for(lambda: any(scratch.rglob("*")), 10), "the engine wrote no scratch folder"
         os.kill(caller.pid, signal.SIGKILL)
         caller.wait()
-        assert _wait_for(lambda: not _marked(marker), 10), f"survivors: {_marked(marker)}"
-        assert _wait_for(lambda: not any(scratch.iterdir()), 10), f"left behind: {list(scratch.rglob('*'))}"
+        assert wait_for(lambda: not marked_processes(marker), 10), f"survivors: {marked_processes(marker)}"
+        assert wait_for(lambda: not any(scratch.iterdir()), 10), f"left behind: {list(scratch.rglob('*'))}"
     finally:
-        for pid in _marked(marker):
+        for pid in marked_processes(marker):
             os.kill(pid, signal.SIGKILL)
         caller.kill()
         caller.wait()
@@ -226,7 +202,7 @@ def test_progress_is_off_without_a_terminal_and_on_with_one(monkeypatch):
     assert default_progress() is stderr_progress
 
 
-@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc to find processes")
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find processes")
 def test_the_shared_child_dies_with_a_killed_caller(tmp_path):
     marker = f"EVALGEBRA_TEST_{uuid.uuid4().hex}"
     scratch = tmp_path / "tmp"
@@ -246,13 +222,13 @@ def test_the_shared_child_dies_with_a_killed_caller(tmp_path):
     caller = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert caller.stdout is not None and caller.stdout.readline().strip() == "started"
-        assert _wait_for(lambda: len(_marked(marker)) >= 2, 30), "the computation did not start"
+        assert wait_for(lambda: len(marked_processes(marker)) >= 2, 30), "the computation did not start"
         os.kill(caller.pid, signal.SIGKILL)
         caller.wait()
-        assert _wait_for(lambda: not _marked(marker), 10), f"survivors: {_marked(marker)}"
-        assert _wait_for(lambda: not any(scratch.iterdir()), 10), f"left behind: {list(scratch.rglob('*'))}"
+        assert wait_for(lambda: not marked_processes(marker), 10), f"survivors: {marked_processes(marker)}"
+        assert wait_for(lambda: not any(scratch.iterdir()), 10), f"left behind: {list(scratch.rglob('*'))}"
     finally:
-        for pid in _marked(marker):
+        for pid in marked_processes(marker):
             os.kill(pid, signal.SIGKILL)
         caller.kill()
         caller.wait()

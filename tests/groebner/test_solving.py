@@ -81,6 +81,30 @@ def test_positive_dimension_and_unreduced_input_refused():
         univariate_eliminants(_ideal(["x", "y"]), ["z"])
 
 
+def test_standard_monomials_under_leading_terms():
+    ring = PolyRing(("x", "y"), "lex")
+    ideal = Ideal(ring, [ring.parse("x^2"), ring.parse("y^2")])
+    assert standard_monomials(ideal) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def _counts(ideal):
+    return point_count(ideal, distinct=False), point_count(ideal), real_point_count(ideal)
+
+
+def _lex(*texts):
+    ring = PolyRing(("x", "y"), "lex")
+    return groebner_basis(Ideal(ring, [ring.parse(t) for t in texts], is_groebner=False))
+
+
+def test_point_count_real_and_complex():
+    """With multiplicity, distinct complex, distinct real (formerly groebner.counting.count_points)."""
+    assert _counts(_lex("x^2 - 2", "y^3 - y")) == (6, 6, 6)
+    assert _counts(_lex("x^2 - 2", "y^2 + 1")) == (4, 4, 0)
+    assert _counts(_lex("x^2", "y - 1")) == (2, 1, 1)
+    with pytest.raises(SpecError, match="zero-dimensional"):
+        point_count(_lex("x^2 - 2"))
+
+
 def test_multiplication_matrix_eigenvalues_are_values_at_points():
     ideal = _ideal(["x^2 - 3*x + 2", "y - x - 1"])
     matrix = multiplication_matrix(ideal, "y")

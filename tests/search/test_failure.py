@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from evalgebra.errors import SketchError
@@ -11,21 +10,7 @@ from evalgebra.search.failure import failure_profile, subsample
 from evalgebra.search.trios import search_trios
 
 
-def correlated_pool(seed: int, n_items: int = 300, n_classifiers: int = 7) -> tuple[np.ndarray, np.ndarray]:
-    """Decisions of a pool whose members share a random set of hard items (correlated errors)."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 2, n_items)
-    hard = rng.random(n_items) < 0.2
-    decisions = np.empty((n_items, n_classifiers), dtype=np.int64)
-    for i in range(n_classifiers):
-        accuracy = rng.uniform(0.6, 0.9)
-        share = rng.uniform(0.0, 0.8)  # how often this member fails on the hard items
-        right = (rng.random(n_items) < accuracy) & ~(hard & (rng.random(n_items) < share))
-        decisions[:, i] = np.where(right, truth, 1 - truth)
-    return decisions, truth
-
-
-def test_subsample_keeps_truth_and_draws_without_replacement():
+def test_subsample_keeps_truth_and_draws_without_replacement(correlated_pool):
     decisions, truth = correlated_pool(11, n_items=300, n_classifiers=4)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"], truth=truth)
     small = subsample(sketch, 120, rng=3)
@@ -38,7 +23,7 @@ def test_subsample_keeps_truth_and_draws_without_replacement():
         subsample(sketch, 301)
 
 
-def test_failure_profile_rates():
+def test_failure_profile_rates(correlated_pool):
     decisions, _ = correlated_pool(12, n_items=1500, n_classifiers=6)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"])
     profile = failure_profile(sketch, [20, 100, 1500], repeats=4, rng=0, exclude=[(0, 1)])

@@ -32,20 +32,6 @@ from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 
 
-def correlated_pool(seed: int, n_items: int = 300, n_classifiers: int = 7) -> tuple[np.ndarray, np.ndarray]:
-    """Decisions of a pool whose members share a random set of hard items (correlated errors)."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 2, n_items)
-    hard = rng.random(n_items) < 0.2
-    decisions = np.empty((n_items, n_classifiers), dtype=np.int64)
-    for i in range(n_classifiers):
-        accuracy = rng.uniform(0.6, 0.9)
-        share = rng.uniform(0.0, 0.8)  # how often this member fails on the hard items
-        right = (rng.random(n_items) < accuracy) & ~(hard & (rng.random(n_items) < share))
-        decisions[:, i] = np.where(right, truth, 1 - truth)
-    return decisions, truth
-
-
 def informative(point: EvaluationPoint, i: int) -> bool:
     return point.accuracy(i, "a") + point.accuracy(i, "b") != 1
 
@@ -94,7 +80,7 @@ def test_search_trios_independent_pool_beats_a_copied_member():
 
 # -- rejection and ranking ------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_search_trios_rejection_reasons_match_evaluate_counts(seed):
+def test_search_trios_rejection_reasons_match_evaluate_counts(seed, correlated_pool):
     decisions, _ = correlated_pool(seed)
     pool = Sketch.from_decisions(decisions, labels=["a", "b"])
     search = search_trios(pool)
@@ -114,7 +100,7 @@ def test_search_trios_rejection_reasons_match_evaluate_counts(seed):
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
-def test_search_trios_ranking_order(criterion):
+def test_search_trios_ranking_order(criterion, correlated_pool):
     decisions, _ = correlated_pool(3, n_items=500, n_classifiers=8)
     search = search_trios(decisions, criterion=criterion)
     survivors, rejected = search.survivors(), search.rejected()
@@ -131,7 +117,7 @@ def test_search_trios_ranking_order(criterion):
     assert search.best(3) == survivors[:3]
 
 
-def test_search_trios_is_equivariant_under_permuting_the_pool():
+def test_search_trios_is_equivariant_under_permuting_the_pool(correlated_pool):
     decisions, _ = correlated_pool(4, n_items=400, n_classifiers=6)
     names = [f"m{i}" for i in range(6)]
     order = [3, 0, 5, 1, 4, 2]
@@ -145,7 +131,7 @@ def test_search_trios_is_equivariant_under_permuting_the_pool():
     assert scores(first) == scores(second)
 
 
-def test_search_trios_prunes_blind_spots_and_exclusions():
+def test_search_trios_prunes_blind_spots_and_exclusions(correlated_pool):
     decisions, _ = correlated_pool(5, n_items=400, n_classifiers=6)
     decisions[:, 2] = 0  # a constant classifier: D_2j = 0 for every j
     graph = compatibility_graph(decisions, exclude=[("c0", "c1")])
@@ -162,7 +148,7 @@ def test_search_trios_prunes_blind_spots_and_exclusions():
     assert search.failure_counts()["blind_spot"] >= 6
 
 
-def test_search_trios_exact_and_vectorised_agree():
+def test_search_trios_exact_and_vectorised_agree(correlated_pool):
     decisions, _ = correlated_pool(6, n_items=600, n_classifiers=7)
     exact = search_trios(decisions, exact=True)
     fast = search_trios(decisions, exact=False)
@@ -175,7 +161,7 @@ def test_search_trios_exact_and_vectorised_agree():
             assert np.allclose([float(v) for v in a.estimate.values()], b.estimate.values())
 
 
-def test_search_trios_partners_cap():
+def test_search_trios_partners_cap(correlated_pool):
     decisions, _ = correlated_pool(7, n_items=500, n_classifiers=8)
     capped = search_trios(decisions, partners=2)
     assert max(r.n_partners for r in capped) == 2
@@ -192,7 +178,7 @@ def test_cliques_equal_networkx_enumeration(seed):
 
 
 # -- the scores against the library's evaluators ---------------------------------------------------
-def test_distance_many_equals_containing_distance():
+def test_distance_many_equals_containing_distance(correlated_pool):
     rng = np.random.default_rng(8)
     decisions, _ = correlated_pool(8, n_items=200, n_classifiers=4)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"])
@@ -206,7 +192,7 @@ def test_distance_many_equals_containing_distance():
         assert fast[k] == pytest.approx(containing_distance(estimate, sketch).distance, rel=1e-6, abs=1e-9)
 
 
-def test_extended_distance_is_the_containing_distance_of_the_combined_estimate():
+def test_extended_distance_is_the_containing_distance_of_the_combined_estimate(correlated_pool):
     decisions, _ = correlated_pool(9, n_items=2000, n_classifiers=4)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"])
     search = search_trios(sketch, criterion="extended_distance")
@@ -219,7 +205,7 @@ def test_extended_distance_is_the_containing_distance_of_the_combined_estimate()
         assert result.score == pytest.approx(expected, rel=1e-6)
 
 
-def test_disagreement_is_the_largest_gap_to_the_other_trios():
+def test_disagreement_is_the_largest_gap_to_the_other_trios(correlated_pool):
     decisions, _ = correlated_pool(9, n_items=2000, n_classifiers=4)
     search = search_trios(decisions, labels=["a", "b"])
     evaluations = {r.indices: r.evaluation for r in search}
@@ -242,7 +228,7 @@ def test_disagreement_is_the_largest_gap_to_the_other_trios():
 
 
 # -- counts, subsamples, profiles, errors -------------------------------------------------------------
-def test_trio_counts_equal_marginal_sketches():
+def test_trio_counts_equal_marginal_sketches(correlated_pool):
     decisions, truth = correlated_pool(10, n_items=250, n_classifiers=5)
     sketch = Sketch.from_decisions(decisions, labels=["a", "b"], truth=truth)
     trios = list(itertools.permutations(range(5), 3))[:12]
@@ -251,7 +237,7 @@ def test_trio_counts_equal_marginal_sketches():
         assert row.tolist() == sketch.marginalise(list(trio)).count_vector().tolist()
 
 
-def test_search_trios_bad_input():
+def test_search_trios_bad_input(correlated_pool):
     decisions, _ = correlated_pool(13, n_items=50, n_classifiers=4)
     with pytest.raises(SpecError, match="criterion"):
         search_trios(decisions, criterion="closest")
@@ -273,7 +259,7 @@ def test_search_trios_bad_input():
         trio_counts(decisions, [(0, 0, 1)])
 
 
-def test_search_trios_lookup_by_names():
+def test_search_trios_lookup_by_names(correlated_pool):
     decisions, truth = correlated_pool(14, n_items=400, n_classifiers=5)
     search = search_trios(Sketch.from_decisions(decisions, labels=["a", "b"], truth=truth))
     assert search[("c3", "c0", "c1")].indices == (0, 1, 3)
@@ -287,7 +273,7 @@ def test_search_trios_lookup_by_names():
 
 @given(st.integers(0, 2**16))
 @budget(0.25)
-def test_search_trios_rejected_never_ranked(seed):
+def test_search_trios_rejected_never_ranked(correlated_pool, seed):
     decisions, _ = correlated_pool(seed, n_items=60, n_classifiers=5)
     search = search_trios(decisions)
     assert all((r.rank is None) == r.rejected for r in search)
