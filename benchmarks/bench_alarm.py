@@ -58,6 +58,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 from evalgebra import Sketch
 from evalgebra.alarm import logical as alarm
@@ -65,8 +67,6 @@ from evalgebra.alarm.intervals import feasible_intervals
 from evalgebra.alarm.logical import logical_alarm, minimal_firing
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
-from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
-from _timing import check as _check  # noqa: E402
 
 TARGET_SECONDS = 1.0
 TARGET_ITEMS = 1_000_000
@@ -93,7 +93,7 @@ def make_sketch(rng: np.random.Generator, n_items: int, n_classifiers: int) -> S
         cells.append(prevalence * np.where(answered_truth, right, 1 - right).prod(axis=1))
     probabilities = np.concatenate(cells)
     counts = rng.multinomial(n_items, probabilities / probabilities.sum())
-    by_pattern = counts[: len(patterns)] + counts[len(patterns):]
+    by_pattern = counts[: len(patterns)] + counts[len(patterns) :]
     named = {tuple("ab"[v] for v in p): int(c) for p, c in zip(patterns, by_pattern) if c}
     return Sketch.from_counts(named, labels=["a", "b"])
 
@@ -153,9 +153,12 @@ def per_qa_loop(sketch: Sketch, spec: SafetySpec) -> dict[tuple[int, ...], tuple
         for (i, j), (n_aa, n_ab, n_ba, n_bb) in tables.items():
             (lo_i, hi_i), (lo_j, hi_j) = seg[i], seg[j]
             ok_pair[(i, j)] = (
-                ok_single[i] and ok_single[j]
-                and lo_i + lo_j <= q_a + n_aa and hi_i + hi_j >= q_a - n_bb
-                and lo_i - hi_j <= n_ab and lo_j - hi_i <= n_ba
+                ok_single[i]
+                and ok_single[j]
+                and lo_i + lo_j <= q_a + n_aa
+                and hi_i + hi_j >= q_a - n_bb
+                and lo_i - hi_j <= n_ab
+                and lo_j - hi_i <= n_ba
             )
         for subset in feasible:
             if len(subset) == 1:
@@ -227,11 +230,16 @@ class Baselines:
             self.sketches[n_items] = make_sketch(self.rng, n_items, self.args.classifiers)
         return self.sketches[n_items]
 
-    def _timed(self, kind: str, name: str, sketch: Sketch, route: Callable[[], Any], spec: SafetySpec) -> float:
+    def _timed(
+        self, kind: str, name: str, sketch: Sketch, route: Callable[[], Any], spec: SafetySpec
+    ) -> float:
         key = (kind, name, sketch.Q)
         if key not in self.cache:
             seconds, result = best_time(route, 1)
-            _check(result == _as_map(pairwise_report(sketch, spec), sketch), f"{name}: {kind} disagrees at Q={sketch.Q}")
+            _check(
+                result == _as_map(pairwise_report(sketch, spec), sketch),
+                f"{name}: {kind} disagrees at Q={sketch.Q}",
+            )
             self.cache[key] = seconds
         return self.cache[key]
 
@@ -258,8 +266,10 @@ def pairwise_report(sketch: Sketch, spec: SafetySpec) -> AlarmReport:
     """The interval method alone (the exact alarm's fast path and cross-check), as a report."""
     observed = alarm._observe(sketch)
     subsets = _subsets(sketch.n_classifiers)
-    results = tuple(SubsetResult(tuple(sketch.classifiers[i] for i in s), not found, tuple(found))
-                    for s, found in zip(subsets, feasible_intervals(observed, spec, subsets)))
+    results = tuple(
+        SubsetResult(tuple(sketch.classifiers[i] for i in s), not found, tuple(found))
+        for s, found in zip(subsets, feasible_intervals(observed, spec, subsets))
+    )
     return AlarmReport(sketch.Q, spec, results, tuple(sketch.classifiers), tuple(sketch.labels))
 
 
@@ -275,8 +285,9 @@ EXACT_TARGETS = {(10, 2): 1.0, (5, 3): 1.0}
 BRUTE_STATES = 200_000
 
 
-def make_labelled_sketch(rng: np.random.Generator, n_items: int, n_classifiers: int, n_labels: int,
-                         accuracy: float | str) -> Sketch:
+def make_labelled_sketch(
+    rng: np.random.Generator, n_items: int, n_classifiers: int, n_labels: int, accuracy: float | str
+) -> Sketch:
     """Uniform prevalences; each classifier right with its accuracy, otherwise a uniform other label."""
     labels = "abcd"[:n_labels]
     bad = accuracy == "one bad"
@@ -321,15 +332,26 @@ def brute_force(sketch: Sketch, spec: SafetySpec) -> dict[tuple[str, ...], bool]
     for pattern, count in sketch.unlabelled().counts().items():
         index = [labels.index(x) for x in pattern]
         splits = [c for c in itertools.product(range(count + 1), repeat=r) if sum(c) == count]
-        states = {(tuple(v + (split[k % r] if index[k // r] == k % r else 0) for k, v in enumerate(correct)),
-                   tuple(a + b for a, b in zip(sizes, split))) for correct, sizes in states for split in splits}
+        states = {
+            (
+                tuple(v + (split[k % r] if index[k // r] == k % r else 0) for k, v in enumerate(correct)),
+                tuple(a + b for a, b in zip(sizes, split)),
+            )
+            for correct, sizes in states
+            for split in splits
+        }
         if len(states) > BRUTE_STATES:
             return None
     meeting = set()
     for correct, sizes in states:
-        good = frozenset(i for i in range(n) if all(
-            _above(spec, correct[i * r + ell], spec.threshold(names[i], labels[ell]), sizes[ell])
-            for ell in range(r)))
+        good = frozenset(
+            i
+            for i in range(n)
+            if all(
+                _above(spec, correct[i * r + ell], spec.threshold(names[i], labels[ell]), sizes[ell])
+                for ell in range(r)
+            )
+        )
         meeting.add(good)
     return {tuple(names[i] for i in s): not any(set(s) <= m for m in meeting) for s in _subsets(n)}
 
@@ -338,12 +360,16 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
     """Time the exact report (verdicts only) and the minimal firing subsets over the grid; check them."""
     rng = np.random.default_rng(args.seed)
     missed = []
-    print("\nexact alarm: logical_alarm(prevalences=False) (every subset's verdict with its evidence) and "
-          "minimal_firing; R = 2 checked against the interval method (exact for pairs, necessary beyond); "
-          "where the labelled tests can be enumerated (small Q), every verdict checked against brute force; "
-          "x columns: baseline time / exact report time")
-    print(f"{'N':>3} {'R':>2} {'items':>11} {'acc':>7} {'subsets':>8} {'fires':>6} {'undec':>6} "
-          f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10} {'x pairw':>8} {'brute s':>9} {'x brute':>8}  target")
+    print(
+        "\nexact alarm: logical_alarm(prevalences=False) (every subset's verdict with its evidence) and "
+        "minimal_firing; R = 2 checked against the interval method (exact for pairs, necessary beyond); "
+        "where the labelled tests can be enumerated (small Q), every verdict checked against brute force; "
+        "x columns: baseline time / exact report time"
+    )
+    print(
+        f"{'N':>3} {'R':>2} {'items':>11} {'acc':>7} {'subsets':>8} {'fires':>6} {'undec':>6} "
+        f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10} {'x pairw':>8} {'brute s':>9} {'x brute':>8}  target"
+    )
     for n, r in EXACT_GRID:
         for n_items in EXACT_ITEMS:
             for accuracy in EXACT_ACCURACY:
@@ -358,27 +384,37 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
                     pairwise_seconds, pairwise = best_time(lambda: pairwise_report(sketch, spec), 1)
                     for exact, necessary in zip(report.subsets, pairwise.subsets):
                         if necessary.fires:
-                            _check(exact.fires, f"N={n}: pairwise fires on {exact.classifiers}, exact does not")
+                            _check(
+                                exact.fires, f"N={n}: pairwise fires on {exact.classifiers}, exact does not"
+                            )
                         if len(exact.classifiers) <= 2 and exact.verdict != "undecided":
                             _check(exact.fires == necessary.fires, f"N={n}: pair verdicts differ")
-                brute_seconds, brute = (best_time(lambda: brute_force(sketch, spec), 1) if n_items <= 100
-                                        else (float("nan"), None))
+                brute_seconds, brute = (
+                    best_time(lambda: brute_force(sketch, spec), 1)
+                    if n_items <= 100
+                    else (float("nan"), None)
+                )
                 if brute is None:
                     brute_seconds = float("nan")
                 else:
                     for result in report.subsets:
-                        _check(result.verdict != "undecided" and result.fires == brute[result.classifiers],
-                               f"N={n} R={r} Q={n_items}: {result.classifiers} disagrees with brute force")
+                        _check(
+                            result.verdict != "undecided" and result.fires == brute[result.classifiers],
+                            f"N={n} R={r} Q={n_items}: {result.classifiers} disagrees with brute force",
+                        )
                 target = EXACT_TARGETS.get((n, r))
                 quiet = not report.fires
                 gated = target is not None and (r == 3 or quiet) and n_items == 10**9
                 verdict = "" if not gated else ("meets" if seconds < target else "MISSES")
                 if gated and seconds >= target:
                     missed.append(f"N={n} R={r} Q={n_items}")
-                print(f"{n:>3} {r:>2} {n_items:>11} {accuracy!s:>7} {len(report.subsets):>8} "
-                      f"{sum(x.fires for x in report.subsets):>6} {len(report.undecided()):>6} {seconds:>9.3f} "
-                      f"{minimal_seconds:>9.3f} {pairwise_seconds:>10.4f} {pairwise_seconds / seconds:>8.3g} "
-                      f"{brute_seconds:>9.3f} {brute_seconds / seconds:>8.3g}  {verdict}", flush=True)
+                print(
+                    f"{n:>3} {r:>2} {n_items:>11} {accuracy!s:>7} {len(report.subsets):>8} "
+                    f"{sum(x.fires for x in report.subsets):>6} {len(report.undecided()):>6} {seconds:>9.3f} "
+                    f"{minimal_seconds:>9.3f} {pairwise_seconds:>10.4f} {pairwise_seconds / seconds:>8.3g} "
+                    f"{brute_seconds:>9.3f} {brute_seconds / seconds:>8.3g}  {verdict}",
+                    flush=True,
+                )
     return missed
 
 
@@ -445,13 +481,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--classifiers", type=int, default=TARGET_CLASSIFIERS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--scan-items", type=int, default=10_000_000,
-                        help="largest Q the scan baseline runs at (scaled beyond)")
+    parser.add_argument(
+        "--scan-items",
+        type=int,
+        default=10_000_000,
+        help="largest Q the scan baseline runs at (scaled beyond)",
+    )
     parser.add_argument("--loop-items", type=int, default=20_000, help="items for the per-Q_a loop baseline")
     parser.add_argument("--lattice-items", type=int, default=400, help="items for the lattice baseline")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a gated case misses the target")
-    parser.add_argument("--exact", action="store_true",
-                        help="time the exact alarm (N = 3..10, R = 2..4, Q = 10^3..10^9) instead")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="time the exact alarm (N = 3..10, R = 2..4, Q = 10^3..10^9) instead",
+    )
     args = parser.parse_args(argv)
     if args.exact:
         missed_exact = exact_cases(args)
@@ -492,8 +535,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not gated:
         print(f"target not checked: it applies at >= {TARGET_ITEMS} items x {TARGET_CLASSIFIERS} classifiers")
     else:
-        print(f"target met by {len(gated) - len(missed)} of {len(gated)} gated cases"
-              + (f"; MISSED by {missed}" if missed else ""))
+        print(
+            f"target met by {len(gated) - len(missed)} of {len(gated)} gated cases"
+            + (f"; MISSED by {missed}" if missed else "")
+        )
     return 1 if missed and args.strict else 0
 
 

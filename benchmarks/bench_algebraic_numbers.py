@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_time, check  # noqa: E402
 
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots  # noqa: E402
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels  # noqa: E402
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots  # noqa: E402
 
 X = sympy.Symbol("x")
 
@@ -49,7 +49,9 @@ def correlated(seed: int, n_labels: int, items: int = 400) -> Sketch:
         row = []
         for _i in range(3):
             u = rng.random()
-            row.append(labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(n_labels)])
+            row.append(
+                labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(n_labels)]
+            )
         truth.append(labels[t])
         decisions.append(row)
     return Sketch.from_decisions(decisions, truth=truth, labels=labels).unlabelled()
@@ -78,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in (2, 3, 5, 7):
         total = total + AlgebraicNumber([-p, 0, 1], 1)
     assert isinstance(total, AlgebraicNumber)
-    poly = total.poly ** 2 * flint.fmpz_poly([-1, 0, 1])
+    poly = total.poly**2 * flint.fmpz_poly([-1, 0, 1])
     ours, (roots, _) = best_time(lambda: real_roots(poly), args.repeat)
     check(len(roots) == 18, f"{len(roots)} distinct real roots, expected 18")
     theirs = None
@@ -89,38 +91,50 @@ def main(argv: list[str] | None = None) -> int:
 
     # 2. the sum of two cubic irrationals
     a, b = AlgebraicNumber([-2, 0, 0, 1], 0), AlgebraicNumber([1, -3, 0, 1], 2)
-    ours, s = best_time(lambda: AlgebraicNumber([-2, 0, 0, 1], 0) + AlgebraicNumber([1, -3, 0, 1], 2), args.repeat)
+    ours, s = best_time(
+        lambda: AlgebraicNumber([-2, 0, 0, 1], 0) + AlgebraicNumber([1, -3, 0, 1], 2), args.repeat
+    )
     theirs = None
     if baseline:
         ra, rb = sympy.CRootOf(_sympy_poly(a.poly), a.index), sympy.CRootOf(_sympy_poly(b.poly), b.index)
         theirs, mp = best_time(lambda: sympy.minimal_polynomial(ra + rb, X), 1)
-        check(sympy.expand(mp - _sympy_poly(s.poly)) == 0 or sympy.expand(mp + _sympy_poly(s.poly)) == 0,
-              "the same minimal polynomial as SymPy")
+        check(
+            sympy.expand(mp - _sympy_poly(s.poly)) == 0 or sympy.expand(mp + _sympy_poly(s.poly)) == 0,
+            "the same minimal polynomial as SymPy",
+        )
     row(f"cubic + cubic (result of degree {s.degree})", ours, theirs)
 
     # 3. one value in a number field of degree 16
     theta = FieldElement.generator(total)
-    g = (theta ** 3 - 2 * theta + 1) / (theta ** 2 + 1)
+    g = (theta**3 - 2 * theta + 1) / (theta**2 + 1)
     ours, value = best_time(lambda: g.value(total), args.repeat)
-    check(abs(float(value) - (float(total) ** 3 - 2 * float(total) + 1) / (float(total) ** 2 + 1)) < 1e-9,
-          "g(theta) agrees with floats")
+    check(
+        abs(float(value) - (float(total) ** 3 - 2 * float(total) + 1) / (float(total) ** 2 + 1)) < 1e-9,
+        "g(theta) agrees with floats",
+    )
     theirs = None
     if baseline:
         t = sympy.CRootOf(_sympy_poly(total.poly), total.index)
-        theirs, _ = best_time(lambda: sympy.minimal_polynomial((t ** 3 - 2 * t + 1) / (t ** 2 + 1), X), 1)
+        theirs, _ = best_time(lambda: sympy.minimal_polynomial((t**3 - 2 * t + 1) / (t**2 + 1), X), 1)
     row(f"FieldElement.value, field of degree 16 (value degree {getattr(value, 'degree', 1)})", ours, theirs)
 
     # 4. many labels with irrational roots
     for n_labels in (3, 4):
         sketch = correlated(args.seed, n_labels)
         ours, result = best_time(lambda: evaluate_many_labels(sketch), args.repeat)
-        check("irrational" in result.alarm_kinds() and result.point is not None, "an irrational decoded point")
+        check(
+            "irrational" in result.alarm_kinds() and result.point is not None, "an irrational decoded point"
+        )
         row(f"evaluate N = 3, R = {n_labels}, irrational (all points, partition)", ours, None)
         point = result.point
         ours, totals = best_time(lambda: [point.total_accuracy(c) for c in point.accuracy], 1)
-        floats = [sum(float(point.prevalence[lab]) * float(point.accuracy[c][lab]) for lab in sketch.labels)
-                  for c in point.accuracy]
-        check(all(abs(float(x) - y) < 1e-12 for x, y in zip(totals, floats)), "exact totals agree with floats")
+        floats = [
+            sum(float(point.prevalence[lab]) * float(point.accuracy[c][lab]) for lab in sketch.labels)
+            for c in point.accuracy
+        ]
+        check(
+            all(abs(float(x) - y) < 1e-12 for x, y in zip(totals, floats)), "exact totals agree with floats"
+        )
         degrees = sorted({getattr(x, "degree", 1) for x in totals})
         row(f"total_accuracy x3, R = {n_labels}, exact (degrees {degrees})", ours, None)
     return 0

@@ -48,9 +48,12 @@ def _points(seed: int, count: int) -> list[EvaluationPoint]:
     out: list[EvaluationPoint] = []
     while len(out) < count:
         accuracy = {i: {ell: Fraction(rng.randint(12, 18), 20) for ell in "ab"} for i in range(5)}
-        correlation = {pair: {ell: Fraction(rng.choice([-3, -2, -1, 1, 2, 3]), 800) for ell in "ab"} for pair in PAIRS}
-        point = EvaluationPoint.from_values(spec, {"a": Fraction(rng.randint(5, 15), 20)}, accuracy=accuracy,
-                                            correlation=correlation)
+        correlation = {
+            pair: {ell: Fraction(rng.choice([-3, -2, -1, 1, 2, 3]), 800) for ell in "ab"} for pair in PAIRS
+        }
+        point = EvaluationPoint.from_values(
+            spec, {"a": Fraction(rng.randint(5, 15), 20)}, accuracy=accuracy, correlation=correlation
+        )
         try:
             expected_sketch(point)
         except PointError:
@@ -63,28 +66,43 @@ def _errors(estimate, truth: EvaluationPoint) -> tuple[float, float]:
     if estimate is None:
         return float("nan"), float("nan")
     prevalence = abs(float(estimate.prevalence["a"]) - float(truth.prevalence_of(0)["a"]))
-    accuracy = max(abs(float(estimate.accuracy[f"c{i}"][ell]) - float(truth.accuracy(i, ell)))
-                   for i in range(5) for ell in "ab")
+    accuracy = max(
+        abs(float(estimate.accuracy[f"c{i}"][ell]) - float(truth.accuracy(i, ell)))
+        for i in range(5)
+        for ell in "ab"
+    )
     return prevalence, accuracy
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sketches", type=int, default=12, help="exact sketches (each solved once per route)")
-    parser.add_argument("--msolve", type=int, default=2, help="sketches also solved by msolve's parametrisation")
-    parser.add_argument("--limit", type=float, default=120.0, help="seconds allowed to the Gröbner route (0: skip)")
+    parser.add_argument(
+        "--sketches", type=int, default=12, help="exact sketches (each solved once per route)"
+    )
+    parser.add_argument(
+        "--msolve", type=int, default=2, help="sketches also solved by msolve's parametrisation"
+    )
+    parser.add_argument(
+        "--limit", type=float, default=120.0, help="seconds allowed to the Gröbner route (0: skip)"
+    )
     args = parser.parse_args(argv if argv is not None else [])
     if msolve_binary() is None:
         print("bench_complete_pairs: msolve is not installed (make setup); nothing measured")
         return 1
     truths = _points(args.seed, args.sketches)
     sketches = [expected_sketch(t).unlabelled() for t in truths]
-    print(f"K5 on five binary classifiers, {len(sketches)} exact sketches (seed {args.seed}); target: under 1 s per sketch")
-    print("route: certified path tracking (evaluate's default), msolve's parametrisation when tracking does not settle "
-          "a sketch; the msolve column is the msolve route alone on the same sketch")
-    print(f"{'sketch':>6} {'K5 s':>7} {'route':>9} {'msolve s':>9} {'points':>7} {'exact':>6} {'truth':>6} "
-          f"{'K5 err P / acc':>16} {'independent err P / acc':>24}")
+    print(
+        f"K5 on five binary classifiers, {len(sketches)} exact sketches (seed {args.seed}); target: under 1 s per sketch"
+    )
+    print(
+        "route: certified path tracking (evaluate's default), msolve's parametrisation when tracking does not settle "
+        "a sketch; the msolve column is the msolve route alone on the same sketch"
+    )
+    print(
+        f"{'sketch':>6} {'K5 s':>7} {'route':>9} {'msolve s':>9} {'points':>7} {'exact':>6} {'truth':>6} "
+        f"{'K5 err P / acc':>16} {'independent err P / acc':>24}"
+    )
     seconds, reference = [], []
     for k, (truth, sketch) in enumerate(zip(truths, sketches)):
         counts = [int(c) for c in sketch.count_vector()]
@@ -102,17 +120,22 @@ def main(argv: list[str] | None = None) -> int:
         found = result.point is not None and result.point.prevalence["a"] == truth.prevalence_of(0)["a"]
         independent = algebraic_evaluation(sketch).point
         mine, theirs = _errors(result.point, truth), _errors(independent, truth)
-        print(f"{k:>6} {seconds[-1]:>7.2f} {route:>9} {alone:>9.1f} {len(result.points):>7} {exact:>6} {'yes' if found else 'no':>6} "
-              f"{mine[0]:>7.4f} / {mine[1]:.4f} {theirs[0]:>12.4f} / {theirs[1]:.4f}")
+        print(
+            f"{k:>6} {seconds[-1]:>7.2f} {route:>9} {alone:>9.1f} {len(result.points):>7} {exact:>6} {'yes' if found else 'no':>6} "
+            f"{mine[0]:>7.4f} / {mine[1]:.4f} {theirs[0]:>12.4f} / {theirs[1]:.4f}"
+        )
     mean = sum(seconds) / len(seconds)
-    print(f"K5 (evaluate): {mean:.2f} s per sketch, slowest {max(seconds):.2f} s (target 1 s: "
-          f"{'ok' if max(seconds) < 1 else 'MISS'})")
+    print(
+        f"K5 (evaluate): {mean:.2f} s per sketch, slowest {max(seconds):.2f} s (target 1 s: "
+        f"{'ok' if max(seconds) < 1 else 'MISS'})"
+    )
     if reference:
         alone = sum(reference) / len(reference)
         print(f"msolve route alone: {alone:.1f} s per sketch; ratio {alone / mean:.1f}x")
     if args.limit:
         from evalgebra.groebner.runner import GroebnerTimeout
         from evalgebra.groebner.structured_route import structured_solution
+
         spec = EnsembleSpec(5, 2, PAIRS)
         start = time.perf_counter()
         try:
@@ -121,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Gröbner route (whole ideal, msolve): {baseline:.1f} s; ratio {baseline / mean:.1f}x")
         except (GroebnerTimeout, EvalgebraError) as exc:
             spent = time.perf_counter() - start
-            print(f"Gröbner route (whole ideal, msolve): no answer after {spent:.0f} s ({type(exc).__name__}); "
-                  f"ratio > {spent / mean:.1f}x")
+            print(
+                f"Gröbner route (whole ideal, msolve): no answer after {spent:.0f} s ({type(exc).__name__}); "
+                f"ratio > {spent / mean:.1f}x"
+            )
     return 0
 
 

@@ -95,8 +95,13 @@ def peak_run(argv: list[str]) -> tuple[float, float, float]:
 
 def tally_of(path: Path) -> Counter:
     doc = json.loads(path.read_text(encoding="utf-8"))
-    return Counter({(truth, tuple(c["decisions"])): c["count"]
-                    for truth, cells in doc["by_true_label"].items() for c in cells})
+    return Counter(
+        {
+            (truth, tuple(c["decisions"])): c["count"]
+            for truth, cells in doc["by_true_label"].items()
+            for c in cells
+        }
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,16 +109,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=20_000_000, help="items in the CSV (default 20000000)")
     parser.add_argument("--chunk-rows", type=int, default=8192, help="--chunk-rows of the chunked read")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--strict", action="store_true",
-                        help=f"exit 1 when the whole read peaks over {TARGET_MB} MB")
+    parser.add_argument(
+        "--strict", action="store_true", help=f"exit 1 when the whole read peaks over {TARGET_MB} MB"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="evalgebra-bench-csv-") as folder:
         path = Path(folder) / "items.csv"
         start = time.perf_counter()
         expected = write_items(path, args.rows, args.seed)
         size_mb = path.stat().st_size / 2**20
-        print(f"items CSV: {args.rows:,} rows x 3 classifiers + truth, {size_mb:.0f} MB "
-              f"(written in {time.perf_counter() - start:.1f} s)")
+        print(
+            f"items CSV: {args.rows:,} rows x 3 classifiers + truth, {size_mb:.0f} MB "
+            f"(written in {time.perf_counter() - start:.1f} s)"
+        )
         runs = {}
         for name, extra in (("whole", []), ("chunked", ["--chunk-rows", str(args.chunk_rows)])):
             out = Path(folder) / f"{name}.json"
@@ -122,15 +130,21 @@ def main(argv: list[str] | None = None) -> int:
                 raise AssertionError(f"the {name} read's sketch differs from the counts written")
         (whole_mb, whole_s, whole_cpu), (chunk_mb, chunk_s, chunk_cpu) = runs["whole"], runs["chunked"]
         verdict = "meets" if whole_mb < TARGET_MB else "MISSES"
-        print(f"whole read (default chunk {CHUNK_ROWS}):  peak {whole_mb:6.0f} MB  {whole_s:6.1f} s "
-              f"({whole_cpu:.1f} s CPU)  {whole_mb / size_mb:.2f}x the file; "
-              f"target < {TARGET_MB} MB: {verdict}")
-        print(f"--chunk-rows {args.chunk_rows:<21}  peak {chunk_mb:6.0f} MB  {chunk_s:6.1f} s "
-              f"({chunk_cpu:.1f} s CPU)  {chunk_mb / size_mb:.2f}x the file")
-        print(f"whole / chunked: {whole_mb / chunk_mb:.2f}x the memory, "
-              f"{whole_cpu / chunk_cpu:.2f}x the CPU time; "
-              f"both sketches equal the {args.rows:,} rows written ({args.rows / whole_cpu / 1e6:.2f} M rows "
-              "per CPU second whole)")
+        print(
+            f"whole read (default chunk {CHUNK_ROWS}):  peak {whole_mb:6.0f} MB  {whole_s:6.1f} s "
+            f"({whole_cpu:.1f} s CPU)  {whole_mb / size_mb:.2f}x the file; "
+            f"target < {TARGET_MB} MB: {verdict}"
+        )
+        print(
+            f"--chunk-rows {args.chunk_rows:<21}  peak {chunk_mb:6.0f} MB  {chunk_s:6.1f} s "
+            f"({chunk_cpu:.1f} s CPU)  {chunk_mb / size_mb:.2f}x the file"
+        )
+        print(
+            f"whole / chunked: {whole_mb / chunk_mb:.2f}x the memory, "
+            f"{whole_cpu / chunk_cpu:.2f}x the CPU time; "
+            f"both sketches equal the {args.rows:,} rows written ({args.rows / whole_cpu / 1e6:.2f} M rows "
+            "per CPU second whole)"
+        )
     return 1 if args.strict and whole_mb >= TARGET_MB else 0
 
 

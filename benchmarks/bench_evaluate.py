@@ -91,19 +91,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import sympy
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 from evalgebra import Sketch
 from evalgebra.alarm.logical import logical_alarm
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts, exact_solution
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.data.point import EvaluationPoint
-from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.stream import StreamEvaluator
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec
-from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
-from _timing import check as _check  # noqa: E402
 
 TARGET_MANY_RATE = 1e6  # sketches/s, evaluate_batch
 TARGET_MANY_SKETCHES = 1_000_000
@@ -114,10 +114,24 @@ TARGET_STREAM_ITEMS = 10_000_000
 TARGET_STREAM_CLASSIFIERS = 5
 TOLERANCE = 1e-9
 
-FULL = {"sketches": 1_000_000, "exact_sketches": 20_000, "full_sketches": 5_000, "sympy_sketches": 300,
-        "loop_sketches": 100_000, "items": 10_000_000, "batch": 1_000_000}
-QUICK = {"sketches": 20_000, "exact_sketches": 1_000, "full_sketches": 300, "sympy_sketches": 20,
-         "loop_sketches": 5_000, "items": 1_000_000, "batch": 200_000}
+FULL = {
+    "sketches": 1_000_000,
+    "exact_sketches": 20_000,
+    "full_sketches": 5_000,
+    "sympy_sketches": 300,
+    "loop_sketches": 100_000,
+    "items": 10_000_000,
+    "batch": 1_000_000,
+}
+QUICK = {
+    "sketches": 20_000,
+    "exact_sketches": 1_000,
+    "full_sketches": 300,
+    "sympy_sketches": 20,
+    "loop_sketches": 5_000,
+    "items": 1_000_000,
+    "batch": 200_000,
+}
 
 DENOMINATORS = (8, 10, 12, 16, 20)
 KINDS = ("independent", "correlated", "constant", "coin", "one_label", "unanimous")
@@ -147,12 +161,19 @@ def _profile(title: str, function: Callable[[], Any], lines: int = 14) -> None:
     body = text.getvalue().strip().splitlines()
     start = next((k for k, line in enumerate(body) if line.lstrip().startswith("ncalls")), 0)
     print(f"--- profile: {title}")
-    print("\n".join(body[max(0, start - 2):]))
+    print("\n".join(body[max(0, start - 2) :]))
 
 
 # -- trio sketches ---------------------------------------------------------------------------
-def expected_counts(d: np.ndarray, k_a: np.ndarray, k_b: np.ndarray, x: np.ndarray, y: np.ndarray,
-                    e_pair: np.ndarray, e_trio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def expected_counts(
+    d: np.ndarray,
+    k_a: np.ndarray,
+    k_b: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    e_pair: np.ndarray,
+    e_trio: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Exact pattern counts ``Q_ell pi_ell(d)`` summed over the two true labels, shape (k, 8).
 
     ``Q_ell = k_ell d^3``; ``pi_ell(d) = prod_i P(d_i | ell) + sum_pairs (e/d^2) s_i s_j
@@ -189,7 +210,7 @@ def make_trios(rng: np.random.Generator, k: int) -> tuple[np.ndarray, dict[str, 
     low = np.ceil(0.55 * d).astype(np.int64)[:, None]
     x = rng.integers(low, d[:, None], size=(k, 3))  # better than chance on each label: 0.55 d <= x <= d - 1
     y = rng.integers(low, d[:, None], size=(k, 3))
-    correlated = (kind == KINDS.index("correlated"))
+    correlated = kind == KINDS.index("correlated")
     e_pair = rng.integers(-2, 3, size=(k, 2, 3)) * correlated[:, None, None]
     e_trio = rng.integers(-2, 3, size=(k, 2)) * correlated[:, None]
     for name, rows in ((n, kind == KINDS.index(n)) for n in KINDS[2:]):
@@ -206,9 +227,25 @@ def make_trios(rng: np.random.Generator, k: int) -> tuple[np.ndarray, dict[str, 
     negative = ~realisable
     if negative.any():  # too strong a correlation for these accuracies: drop it
         e_pair[negative], e_trio[negative] = 0, 0
-        counts[negative] = expected_counts(d[negative], k_a[negative], k_b[negative], x[negative], y[negative],
-                                           e_pair[negative], e_trio[negative])[0]
-    params = {"kind": kind, "d": d, "k_a": k_a, "k_b": k_b, "x": x, "y": y, "e_pair": e_pair, "e_trio": e_trio}
+        counts[negative] = expected_counts(
+            d[negative],
+            k_a[negative],
+            k_b[negative],
+            x[negative],
+            y[negative],
+            e_pair[negative],
+            e_trio[negative],
+        )[0]
+    params = {
+        "kind": kind,
+        "d": d,
+        "k_a": k_a,
+        "k_b": k_b,
+        "x": x,
+        "y": y,
+        "e_pair": e_pair,
+        "e_trio": e_trio,
+    }
     return counts, params
 
 
@@ -220,18 +257,32 @@ def check_trios(counts: np.ndarray, params: dict[str, np.ndarray], per_kind: int
         for row in np.flatnonzero(params["kind"] == kind_index)[:per_kind]:
             d, k_a, k_b = (int(params[key][row]) for key in ("d", "k_a", "k_b"))
             correlation: dict[tuple[int, ...], dict[str, Fraction]] = {
-                pair: {label: Fraction(int(params["e_pair"][row, ell, p]), d * d) for ell, label in enumerate(LABELS)}
-                for p, pair in enumerate(PAIRS)}
-            correlation[(0, 1, 2)] = {label: Fraction(int(params["e_trio"][row, ell]), d**3)
-                                      for ell, label in enumerate(LABELS)}
+                pair: {
+                    label: Fraction(int(params["e_pair"][row, ell, p]), d * d)
+                    for ell, label in enumerate(LABELS)
+                }
+                for p, pair in enumerate(PAIRS)
+            }
+            correlation[(0, 1, 2)] = {
+                label: Fraction(int(params["e_trio"][row, ell]), d**3) for ell, label in enumerate(LABELS)
+            }
             point = EvaluationPoint.from_values(
-                spec, {"a": Fraction(k_a, k_a + k_b)},
-                accuracy={i: {"a": Fraction(int(params["x"][row, i]), d), "b": Fraction(int(params["y"][row, i]), d)}
-                          for i in range(3)},
-                correlation=correlation)
+                spec,
+                {"a": Fraction(k_a, k_a + k_b)},
+                accuracy={
+                    i: {
+                        "a": Fraction(int(params["x"][row, i]), d),
+                        "b": Fraction(int(params["y"][row, i]), d),
+                    }
+                    for i in range(3)
+                },
+                correlation=correlation,
+            )
             sketch = expected_sketch(point, (k_a + k_b) * d**3)
-            _check(sketch.unlabelled().count_vector().tolist() == counts[row].tolist(),
-                   f"trio sketch {row} ({name}) differs from expected_sketch of its point")
+            _check(
+                sketch.unlabelled().count_vector().tolist() == counts[row].tolist(),
+                f"trio sketch {row} ({name}) differs from expected_sketch of its point",
+            )
             checked += 1
     return checked
 
@@ -246,8 +297,10 @@ def check_truth(solutions: Sequence[Any], rows: np.ndarray, params: dict[str, np
             truth = [Fraction(k_a, k_a + k_b)]
             for i in range(3):
                 truth += [Fraction(int(params["x"][row, i]), d), Fraction(int(params["y"][row, i]), d)]
-            _check(sol.square is not None and sol.chosen is not None and sol.values(sol.chosen) == truth,
-                   f"independent sketch {row}: exact_solution did not recover its point")
+            _check(
+                sol.square is not None and sol.chosen is not None and sol.values(sol.chosen) == truth,
+                f"independent sketch {row}: exact_solution did not recover its point",
+            )
         elif kind != "correlated":
             _check("blind_spot" in sol.kinds, f"{kind} sketch {row}: no blind spot")
 
@@ -302,8 +355,10 @@ def closed_form_floats(counts: Sequence[int]) -> tuple[float, list[list[float]],
             if e_jk == 0:
                 point += [nan, nan]
             else:
-                point += [1.0 - b_i / q - (e012 - sign * root) / (2.0 * q * e_jk),
-                          b_i / q + (e012 + sign * root) / (2.0 * q * e_jk)]
+                point += [
+                    1.0 - b_i / q - (e012 - sign * root) / (2.0 * q * e_jk),
+                    b_i / q + (e012 + sign * root) / (2.0 * q * e_jk),
+                ]
         points.append(point)
     if not all(math.isfinite(v) for point in points for v in point):
         return radicand, points, blind, False, -1
@@ -337,12 +392,18 @@ def check_floats(many: dict[str, np.ndarray], counts: np.ndarray) -> None:
     loop = np.array([r[1] for r in rows])
     fast = _stats(many)
     bad = ~_close(fast, loop).all(axis=(1, 2))
-    _check(not bad.any(), f"python-float loop and evaluate_batch differ on {int(bad.sum())} sketches, "
-                          f"first {counts[np.argmax(bad)].tolist()}")
+    _check(
+        not bad.any(),
+        f"python-float loop and evaluate_batch differ on {int(bad.sum())} sketches, "
+        f"first {counts[np.argmax(bad)].tolist()}",
+    )
     clear = ~_ambiguous(fast)
     for k, name in ((2, "blind_spot"), (3, "outside_unit_cube"), (4, "chosen")):
         flags = np.array([r[k] for r in rows])
-        _check(np.array_equal(flags[clear], many[name][clear]), f"python-float loop and evaluate_batch differ on {name}")
+        _check(
+            np.array_equal(flags[clear], many[name][clear]),
+            f"python-float loop and evaluate_batch differ on {name}",
+        )
     _check(np.array_equal(np.array([r[0] < 0 for r in rows]), many["complex"]), "complex cases differ")
 
 
@@ -355,8 +416,11 @@ def check_exact_floats(many: dict[str, np.ndarray], solutions: Sequence[Any]) ->
                 exact[row, j] = [math.nan if v is None else float(v) for v in sol.values(j)]
     fast = _stats(many)
     bad = ~_close(fast, exact).all(axis=(1, 2))
-    _check(not bad.any(), f"evaluate_batch differs from exact_solution on {int(bad.sum())} sketches, "
-                          f"first {list(solutions[int(np.argmax(bad))].counts)}")
+    _check(
+        not bad.any(),
+        f"evaluate_batch differs from exact_solution on {int(bad.sum())} sketches, "
+        f"first {list(solutions[int(np.argmax(bad))].counts)}",
+    )
     clear = ~_ambiguous(fast)
     flags = {
         "blind_spot": np.array([bool(s.blind_spots) for s in solutions]),
@@ -364,7 +428,10 @@ def check_exact_floats(many: dict[str, np.ndarray], solutions: Sequence[Any]) ->
         "chosen": np.array([-1 if s.chosen is None else s.chosen for s in solutions]),
     }
     for name, values in flags.items():
-        _check(np.array_equal(values[clear], many[name][clear]), f"evaluate_batch and exact_solution differ on {name}")
+        _check(
+            np.array_equal(values[clear], many[name][clear]),
+            f"evaluate_batch and exact_solution differ on {name}",
+        )
 
 
 # -- baseline 2: the closed form in SymPy ----------------------------------------------------
@@ -397,8 +464,10 @@ def closed_form_sympy(counts: Sequence[int]) -> dict[str, Any]:
             if e_jk == 0:
                 point += [None, None]
             else:
-                point += [1 - b_i / q - (e012 - sign * root) / (2 * q * e_jk),
-                          b_i / q + (e012 + sign * root) / (2 * q * e_jk)]
+                point += [
+                    1 - b_i / q - (e012 - sign * root) / (2 * q * e_jk),
+                    b_i / q + (e012 + sign * root) / (2 * q * e_jk),
+                ]
         points.append(point)
     first = points[0]
     if None not in first:
@@ -437,22 +506,34 @@ def check_sympy(results: Sequence[dict[str, Any]], solutions: Sequence[Any]) -> 
     """Assert that the SymPy baseline and ``exact_solution`` agree exactly."""
     for result, sol in zip(results, solutions):
         where = f"sketch {list(sol.counts)}"
-        _check(result["kinds"] == sol.kinds, f"{where}: sympy alarms {sorted(result['kinds'])}, "
-                                             f"exact_solution {sorted(sol.kinds)}")
-        _check(result["chosen"] == sol.chosen, f"{where}: sympy chose {result['chosen']}, exact_solution {sol.chosen}")
+        _check(
+            result["kinds"] == sol.kinds,
+            f"{where}: sympy alarms {sorted(result['kinds'])}, exact_solution {sorted(sol.kinds)}",
+        )
+        _check(
+            result["chosen"] == sol.chosen,
+            f"{where}: sympy chose {result['chosen']}, exact_solution {sol.chosen}",
+        )
         for j in (0, 1):
             for k, (mine, theirs) in enumerate(zip(result["points"][j], sol.values(j))):
                 if mine is None or theirs is None:
-                    _check(mine is None and theirs is None, f"{where}: statistic {k} of point {j} undefined in one")
+                    _check(
+                        mine is None and theirs is None,
+                        f"{where}: statistic {k} of point {j} undefined in one",
+                    )
                 else:
-                    _check(sympy.expand(mine - _as_sympy(theirs)) == 0,
-                           f"{where}: statistic {k} of point {j}: sympy {mine}, exact_solution {theirs}")
+                    _check(
+                        sympy.expand(mine - _as_sympy(theirs)) == 0,
+                        f"{where}: statistic {k} of point {j}: sympy {mine}, exact_solution {theirs}",
+                    )
 
 
 # -- target 3: the stream --------------------------------------------------------------------
 def make_decisions(rng: np.random.Generator, n_items: int, n_classifiers: int, chunk: int) -> np.ndarray:
     """``int8`` label codes, items x classifiers (0 = a, 1 = b), drawn chunk by chunk."""
-    rates = np.array([ACCURACY[i % len(ACCURACY)] for i in range(n_classifiers)], dtype=np.float32).T  # (2, N)
+    rates = np.array(
+        [ACCURACY[i % len(ACCURACY)] for i in range(n_classifiers)], dtype=np.float32
+    ).T  # (2, N)
     decisions = np.empty((n_items, n_classifiers), dtype=np.int8)
     for start in range(0, n_items, chunk):
         stop = min(n_items, start + chunk)
@@ -468,7 +549,7 @@ def stream_route(decisions: np.ndarray, batch: int) -> tuple[list[float], tuple[
     start = time.perf_counter()
     stream = StreamEvaluator(n_classifiers, list(LABELS))
     for first in range(0, len(decisions), batch):
-        stream.ingest(decisions[first:first + batch])
+        stream.ingest(decisions[first : first + batch])
     sketch = stream.sketch
     sketched = time.perf_counter()
     evaluation = evaluate(sketch)
@@ -478,7 +559,9 @@ def stream_route(decisions: np.ndarray, batch: int) -> tuple[list[float], tuple[
     return [sketched - start, evaluated - sketched, done - evaluated], (sketch, evaluation, report)
 
 
-def pandas_route(decisions: np.ndarray, classifiers: Sequence[str]) -> tuple[list[float], tuple[Any, Any, Any]]:
+def pandas_route(
+    decisions: np.ndarray, classifiers: Sequence[str]
+) -> tuple[list[float], tuple[Any, Any, Any]]:
     """Baseline 3: ``value_counts`` over a DataFrame into a sketch, then the same evaluation."""
     start = time.perf_counter()
     value_counts = pd.DataFrame(decisions, columns=list(classifiers)).value_counts()
@@ -519,8 +602,13 @@ def _options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller default sizes (a smoke run; not gated)")
     for key in FULL:
-        parser.add_argument(f"--{key.replace('_', '-')}", dest=key, type=int, default=None,
-                            help=f"default {FULL[key]} ({QUICK[key]} with --quick)")
+        parser.add_argument(
+            f"--{key.replace('_', '-')}",
+            dest=key,
+            type=int,
+            default=None,
+            help=f"default {FULL[key]} ({QUICK[key]} with --quick)",
+        )
     parser.add_argument("--classifiers", type=int, default=TARGET_STREAM_CLASSIFIERS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
@@ -540,8 +628,10 @@ def _options(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _options(argv)
     rng = np.random.default_rng(args.seed)
-    print(f"bench_evaluate: algebraic evaluator (vectorised, exact) and stream; best of {args.repeat}, "
-          f"seed {args.seed}{', --quick' if args.quick else ''}; {_load()}")
+    print(
+        f"bench_evaluate: algebraic evaluator (vectorised, exact) and stream; best of {args.repeat}, "
+        f"seed {args.seed}{', --quick' if args.quick else ''}; {_load()}"
+    )
 
     # data
     counts, params = make_trios(rng, args.sketches)
@@ -553,8 +643,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     full_rows = exact_rows[: args.full_sketches]
     mix = ", ".join(f"{name} {int((params['kind'] == k).sum())}" for k, name in enumerate(KINDS))
     q = counts.sum(axis=1)
-    print(f"trio sketches: {args.sketches} ({mix}); Q {int(q.min())}..{int(q.max())} (median {int(np.median(q))}); "
-          f"{checked} checked against expected_sketch")
+    print(
+        f"trio sketches: {args.sketches} ({mix}); Q {int(q.min())}..{int(q.max())} (median {int(np.median(q))}); "
+        f"{checked} checked against expected_sketch"
+    )
 
     # correctness before timing
     solutions = [exact_solution(row) for row in exact_rows]
@@ -565,16 +657,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_sympy(sympy_results, solutions[: len(sympy_rows)])
     for row, sol in zip(full_rows[:200], solutions):
         result = evaluate_counts(row)
-        values = [[point.prevalence["a"]] + [point.accuracy[c][label] for c in result.classifiers for label in LABELS]
-                  for point in result.points]
-        _check(result.chosen == sol.chosen and values == [sol.values(0), sol.values(1)],
-               f"evaluate_counts and exact_solution differ on {row}")
-    kinds = {kind: sum(kind in s.kinds for s in solutions) for kind in
-             ("irrational", "complex", "blind_spot", "outside_unit_cube", "empty_variety")}
+        values = [
+            [point.prevalence["a"]]
+            + [point.accuracy[c][label] for c in result.classifiers for label in LABELS]
+            for point in result.points
+        ]
+        _check(
+            result.chosen == sol.chosen and values == [sol.values(0), sol.values(1)],
+            f"evaluate_counts and exact_solution differ on {row}",
+        )
+    kinds = {
+        kind: sum(kind in s.kinds for s in solutions)
+        for kind in ("irrational", "complex", "blind_spot", "outside_unit_cube", "empty_variety")
+    }
     rational = sum(s.square is not None for s in solutions)
-    print(f"exact sample of {len(solutions)}: rational {rational}, " + ", ".join(f"{k} {v}" for k, v in kinds.items())
-          + f"; agreement asserted: float loop = evaluate_batch ({len(loop_rows)}, {TOLERANCE:g}), evaluate_batch = "
-            f"exact_solution ({len(solutions)}, {TOLERANCE:g}), sympy = exact_solution ({len(sympy_rows)}, exact)")
+    print(
+        f"exact sample of {len(solutions)}: rational {rational}, "
+        + ", ".join(f"{k} {v}" for k, v in kinds.items())
+        + f"; agreement asserted: float loop = evaluate_batch ({len(loop_rows)}, {TOLERANCE:g}), evaluate_batch = "
+        f"exact_solution ({len(solutions)}, {TOLERANCE:g}), sympy = exact_solution ({len(sympy_rows)}, exact)"
+    )
 
     # target 1 and 2: timings
     many_seconds, _ = best_time(lambda: evaluate_batch(counts), args.repeat)
@@ -590,8 +692,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _, (sketch, evaluation, report) = stream_route(decisions, args.batch)
     _, (base_sketch, base_evaluation, base_report) = pandas_route(decisions, names)
     _check(sketch.Q == args.items and sketch == base_sketch, "stream sketch differs from the pandas sketch")
-    _check(evaluation.to_dict() == base_evaluation.to_dict(), "evaluations of the stream and pandas sketches differ")
-    _check(report.to_dict() == base_report.to_dict(), "alarm reports of the stream and pandas sketches differ")
+    _check(
+        evaluation.to_dict() == base_evaluation.to_dict(),
+        "evaluations of the stream and pandas sketches differ",
+    )
+    _check(
+        report.to_dict() == base_report.to_dict(), "alarm reports of the stream and pandas sketches differ"
+    )
     _check(len(evaluation.trios) == math.comb(args.classifiers, 3), "not every trio evaluated")
     _check(len(report.subsets) == 2**args.classifiers - 1, "not every subset in the alarm")
     stage_best, total_best = _best_stages(lambda: stream_route(decisions, args.batch)[0], args.repeat)
@@ -606,49 +713,111 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_loop = loop_seconds / len(loop_rows)
     per_exact = exact_seconds / len(exact_rows)
     per_sympy = sympy_seconds / len(sympy_rows)
-    print(f"targets: evaluate_batch {TARGET_MANY_RATE:.0e} sketches/s at >= {TARGET_MANY_SKETCHES:.0e}; "
-          f"exact_solution {TARGET_EXACT_RATE:.0e} sketches/s (>= {TARGET_EXACT_SKETCHES} timed); stream "
-          f"{TARGET_STREAM_SECONDS:g} s at {TARGET_STREAM_ITEMS:.0e} x {TARGET_STREAM_CLASSIFIERS}. Speed-up = "
-          "baseline time / measured time, same run; ~ = baseline timed on fewer sketches, scaled linearly")
+    print(
+        f"targets: evaluate_batch {TARGET_MANY_RATE:.0e} sketches/s at >= {TARGET_MANY_SKETCHES:.0e}; "
+        f"exact_solution {TARGET_EXACT_RATE:.0e} sketches/s (>= {TARGET_EXACT_SKETCHES} timed); stream "
+        f"{TARGET_STREAM_SECONDS:g} s at {TARGET_STREAM_ITEMS:.0e} x {TARGET_STREAM_CLASSIFIERS}. Speed-up = "
+        "baseline time / measured time, same run; ~ = baseline timed on fewer sketches, scaled linearly"
+    )
     print(f"{'case':<34} {'size':>11} {'seconds':>9} {'rate':>11} {'target':>9} {'':<12} baselines")
     rows = [
-        _row("evaluate_batch (vectorised)", str(args.sketches), many_seconds, _rate(args.sketches, many_seconds),
-             f"{TARGET_MANY_RATE:.0e}/s", _verdict(gated_many, many_rate >= TARGET_MANY_RATE),
-             f"{per_loop * args.sketches / many_seconds:.3g}x python-float loop (~{per_loop * args.sketches:.1f} s); "
-             f"{per_exact * args.sketches / many_seconds:.3g}x exact_solution loop (~{per_exact * args.sketches:.1f} s)"),
-        _row("exact_solution (exact, per sketch)", str(len(exact_rows)), exact_seconds,
-             _rate(len(exact_rows), exact_seconds), f"{TARGET_EXACT_RATE:.0e}/s",
-             _verdict(gated_exact, exact_rate >= TARGET_EXACT_RATE),
-             f"{per_sympy / per_exact:.3g}x sympy closed form ({per_sympy * 1e3:.2f} ms/sketch over "
-             f"{len(sympy_rows)})"),
-        _row("evaluate_counts (Evaluation)", str(len(full_rows)), full_seconds, _rate(len(full_rows), full_seconds),
-             "-", "(no target)", f"{per_sympy * len(full_rows) / full_seconds:.3g}x sympy closed form"),
-        _row(f"stream: ingest ({math.ceil(args.items / args.batch)} batches)", f"{args.items}x{args.classifiers}",
-             stage_best[0], _rate(args.items, stage_best[0]), "", "",
-             f"{pandas_stages[0] / stage_best[0]:.3g}x value_counts + Sketch.from_counts ({pandas_stages[0]:.3f} s)"),
-        _row(f"stream: evaluate ({len(evaluation.trios)} trios)", "", stage_best[1], "", "", "",
-             f"(same call in the pandas route: {pandas_stages[1]:.3f} s)"),
-        _row(f"stream: logical_alarm ({len(report.subsets)} subsets)", "", stage_best[2], "", "", "",
-             f"(same call in the pandas route: {pandas_stages[2]:.3f} s)"),
-        _row("stream: total (best run)", f"{args.items}x{args.classifiers}", total_best,
-             _rate(args.items, total_best), f"{TARGET_STREAM_SECONDS:g} s",
-             _verdict(gated_stream, total_best < TARGET_STREAM_SECONDS),
-             f"{pandas_seconds / total_best:.3g}x pandas value_counts route ({pandas_seconds:.2f} s)"),
+        _row(
+            "evaluate_batch (vectorised)",
+            str(args.sketches),
+            many_seconds,
+            _rate(args.sketches, many_seconds),
+            f"{TARGET_MANY_RATE:.0e}/s",
+            _verdict(gated_many, many_rate >= TARGET_MANY_RATE),
+            f"{per_loop * args.sketches / many_seconds:.3g}x python-float loop (~{per_loop * args.sketches:.1f} s); "
+            f"{per_exact * args.sketches / many_seconds:.3g}x exact_solution loop (~{per_exact * args.sketches:.1f} s)",
+        ),
+        _row(
+            "exact_solution (exact, per sketch)",
+            str(len(exact_rows)),
+            exact_seconds,
+            _rate(len(exact_rows), exact_seconds),
+            f"{TARGET_EXACT_RATE:.0e}/s",
+            _verdict(gated_exact, exact_rate >= TARGET_EXACT_RATE),
+            f"{per_sympy / per_exact:.3g}x sympy closed form ({per_sympy * 1e3:.2f} ms/sketch over "
+            f"{len(sympy_rows)})",
+        ),
+        _row(
+            "evaluate_counts (Evaluation)",
+            str(len(full_rows)),
+            full_seconds,
+            _rate(len(full_rows), full_seconds),
+            "-",
+            "(no target)",
+            f"{per_sympy * len(full_rows) / full_seconds:.3g}x sympy closed form",
+        ),
+        _row(
+            f"stream: ingest ({math.ceil(args.items / args.batch)} batches)",
+            f"{args.items}x{args.classifiers}",
+            stage_best[0],
+            _rate(args.items, stage_best[0]),
+            "",
+            "",
+            f"{pandas_stages[0] / stage_best[0]:.3g}x value_counts + Sketch.from_counts ({pandas_stages[0]:.3f} s)",
+        ),
+        _row(
+            f"stream: evaluate ({len(evaluation.trios)} trios)",
+            "",
+            stage_best[1],
+            "",
+            "",
+            "",
+            f"(same call in the pandas route: {pandas_stages[1]:.3f} s)",
+        ),
+        _row(
+            f"stream: logical_alarm ({len(report.subsets)} subsets)",
+            "",
+            stage_best[2],
+            "",
+            "",
+            "",
+            f"(same call in the pandas route: {pandas_stages[2]:.3f} s)",
+        ),
+        _row(
+            "stream: total (best run)",
+            f"{args.items}x{args.classifiers}",
+            total_best,
+            _rate(args.items, total_best),
+            f"{TARGET_STREAM_SECONDS:g} s",
+            _verdict(gated_stream, total_best < TARGET_STREAM_SECONDS),
+            f"{pandas_seconds / total_best:.3g}x pandas value_counts route ({pandas_seconds:.2f} s)",
+        ),
     ]
     print("\n".join(rows))
-    print(f"stream result: alarms {sorted(evaluation.alarm_kinds())}; alarm fires on "
-          f"{sum(r.fires for r in report.subsets)} of {len(report.subsets)} subsets; at the end {_load()}")
+    print(
+        f"stream result: alarms {sorted(evaluation.alarm_kinds())}; alarm fires on "
+        f"{sum(r.fires for r in report.subsets)} of {len(report.subsets)} subsets; at the end {_load()}"
+    )
 
-    missed = [name for name, gated, met in (
-        ("evaluate_batch", gated_many, many_rate >= TARGET_MANY_RATE),
-        ("exact_solution", gated_exact, exact_rate >= TARGET_EXACT_RATE),
-        ("stream", gated_stream, total_best < TARGET_STREAM_SECONDS)) if gated and not met]
-    gated = [name for name, flag in (("evaluate_batch", gated_many), ("exact_solution", gated_exact),
-                                     ("stream", gated_stream)) if flag]
+    missed = [
+        name
+        for name, gated, met in (
+            ("evaluate_batch", gated_many, many_rate >= TARGET_MANY_RATE),
+            ("exact_solution", gated_exact, exact_rate >= TARGET_EXACT_RATE),
+            ("stream", gated_stream, total_best < TARGET_STREAM_SECONDS),
+        )
+        if gated and not met
+    ]
+    gated = [
+        name
+        for name, flag in (
+            ("evaluate_batch", gated_many),
+            ("exact_solution", gated_exact),
+            ("stream", gated_stream),
+        )
+        if flag
+    ]
     if not gated:
         print("targets not checked at these sizes (--quick or smaller than the targets' sizes)")
     else:
-        print(f"targets met by {[g for g in gated if g not in missed]}" + (f"; MISSED by {missed}" if missed else ""))
+        print(
+            f"targets met by {[g for g in gated if g not in missed]}"
+            + (f"; MISSED by {missed}" if missed else "")
+        )
     if args.profile:
         if gated_many:
             _profile("evaluate_batch", lambda: evaluate_batch(counts))

@@ -79,9 +79,9 @@ from evalgebra.variables import VariableRegistry
 HERE = Path(__file__).resolve().parent
 D04 = HERE.parent / "derivations" / "d04_identifiability.py"
 QUICK_TIME_LIMIT = 10.0
-GRACE = 5.0           # the runner's limit exceeds an external engine's own timeout by this
-D04_TARGET = 600.0   # seconds: the issue's target for the N <= 4 atlas
-RANDOM_POINTS = 3     # points at which containing_variety is checked to vanish
+GRACE = 5.0  # the runner's limit exceeds an external engine's own timeout by this
+D04_TARGET = 600.0  # seconds: the issue's target for the N <= 4 atlas
+RANDOM_POINTS = 3  # points at which containing_variety is checked to vanish
 
 
 class Line:
@@ -91,13 +91,14 @@ class Line:
     registering it in ``sys.modules``, which dataclasses need to resolve annotations.)
     """
 
-    def __init__(self, derivation: str, engine: str, coordinates: str, target: float | None = None,
-                 note: str = "") -> None:
+    def __init__(
+        self, derivation: str, engine: str, coordinates: str, target: float | None = None, note: str = ""
+    ) -> None:
         self.derivation, self.engine, self.coordinates = derivation, engine, coordinates
-        self.target = target              # seconds, for the lines the issue sets a target for
+        self.target = target  # seconds, for the lines the issue sets a target for
         self.note = note
         self.seconds: float | None = None  # wall seconds of the best run; None: limit hit or failed
-        self.cpu: float | None = None      # CPU seconds of that run (engines included)
+        self.cpu: float | None = None  # CPU seconds of that run (engines included)
         self.runs = 0
         self.guarded_only = False
         self.ideal: Ideal | None = None
@@ -160,8 +161,9 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def measure(line: Line, guarded: Callable[[], Any], in_process: Callable[[], Any], limit: float,
-            repeat: int) -> Any:
+def measure(
+    line: Line, guarded: Callable[[], Any], in_process: Callable[[], Any], limit: float, repeat: int
+) -> Any:
     """Fill ``line``'s times from one guarded run and, when safe, in-process repeats."""
     start, cpu = time.perf_counter(), _cpu()
     try:
@@ -202,7 +204,8 @@ def time_elimination(line: Line, ideal: Ideal, kind: str, limit: float, repeat: 
         line,
         lambda: eliminate(ideal, kind, backend=backend, time_limit=runner_limit),
         lambda: eliminate(ideal, kind, backend=backend),
-        limit, repeat,
+        limit,
+        repeat,
     )
 
 
@@ -244,7 +247,9 @@ def _vanishes_at_random_points(spec: EnsembleSpec, ideal: Ideal, rng: random.Ran
     moment_names = {str(s) for s in VariableRegistry(spec).observables("moments")}
     names = source.ring.names
     for _ in range(RANDOM_POINTS):
-        point = {n: flint.fmpq(rng.randint(-50, 50), rng.randint(1, 50)) for n in names if n not in moment_names}
+        point = {
+            n: flint.fmpq(rng.randint(-50, 50), rng.randint(1, 50)) for n in names if n not in moment_names
+        }
         for g in source.generators:  # g = c * (moment) - (model at the unknowns), c constant
             moment = [names[k] for k, e in enumerate(g.degrees()) if e and names[k] in moment_names]
             if len(moment) != 1 or g.degrees()[names.index(moment[0])] != 1:
@@ -286,15 +291,21 @@ def verify(spec: EnsembleSpec, lines: list[Line], limit: float, seed: int) -> No
                 try:
                     mapped = _to_raw(spec, line.ideal, reference.ideal, limit)
                     same = _text(mapped) == _text(reference.ideal)
-                    parts.append(f"maps to {reference.engine} raw" if same else
-                                 f"DOES NOT map to {reference.engine} raw")
+                    parts.append(
+                        f"maps to {reference.engine} raw"
+                        if same
+                        else f"DOES NOT map to {reference.engine} raw"
+                    )
                     line.ok &= same
                 except GroebnerTimeout:
                     parts.append("mapping to raw: timed out (unchecked)")
             if line.engine == "containing_variety":
                 vanish = _vanishes_at_random_points(spec, line.ideal, random.Random(seed))
-                parts.append(f"vanishes at {RANDOM_POINTS} random points" if vanish else
-                             "DOES NOT vanish at random points")
+                parts.append(
+                    f"vanishes at {RANDOM_POINTS} random points"
+                    if vanish
+                    else "DOES NOT vanish at random points"
+                )
                 line.ok &= vanish
         line.check = "; ".join(parts)
 
@@ -305,8 +316,14 @@ def verify(spec: EnsembleSpec, lines: list[Line], limit: float, seed: int) -> No
 Row = tuple[str, str, "float | None", str]
 
 
-def run_derivation(derivation: str, spec: EnsembleSpec, kind: str, rows: list[Row],
-                   args: argparse.Namespace, engines: list[str]) -> list[Line]:
+def run_derivation(
+    derivation: str,
+    spec: EnsembleSpec,
+    kind: str,
+    rows: list[Row],
+    args: argparse.Namespace,
+    engines: list[str],
+) -> list[Line]:
     """Time and verify one derivation's lines."""
     ideals = {c: evaluation_ideal(spec, coordinates=c) for c in ("raw", "moments")}
     lines = []
@@ -386,16 +403,24 @@ def d04_atlas(args: argparse.Namespace) -> tuple[str, str]:
         return f"{head} skipped (importing the script failed: {type(exc).__name__}: {exc})", "skipped"
     finally:
         sys.path.remove(folder)
-    found = [value for name, value in sorted(vars(module).items())
-             if "atlas" in name.lower() and not name.startswith("_") and inspect.isfunction(value)
-             and value.__module__ == module.__name__]
+    found = [
+        value
+        for name, value in sorted(vars(module).items())
+        if "atlas" in name.lower()
+        and not name.startswith("_")
+        and inspect.isfunction(value)
+        and value.__module__ == module.__name__
+    ]
     if not found:
         return f"{head} skipped (the script has no public function whose name contains 'atlas')", "skipped"
     function = found[0]
     parameters = inspect.signature(function).parameters
     kwargs = {p: 4 for p in ("max_classifiers", "max_n", "n_max", "up_to") if p in parameters}
-    required = [p.name for p in parameters.values() if p.default is p.empty and p.name not in kwargs
-                and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    required = [
+        p.name
+        for p in parameters.values()
+        if p.default is p.empty and p.name not in kwargs and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
     call = f"{function.__name__}({', '.join(f'{k}={v}' for k, v in kwargs.items())})"
     if required:
         return f"{head} skipped ({function.__name__} needs {required}: cannot tell what to pass)", "skipped"
@@ -408,8 +433,10 @@ def d04_atlas(args: argparse.Namespace) -> tuple[str, str]:
         return f"{head} {call} FAILED: {str(exc)[:300]}", "FAILED"
     seconds = time.perf_counter() - start
     verdict = "meets" if seconds < D04_TARGET else "MISSES"
-    return (f"{head} {call} {seconds:.1f}* s  < {D04_TARGET:g} s: {verdict}  (one guarded run; returned "
-            f"{summary}; no second implementation to cross-check)"), verdict
+    return (
+        f"{head} {call} {seconds:.1f}* s  < {D04_TARGET:g} s: {verdict}  (one guarded run; returned "
+        f"{summary}; no second implementation to cross-check)"
+    ), verdict
 
 
 def _summary(result: Any) -> str:
@@ -422,12 +449,17 @@ def _summary(result: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help=f"cap in seconds on every run, sympy's included (default 120; "
-                             f"{QUICK_TIME_LIMIT:g} with --quick)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help=f"cap in seconds on every run, sympy's included (default 120; "
+        f"{QUICK_TIME_LIMIT:g} with --quick)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--quick", action="store_true",
-                        help=f"time limit {QUICK_TIME_LIMIT:g} s unless given, and no d04")
+    parser.add_argument(
+        "--quick", action="store_true", help=f"time limit {QUICK_TIME_LIMIT:g} s unless given, and no d04"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random check points")
     parser.add_argument("--d04-limit", type=float, default=900.0, help="cap in seconds on the d04 atlas")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
@@ -441,31 +473,70 @@ def main(argv: Sequence[str] | None = None) -> int:
     sympy_name = f"sympy ({get_backend('sympy').method})"
     cores = os.cpu_count()
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
-    print(f"bench_groebner: time limit {args.time_limit:g} s, best of {args.repeat}, seed {args.seed}"
-          + (", --quick" if args.quick else ""))
-    print(f"machine: {cores} cores ({usable} usable), load average "
-          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())} (1, 5, 15 min)")
-    print(f"engines: {', '.join(engines)}; python-flint {flint.__version__}, sympy {sympy.__version__}; "
-          "Singular and msolve single-threaded subprocesses")
-    print("seconds: best in-process run; * = one guarded run only (forked child: includes fork and "
-          "transfer); > = hit the limit")
+    print(
+        f"bench_groebner: time limit {args.time_limit:g} s, best of {args.repeat}, seed {args.seed}"
+        + (", --quick" if args.quick else "")
+    )
+    print(
+        f"machine: {cores} cores ({usable} usable), load average "
+        f"{' '.join(f'{v:.2f}' for v in os.getloadavg())} (1, 5, 15 min)"
+    )
+    print(
+        f"engines: {', '.join(engines)}; python-flint {flint.__version__}, sympy {sympy.__version__}; "
+        "Singular and msolve single-threaded subprocesses"
+    )
+    print(
+        "seconds: best in-process run; * = one guarded run only (forked child: includes fork and "
+        "transfer); > = hit the limit"
+    )
     print("vs sympy: sympy raw time / this time on the same derivation (a bound when either hit the limit)")
-    print("cpu: CPU seconds of the same run, this process and the engines it waited for (wall times "
-          "above cpu mean the machine was busy)")
-    print(f"{'case':<8} {'engine':<18} {'coords':<7} {'seconds':>8} {'cpu':>7} {'vs sympy':>10}  "
-          f"{'target':<16} check")
+    print(
+        "cpu: CPU seconds of the same run, this process and the engines it waited for (wall times "
+        "above cpu mean the machine was busy)"
+    )
+    print(
+        f"{'case':<8} {'engine':<18} {'coords':<7} {'seconds':>8} {'cpu':>7} {'vs sympy':>10}  "
+        f"{'target':<16} check"
+    )
 
     plan: list[tuple[str, EnsembleSpec, str, list[Row]]] = [
-        ("d02", EnsembleSpec(3, 2), "accuracy", [
-            ("flint", "raw", 0.1, ""), ("flint", "moments", 0.1, ""), ("singular", "raw", None, ""),
-            ("msolve", "raw", None, ""), ("sympy", "raw", None, "the issue measured 165-300 s")]),
-        ("d03 N=3", EnsembleSpec(3, 2, "complete"), "correlation", [
-            ("containing_variety", "moments", 1.0, ""), ("flint", "raw", None, ""),
-            ("flint", "moments", None, ""), ("singular", "raw", None, ""), ("msolve", "raw", None, ""),
-            ("sympy", "raw", None, "the issue measured 1.2 s f5b, 27 s buchberger")]),
-        ("d03 N=4", EnsembleSpec(4, 2, "complete"), "correlation", [
-            ("containing_variety", "moments", 60.0, ""), ("flint", "raw", None, ""),
-            ("flint", "moments", None, ""), ("singular", "raw", None, ""), ("msolve", "raw", None, "")]),
+        (
+            "d02",
+            EnsembleSpec(3, 2),
+            "accuracy",
+            [
+                ("flint", "raw", 0.1, ""),
+                ("flint", "moments", 0.1, ""),
+                ("singular", "raw", None, ""),
+                ("msolve", "raw", None, ""),
+                ("sympy", "raw", None, "the issue measured 165-300 s"),
+            ],
+        ),
+        (
+            "d03 N=3",
+            EnsembleSpec(3, 2, "complete"),
+            "correlation",
+            [
+                ("containing_variety", "moments", 1.0, ""),
+                ("flint", "raw", None, ""),
+                ("flint", "moments", None, ""),
+                ("singular", "raw", None, ""),
+                ("msolve", "raw", None, ""),
+                ("sympy", "raw", None, "the issue measured 1.2 s f5b, 27 s buchberger"),
+            ],
+        ),
+        (
+            "d03 N=4",
+            EnsembleSpec(4, 2, "complete"),
+            "correlation",
+            [
+                ("containing_variety", "moments", 60.0, ""),
+                ("flint", "raw", None, ""),
+                ("flint", "moments", None, ""),
+                ("singular", "raw", None, ""),
+                ("msolve", "raw", None, ""),
+            ],
+        ),
     ]
     failures: list[str] = []
     missed: list[str] = []
@@ -473,18 +544,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines = run_derivation(derivation, spec, kind, rows, args, engines)
         for line in lines:
             name = sympy_name if line.engine == "sympy" else line.engine
-            print(f"{line.derivation:<8} {name:<18} {line.coordinates:<7} {_seconds(line, args.time_limit):>8} "
-                  f"{'-' if line.cpu is None else format(line.cpu, '.3f'):>7} "
-                  f"{_speedup(line, lines, args.time_limit):>10}  {_verdict(line):<16} {line.check}"
-                  + (f"  [{line.note}]" if line.note else ""), flush=True)
+            print(
+                f"{line.derivation:<8} {name:<18} {line.coordinates:<7} {_seconds(line, args.time_limit):>8} "
+                f"{'-' if line.cpu is None else format(line.cpu, '.3f'):>7} "
+                f"{_speedup(line, lines, args.time_limit):>10}  {_verdict(line):<16} {line.check}"
+                + (f"  [{line.note}]" if line.note else ""),
+                flush=True,
+            )
             tag = f"{line.derivation} {line.engine} {line.coordinates}"
             if not line.ok:
                 failures.append(tag)
             if _verdict(line).endswith("MISSES"):
                 missed.append(tag)
         if derivation == "d03 N=4":
-            print(f"{derivation:<8} {sympy_name:<18} {'raw':<7} {'-':>8} {'-':>7} {'-':>10}  {'':<16} "
-                  "not run: the sympy baseline is measured at N = 3 only")
+            print(
+                f"{derivation:<8} {sympy_name:<18} {'raw':<7} {'-':>8} {'-':>7} {'-':>10}  {'':<16} "
+                "not run: the sympy baseline is measured at N = 3 only"
+            )
     d04_line, d04_status = d04_atlas(args)
     print(d04_line, flush=True)
     if d04_status == "MISSES":

@@ -50,13 +50,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from evalgebra.results import Evaluation  # noqa: E402
-from evalgebra.evaluators.hui_walter import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
-from evalgebra.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
 from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
+from evalgebra.evaluators.hui_walter import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
+from evalgebra.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
+from evalgebra.results import Evaluation  # noqa: E402
 
-LABELS = ("malignant", "benign")           # scikit-learn's target: 0 = malignant, 1 = benign
+LABELS = ("malignant", "benign")  # scikit-learn's target: 0 = malignant, 1 = benign
 CLASSIFIERS = ("rf", "svc")
 POPULATIONS = ("pop1", "pop2")
 TEST_SIZE = 369
@@ -68,10 +68,30 @@ PARTITIONS = {
         ("mean texture", "worst texture", "texture error", "mean smoothness", "mean symmetry"),
     ),
     "mean | worst": (
-        ("mean radius", "mean texture", "mean perimeter", "mean area", "mean smoothness", "mean compactness",
-         "mean concavity", "mean concave points", "mean symmetry", "mean fractal dimension"),
-        ("worst radius", "worst texture", "worst perimeter", "worst area", "worst smoothness", "worst compactness",
-         "worst concavity", "worst concave points", "worst symmetry", "worst fractal dimension"),
+        (
+            "mean radius",
+            "mean texture",
+            "mean perimeter",
+            "mean area",
+            "mean smoothness",
+            "mean compactness",
+            "mean concavity",
+            "mean concave points",
+            "mean symmetry",
+            "mean fractal dimension",
+        ),
+        (
+            "worst radius",
+            "worst texture",
+            "worst perimeter",
+            "worst area",
+            "worst smoothness",
+            "worst compactness",
+            "worst concavity",
+            "worst concave points",
+            "worst symmetry",
+            "worst fractal dimension",
+        ),
     ),
 }
 MAIN = "size | texture"
@@ -83,9 +103,9 @@ class Run:
     """One train/test split: the labelled test sketch and every estimate."""
 
     sketch: Sketch
-    order: np.ndarray            # test items in stream order
-    decisions: np.ndarray        # test items x 2 label indices
-    population: np.ndarray       # test items
+    order: np.ndarray  # test items in stream order
+    decisions: np.ndarray  # test items x 2 label indices
+    population: np.ndarray  # test items
     closed: Evaluation
     posterior: GibbsResult
     truth: dict[tuple[str, ...], Any]
@@ -112,8 +132,15 @@ def populations(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str
     return data.data, data.target, component, names
 
 
-def run(x: np.ndarray, y: np.ndarray, population: np.ndarray, names: list[str], partition: str, seed: int,
-        iterations: int) -> Run:
+def run(
+    x: np.ndarray,
+    y: np.ndarray,
+    population: np.ndarray,
+    names: list[str],
+    partition: str,
+    seed: int,
+    iterations: int,
+) -> Run:
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import train_test_split
     from sklearn.pipeline import make_pipeline
@@ -125,8 +152,14 @@ def run(x: np.ndarray, y: np.ndarray, population: np.ndarray, names: list[str], 
     forest = RandomForestClassifier(n_estimators=200, random_state=seed).fit(x[train][:, first], y[train])
     svc = make_pipeline(StandardScaler(), SVC()).fit(x[train][:, second], y[train])
     decisions = np.column_stack([forest.predict(x[test][:, first]), svc.predict(x[test][:, second])])
-    sketch = Sketch.from_decisions(decisions, labels=LABELS, classifiers=CLASSIFIERS, truth=y[test],
-                                   population=population[test], populations=POPULATIONS)
+    sketch = Sketch.from_decisions(
+        decisions,
+        labels=LABELS,
+        classifiers=CLASSIFIERS,
+        truth=y[test],
+        population=population[test],
+        populations=POPULATIONS,
+    )
     unlabelled = sketch.unlabelled()
     closed = evaluate_hui_walter(unlabelled)
     posterior = gibbs_hui_walter(unlabelled, iterations=iterations, burn_in=iterations // 4, seed=seed)
@@ -139,8 +172,11 @@ def closed_values(result: Evaluation) -> dict[tuple[str, ...], float | None]:
     if not isinstance(point, HuiWalterEstimate):
         return {}
     out: dict[tuple[str, ...], float | None] = {
-        ("prevalence", pop): _float(point.by_population[pop][LABELS[0]]) for pop in POPULATIONS}
-    out.update({("accuracy", c, label): _float(point.accuracy[c][label]) for c in CLASSIFIERS for label in LABELS})
+        ("prevalence", pop): _float(point.by_population[pop][LABELS[0]]) for pop in POPULATIONS
+    }
+    out.update(
+        {("accuracy", c, label): _float(point.accuracy[c][label]) for c in CLASSIFIERS for label in LABELS}
+    )
     return out
 
 
@@ -159,13 +195,17 @@ def _name(key: tuple[str, ...]) -> str:
 
 def main_table(result: Run) -> list[str]:
     closed = closed_values(result.closed)
-    lines = [f"{'statistic':<28} {'truth':>7} {'closed form':>11} {'Gibbs mean':>10}  {'95% interval':<18} covers"]
+    lines = [
+        f"{'statistic':<28} {'truth':>7} {'closed form':>11} {'Gibbs mean':>10}  {'95% interval':<18} covers"
+    ]
     for key, (mean, low, high) in result.posterior.summary().items():
         truth = float(result.truth[key])
         value = closed.get(key)
         shown = "-" if value is None else f"{value:.3f}"
-        lines.append(f"{_name(key):<28} {truth:7.3f} {shown:>11} {mean:10.3f}  [{low:.3f}, {high:.3f}]     "
-                     f"{'yes' if low <= truth <= high else 'NO'}")
+        lines.append(
+            f"{_name(key):<28} {truth:7.3f} {shown:>11} {mean:10.3f}  [{low:.3f}, {high:.3f}]     "
+            f"{'yes' if low <= truth <= high else 'NO'}"
+        )
     return lines
 
 
@@ -194,14 +234,30 @@ def figure(result: Run, online: OnlineHuiWalter, path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11.5, 4.6), gridspec_kw={"width_ratios": [1, 1.25]})
     ys = np.arange(len(keys))[::-1]
     for y_pos, key, (mean, low, high) in zip(ys, keys, result.posterior.summary().values()):
-        left.plot([low, high], [y_pos, y_pos], color="tab:blue", lw=2.5, solid_capstyle="butt",
-                  label="Gibbs 95% interval" if y_pos == ys[0] else None)
-        left.plot(mean, y_pos, "o", color="tab:blue", ms=5, label="Gibbs posterior mean" if y_pos == ys[0] else None)
+        left.plot(
+            [low, high],
+            [y_pos, y_pos],
+            color="tab:blue",
+            lw=2.5,
+            solid_capstyle="butt",
+            label="Gibbs 95% interval" if y_pos == ys[0] else None,
+        )
+        left.plot(
+            mean, y_pos, "o", color="tab:blue", ms=5, label="Gibbs posterior mean" if y_pos == ys[0] else None
+        )
         value = closed.get(key)
         if value is not None:
-            left.plot(value, y_pos + 0.22, "D", color="tab:orange", ms=5,
-                      label="closed form (exact)" if y_pos == ys[0] else None)
-        left.plot(float(result.truth[key]), y_pos, "k|", ms=16, mew=2, label="truth" if y_pos == ys[0] else None)
+            left.plot(
+                value,
+                y_pos + 0.22,
+                "D",
+                color="tab:orange",
+                ms=5,
+                label="closed form (exact)" if y_pos == ys[0] else None,
+            )
+        left.plot(
+            float(result.truth[key]), y_pos, "k|", ms=16, mew=2, label="truth" if y_pos == ys[0] else None
+        )
     left.set_yticks(ys, [_name(k) for k in keys])
     left.set_xlim(0, 1.02)
     left.set_xlabel("value")
@@ -221,8 +277,11 @@ def figure(result: Run, online: OnlineHuiWalter, path: Path) -> None:
     right.set_title(f"online: closed form every {items[0]} items (dotted: truth)")
     right.legend(loc="center", bbox_to_anchor=(0.6, 0.4), fontsize=7.5, ncol=2, frameon=False)
     right.grid(alpha=0.3)
-    fig.suptitle("Hui-Walter on the Wisconsin breast-cancer data: two populations (Gaussian mixture), "
-                 "random forest and SVC on disjoint features", fontsize=10)
+    fig.suptitle(
+        "Hui-Walter on the Wisconsin breast-cancer data: two populations (Gaussian mixture), "
+        "random forest and SVC on disjoint features",
+        fontsize=10,
+    )
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -232,7 +291,7 @@ def figure(result: Run, online: OnlineHuiWalter, path: Path) -> None:
 def stream(result: Run, batch: int) -> OnlineHuiWalter:
     online = OnlineHuiWalter(CLASSIFIERS, LABELS, POPULATIONS)
     for start in range(0, len(result.order), batch):
-        chosen = result.order[start:start + batch]
+        chosen = result.order[start : start + batch]
         online.update(result.decisions[chosen], result.population[chosen])
     if online.sketch != result.sketch.unlabelled():
         raise AssertionError("the online cross-tab differs from the batch sketch")
@@ -247,18 +306,26 @@ def timing(sketch: Sketch, iterations: int) -> list[str]:
         start = time.perf_counter()
         gibbs_hui_walter(sk, iterations=iterations, burn_in=0, seed=0)
         seconds = time.perf_counter() - start
-        lines.append(f"{name:<11} Q = {sk.Q:>7}: {iterations} sweeps x 4 chains in {seconds:.2f} s "
-                     f"({1e6 * seconds / iterations:.0f} us per sweep)")
+        lines.append(
+            f"{name:<11} Q = {sk.Q:>7}: {iterations} sweeps x 4 chains in {seconds:.2f} s "
+            f"({1e6 * seconds / iterations:.0f} us per sweep)"
+        )
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seed", type=int, default=0, help="mixture, split, forest and sampler seed (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="mixture, split, forest and sampler seed (default 0)"
+    )
     parser.add_argument("--repeats", type=int, default=6, help="train/test splits per partition (default 6)")
     parser.add_argument("--batch", type=int, default=10, help="items per online batch (default 10)")
-    parser.add_argument("--iterations", type=int, default=4000, help="Gibbs sweeps kept per chain (default 4000)")
-    parser.add_argument("--figure", type=Path, default=DEFAULT_FIGURE, help=f"PNG to write (default {DEFAULT_FIGURE})")
+    parser.add_argument(
+        "--iterations", type=int, default=4000, help="Gibbs sweeps kept per chain (default 4000)"
+    )
+    parser.add_argument(
+        "--figure", type=Path, default=DEFAULT_FIGURE, help=f"PNG to write (default {DEFAULT_FIGURE})"
+    )
     parser.add_argument("--no-figure", action="store_true", help="do not draw the figure")
     args = parser.parse_args(list(argv) if argv is not None else None)
     try:
@@ -274,43 +341,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {pop}: {members.sum()} tumours, {np.mean(y[members] == 0):.3f} malignant")
 
     main_run = run(x, y, population, names, MAIN, args.seed, args.iterations)
-    print(f"\nfeatures {MAIN}: rf on {', '.join(PARTITIONS[MAIN][0])}; svc on {', '.join(PARTITIONS[MAIN][1])}")
-    print("cross-tab (rf, svc) aa ab ba bb per population: "
-          + "; ".join(f"{pop} {main_run.sketch.count_vector(pop).tolist()}" for pop in POPULATIONS))
-    print(f"error correlation of the two tests within each true label (truth): {error_correlations(main_run.sketch)}")
+    print(
+        f"\nfeatures {MAIN}: rf on {', '.join(PARTITIONS[MAIN][0])}; svc on {', '.join(PARTITIONS[MAIN][1])}"
+    )
+    print(
+        "cross-tab (rf, svc) aa ab ba bb per population: "
+        + "; ".join(f"{pop} {main_run.sketch.count_vector(pop).tolist()}" for pop in POPULATIONS)
+    )
+    print(
+        f"error correlation of the two tests within each true label (truth): {error_correlations(main_run.sketch)}"
+    )
     print(f"closed form alarms: {', '.join(sorted(main_run.closed.alarm_kinds())) or 'none'}")
     print("\n".join(main_table(main_run)))
-    print(f"R-hat: max {np.nanmax(main_run.posterior.rhat):.3f}; chains mirrored by the label-switching rule: "
-          f"{int(np.sum(main_run.posterior.switched > 0.5))} of {len(main_run.posterior.switched)}")
+    print(
+        f"R-hat: max {np.nanmax(main_run.posterior.rhat):.3f}; chains mirrored by the label-switching rule: "
+        f"{int(np.sum(main_run.posterior.switched > 0.5))} of {len(main_run.posterior.switched)}"
+    )
 
     online = stream(main_run, args.batch)
     final = online.history[-1]
-    print(f"\nonline: {len(online.history)} batches of {args.batch}; final cross-tab equals the batch sketch; "
-          f"alarms after the last batch: {', '.join(final.alarms) or 'none'}")
+    print(
+        f"\nonline: {len(online.history)} batches of {args.batch}; final cross-tab equals the batch sketch; "
+        f"alarms after the last batch: {', '.join(final.alarms) or 'none'}"
+    )
     defined = [h for h in online.history if h.values]
     if defined:
         print(f"  first evaluation with a chosen point after {defined[0].items} items")
 
-    print(f"\n{args.repeats} train/test splits per feature partition (seeds {args.seed}..{args.seed + args.repeats - 1}):")
+    print(
+        f"\n{args.repeats} train/test splits per feature partition (seeds {args.seed}..{args.seed + args.repeats - 1}):"
+    )
     print("(per split the largest error over the six statistics; medians over the splits)")
-    print(f"{'features':<16} {'intervals holding the truth':>28} {'Gibbs error':>20} {'closed-form error':>21}"
-          f"  {'error corr. (median)':>20}")
+    print(
+        f"{'features':<16} {'intervals holding the truth':>28} {'Gibbs error':>20} {'closed-form error':>21}"
+        f"  {'error corr. (median)':>20}"
+    )
     for partition in PARTITIONS:
         covered, total, gibbs_errors, closed_errors, correlations = 0, 0, [], [], []
         for seed in range(args.seed, args.seed + args.repeats):
-            result = main_run if (partition == MAIN and seed == args.seed) else run(
-                x, y, population, names, partition, seed, args.iterations // 2)
+            result = (
+                main_run
+                if (partition == MAIN and seed == args.seed)
+                else run(x, y, population, names, partition, seed, args.iterations // 2)
+            )
             flags = result.posterior.covers(result.truth)
             covered += sum(flags.values())
             total += len(flags)
-            gibbs_errors.append(max(abs(m - float(result.truth[k])) for k, (m, _, _) in result.posterior.summary().items()))
+            gibbs_errors.append(
+                max(abs(m - float(result.truth[k])) for k, (m, _, _) in result.posterior.summary().items())
+            )
             closed = closed_values(result.closed)
             if closed and None not in closed.values():
-                closed_errors.append(max(abs(float(v) - float(result.truth[k])) for k, v in closed.items() if v is not None))
+                closed_errors.append(
+                    max(abs(float(v) - float(result.truth[k])) for k, v in closed.items() if v is not None)
+                )
             correlations.append(error_correlations(result.sketch))
         values = [float(part.split()[-1]) for c in correlations for part in c.split(", ")]
-        print(f"{partition:<16} {covered:>15} of {total:<10} {np.median(gibbs_errors):>8.3f} (median) "
-              f"{np.median(closed_errors) if closed_errors else float('nan'):>12.3f} (median)  {np.median(values):>+18.2f}")
+        print(
+            f"{partition:<16} {covered:>15} of {total:<10} {np.median(gibbs_errors):>8.3f} (median) "
+            f"{np.median(closed_errors) if closed_errors else float('nan'):>12.3f} (median)  {np.median(values):>+18.2f}"
+        )
 
     print("\nGibbs sampler on the count sketch (cost independent of the number of items):")
     print("\n".join(timing(main_run.sketch, min(args.iterations, 2000))))

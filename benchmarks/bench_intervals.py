@@ -48,12 +48,27 @@ TARGET = (0.93, 0.97)
 
 #: (prevalences, response[classifier][true][answer]) of each case's population.
 POPULATIONS = {
-    "binary3": ([0.3, 0.7], [[[0.85, 0.15], [0.2, 0.8]], [[0.75, 0.25], [0.3, 0.7]], [[0.8, 0.2], [0.35, 0.65]]]),
-    "binary4": ([0.3, 0.7], [[[0.85, 0.15], [0.2, 0.8]], [[0.75, 0.25], [0.3, 0.7]], [[0.8, 0.2], [0.35, 0.65]],
-                             [[0.7, 0.3], [0.25, 0.75]]]),
-    "labels3": ([0.5, 0.3, 0.2], [[[0.8, 0.1, 0.1], [0.15, 0.75, 0.1], [0.1, 0.15, 0.75]],
-                                  [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.1, 0.7]],
-                                  [[0.75, 0.15, 0.1], [0.1, 0.7, 0.2], [0.15, 0.1, 0.75]]]),
+    "binary3": (
+        [0.3, 0.7],
+        [[[0.85, 0.15], [0.2, 0.8]], [[0.75, 0.25], [0.3, 0.7]], [[0.8, 0.2], [0.35, 0.65]]],
+    ),
+    "binary4": (
+        [0.3, 0.7],
+        [
+            [[0.85, 0.15], [0.2, 0.8]],
+            [[0.75, 0.25], [0.3, 0.7]],
+            [[0.8, 0.2], [0.35, 0.65]],
+            [[0.7, 0.3], [0.25, 0.75]],
+        ],
+    ),
+    "labels3": (
+        [0.5, 0.3, 0.2],
+        [
+            [[0.8, 0.1, 0.1], [0.15, 0.75, 0.1], [0.1, 0.15, 0.75]],
+            [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.1, 0.7]],
+            [[0.75, 0.15, 0.1], [0.1, 0.7, 0.2], [0.15, 0.1, 0.75]],
+        ],
+    ),
 }
 POPULATIONS["majority"] = POPULATIONS["binary3"]
 
@@ -63,13 +78,19 @@ def pattern_law(prevalence: list[float], response: list) -> np.ndarray:
     r, n = len(prevalence), len(response)
     law = np.zeros(r**n)
     for code, pattern in enumerate(itertools.product(range(r), repeat=n)):
-        law[code] = sum(p * np.prod([response[i][t][d] for i, d in enumerate(pattern)])
-                        for t, p in enumerate(prevalence))
+        law[code] = sum(
+            p * np.prod([response[i][t][d] for i, d in enumerate(pattern)]) for t, p in enumerate(prevalence)
+        )
     return law
 
 
-def truth_of(key: tuple[str, ...], labels: list[str], classifiers: tuple[str, ...], prevalence: list[float],
-             response: list) -> float:
+def truth_of(
+    key: tuple[str, ...],
+    labels: list[str],
+    classifiers: tuple[str, ...],
+    prevalence: list[float],
+    response: list,
+) -> float:
     if key[0] == "prevalence":
         return prevalence[labels.index(key[1])]
     i = classifiers.index(key[1])
@@ -87,8 +108,10 @@ def majority_limit(law: np.ndarray, n_classifiers: int, n_labels: int) -> tuple[
     prevalence = (imputed / imputed.sum()).tolist()
     response = []
     for i in range(n_classifiers):
-        rows = [[float(law @ (weights[:, t] * (digits[:, i] == d)) / imputed[t]) for d in range(n_labels)]
-                for t in range(n_labels)]
+        rows = [
+            [float(law @ (weights[:, t] * (digits[:, i] == d)) / imputed[t]) for d in range(n_labels)]
+            for t in range(n_labels)
+        ]
         response.append(rows)
     return prevalence, response
 
@@ -103,13 +126,19 @@ def run_case(case: str, tests: int, items: int, n_boot: int, rng: np.random.Gene
     targets = {"truth": (prevalence, response)}
     if method == "majority":
         targets = {"limit": majority_limit(law, n_classifiers, n_labels), "truth": (prevalence, response)}
-    rows = {(kind, target): {"hits": 0, "total": 0, "per_key": {}, "width": 0.0, "chosen": 0, "failed": 0}
-            for kind in ("bootstrap", "delta") for target in targets}
+    rows = {
+        (kind, target): {"hits": 0, "total": 0, "per_key": {}, "width": 0.0, "chosen": 0, "failed": 0}
+        for kind in ("bootstrap", "delta")
+        for target in targets
+    }
     seconds = {"evaluation": 0.0, "bootstrap": 0.0, "delta": 0.0}
     for test in range(tests):
         counts = rng.multinomial(items, law)
-        sketch = Sketch.from_counts({p: int(c) for p, c in zip(patterns, counts) if c}, labels=labels,
-                                    classifiers=[f"c{i}" for i in range(n_classifiers)])
+        sketch = Sketch.from_counts(
+            {p: int(c) for p, c in zip(patterns, counts) if c},
+            labels=labels,
+            classifiers=[f"c{i}" for i in range(n_classifiers)],
+        )
         start = time.perf_counter()
         result = evaluate(sketch, method=method)
         seconds["evaluation"] += time.perf_counter() - start
@@ -140,11 +169,22 @@ def run_case(case: str, tests: int, items: int, n_boot: int, rng: np.random.Gene
     out_rows = []
     for (kind, target), row in rows.items():
         per = [h / t for h, t in row["per_key"].values() if t]
-        out_rows.append({"case": case, "kind": kind, "target": target, "tests": tests, "chosen": row["chosen"],
-                         "coverage": row["hits"] / max(1, row["total"]), "low": min(per, default=float("nan")),
-                         "high": max(per, default=float("nan")), "width": row["width"] / max(1, row["total"]),
-                         "failed": row["failed"] / max(1, row["chosen"] * n_boot) if kind == "bootstrap" else None,
-                         "seconds": seconds[kind] / tests, "baseline": seconds["evaluation"] / tests})
+        out_rows.append(
+            {
+                "case": case,
+                "kind": kind,
+                "target": target,
+                "tests": tests,
+                "chosen": row["chosen"],
+                "coverage": row["hits"] / max(1, row["total"]),
+                "low": min(per, default=float("nan")),
+                "high": max(per, default=float("nan")),
+                "width": row["width"] / max(1, row["total"]),
+                "failed": row["failed"] / max(1, row["chosen"] * n_boot) if kind == "bootstrap" else None,
+                "seconds": seconds[kind] / tests,
+                "baseline": seconds["evaluation"] / tests,
+            }
+        )
     return out_rows
 
 
@@ -158,10 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strict", action="store_true")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    print(f"bench_intervals: {args.tests} simulated tests of {args.items} items per case, {args.n_boot} resamples, "
-          f"seed {args.seed}; target 95% coverage in {TARGET[0]:.0%}-{TARGET[1]:.0%}")
-    print(f"{'case':<9} {'kind':<9} {'against':<7} {'chosen':>6} {'coverage':>8} {'min stat':>8} {'max stat':>8} "
-          f"{'width':>7} {'failed':>7} {'ms/interval':>11} {'x evaluation':>12}  target")
+    print(
+        f"bench_intervals: {args.tests} simulated tests of {args.items} items per case, {args.n_boot} resamples, "
+        f"seed {args.seed}; target 95% coverage in {TARGET[0]:.0%}-{TARGET[1]:.0%}"
+    )
+    print(
+        f"{'case':<9} {'kind':<9} {'against':<7} {'chosen':>6} {'coverage':>8} {'min stat':>8} {'max stat':>8} "
+        f"{'width':>7} {'failed':>7} {'ms/interval':>11} {'x evaluation':>12}  target"
+    )
     misses = 0
     for case in args.cases.split(","):
         for row in run_case(case, args.tests, args.items, args.n_boot, rng):
@@ -170,9 +214,11 @@ def main(argv: list[str] | None = None) -> int:
             misses += graded and not ok
             failed = "" if row["failed"] is None else f"{row['failed']:.2%}"
             verdict = ("meets" if ok else "MISSES") if graded else "(bias: not graded)"
-            print(f"{row['case']:<9} {row['kind']:<9} {row['target']:<7} {row['chosen']:>6} {row['coverage']:>8.2%} "
-                  f"{row['low']:>8.2%} {row['high']:>8.2%} {row['width']:>7.4f} {failed:>7} "
-                  f"{1000 * row['seconds']:>11.2f} {row['seconds'] / row['baseline']:>12.1f}  {verdict}")
+            print(
+                f"{row['case']:<9} {row['kind']:<9} {row['target']:<7} {row['chosen']:>6} {row['coverage']:>8.2%} "
+                f"{row['low']:>8.2%} {row['high']:>8.2%} {row['width']:>7.4f} {failed:>7} "
+                f"{1000 * row['seconds']:>11.2f} {row['seconds'] / row['baseline']:>12.1f}  {verdict}"
+            )
             sys.stdout.flush()
     return 1 if args.strict and misses else 0
 

@@ -81,8 +81,10 @@ def main(argv: list[str] | None = None) -> int:
 
     seconds, decided = best_time(exact, 3)
     rate = len(sketches) / seconds
-    print(f"exact N = 3, R = 3 (solve + decode): {rate:,.0f} sketches/s ({decided}/{len(sketches)} decided); "
-          f"target 5,000: {'met' if rate >= 5000 else 'MISSED'}")
+    print(
+        f"exact N = 3, R = 3 (solve + decode): {rate:,.0f} sketches/s ({decided}/{len(sketches)} decided); "
+        f"target 5,000: {'met' if rate >= 5000 else 'MISSED'}"
+    )
     full_seconds, _ = best_time(lambda: [evaluate_counts_many(c, "abc") for c in sketches[:300]], 1)
     print(f"evaluate_counts_many (all 6 points, partition): {300 / full_seconds:,.0f} sketches/s")
 
@@ -90,14 +92,18 @@ def main(argv: list[str] | None = None) -> int:
     batch_seconds, out = best_time(lambda: evaluate_batch_many(batch, 3), 3)
     batch_rate = len(batch) / batch_seconds
     check(bool(out["ok"].all()), "the float path fails on an independent sketch")
-    print(f"vectorised float path: {batch_rate:,.0f} sketches/s; target 100,000: "
-          f"{'met' if batch_rate >= 100_000 else 'MISSED'}")
+    print(
+        f"vectorised float path: {batch_rate:,.0f} sketches/s; target 100,000: "
+        f"{'met' if batch_rate >= 100_000 else 'MISSED'}"
+    )
 
     start = time.perf_counter()
     characteristic_form(3)
     derivation = time.perf_counter() - start
-    print(f"derivation of the R = 3 eliminant: {derivation:.2f} s; target < 10 s: "
-          f"{'met' if derivation < 10 else 'MISSED'}")
+    print(
+        f"derivation of the R = 3 eliminant: {derivation:.2f} s; target < 10 s: "
+        f"{'met' if derivation < 10 else 'MISSED'}"
+    )
 
     backend = next((b for b in ("singular", "msolve") if b in available_backends()), None)
     if backend is None:
@@ -109,10 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for counts in distinct[:3]:
         sketch = Sketch.from_counts(dict(zip(("".join(p) for p in _patterns()), counts)), labels=list("abc"))
-        groebner_basis(evaluation_ideal(SPEC, observed=sketch, ordering="degrevlex"), backend=backend, time_limit=600)
+        groebner_basis(
+            evaluation_ideal(SPEC, observed=sketch, ordering="degrevlex"), backend=backend, time_limit=600
+        )
     per_sketch = (time.perf_counter() - start) / 3
-    print(f"Gröbner route ({backend}, numeric basis): {per_sketch:.2f} s per sketch; the exact path is "
-          f"{per_sketch * rate:,.0f} times faster")
+    print(
+        f"Gröbner route ({backend}, numeric basis): {per_sketch:.2f} s per sketch; the exact path is "
+        f"{per_sketch * rate:,.0f} times faster"
+    )
     return 0
 
 

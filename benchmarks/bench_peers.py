@@ -168,14 +168,22 @@ def pinned_versions() -> dict[str, str]:
 
 def run_peers(args: argparse.Namespace, acs_counts: Sequence[int]) -> dict[str, Any]:
     command = [
-        str(peer_python()), str(PEER_RUNNER),
-        "--items", str(datasets.items_csv(DATASET)),
-        "--counts", f"{DATASET}=" + ",".join(str(int(c)) for c in acs_counts),
-        "--repeat", str(args.repeat),
-        "--budget", str(args.budget),
-        "--alarm-scales", args.alarm_scales,
-        "--ds-max-iter", str(args.ds_max_iter),
-        "--ds-tol", repr(args.ds_tol),
+        str(peer_python()),
+        str(PEER_RUNNER),
+        "--items",
+        str(datasets.items_csv(DATASET)),
+        "--counts",
+        f"{DATASET}=" + ",".join(str(int(c)) for c in acs_counts),
+        "--repeat",
+        str(args.repeat),
+        "--budget",
+        str(args.budget),
+        "--alarm-scales",
+        args.alarm_scales,
+        "--ds-max-iter",
+        str(args.ds_max_iter),
+        "--ds-tol",
+        repr(args.ds_tol),
     ]
     if args.skip_ds:
         command.append("--skip-ds")
@@ -258,16 +266,22 @@ def compare_points(peer: dict[str, Any], ours: list[list[Any]]) -> tuple[str, fl
 
 
 def our_sketch(counts: Sequence[int]) -> Sketch:
-    return Sketch.from_counts(dict(zip(PATTERNS, (int(c) for c in counts))), labels=list(LABELS),
-                              classifiers=["c0", "c1", "c2"])
+    return Sketch.from_counts(
+        dict(zip(PATTERNS, (int(c) for c in counts))), labels=list(LABELS), classifiers=["c0", "c1", "c2"]
+    )
 
 
 def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[dict[str, Any]]:
     rows = []
     evaluate = ours["evaluate"]
     for case in peers["evaluator"]:
-        row: dict[str, Any] = {"case": case["name"], "Q": sum(case["counts"]), "peer": case["seconds"],
-                               "peer_first": case["first_seconds"], "gated": case["name"].startswith("ntqr")}
+        row: dict[str, Any] = {
+            "case": case["name"],
+            "Q": sum(case["counts"]),
+            "peer": case["seconds"],
+            "peer_first": case["first_seconds"],
+            "gated": case["name"].startswith("ntqr"),
+        }
         if isinstance(evaluate, str):
             row.update(ours=None, counts_only=None, agreement=evaluate, agrees=True, worst=None, alarms="")
         else:
@@ -276,9 +290,14 @@ def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> 
             classifiers = list(result.classifiers)
             points = [statistics_of(p, classifiers) for p in result.points]
             text, worst, agrees = compare_points(case, points)
-            row.update(ours=seconds, agreement=text, agrees=agrees, worst=worst,
-                       alarms=",".join(sorted(result.alarm_kinds())) or "none",
-                       counts_only=None)
+            row.update(
+                ours=seconds,
+                agreement=text,
+                agrees=agrees,
+                worst=worst,
+                alarms=",".join(sorted(result.alarm_kinds())) or "none",
+                counts_only=None,
+            )
             if not isinstance(ours["evaluate_counts"], str):
                 row["counts_only"], _ = per_call(lambda: ours["evaluate_counts"](counts), repeat)
             if not isinstance(ours["exact_solution"], str):
@@ -286,10 +305,14 @@ def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> 
                 # failure mode decided exactly and the decoding, from the counts
                 seconds_exact, solution = per_call(lambda: ours["exact_solution"](counts), repeat)
                 same = [solution.values(j) for j in (0, 1)] == [
-                    [v for v in statistics_of(p, classifiers)] for p in result.points]
-                row.update(full=row["ours"], ours=seconds_exact,
-                           agrees=row["agrees"] and same,
-                           agreement=row["agreement"] if same else "exact_solution DIFFERS")
+                    [v for v in statistics_of(p, classifiers)] for p in result.points
+                ]
+                row.update(
+                    full=row["ours"],
+                    ours=seconds_exact,
+                    agrees=row["agrees"] and same,
+                    agreement=row["agreement"] if same else "exact_solution DIFFERS",
+                )
         rows.append(row)
     return rows
 
@@ -297,8 +320,16 @@ def evaluator_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> 
 def batch_row(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> dict[str, Any]:
     batch = peers["evaluator_batch"]
     counts = np.array(batch["counts"], dtype=np.int64)
-    row: dict[str, Any] = {"case": batch["name"], "sketches": len(counts), "peer": batch["seconds"],
-                           "many": None, "loop": None, "worst": None, "agrees": True, "note": ""}
+    row: dict[str, Any] = {
+        "case": batch["name"],
+        "sketches": len(counts),
+        "peer": batch["seconds"],
+        "many": None,
+        "loop": None,
+        "worst": None,
+        "agrees": True,
+        "note": "",
+    }
     many = ours["evaluate_batch"]
     if isinstance(many, str):
         row["note"] = "evaluate_batch " + many
@@ -313,7 +344,9 @@ def batch_row(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> dict[
                 point += [out["accuracy"][k, s, i, ell] for i in range(3) for ell in range(2)]
                 mine.append(point)
             for a, b in match_points(peer_points, mine):
-                worst = max(worst, max(abs(x - float(y)) for x, y in zip(peer_points[a], mine[b]) if x is not None))
+                worst = max(
+                    worst, max(abs(x - float(y)) for x, y in zip(peer_points[a], mine[b]) if x is not None)
+                )
         row["worst"] = worst
         row["agrees"] = worst <= FLOAT_AGREEMENT
     evaluate = ours["evaluate"]
@@ -337,8 +370,11 @@ def pair_sketch(q: int, responses: Sequence[Sequence[int]]) -> Sketch:
     n_ab = ra_i - n_aa
     n_ba = ra_j - n_aa
     n_bb = q - n_aa - n_ab - n_ba
-    return Sketch.from_counts({("a", "a"): n_aa, ("a", "b"): n_ab, ("b", "a"): n_ba, ("b", "b"): n_bb},
-                              labels=list(LABELS), classifiers=["i", "j"])
+    return Sketch.from_counts(
+        {("a", "a"): n_aa, ("a", "b"): n_ab, ("b", "a"): n_ba, ("b", "b"): n_bb},
+        labels=list(LABELS),
+        classifiers=["i", "j"],
+    )
 
 
 def alarm_spec() -> Any:
@@ -354,7 +390,9 @@ def alarm_spec() -> Any:
     return SafetySpec(Fraction(1, 2))
 
 
-def intervals_text(values: Sequence[int] | None = None, intervals: Sequence[Sequence[int]] | None = None) -> str:
+def intervals_text(
+    values: Sequence[int] | None = None, intervals: Sequence[Sequence[int]] | None = None
+) -> str:
     """``0..3`` / ``1..3,5..7`` / ``none`` from a sorted list of values or closed intervals."""
     if intervals is None:
         runs: list[list[int]] = []
@@ -374,17 +412,29 @@ def alarm_rows(peers: dict[str, Any], ours: dict[str, Any]) -> tuple[list[dict[s
     note = alarm if isinstance(alarm, str) else ""
     rows = []
     for case in peers["alarm"]:
-        row: dict[str, Any] = {"case": case["name"], "Q": case["Q"], "responses": case["responses"],
-                               "peer_fired": case["fired"], "peer": case["seconds"],
-                               "peer_feasible": intervals_text(case["admissible_qa"]), "ours": None,
-                               "ours_fired": None, "ours_feasible": "-", "agrees": True,
-                               "gated": case.get("scale", 1) == 1}
+        row: dict[str, Any] = {
+            "case": case["name"],
+            "Q": case["Q"],
+            "responses": case["responses"],
+            "peer_fired": case["fired"],
+            "peer": case["seconds"],
+            "peer_feasible": intervals_text(case["admissible_qa"]),
+            "ours": None,
+            "ours_fired": None,
+            "ours_feasible": "-",
+            "agrees": True,
+            "gated": case.get("scale", 1) == 1,
+        }
         if not note:
             sketch = pair_sketch(case["Q"], case["responses"])
             spec = alarm_spec()
             seconds, report = per_call(lambda: alarm(sketch, spec), 3)
             whole = report.result(*sketch.classifiers)
-            row.update(ours=seconds, ours_fired=report.fires, ours_feasible=intervals_text(intervals=whole.feasible_Qa))
+            row.update(
+                ours=seconds,
+                ours_fired=report.fires,
+                ours_feasible=intervals_text(intervals=whole.feasible_Qa),
+            )
             row["agrees"] = row["ours_fired"] == row["peer_fired"]
         rows.append(row)
     return rows, note
@@ -408,12 +458,25 @@ def ds_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[di
     truth, classifiers = truth_statistics()
     rows: list[dict[str, Any]] = [{"method": "truth (labelled sketch)", "values": [float(t) for t in truth]}]
     for run in peers["dawid_skene"]:
-        values = [run["prevalence"]["a"]] + [run["accuracy"][c][label] for c in classifiers for label in LABELS]
+        values = [run["prevalence"]["a"]] + [
+            run["accuracy"][c][label] for c in classifiers for label in LABELS
+        ]
         mae, worst = errors_against(values, truth)
-        rows.append({"method": f"DawidSkene, {run['name']}", "peer": run["seconds"], "values": values,
-                     "mae": mae, "max": worst, "iterations": run["iterations"], "n_iter": run["n_iter"],
-                     "tol": run["tol"], "converged": run["converged"], "elbo": run["last_elbo_change"],
-                     "gated": run["name"] == "to convergence"})
+        rows.append(
+            {
+                "method": f"DawidSkene, {run['name']}",
+                "peer": run["seconds"],
+                "values": values,
+                "mae": mae,
+                "max": worst,
+                "iterations": run["iterations"],
+                "n_iter": run["n_iter"],
+                "tol": run["tol"],
+                "converged": run["converged"],
+                "elbo": run["last_elbo_change"],
+                "gated": run["name"] == "to convergence",
+            }
+        )
     evaluate = ours["evaluate"]
     if isinstance(evaluate, str):
         rows.append({"method": "evalgebra sketch + evaluate", "note": evaluate})
@@ -428,8 +491,11 @@ def ds_rows(peers: dict[str, Any], ours: dict[str, Any], repeat: int) -> list[di
         return evaluate(Sketch.from_decisions(decisions, labels=list(LABELS)))
 
     seconds, result = per_call(ours_once, repeat)
-    row: dict[str, Any] = {"method": "evalgebra sketch + evaluate", "ours": seconds,
-                           "alarms": ",".join(sorted(result.alarm_kinds())) or "none"}
+    row: dict[str, Any] = {
+        "method": "evalgebra sketch + evaluate",
+        "ours": seconds,
+        "alarms": ",".join(sorted(result.alarm_kinds())) or "none",
+    }
     if result.point is None:
         row["note"] = "no point chosen"
     else:
@@ -449,19 +515,31 @@ def verdict(ratio: float | None, target: float, gated: bool) -> str:
     return "meets" if ratio >= target else "MISSES"
 
 
-def print_evaluator(rows: list[dict[str, Any]], batch: dict[str, Any], misses: list[str], failures: list[str]) -> None:
-    print("(a) error-independent evaluator, N = 3 binary: ntqr ErrorIndependentEvaluation(TrioVoteCounts(counts))"
-          " vs exact_solution(counts) (both exact points, every failure mode, decoding), per call;")
-    print("    not gated: the full Evaluation, evaluate(Sketch.from_counts(counts)) (adds the sketch,"
-          " the exact partition by true label and the result objects), and evaluate_counts(counts)")
+def print_evaluator(
+    rows: list[dict[str, Any]], batch: dict[str, Any], misses: list[str], failures: list[str]
+) -> None:
+    print(
+        "(a) error-independent evaluator, N = 3 binary: ntqr ErrorIndependentEvaluation(TrioVoteCounts(counts))"
+        " vs exact_solution(counts) (both exact points, every failure mode, decoding), per call;"
+    )
+    print(
+        "    not gated: the full Evaluation, evaluate(Sketch.from_counts(counts)) (adds the sketch,"
+        " the exact partition by true label and the result objects), and evaluate_counts(counts)"
+    )
     for row in rows:
         if row.get("full") is not None:
-            print(f"    {row['case']:<28} full evaluation {seconds_text(row['full']):>10} "
-                  f"{ratio_text(row['peer'], row['full']):>9} (not gated)")
-    print(f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples; ntqr best of its calls, first call (SymPy "
-          "caches cold) in brackets; both points compared")
-    print(f"    {'case':<28} {'Q':>8} {'ntqr':>20} {'evalgebra':>10} {'speed-up':>9} {'':<12} "
-          f"{'counts only':>18} {'agreement':<16} {'our alarms'}")
+            print(
+                f"    {row['case']:<28} full evaluation {seconds_text(row['full']):>10} "
+                f"{ratio_text(row['peer'], row['full']):>9} (not gated)"
+            )
+    print(
+        f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples; ntqr best of its calls, first call (SymPy "
+        "caches cold) in brackets; both points compared"
+    )
+    print(
+        f"    {'case':<28} {'Q':>8} {'ntqr':>20} {'evalgebra':>10} {'speed-up':>9} {'':<12} "
+        f"{'counts only':>18} {'agreement':<16} {'our alarms'}"
+    )
     for row in rows:
         ratio = None if row["ours"] is None else row["peer"] / row["ours"]
         mark = verdict(ratio, NTQR_TARGET, row["gated"])
@@ -471,13 +549,20 @@ def print_evaluator(rows: list[dict[str, Any]], batch: dict[str, Any], misses: l
             failures.append(f"evaluator: {row['case']}: {row['agreement']}")
         worst = "" if row.get("worst") is None else f" ({row['worst']:.1e})"
         peer = f"{seconds_text(row['peer'])} [{seconds_text(row['peer_first'])}]"
-        counts_only = "-" if row["counts_only"] is None else (
-            f"{seconds_text(row['counts_only'])} {ratio_text(row['peer'], row['counts_only'])}")
-        print(f"    {row['case']:<28} {row['Q']:>8} {peer:>20} {seconds_text(row['ours']):>10} "
-              f"{ratio_text(row['peer'], row['ours']):>9} {mark:<12} {counts_only:>18} "
-              f"{row['agreement'] + worst:<16} {row.get('alarms', '')}")
-    print(f"    {batch['case']} ({batch['sketches']} sketches, one ntqr pass as its tutorial does): "
-          f"ntqr {seconds_text(batch['peer'])}")
+        counts_only = (
+            "-"
+            if row["counts_only"] is None
+            else (f"{seconds_text(row['counts_only'])} {ratio_text(row['peer'], row['counts_only'])}")
+        )
+        print(
+            f"    {row['case']:<28} {row['Q']:>8} {peer:>20} {seconds_text(row['ours']):>10} "
+            f"{ratio_text(row['peer'], row['ours']):>9} {mark:<12} {counts_only:>18} "
+            f"{row['agreement'] + worst:<16} {row.get('alarms', '')}"
+        )
+    print(
+        f"    {batch['case']} ({batch['sketches']} sketches, one ntqr pass as its tutorial does): "
+        f"ntqr {seconds_text(batch['peer'])}"
+    )
     if batch["many"] is not None:
         ratio = batch["peer"] / batch["many"]
         mark = verdict(ratio, NTQR_TARGET, True)
@@ -485,22 +570,32 @@ def print_evaluator(rows: list[dict[str, Any]], batch: dict[str, Any], misses: l
             misses.append("evaluator: batch (evaluate_batch)")
         if not batch["agrees"]:
             failures.append(f"evaluator batch: evaluate_batch differs from ntqr by {batch['worst']:.2e}")
-        print(f"      evaluate_batch (vectorised, float) {seconds_text(batch['many']):>10}  "
-              f"{ratio_text(batch['peer'], batch['many']):>9} {mark:<8} max |diff| {batch['worst']:.1e}")
+        print(
+            f"      evaluate_batch (vectorised, float) {seconds_text(batch['many']):>10}  "
+            f"{ratio_text(batch['peer'], batch['many']):>9} {mark:<8} max |diff| {batch['worst']:.1e}"
+        )
     if batch["loop"] is not None:
-        print(f"      evaluate loop (exact)              {seconds_text(batch['loop']):>10}  "
-              f"{ratio_text(batch['peer'], batch['loop']):>9} (not gated)")
+        print(
+            f"      evaluate loop (exact)              {seconds_text(batch['loop']):>10}  "
+            f"{ratio_text(batch['peer'], batch['loop']):>9} (not gated)"
+        )
     if batch["note"]:
         print(f"      {batch['note']}")
 
 
 def print_alarm(rows: list[dict[str, Any]], note: str, misses: list[str], failures: list[str]) -> None:
-    print("(b) logical alarm, binary pair, every member right on more than half the items of each label: "
-          "ntqr SingleClassifierAxiomsAlarm(...).are_misaligned vs logical_alarm(sketch, SafetySpec('1/2')), per call")
-    print(f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples (scaled copies not gated); feasible Q_a: where "
-          "the pair can meet the specification (ntqr counts a label with no item as met)")
-    print(f"    {'case':<34} {'Q':>4} {'responses (R_a,R_b)':<20} {'ntqr':>17} {'feasible':<9} "
-          f"{'evalgebra':>17} {'feasible':<9} {'speed-up':>9}")
+    print(
+        "(b) logical alarm, binary pair, every member right on more than half the items of each label: "
+        "ntqr SingleClassifierAxiomsAlarm(...).are_misaligned vs logical_alarm(sketch, SafetySpec('1/2')), per call"
+    )
+    print(
+        f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples (scaled copies not gated); feasible Q_a: where "
+        "the pair can meet the specification (ntqr counts a label with no item as met)"
+    )
+    print(
+        f"    {'case':<34} {'Q':>4} {'responses (R_a,R_b)':<20} {'ntqr':>17} {'feasible':<9} "
+        f"{'evalgebra':>17} {'feasible':<9} {'speed-up':>9}"
+    )
     for row in rows:
         ratio = None if row["ours"] is None else row["peer"] / row["ours"]
         mark = verdict(ratio, NTQR_TARGET, row["gated"])
@@ -515,16 +610,20 @@ def print_alarm(rows: list[dict[str, Any]], note: str, misses: list[str], failur
         ours = "-"
         if row["ours"] is not None:
             ours = f"{'fires' if row['ours_fired'] else 'quiet'} {seconds_text(row['ours'])}"
-        print(f"    {row['case']:<34} {row['Q']:>4} {responses:<20} {peer:>17} {row['peer_feasible']:<9} "
-              f"{ours:>17} {row['ours_feasible']:<9} {ratio_text(row['peer'], row['ours']):>9} {mark}")
+        print(
+            f"    {row['case']:<34} {row['Q']:>4} {responses:<20} {peer:>17} {row['peer_feasible']:<9} "
+            f"{ours:>17} {row['ours_feasible']:<9} {ratio_text(row['peer'], row['ours']):>9} {mark}"
+        )
     if note:
         print(f"    evalgebra: {note}")
 
 
 def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
     print(f"(c) DawidSkene (crowd-kit) on the {DATASET} items vs sketching them + evaluate")
-    print(f"    target: >= {DS_TARGET:g}x against the converged run, with a mean absolute error at most "
-          f"DawidSkene's (+{DS_ACCURACY_SLACK:g}); MAE / max over P_a and the six accuracies")
+    print(
+        f"    target: >= {DS_TARGET:g}x against the converged run, with a mean absolute error at most "
+        f"DawidSkene's (+{DS_ACCURACY_SLACK:g}); MAE / max over P_a and the six accuracies"
+    )
     print(f"    {'method':<44} {'iterations':>16} {'seconds':>10} {'P_a':>8} {'MAE':>9} {'max err':>9}")
     ours = next((r for r in rows if "ours" in r), None)
     for row in rows:
@@ -537,8 +636,10 @@ def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
             iterations = f"{row['iterations']}" + (" (cap)" if not row["converged"] else "")
             iterations += f" tol {row['tol']:g}"
         seconds = row.get("peer", row.get("ours"))
-        print(f"    {row['method']:<44} {iterations:>16} {seconds_text(seconds):>10} {pa:>8} {mae:>9} {worst:>9}"
-              + (f"  {row['note']}" if row.get("note") else ""))
+        print(
+            f"    {row['method']:<44} {iterations:>16} {seconds_text(seconds):>10} {pa:>8} {mae:>9} {worst:>9}"
+            + (f"  {row['note']}" if row.get("note") else "")
+        )
     for row in rows:
         if "peer" not in row:
             continue
@@ -549,45 +650,70 @@ def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
         fast = verdict(ratio, DS_TARGET, row["gated"])
         accurate = "mae?"
         if "mae" in ours:
-            accurate = "same or better accuracy" if ours["mae"] <= row["mae"] + DS_ACCURACY_SLACK else "WORSE accuracy"
+            accurate = (
+                "same or better accuracy"
+                if ours["mae"] <= row["mae"] + DS_ACCURACY_SLACK
+                else "WORSE accuracy"
+            )
             gap = max(abs(a - b) for a, b in zip(ours["values"], row["values"]))
             accurate += f", max |DawidSkene - evalgebra| {gap:.1e}"
         if row["gated"] and (fast == "MISSES" or accurate.startswith("WORSE")):
             misses.append(f"DawidSkene: {row['method']}")
-        print(f"    vs {row['method']:<41} speed-up {ratio_text(row['peer'], ours['ours']):>9} {fast:<12} {accurate}")
+        print(
+            f"    vs {row['method']:<41} speed-up {ratio_text(row['peer'], ours['ours']):>9} {fast:<12} {accurate}"
+        )
     if ours is not None and "alarms" in ours:
         print(f"    evalgebra's alarms on these items: {ours['alarms']}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="timing repeats (ntqr calls; batches of our calls)")
-    parser.add_argument("--budget", type=float, default=20.0, help="seconds after which ntqr calls stop repeating")
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="timing repeats (ntqr calls; batches of our calls)"
+    )
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="seconds after which ntqr calls stop repeating"
+    )
     parser.add_argument("--alarm-scales", default="1,2", help="ntqr's alarm examples scaled by these factors")
     parser.add_argument("--ds-max-iter", type=int, default=100_000)
-    parser.add_argument("--ds-tol", type=float, default=1e-10, help="DawidSkene convergence: ELBO gain per answer")
-    parser.add_argument("--skip-ds", action="store_true", help="skip DawidSkene (its converged run takes minutes)")
+    parser.add_argument(
+        "--ds-tol", type=float, default=1e-10, help="DawidSkene convergence: ELBO gain per answer"
+    )
+    parser.add_argument(
+        "--skip-ds", action="store_true", help="skip DawidSkene (its converged run takes minutes)"
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be positive")
 
     if not peer_python().exists():
-        print(f"bench_peers: skipped: no peer environment at {PEER_VENV.relative_to(HERE.parent)}; "
-              "run `make bench-peers` to create it (ntqr and crowd-kit, pinned) and run this benchmark")
+        print(
+            f"bench_peers: skipped: no peer environment at {PEER_VENV.relative_to(HERE.parent)}; "
+            "run `make bench-peers` to create it (ntqr and crowd-kit, pinned) and run this benchmark"
+        )
         return 0
 
     ours = load_ours()
     acs_counts = datasets.load(DATASET).unlabelled().count_vector().tolist()
-    print(f"bench_peers: evalgebra {evalgebra.__version__} against its peers, measured in the same run "
-          f"(repeat {args.repeat}); the peers run in {PEER_VENV.relative_to(HERE.parent)}")
+    print(
+        f"bench_peers: evalgebra {evalgebra.__version__} against its peers, measured in the same run "
+        f"(repeat {args.repeat}); the peers run in {PEER_VENV.relative_to(HERE.parent)}"
+    )
     print("running the peers (DawidSkene to convergence takes minutes) ...", flush=True)
     peers = run_peers(args, acs_counts)
     versions = peers["versions"]
     pins = pinned_versions()
-    drift = [f"{p} {versions[p]} (pinned {pins[p]})" for p in ("ntqr", "crowd-kit") if versions.get(p) != pins.get(p)]
-    print("peers: " + ", ".join(f"{k} {v}" for k, v in versions.items())
-          + (f"; NOT THE PINNED VERSIONS: {'; '.join(drift)}" if drift else ""))
+    drift = [
+        f"{p} {versions[p]} (pinned {pins[p]})"
+        for p in ("ntqr", "crowd-kit")
+        if versions.get(p) != pins.get(p)
+    ]
+    print(
+        "peers: "
+        + ", ".join(f"{k} {v}" for k, v in versions.items())
+        + (f"; NOT THE PINNED VERSIONS: {'; '.join(drift)}" if drift else "")
+    )
     for name in ("evaluate", "evaluate_batch", "evaluate_counts", "logical_alarm"):
         reason = missing(ours, name)
         if reason:
@@ -596,7 +722,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     misses: list[str] = []
     failures: list[str] = []
-    print_evaluator(evaluator_rows(peers, ours, args.repeat), batch_row(peers, ours, args.repeat), misses, failures)
+    print_evaluator(
+        evaluator_rows(peers, ours, args.repeat), batch_row(peers, ours, args.repeat), misses, failures
+    )
     print()
     rows, note = alarm_rows(peers, ours)
     print_alarm(rows, note, misses, failures)

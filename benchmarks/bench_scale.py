@@ -68,10 +68,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--files", type=int, default=10, help="parquet files (default 10)")
     parser.add_argument("--classifiers", type=int, default=5, help="binary classifiers (default 5)")
     parser.add_argument("--workers", type=int, default=2, help="Dask worker processes (default 2)")
-    parser.add_argument("--chunk-rows", type=int, default=1 << 20, help="rows per record batch (default 2^20)")
+    parser.add_argument(
+        "--chunk-rows", type=int, default=1 << 20, help="rows per record batch (default 2^20)"
+    )
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "evalgebra_bench_scale")
-    parser.add_argument("--naive-rows", type=int, default=10**6,
-                        help="rows read by the naive route (default 10^6; 0: skip)")
+    parser.add_argument(
+        "--naive-rows", type=int, default=10**6, help="rows read by the naive route (default 10^6; 0: skip)"
+    )
     parser.add_argument("--arrow-threads", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs per route (default 3)")
     parser.add_argument("--seed", type=int, default=0)
@@ -125,7 +128,11 @@ def _write(args: argparse.Namespace) -> dict[str, Any]:
         path = f"part{k:03d}.parquet"
         pq.write_table(pa.table(table), args.folder / path, row_group_size=1 << 20)
         paths.append(path)
-        print(f"  wrote {path}: {rows:,} rows ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+        print(
+            f"  wrote {path}: {rows:,} rows ({time.perf_counter() - start:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
     manifest = {"wanted": wanted, "paths": paths, "tally": tally.tolist()}
     manifest_path.write_text(json.dumps(manifest))
     return manifest
@@ -143,8 +150,9 @@ def _child(args: argparse.Namespace) -> None:
     manifest = json.loads((args.folder / "manifest.json").read_text())
     paths = [args.folder / p for p in manifest["paths"]]
     out: dict[str, Any] = {}
-    options = dict(classifiers=_names(args.classifiers), truth="truth", labels=list(LABELS),
-                   chunk_rows=args.chunk_rows)
+    options = dict(
+        classifiers=_names(args.classifiers), truth="truth", labels=list(LABELS), chunk_rows=args.chunk_rows
+    )
     if args.child == "single":
         cpu = time.process_time()
         out["seconds"], sketch = best_time(lambda: sketch_from_parquet(paths, **options), args.repeat)
@@ -159,9 +167,12 @@ def _child(args: argparse.Namespace) -> None:
             out["startup"] = time.perf_counter() - start
             cpu = sum(client.run(time.process_time).values())
             out["seconds"], sketch = best_time(
-                lambda: sketch_parquet_dask(paths, client=client, split_every=4, **options), args.repeat)
+                lambda: sketch_parquet_dask(paths, client=client, split_every=4, **options), args.repeat
+            )
             out["cpu"] = (sum(client.run(time.process_time).values()) - cpu) / args.repeat
-            out["worker_rss"] = max(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+            out["worker_rss"] = max(
+                client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values()
+            )
     else:
         import pandas as pd
 
@@ -173,8 +184,9 @@ def _child(args: argparse.Namespace) -> None:
             if read >= args.naive_rows:
                 break
         frame = pd.concat(frame, ignore_index=True).iloc[: args.naive_rows]
-        sketch = Sketch.from_decisions(frame[_names(args.classifiers)], truth=frame["truth"].to_numpy(),
-                                       labels=list(LABELS))
+        sketch = Sketch.from_decisions(
+            frame[_names(args.classifiers)], truth=frame["truth"].to_numpy(), labels=list(LABELS)
+        )
         out["seconds"] = time.perf_counter() - start
         out["rows"] = len(frame)
     out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -196,10 +208,28 @@ def _warm(arrow_threads: int = 0) -> None:
 def _run_child(args: argparse.Namespace, route: str, arrow_threads: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         result = Path(folder) / "result.json"
-        command = [sys.executable, __file__, "--child", route, "--result", str(result), "--folder", str(args.folder),
-                   "--classifiers", str(args.classifiers), "--workers", str(args.workers),
-                   "--chunk-rows", str(args.chunk_rows), "--naive-rows", str(args.naive_rows),
-                   "--arrow-threads", str(arrow_threads), "--repeat", str(args.repeat)]
+        command = [
+            sys.executable,
+            __file__,
+            "--child",
+            route,
+            "--result",
+            str(result),
+            "--folder",
+            str(args.folder),
+            "--classifiers",
+            str(args.classifiers),
+            "--workers",
+            str(args.workers),
+            "--chunk-rows",
+            str(args.chunk_rows),
+            "--naive-rows",
+            str(args.naive_rows),
+            "--arrow-threads",
+            str(arrow_threads),
+            "--repeat",
+            str(args.repeat),
+        ]
         subprocess.run(command, check=True)
         return json.loads(result.read_text())
 
@@ -221,14 +251,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from evalgebra import Sketch
 
-    print(f"bench_scale: {args.rows:,} items x {args.classifiers} classifiers (+ truth) in {args.files} parquet "
-          f"files under {args.folder}; chunks of {args.chunk_rows:,} rows; {args.workers} Dask workers")
+    print(
+        f"bench_scale: {args.rows:,} items x {args.classifiers} classifiers (+ truth) in {args.files} parquet "
+        f"files under {args.folder}; chunks of {args.chunk_rows:,} rows; {args.workers} Dask workers"
+    )
     manifest = _write(args)
     expected = _tally_counts(manifest["tally"], args.classifiers)
     # one process with Arrow's own decoding threads (it already uses every core while it decodes),
     # one process on one thread, and the workers on one thread each (the workers share the cores)
-    results = {"single": _run_child(args, "single", 0), "single-1t": _run_child(args, "single", 1),
-               "dask": _run_child(args, "dask", 1)}
+    results = {
+        "single": _run_child(args, "single", 0),
+        "single-1t": _run_child(args, "single", 1),
+        "dask": _run_child(args, "dask", 1),
+    }
     if args.naive_rows > 0:
         results["naive"] = _run_child(args, "naive", 0)
     failures = 0
@@ -244,8 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds = out["seconds"] * scale
         rss = max(out["rss"], out.get("worker_rss", 0)) * 1024  # ru_maxrss is in KiB on Linux
         mark = "~" if scale != 1.0 else " "
-        line = (f"  {route:9s} {mark}{seconds:8.2f} s  {args.rows / seconds / 1e6:7.1f} M items/s  "
-                f"peak RSS {out['rss'] / 1024:7.0f} MiB")
+        line = (
+            f"  {route:9s} {mark}{seconds:8.2f} s  {args.rows / seconds / 1e6:7.1f} M items/s  "
+            f"peak RSS {out['rss'] / 1024:7.0f} MiB"
+        )
         if "cpu" in out:
             line += f"  CPU {out['cpu']:6.2f} s/run"
         if "worker_rss" in out:
@@ -258,18 +295,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             failures += 1
     speedup = results["single-1t"]["seconds"] / results["dask"]["seconds"]
     verdict = "meets" if speedup >= 1.5 else "misses"
-    print(f"  speed-up of {args.workers} Dask workers (one thread each) over one process on one thread: "
-          f"{speedup:.2f}x ({verdict} the 1.5x target)")
-    print(f"  over one process with Arrow's decoding threads: "
-          f"{results['single']['seconds'] / results['dask']['seconds']:.2f}x")
+    print(
+        f"  speed-up of {args.workers} Dask workers (one thread each) over one process on one thread: "
+        f"{speedup:.2f}x ({verdict} the 1.5x target)"
+    )
+    print(
+        f"  over one process with Arrow's decoding threads: "
+        f"{results['single']['seconds'] / results['dask']['seconds']:.2f}x"
+    )
     # the work itself: CPU seconds per run; on idle cores the wall time is CPU / workers
     work = results["dask"]["cpu"] / results["single-1t"]["cpu"]
-    print(f"  CPU seconds of the {args.workers} workers together / one thread's: {work:.2f} (1 = no extra work "
-          f"from splitting; speed-up on {args.workers} idle cores ~ {args.workers / work:.2f}x); wall/CPU of the "
-          f"workers {results['dask']['seconds'] * args.workers / results['dask']['cpu']:.2f} (1 = cores to themselves)")
+    print(
+        f"  CPU seconds of the {args.workers} workers together / one thread's: {work:.2f} (1 = no extra work "
+        f"from splitting; speed-up on {args.workers} idle cores ~ {args.workers / work:.2f}x); wall/CPU of the "
+        f"workers {results['dask']['seconds'] * args.workers / results['dask']['cpu']:.2f} (1 = cores to themselves)"
+    )
     if "naive" in results:
         naive = results["naive"]["seconds"] * args.rows / results["naive"]["rows"]
-        print(f"  single-process chunked route over the naive route: {naive / results['single']['seconds']:.1f}x")
+        print(
+            f"  single-process chunked route over the naive route: {naive / results['single']['seconds']:.1f}x"
+        )
     print("  counts of every route equal the counts tallied while writing: yes")
     failures += speedup < 1.5
     return 1 if failures and args.strict else 0

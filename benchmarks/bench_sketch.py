@@ -45,11 +45,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
+from _timing import check as _check  # noqa: E402
 
 from evalgebra import Sketch
 from evalgebra.spec import default_label_names
-from _timing import best_time  # noqa: E402 - the benchmarks folder is on sys.path
-from _timing import check as _check  # noqa: E402
 
 TARGET_SECONDS = 1.0
 TARGET_ITEMS = 10_000_000
@@ -77,7 +77,9 @@ def sketch_counts(sketch: Sketch) -> dict[tuple[str, ...], int]:
     }
 
 
-def pandas_counts(counts: pd.Series, names: Sequence[str] | None, truth_first: bool) -> dict[tuple[str, ...], int]:
+def pandas_counts(
+    counts: pd.Series, names: Sequence[str] | None, truth_first: bool
+) -> dict[tuple[str, ...], int]:
     """``value_counts`` result -> pattern (label names) -> count (truth moved first).
 
     Zero counts (unobserved category combinations, listed by some pandas versions) are
@@ -97,7 +99,9 @@ def pandas_counts(counts: pd.Series, names: Sequence[str] | None, truth_first: b
     return out
 
 
-def counter_counts(counter: Counter, names: Sequence[str] | None, truth_first: bool) -> dict[tuple[str, ...], int]:
+def counter_counts(
+    counter: Counter, names: Sequence[str] | None, truth_first: bool
+) -> dict[tuple[str, ...], int]:
     out = {}
     for key, count in counter.items():
         if names is not None:
@@ -128,15 +132,21 @@ def run_case(
     _check(sketch.Q == n_items, f"{name}: sketch has Q={sketch.Q} for {n_items} items")
 
     pandas_seconds, value_counts = best_time(frame.value_counts, args.repeat)
-    _check(pandas_counts(value_counts, names, labelled) == expected, f"{name}: sketch counts differ from pandas")
+    _check(
+        pandas_counts(value_counts, names, labelled) == expected, f"{name}: sketch counts differ from pandas"
+    )
 
     sub_items = min(args.counter_items, n_items)
     sub = frame.iloc[:sub_items]
     if isinstance(decisions, np.ndarray):
-        rows = np.column_stack([decisions[:sub_items], truth[:sub_items]]) if labelled else decisions[:sub_items]
+        rows = (
+            np.column_stack([decisions[:sub_items], truth[:sub_items]]) if labelled else decisions[:sub_items]
+        )
         counter_seconds, counter = best_time(lambda: Counter(map(tuple, rows.tolist())), args.repeat)
     else:
-        counter_seconds, counter = best_time(lambda: Counter(sub.itertuples(index=False, name=None)), args.repeat)
+        counter_seconds, counter = best_time(
+            lambda: Counter(sub.itertuples(index=False, name=None)), args.repeat
+        )
     sub_kwargs = dict(kwargs)
     if labelled:
         sub_kwargs["truth"] = truth[:sub_items]
@@ -204,7 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--string-items", type=int, default=1_000_000, help="items in the string cases")
-    parser.add_argument("--counter-items", type=int, default=100_000, help="items timed for the Counter baseline")
+    parser.add_argument(
+        "--counter-items", type=int, default=100_000, help="items timed for the Counter baseline"
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a gated case misses the target")
     args = parser.parse_args(argv)
     if args.items < 1 or args.classifiers < 1 or args.repeat < 1:
@@ -233,7 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not gated:
         print(f"target not checked: it applies to integer cases at >= {TARGET_ITEMS} items x 5 classifiers")
     else:
-        print(f"target met by {sorted(set(gated) - set(missed))}" + (f"; MISSED by {missed}" if missed else ""))
+        print(
+            f"target met by {sorted(set(gated) - set(missed))}" + (f"; MISSED by {missed}" if missed else "")
+        )
     return 1 if missed and args.strict else 0
 
 

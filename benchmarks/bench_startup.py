@@ -69,18 +69,24 @@ def main(argv: list[str] | None = None) -> int:
     help_now, help_eager = _seconds(HELP, args.repeat), _seconds(EAGER + HELP, args.repeat)
     print(f"start-up, median of {args.repeat} processes (ms)")
     print(f"  {'python -c pass':<34}{floor * 1e3:9.0f}")
-    print(f"  {'import evalgebra':<34}{lazy * 1e3:9.0f}   baseline (every name) {eager * 1e3:7.0f}"
-          f"   ratio {eager / lazy:5.1f}x   saved {(eager - lazy) * 1e3:6.0f}")
-    print(f"  {'evalgebra --help':<34}{help_now * 1e3:9.0f}   baseline (every name) {help_eager * 1e3:7.0f}"
-          f"   ratio {help_eager / help_now:5.1f}x   saved {(help_eager - help_now) * 1e3:6.0f}")
+    print(
+        f"  {'import evalgebra':<34}{lazy * 1e3:9.0f}   baseline (every name) {eager * 1e3:7.0f}"
+        f"   ratio {eager / lazy:5.1f}x   saved {(eager - lazy) * 1e3:6.0f}"
+    )
+    print(
+        f"  {'evalgebra --help':<34}{help_now * 1e3:9.0f}   baseline (every name) {help_eager * 1e3:7.0f}"
+        f"   ratio {help_eager / help_now:5.1f}x   saved {(help_eager - help_now) * 1e3:6.0f}"
+    )
 
     inside = _per_call(args.calls, time_limit=math.inf)
     shared = _per_call(args.calls)
     own = _per_call(args.calls, time_limit=600.0)
     print(f"Gröbner call overhead, median of {args.calls} calls (ms)")
     print(f"  {'in the caller (time_limit=inf)':<34}{inside * 1e3:9.2f}")
-    print(f"  {'shared child (default limit)':<34}{shared * 1e3:9.2f}   baseline (a child per call) {own * 1e3:7.2f}"
-          f"   ratio {own / shared:5.1f}x")
+    print(
+        f"  {'shared child (default limit)':<34}{shared * 1e3:9.2f}   baseline (a child per call) {own * 1e3:7.2f}"
+        f"   ratio {own / shared:5.1f}x"
+    )
     return 0
 
 

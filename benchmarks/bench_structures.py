@@ -62,11 +62,17 @@ def random_point(rng: random.Random, n: int, structure: tuple[tuple[int, ...], .
     denominator = rng.choice((5, 7, 8, 9))
     numerator = rng.choice([k for k in range(1, denominator) if 2 * k != denominator])
     accuracy = {i: {"a": rng.choice(_GOOD), "b": rng.choice(_GOOD)} for i in range(n)}
-    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
+    rows = {
+        "a": [(r["a"], 1 - r["a"]) for r in accuracy.values()],
+        "b": [(1 - r["b"], r["b"]) for r in accuracy.values()],
+    }
     unit = min(correlation_bound(rows[ell], list(structure), 2) for ell in "ab") / 4
-    correlation = {s: {ell: unit * rng.choice((-4, -3, -2, -1, 1, 2, 3, 4)) for ell in "ab"} for s in structure}
-    return EvaluationPoint.from_values(spec, {"a": Fraction(numerator, denominator)}, accuracy=accuracy,
-                                       correlation=correlation)
+    correlation = {
+        s: {ell: unit * rng.choice((-4, -3, -2, -1, 1, 2, 3, 4)) for ell in "ab"} for s in structure
+    }
+    return EvaluationPoint.from_values(
+        spec, {"a": Fraction(numerator, denominator)}, accuracy=accuracy, correlation=correlation
+    )
 
 
 def truth_values(point: EvaluationPoint) -> dict[str, Fraction]:
@@ -80,7 +86,10 @@ def truth_values(point: EvaluationPoint) -> dict[str, Fraction]:
 def estimate_values(estimate, classifiers) -> dict[str, float]:
     out = {"prev_a": float(estimate.prevalence["a"])}
     for i, c in enumerate(classifiers):
-        out[f"acc_{i}_a"], out[f"acc_{i}_b"] = float(estimate.accuracy[c]["a"]), float(estimate.accuracy[c]["b"])
+        out[f"acc_{i}_a"], out[f"acc_{i}_b"] = (
+            float(estimate.accuracy[c]["a"]),
+            float(estimate.accuracy[c]["b"]),
+        )
     return out
 
 
@@ -102,9 +111,16 @@ def bench_exact(n: int, structure, points, args) -> dict[str, float]:
         if "blind_spot" in result.alarm_kinds():  # a degenerate draw: reported by the evaluator, not answered
             blind += 1
             continue
-        found = [{"prev_a": e.prevalence["a"], **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell]
-                                                  for i in range(n) for ell in "ab"}} for e in result.points]
-        check(truth_values(point) in found, f"structure {structure_text(structure)}: truth not among the points")
+        found = [
+            {
+                "prev_a": e.prevalence["a"],
+                **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell] for i in range(n) for ell in "ab"},
+            }
+            for e in result.points
+        ]
+        check(
+            truth_values(point) in found, f"structure {structure_text(structure)}: truth not among the points"
+        )
     check(blind < len(points) // 4, f"structure {structure_text(structure)}: {blind} blind spots")
     total = args.sketches if n == 4 else max(3, args.sketches // 400)
 
@@ -119,7 +135,7 @@ def bench_exact(n: int, structure, points, args) -> dict[str, float]:
         from evalgebra.groebner.structured_route import structured_solution
 
         spec = EnsembleSpec(n, 2, list(structure))
-        chosen = [expected_sketch(p).unlabelled() for p in points[:args.groebner]]
+        chosen = [expected_sketch(p).unlabelled() for p in points[: args.groebner]]
         start = time.perf_counter()
         for sketch in chosen:
             structured_solution(spec, sketch, time_limit=120)
@@ -134,7 +150,10 @@ def bench_float(n: int, structure, point: EvaluationPoint, rows: int, rng: np.ra
     seconds, out = best_time(lambda: evaluate_structured_batch(array, list(structure)), 3)
     exact = evaluate_structured_counts(distinct[0].tolist(), list(structure))
     if exact.point is not None:
-        check(abs(out["prev_a"][0] - float(exact.point.prevalence["a"])) < 1e-8, "float path disagrees with the exact one")
+        check(
+            abs(out["prev_a"][0] - float(exact.point.prevalence["a"])) < 1e-8,
+            "float path disagrees with the exact one",
+        )
     return len(array) / seconds
 
 
@@ -143,11 +162,11 @@ def sampled_sketch(point: EvaluationPoint, items: int, rng: np.random.Generator)
     n = point.spec.n_classifiers
     p = float(point.prevalence_of(0)["a"])
     in_a = int(rng.binomial(items, p))
-    counts = np.zeros(2 ** n, dtype=np.int64)
+    counts = np.zeros(2**n, dtype=np.int64)
     for label, size in (("a", in_a), ("b", items - in_a)):
         pi = np.array([float(x) for x in point.pattern_distribution(label).ravel()])
         counts += rng.multinomial(size, pi / pi.sum())
-    patterns = ["".join("ab"[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
+    patterns = ["".join("ab"[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2**n)]
     return Sketch.from_counts(dict(zip(patterns, counts.tolist())), labels=["a", "b"])
 
 
@@ -173,71 +192,119 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
     the truth is the point). Sketches whose evaluation answers nothing (no chosen point, or an
     alarm of UNANSWERED) are counted (``*_skipped``), not averaged."""
     rng = np.random.default_rng(seed)
-    table: dict[str, list[float]] = {k: [] for k in ("exact_s_p", "exact_s_a", "exact_i_p", "exact_i_a",
-                                                     "sampled_s_p", "sampled_s_a", "sampled_i_p", "sampled_i_a")}
+    table: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "exact_s_p",
+            "exact_s_a",
+            "exact_i_p",
+            "exact_i_a",
+            "sampled_s_p",
+            "sampled_s_a",
+            "sampled_i_p",
+            "sampled_i_a",
+        )
+    }
     for point in points:
         truth = truth_values(point)
-        for kind, sketch in (("exact", expected_sketch(point).unlabelled()),
-                             ("sampled", sampled_sketch(point, items, rng))):
+        for kind, sketch in (
+            ("exact", expected_sketch(point).unlabelled()),
+            ("sampled", sampled_sketch(point, items, rng)),
+        ):
             names = sketch.classifiers
-            for method, result in (("s", evaluate_structured(sketch, list(structure))), ("i", algebraic_evaluation(sketch))):
+            for method, result in (
+                ("s", evaluate_structured(sketch, list(structure))),
+                ("i", algebraic_evaluation(sketch)),
+            ):
                 p, a = errors(answered(result), names, truth)
                 table[f"{kind}_{method}_p"].append(p)
                 table[f"{kind}_{method}_a"].append(a)
-    out = {k: float(np.nanmean(v)) if not all(math.isnan(x) for x in v) else math.nan for k, v in table.items()}
-    out.update({k[:-2] + "_skipped": sum(math.isnan(x) for x in v) for k, v in table.items() if k.endswith("_p")})
+    out = {
+        k: float(np.nanmean(v)) if not all(math.isnan(x) for x in v) else math.nan for k, v in table.items()
+    }
+    out.update(
+        {k[:-2] + "_skipped": sum(math.isnan(x) for x in v) for k, v in table.items() if k.endswith("_p")}
+    )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sketches", type=int, default=2000, help="exact evaluations timed per N = 4 structure")
+    parser.add_argument(
+        "--sketches", type=int, default=2000, help="exact evaluations timed per N = 4 structure"
+    )
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows of the vectorised float run")
-    parser.add_argument("--groebner", type=int, default=5, help="sketches timed on the Gröbner route (0: skip)")
-    parser.add_argument("--items", type=int, default=20_000, help="items of each sampled test (accuracy table)")
+    parser.add_argument(
+        "--groebner", type=int, default=5, help="sketches timed on the Gröbner route (0: skip)"
+    )
+    parser.add_argument(
+        "--items", type=int, default=20_000, help="items of each sampled test (accuracy table)"
+    )
     parser.add_argument("--accuracy-points", type=int, default=20)
     args = parser.parse_args(argv)
     found = [(n, r, s, origin) for n, r, s, origin in available_structures() if r == 2]
     if not found:
-        print("no generated structure module found (generated/structures or $EVALGEBRA_CACHE); generate one with "
-              "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-1' --out DIR")
+        print(
+            "no generated structure module found (generated/structures or $EVALGEBRA_CACHE); generate one with "
+            "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-1' --out DIR"
+        )
         return 0
     rng = random.Random(args.seed)
     nprng = np.random.default_rng(args.seed)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"exact evaluation per sketch: generated module vs the Gröbner route (same sketches, same run; "
-          f"load average {load:.1f})")
-    print(f"{'N':>2}  {'structure':<22} {'sketches/s':>11} {'ms/sketch':>10} {'target':>14} {'Gröbner s':>10} "
-          f"{'ratio':>8}  module")
+    print(
+        f"exact evaluation per sketch: generated module vs the Gröbner route (same sketches, same run; "
+        f"load average {load:.1f})"
+    )
+    print(
+        f"{'N':>2}  {'structure':<22} {'sketches/s':>11} {'ms/sketch':>10} {'target':>14} {'Gröbner s':>10} "
+        f"{'ratio':>8}  module"
+    )
     accuracy_rows = []
     for n, _, structure, origin in found:
         points = [random_point(rng, n, structure) for _ in range(200 if n == 4 else 10)]
         figures = bench_exact(n, structure, points, args)
         target = ">= 2,000/s" if n == 4 else "< 1 s/sketch"
         met = figures["rate"] >= 2000 if n == 4 else figures["per_sketch"] < 1
-        ratio = figures["groebner"] / figures["per_sketch"] if not math.isnan(figures["groebner"]) else math.nan
-        print(f"{n:>2}  {structure_text(structure):<22} {figures['rate']:>11,.0f} {1000 * figures['per_sketch']:>10.3f} "
-              f"{target + (' ok' if met else ' MISS'):>14} {figures['groebner']:>10.3f} {ratio:>8.0f}  {origin}"
-              + (f" ({figures['blind']} of {len(points)} draws blind spots)" if figures["blind"] else ""))
+        ratio = (
+            figures["groebner"] / figures["per_sketch"] if not math.isnan(figures["groebner"]) else math.nan
+        )
+        print(
+            f"{n:>2}  {structure_text(structure):<22} {figures['rate']:>11,.0f} {1000 * figures['per_sketch']:>10.3f} "
+            f"{target + (' ok' if met else ' MISS'):>14} {figures['groebner']:>10.3f} {ratio:>8.0f}  {origin}"
+            + (f" ({figures['blind']} of {len(points)} draws blind spots)" if figures["blind"] else "")
+        )
         if len(structure) == 1 and n == 4:
             rate = bench_float(n, structure, points[0], args.rows, nprng)
-            print(f"    vectorised float, {args.rows:,} sketches: {rate:,.0f} sketches/s "
-                  f"(target >= 1,000,000/s: {'ok' if rate >= 1e6 else 'MISS'})")
+            print(
+                f"    vectorised float, {args.rows:,} sketches: {rate:,.0f} sketches/s "
+                f"(target >= 1,000,000/s: {'ok' if rate >= 1e6 else 'MISS'})"
+            )
         if n == 4:
-            accuracy_rows.append((structure, bench_accuracy(n, structure, points[:args.accuracy_points],
-                                                            args.items, args.seed)))
-    print(f"\naccuracy on simulated correlated tests ({args.accuracy_points} points per structure; sampled tests "
-          f"of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an accuracy, over the "
-          f"sketches answered; 'skipped': sketches whose evaluation chose no point or raised "
-          f"{' / '.join(UNANSWERED)} (counted, not averaged)")
-    print(f"{'structure':<22} {'test':<8} {'structure= P_a':>15} {'accuracies':>11} {'skipped':>8} "
-          f"{'independent P_a':>16} {'accuracies':>11} {'skipped':>8}")
+            accuracy_rows.append(
+                (
+                    structure,
+                    bench_accuracy(n, structure, points[: args.accuracy_points], args.items, args.seed),
+                )
+            )
+    print(
+        f"\naccuracy on simulated correlated tests ({args.accuracy_points} points per structure; sampled tests "
+        f"of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an accuracy, over the "
+        f"sketches answered; 'skipped': sketches whose evaluation chose no point or raised "
+        f"{' / '.join(UNANSWERED)} (counted, not averaged)"
+    )
+    print(
+        f"{'structure':<22} {'test':<8} {'structure= P_a':>15} {'accuracies':>11} {'skipped':>8} "
+        f"{'independent P_a':>16} {'accuracies':>11} {'skipped':>8}"
+    )
     for structure, row in accuracy_rows:
         for kind in ("exact", "sampled"):
-            print(f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} {row[kind + '_s_a']:>11.5f} "
-                  f"{row[kind + '_s_skipped']:>8} {row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
-                  f"{row[kind + '_i_skipped']:>8}")
+            print(
+                f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} {row[kind + '_s_a']:>11.5f} "
+                f"{row[kind + '_s_skipped']:>8} {row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
+                f"{row[kind + '_i_skipped']:>8}"
+            )
     return 0
 
 

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 def discover(selection: str | None = None) -> list[Path]:
     """The ``bench_*.py`` files of this folder, sorted by name."""
     found = sorted(HERE.glob("bench_*.py"))
-    return [p for p in found if selection is None or selection in p.stem[len("bench_"):]]
+    return [p for p in found if selection is None or selection in p.stem[len("bench_") :]]
 
 
 def run_one(path: Path) -> tuple[str, float, str]:

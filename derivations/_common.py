@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def parse(name: str, doc: str, argv: Sequence[str] | None, extra: bool = False,
-          flags: Sequence[tuple[str, str]] = ()) -> argparse.Namespace:
+def parse(
+    name: str,
+    doc: str,
+    argv: Sequence[str] | None,
+    extra: bool = False,
+    flags: Sequence[tuple[str, str]] = (),
+) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"{name}.py", description=doc.strip().splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="seed of any random choice (default 0)")
     parser.add_argument("--out", type=Path, default=RESULTS / f"{name}.txt", help="result file")
-    parser.add_argument("--check", action="store_true", help="compare with the result file instead of writing it")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the result file instead of writing it"
+    )
     if extra:
         parser.add_argument("--full", action="store_true", help="also run the slow cases")
     for flag, text in flags:  # a derivation's own switches
@@ -37,8 +44,22 @@ def canonical_argv(args: argparse.Namespace, keys: Sequence[str] = ("seed",)) ->
 
 
 # -- the identifiability atlas tables (d04 two labels, d09 three) ----------------------------
-ATLAS_COLUMNS = ("N", "structure", "name", "unknowns", "observables", "rank", "rank_c", "dim",
-                 "gb_dim", "degree", "points", "real", "truth", "status")
+ATLAS_COLUMNS = (
+    "N",
+    "structure",
+    "name",
+    "unknowns",
+    "observables",
+    "rank",
+    "rank_c",
+    "dim",
+    "gb_dim",
+    "degree",
+    "points",
+    "real",
+    "truth",
+    "status",
+)
 
 
 def atlas_cell(value: object) -> str:
@@ -51,10 +72,22 @@ def atlas_cells(row: Any) -> list[str]:
     from evalgebra.structures import structure_code, structure_name
 
     n = row.n_classifiers
-    return [str(n), structure_code(row.structure), structure_name(n, row.structure), str(row.unknowns),
-            str(row.observables), str(row.rank), str(row.correlation_rank), str(row.dimension),
-            atlas_cell(row.groebner_dimension), atlas_cell(row.degree), atlas_cell(row.points), atlas_cell(row.real_points),
-            atlas_cell(row.contains_truth), row.status]
+    return [
+        str(n),
+        structure_code(row.structure),
+        structure_name(n, row.structure),
+        str(row.unknowns),
+        str(row.observables),
+        str(row.rank),
+        str(row.correlation_rank),
+        str(row.dimension),
+        atlas_cell(row.groebner_dimension),
+        atlas_cell(row.degree),
+        atlas_cell(row.points),
+        atlas_cell(row.real_points),
+        atlas_cell(row.contains_truth),
+        row.status,
+    ]
 
 
 def atlas_table(rows: list[list[str]]) -> list[str]:

@@ -55,8 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     g = dict(zip(basis.ring.names, basis.ring.gens()))
     prev_a, prev_b = g["prev_a"], 1 - g["prev_a"]
     eq10 = prev_a * (g["acc_0_a"] - g["f_a"]) - prev_b * (g["acc_0_b"] - g["f_b"])
-    failures += not _membership(report, "*A logical alarm* eq 10, P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})",
-                                eq10, basis)
+    failures += not _membership(
+        report, "*A logical alarm* eq 10, P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})", eq10, basis
+    )
 
     report.section("N = 1, R-space: reduced lex basis")
     basis = groebner_basis(one_r)
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     g = dict(zip(saturated.ring.names, saturated.ring.gens()))
     n_aa, n_ab, n_ba, n_bb = g["n_aa"], g["n_ab"], g["n_ba"], g["n_bb"]
     q_a, q_b = g["Q_a"], g["Q_b"]
-    r0a, r1a = n_aa + n_ab, n_aa + n_ba          # R_{a_i}: items classifier i labelled a
+    r0a, r1a = n_aa + n_ab, n_aa + n_ba  # R_{a_i}: items classifier i labelled a
     r0b, r1b = n_ba + n_bb, n_ab + n_bb
     lhs = g[j_a] + g[j_b]
     eq32 = lhs - (q_b - (r0a + r1a) + n_aa + (g["R_0_a_a"] + g["R_1_a_a"]))
@@ -98,11 +99,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     failures += not _membership(report, "*A logical alarm* eq 32 (label A form)", eq32, saturated)
     failures += not _membership(report, "*A logical alarm* eq 33 (label B form)", eq33, saturated)
     failures += not _membership(report, "*A logical alarm* eq 30", eq30, saturated)
-    printed_member = _membership(report, "*A logical alarm* eq 6 as printed (with -Q_a)", eq6_printed, saturated)
+    printed_member = _membership(
+        report, "*A logical alarm* eq 6 as printed (with -Q_a)", eq6_printed, saturated
+    )
     fixed_member = _membership(report, "*A logical alarm* eq 6 with -Q_b", eq6_fixed, saturated)
     failures += printed_member or not fixed_member
-    report.line("discrepancy: *A logical alarm* eq 6 prints -Q_a where the derivation gives -Q_b "
-                "(eqs 32 and 33 are right as printed)")
+    report.line(
+        "discrepancy: *A logical alarm* eq 6 prints -Q_a where the derivation gives -Q_b "
+        "(eqs 32 and 33 are right as printed)"
+    )
 
     status = compare_or_write(report, args.out, args.check)
     if failures:

@@ -33,7 +33,7 @@ from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import VariableRegistry  # noqa: E402
 
 SPEC = EnsembleSpec(3, 2)
-OTHERS = {0: "D_1_2", 1: "D_0_2", 2: "D_0_1"}   # D_m: the moment of the other two classifiers
+OTHERS = {0: "D_1_2", 1: "D_0_2", 2: "D_0_1"}  # D_m: the moment of the other two classifiers
 
 
 def _printed_line(g: dict, m: int, label: str) -> tuple[str, object, object]:
@@ -70,8 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = g["D_0_1_2"] ** 2 + 4 * t
     closed = a * g["prev_a"] ** 2 - a * g["prev_a"] + t
     same = canonical_basis([closed]) == quad.generators
-    report.line(f"equals a P_a^2 + b P_a + c with a = D_0_1_2^2 + 4 T, b = -a, c = T = D_0_1 D_0_2 D_1_2: "
-                f"{'yes' if same else 'NO'}")
+    report.line(
+        f"equals a P_a^2 + b P_a + c with a = D_0_1_2^2 + 4 T, b = -a, c = T = D_0_1 D_0_2 D_1_2: "
+        f"{'yes' if same else 'NO'}"
+    )
     failures += not same
 
     report.section("prevalence eliminant, raw frequencies (accuracies eliminated)")
@@ -92,14 +94,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     on_simplex = [1 - rest if v == first else v for v in ring.gens()]
     eliminant = [p for p in raw_elim if len(p) > len(freqs) + 1][0]
     member = monic(mapped.compose(*on_simplex, ctx=ring.q)) == monic(eliminant)
-    report.line(f"the moment quadratic, mapped to raw frequencies, is this eliminant: {'yes' if member else 'NO'}")
+    report.line(
+        f"the moment quadratic, mapped to raw frequencies, is this eliminant: {'yes' if member else 'NO'}"
+    )
     failures += not member
     one = ring.q.from_dict({(0,) * ring.nvars: 1})
     back = frequencies_of(SPEC, moments_of(SPEC, freqs), one=one)
-    exact_inverse = all(
-        not (x - y).compose(*on_simplex, ctx=ring.q).coeffs() for x, y in zip(back, freqs)
+    exact_inverse = all(not (x - y).compose(*on_simplex, ctx=ring.q).coeffs() for x, y in zip(back, freqs))
+    report.line(
+        f"moment map and its inverse compose to the identity (on sum f = 1): {'yes' if exact_inverse else 'NO'}"
     )
-    report.line(f"moment map and its inverse compose to the identity (on sum f = 1): {'yes' if exact_inverse else 'NO'}")
     failures += not exact_inverse
 
     report.section("accuracy polynomials (all other accuracies eliminated), moment coordinates")
@@ -115,8 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             name, printed, corrected = _printed_line(dict(zip(elim.ring.names, elim.ring.gens())), m, label)
             p_ok = not normal_form(printed, elim.generators).coeffs()
             c_ok = not normal_form(corrected, elim.generators).coeffs()
-            report.line(f"  *Algebraic Evaluation Theorems* {name} ({keep}) as printed in the ideal: "
-                        f"{'yes' if p_ok else 'NO'}; corrected form in the ideal: {'yes' if c_ok else 'NO'}")
+            report.line(
+                f"  *Algebraic Evaluation Theorems* {name} ({keep}) as printed in the ideal: "
+                f"{'yes' if p_ok else 'NO'}; corrected form in the ideal: {'yes' if c_ok else 'NO'}"
+            )
             if not p_ok:
                 report.line(f"    corrected: {elim.ring.text(corrected)} = 0")
             failures += not c_ok

@@ -37,14 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import canonical_argv, parse  # noqa: E402
 
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.groebner.containing import containing_variety  # noqa: E402
 from evalgebra.groebner.coordinates import moments_of, sketch_moments  # noqa: E402
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.groebner.ideal import Ideal  # noqa: E402
 from evalgebra.groebner.polys import PolyRing, normal_form  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.data.point import EvaluationPoint  # noqa: E402
-from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import VariableRegistry  # noqa: E402
 
@@ -56,10 +56,13 @@ def _random_point(n: int, rng: random.Random) -> EvaluationPoint:
     spec = EnsembleSpec(n, 2, structure=[(i, j) for i in range(n) for j in range(i + 1, n)])
     while True:
         accuracy = {i: {lab: Fraction(rng.randint(5, 9), 10) for lab in "ab"} for i in range(n)}
-        correlation = {t: {lab: Fraction(rng.choice([-1, 1]), rng.choice([50, 100])) for lab in "ab"}
-                       for t in spec.structure}
-        point = EvaluationPoint.from_values(spec, {"a": Fraction(rng.randint(2, 8), 10)},
-                                            accuracy=accuracy, correlation=correlation)
+        correlation = {
+            t: {lab: Fraction(rng.choice([-1, 1]), rng.choice([50, 100])) for lab in "ab"}
+            for t in spec.structure
+        }
+        point = EvaluationPoint.from_values(
+            spec, {"a": Fraction(rng.randint(2, 8), 10)}, accuracy=accuracy, correlation=correlation
+        )
         try:
             expected_sketch(point)
             return point
@@ -75,21 +78,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     failures = 0
     for n, ideal in ideals.items():
         registry = VariableRegistry(EnsembleSpec(n, 2, "complete"))
-        report.section(f"N = {n}: correlations eliminated ({len(registry.variables(('correlation',)))} of them)")
+        report.section(
+            f"N = {n}: correlations eliminated ({len(registry.variables(('correlation',)))} of them)"
+        )
         report.lines(str(ideal).splitlines())
-        report.line(f"{len(ideal)} generators; dimension {ideal.dimension()} in "
-                    f"{ideal.ring.nvars} variables (basic statistics and moments)")
+        report.line(
+            f"{len(ideal)} generators; dimension {ideal.dimension()} in "
+            f"{ideal.ring.nvars} variables (basic statistics and moments)"
+        )
         g = dict(zip(ideal.ring.names, ideal.ring.gens()))
         prev_a = g["prev_a"]
-        pi = {(i, lab): g[f"acc_{i}_{lab}"] - (g[f"m_{i}_b"] if lab == "b" else 1 - g[f"m_{i}_b"])
-              for i in range(n) for lab in "ab"}
+        pi = {
+            (i, lab): g[f"acc_{i}_{lab}"] - (g[f"m_{i}_b"] if lab == "b" else 1 - g[f"m_{i}_b"])
+            for i in range(n)
+            for lab in "ab"
+        }
         axioms = [prev_a * pi[(i, "a")] - (1 - prev_a) * pi[(i, "b")] for i in range(n)]
         generated = groebner_basis(Ideal(ideal.ring, axioms, is_groebner=False))
         same = [str(p) for p in generated] == [str(p) for p in ideal]
         report.line(f"the {n} single-classifier axioms generate this ideal: {'yes' if same else 'NO'}")
         failures += not same
-        pairs = [pi[(i, "a")] * pi[(j, "b")] - pi[(i, "b")] * pi[(j, "a")]
-                 for i in range(n) for j in range(i + 1, n)]
+        pairs = [
+            pi[(i, "a")] * pi[(j, "b")] - pi[(i, "b")] * pi[(j, "a")]
+            for i in range(n)
+            for j in range(i + 1, n)
+        ]
         inside = all(not normal_form(p, ideal.generators).coeffs() for p in pairs)
         report.line(f"Theorem 4's {len(pairs)} pair polynomials lie in it: {'yes' if inside else 'NO'}")
         failures += not inside
@@ -98,18 +111,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         values = {str(k): v for k, v in sketch_moments(expected_sketch(point)).items()}
         basics = [s for s in ideal.ring.names if s.startswith(("acc_", "prev_"))]
         numeric_ring = PolyRing(basics, "degrevlex")
-        images = [numeric_ring.q.from_dict({(0,) * len(basics): 1}) * _fmpq(values[name]) if name in values
-                  else numeric_ring.gens()[basics.index(name)] for name in ideal.ring.names]
-        numeric = groebner_basis(Ideal(numeric_ring, [p.compose(*images, ctx=numeric_ring.q) for p in ideal.generators],
-                                       is_groebner=False))
+        images = [
+            numeric_ring.q.from_dict({(0,) * len(basics): 1}) * _fmpq(values[name])
+            if name in values
+            else numeric_ring.gens()[basics.index(name)]
+            for name in ideal.ring.names
+        ]
+        numeric = groebner_basis(
+            Ideal(
+                numeric_ring,
+                [p.compose(*images, ctx=numeric_ring.q) for p in ideal.generators],
+                is_groebner=False,
+            )
+        )
         dim, deg = numeric.dimension(), numeric.degree()
-        report.line(f"on a random correlated test (pairwise correlations): dimension {dim}, degree {deg} "
-                    f"in the {len(basics)} basic statistics (N + 1 = {n + 1})")
+        report.line(
+            f"on a random correlated test (pairwise correlations): dimension {dim}, degree {deg} "
+            f"in the {len(basics)} basic statistics (N + 1 = {n + 1})"
+        )
         failures += dim != n + 1
         truth = point.free_values()
         on_variety = all(
-            not p.compose(*[numeric_ring.q.from_dict({(0,) * len(basics): 1}) * _fmpq(truth[_key(registry, b)])
-                            for b in basics], ctx=numeric_ring.q).coeffs()
+            not p.compose(
+                *[
+                    numeric_ring.q.from_dict({(0,) * len(basics): 1}) * _fmpq(truth[_key(registry, b)])
+                    for b in basics
+                ],
+                ctx=numeric_ring.q,
+            ).coeffs()
             for p in numeric.generators
         )
         report.line(f"the test's true evaluation point lies on it: {'yes' if on_variety else 'NO'}")
@@ -131,8 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = sum(freqs[1:], freqs[0]) - 1
     mapped_basis = groebner_basis(Ideal(ring, mapped + [total], is_groebner=False))
     agree_raw = [str(p) for p in mapped_basis] == [str(p) for p in raw]
-    report.line(f"raw frequencies: the mapped result and sum f = 1 give the same reduced basis: "
-                f"{'yes' if agree_raw else 'NO'} ({len(raw)} generators)")
+    report.line(
+        f"raw frequencies: the mapped result and sum f = 1 give the same reduced basis: "
+        f"{'yes' if agree_raw else 'NO'} ({len(raw)} generators)"
+    )
     failures += not agree_raw
 
     status = compare_or_write(report, args.out, args.check)

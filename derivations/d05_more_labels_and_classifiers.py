@@ -40,6 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import canonical_argv, parse  # noqa: E402
 
 from evalgebra.builder import GeneratingSet  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.coordinates import moments_of, sketch_moments  # noqa: E402
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis  # noqa: E402
@@ -53,17 +56,14 @@ from evalgebra.groebner.solving import (  # noqa: E402
     standard_monomials,
     univariate_eliminants,
 )
-from evalgebra.data.point import EvaluationPoint  # noqa: E402
-from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import VariableRegistry  # noqa: E402
 
 SPEC_A = EnsembleSpec(3, 3)
 SPEC_B = EnsembleSpec(4, 2)
-EXTERNAL = ("singular", "msolve")   # engines that finish the N = 3, R = 3 basis, in order of preference
-N_POINTS_A = 2                      # random independent points for (a)
-N_CHECKS_B = 5                      # exact simulations per kind for (b)
+EXTERNAL = ("singular", "msolve")  # engines that finish the N = 3, R = 3 basis, in order of preference
+N_POINTS_A = 2  # random independent points for (a)
+N_CHECKS_B = 5  # exact simulations per kind for (b)
 TIME_LIMIT = 300.0
 
 
@@ -93,8 +93,10 @@ def _random_point_a(rng: random.Random) -> EvaluationPoint:
     labels = SPEC_A.labels
     prevalence = _composition(rng, 10, 3)
     response = {
-        i: {t: dict(zip(labels, (Fraction(v, 10) for v in _composition(rng, 10, 3, k))))
-            for k, t in enumerate(labels)}
+        i: {
+            t: dict(zip(labels, (Fraction(v, 10) for v in _composition(rng, 10, 3, k))))
+            for k, t in enumerate(labels)
+        }
         for i in range(SPEC_A.n_classifiers)
     }
     return EvaluationPoint.from_values(
@@ -146,13 +148,17 @@ def _part_a(report: Report, rng: random.Random, backend: str) -> int:
         report.section(f"(a) N = 3, R = 3, independent: random point {index + 1} of {N_POINTS_A}")
         report.line(f"prevalences (a, b, c): {_fraction_text(point.prevalence[0])}; test size Q = {sketch.Q}")
         for i, rows in enumerate(point.response):
-            text = "; ".join(f"truth {lab}: {_fraction_text(row)}"  # type: ignore[arg-type]
-                             for lab, row in zip(SPEC_A.labels, rows))
+            text = "; ".join(
+                f"truth {lab}: {_fraction_text(row)}"  # type: ignore[arg-type]
+                for lab, row in zip(SPEC_A.labels, rows)
+            )
             report.line(f"classifier {i} response rows (answers a, b, c): {text}")
         raw = evaluation_ideal(SPEC_A, observed=sketch, ordering="degrevlex")
         basis = groebner_basis(raw, backend=backend, time_limit=TIME_LIMIT)
-        report.line(f"degrevlex basis of the {len(raw)} generators in {raw.ring.nvars} unknowns (numeric "
-                    f"observations), backend {basis.backend}: {len(basis)} polynomials")
+        report.line(
+            f"degrevlex basis of the {len(raw)} generators in {raw.ring.nvars} unknowns (numeric "
+            f"observations), backend {basis.backend}: {len(basis)} polynomials"
+        )
         if index == 0:
             # the same ideal of the unknowns from moment coordinates (slower here: they do not help)
             moments = evaluation_ideal(SPEC_A, observed=sketch, coordinates="moments", ordering="degrevlex")
@@ -161,45 +167,56 @@ def _part_a(report: Report, rng: random.Random, backend: str) -> int:
             report.line(f"moment coordinates give the same reduced basis ({basis_m.backend}): {yes(same)}")
             failures += not same
         dim = basis.dimension()
-        report.line(f"dimension {dim}; points with multiplicity (degree) {point_count(basis, distinct=False)}; "
-                    f"distinct complex points {point_count(basis)}; distinct real points {real_point_count(basis)}")
+        report.line(
+            f"dimension {dim}; points with multiplicity (degree) {point_count(basis, distinct=False)}; "
+            f"distinct complex points {point_count(basis)}; distinct real points {real_point_count(basis)}"
+        )
         if dim != 0:
             failures += 1
             continue
-        report.line("standard monomials: " + ", ".join(_monomial_text(basis.ring.names, m)
-                                                        for m in standard_monomials(basis)))
+        report.line(
+            "standard monomials: "
+            + ", ".join(_monomial_text(basis.ring.names, m) for m in standard_monomials(basis))
+        )
         truth = _named_values(point)
         orbit = [_named_values(_permuted(point, sigma)) for sigma in itertools.permutations(range(3))]
         observed = gs.observed_values(sketch)
-        on_variety = all(
-            all(r == 0 for r in gs.residuals(values, observed)) for values in orbit
-        )
+        on_variety = all(all(r == 0 for r in gs.residuals(values, observed)) for values in orbit)
         distinct = len({tuple(sorted(v.items())) for v in orbit})
-        report.line(f"the {distinct} label permutations of the true point all explain the sketch: {yes(on_variety)}")
+        report.line(
+            f"the {distinct} label permutations of the true point all explain the sketch: {yes(on_variety)}"
+        )
         variety_is_orbit = on_variety and distinct == point_count(basis) == point_count(basis, distinct=False)
         report.line(f"so the variety is exactly that orbit, each point simple: {yes(variety_is_orbit)}")
         failures += not variety_is_orbit
 
         eliminants = univariate_eliminants(basis, unknowns)
         eliminant = eliminants["prev_a"]
-        by_elimination = eliminate(basis, [n for n in basis.ring.names if n != "prev_a"], backend="flint",
-                                   time_limit=TIME_LIMIT)
+        by_elimination = eliminate(
+            basis, [n for n in basis.ring.names if n != "prev_a"], backend="flint", time_limit=TIME_LIMIT
+        )
         agree = [str(p) for p in by_elimination] == [basis.ring.text(eliminant)]
         roots = rational_roots(eliminant)
         report.line(f"eliminant in prev_a (everything else eliminated): {basis.ring.text(eliminant)}")
         report.line(f"  = the elimination ideal from the {basis.backend} basis (flint, lex): {yes(agree)}")
-        report.line(f"  rational roots {_fraction_text(roots)}; the true prevalence {truth['prev_a']} is a root: "
-                    f"{yes(truth['prev_a'] in roots)}; roots = the three prevalences: "
-                    f"{yes(roots == sorted(point.prevalence[0]))}")
+        report.line(
+            f"  rational roots {_fraction_text(roots)}; the true prevalence {truth['prev_a']} is a root: "
+            f"{yes(truth['prev_a'] in roots)}; roots = the three prevalences: "
+            f"{yes(roots == sorted(point.prevalence[0]))}"
+        )
         failures += not (agree and truth["prev_a"] in roots)
-        report.line("eliminant of every unknown: degree, rational roots, roots = the unknown's values on the orbit")
+        report.line(
+            "eliminant of every unknown: degree, rational roots, roots = the unknown's values on the orbit"
+        )
         for name in unknowns:
             poly = eliminants[name]
             degree = poly.degrees()[basis.ring.names.index(name)]
             found = rational_roots(poly)
             expected = sorted({values[name] for values in orbit})
-            report.line(f"  {name}: degree {degree}, {len(found)} rational roots, values on the orbit: "
-                        f"{yes(found == expected and degree == len(found))}")
+            report.line(
+                f"  {name}: degree {degree}, {len(found)} rational roots, values on the orbit: "
+                f"{yes(found == expected and degree == len(found))}"
+            )
             failures += found != expected or degree != len(found)
         columns = {}
         for name in unknowns:
@@ -208,8 +225,10 @@ def _part_a(report: Report, rng: random.Random, backend: str) -> int:
                 column = (key.classifiers[0], key.labels[0])
                 columns.setdefault(column, set()).add(tuple(eliminants[name].coeffs()))
         by_column = all(len(texts) == 1 for texts in columns.values())
-        report.line("the eliminant of P_{i,r|l} (acc_i_l when r = l, resp_i_r_l otherwise) depends on (i, r) only: "
-                    f"its roots are the entries of column r of classifier i's response matrix: {yes(by_column)}")
+        report.line(
+            "the eliminant of P_{i,r|l} (acc_i_l when r = l, resp_i_r_l otherwise) depends on (i, r) only: "
+            f"its roots are the entries of column r of classifier i's response matrix: {yes(by_column)}"
+        )
         failures += not by_column
 
     report.section("(a) N = 3, R = 3: a random correlated labelled test")
@@ -218,8 +237,10 @@ def _part_a(report: Report, rng: random.Random, backend: str) -> int:
     basis = groebner_basis(ideal, backend=backend, time_limit=TIME_LIMIT)
     report.line(f"Q = {sketch.Q}; {backend} basis of the independent ideal: {str(basis)}")
     empty = basis.dimension() == -1
-    report.line(f"the independent variety is empty (failure mode 1, generic for R = 3: 26 equations, "
-                f"20 unknowns): {yes(empty)}")
+    report.line(
+        f"the independent variety is empty (failure mode 1, generic for R = 3: 26 equations, "
+        f"20 unknowns): {yes(empty)}"
+    )
     failures += not empty
     return failures
 
@@ -252,10 +273,12 @@ def _random_point_b(rng: random.Random, correlated: bool) -> EvaluationPoint:
         accuracy = {i: {lab: Fraction(rng.randint(5, 9), 10) for lab in "ab"} for i in range(4)}
         correlation = (
             {t: {lab: Fraction(rng.choice([-1, 1]), rng.choice([50, 100])) for lab in "ab"} for t in pairs}
-            if correlated else None
+            if correlated
+            else None
         )
-        point = EvaluationPoint.from_values(spec, {"a": Fraction(rng.randint(2, 8), 10)},
-                                            accuracy=accuracy, correlation=correlation)
+        point = EvaluationPoint.from_values(
+            spec, {"a": Fraction(rng.randint(2, 8), 10)}, accuracy=accuracy, correlation=correlation
+        )
         try:
             expected_sketch(point)
             return point
@@ -300,19 +323,25 @@ def _part_b(report: Report, rng: random.Random) -> int:
     report.section("(b) N = 4, R = 2, independent: prevalence and accuracies eliminated (moment coordinates)")
     report.line(f"backend {relations.backend}; reduced lex basis, {len(relations)} polynomials:")
     report.lines(str(relations).splitlines())
-    used = sorted({n for p in relations for n, e in zip(relations.ring.names, p.degrees()) if e},
-                  key=relations.ring.names.index)
+    used = sorted(
+        {n for p in relations for n, e in zip(relations.ring.names, p.degrees()) if e},
+        key=relations.ring.names.index,
+    )
     report.line(f"variables that occur: {', '.join(used)}")
     free_singles = not any(n.startswith("m_") for n in used)
     report.line(f"the single frequencies m_i occur in none (they are unconstrained): {yes(free_singles)}")
     failures += not free_singles
     graded = groebner_basis(relations, ordering="degrevlex", backend="flint", time_limit=TIME_LIMIT)
-    report.line(f"variety of the observables: dimension {graded.dimension()} (= 2N + 1 = 9 unknowns, so the "
-                f"parametrisation is generically finite-to-one), degree {graded.degree()}, in "
-                f"{graded.ring.nvars} moment coordinates")
+    report.line(
+        f"variety of the observables: dimension {graded.dimension()} (= 2N + 1 = 9 unknowns, so the "
+        f"parametrisation is generically finite-to-one), degree {graded.degree()}, in "
+        f"{graded.ring.nvars} moment coordinates"
+    )
     failures += graded.dimension() != 9
 
-    report.section("(b) a minimal generating set (weight of D_T = |T|: every relation is weighted-homogeneous)")
+    report.section(
+        "(b) a minimal generating set (weight of D_T = |T|: every relation is weighted-homogeneous)"
+    )
     gens = dict(zip(relations.ring.names, relations.ring.gens()))
     candidates = _candidates(gens)
     kept: list[tuple[str, Any]] = []
@@ -333,31 +362,39 @@ def _part_b(report: Report, rng: random.Random) -> int:
     generated = groebner_basis(Ideal(relations.ring, [p for _, p in kept], is_groebner=False))
     same = [str(p) for p in generated] == [str(p) for p in relations]
     counts = {family: sum(1 for f, _ in kept if f == family) for family in ("pairs", "pair-trio", "four-way")}
-    report.line(f"{len(kept)} relations ({counts['pairs']} of weight 4, {counts['pair-trio']} of weight 5, "
-                f"{counts['four-way']} of weight 6), none in the ideal of those before it; they generate the "
-                f"whole elimination ideal: {yes(same)}")
+    report.line(
+        f"{len(kept)} relations ({counts['pairs']} of weight 4, {counts['pair-trio']} of weight 5, "
+        f"{counts['four-way']} of weight 6), none in the ideal of those before it; they generate the "
+        f"whole elimination ideal: {yes(same)}"
+    )
     failures += not same
     factorised = _moment_parametrisation()
-    report.line("reading: in the model D_T = c_|T| prod_{i in T} (-J_i) with J_i = P_{i,a} + P_{i,b} - 1, "
-                "c_2 = P_a P_b, c_3 = P_a P_b (P_b - P_a), c_4 = P_a P_b (P_a^3 + P_b^3) (checked on the generating "
-                f"set: {yes(factorised)}); the weight-4 and -5 relations say the moments factor this way, the "
-                "weight-6 ones are the identity c_2 c_4 = c_2^3 + c_3^2")
+    report.line(
+        "reading: in the model D_T = c_|T| prod_{i in T} (-J_i) with J_i = P_{i,a} + P_{i,b} - 1, "
+        "c_2 = P_a P_b, c_3 = P_a P_b (P_b - P_a), c_4 = P_a P_b (P_a^3 + P_b^3) (checked on the generating "
+        f"set: {yes(factorised)}); the weight-4 and -5 relations say the moments factor this way, the "
+        "weight-6 ones are the identity c_2 c_4 = c_2^3 + c_3^2"
+    )
     failures += not factorised
 
     report.section("(b) trio agreement: the four trio estimates of the prevalence coincide")
     trios = list(itertools.combinations(range(4), 3))
     agree = True
     for t, u in itertools.combinations(trios, 2):
+
         def parts(trio: tuple[int, ...]) -> tuple[Any, Any]:
             i, j, k = trio
             return _d(gens, i, j, k) ** 2, _d(gens, i, j) * _d(gens, i, k) * _d(gens, j, k)
+
         (sq_t, prod_t), (sq_u, prod_u) = parts(t), parts(u)
         poly = sq_t * prod_u - sq_u * prod_t
         inside = not normal_form(poly, relations.generators).coeffs()
         agree &= inside
-    report.line("for every two trios t, u: D_t^2 T_u - D_u^2 T_t is in the ideal (D_t = the trio's 3-way moment, "
-                "T_t = the product of its three pair moments; so the d02 quadratics (D_t^2 + 4 T_t)(P^2 - P) + T_t "
-                f"of the four trios have the same roots): {yes(agree)}")
+    report.line(
+        "for every two trios t, u: D_t^2 T_u - D_u^2 T_t is in the ideal (D_t = the trio's 3-way moment, "
+        "T_t = the product of its three pair moments; so the d02 quadratics (D_t^2 + 4 T_t)(P^2 - P) + T_t "
+        f"of the four trios have the same roots): {yes(agree)}"
+    )
     failures += not agree
 
     report.section("(b) the relations in raw pattern counts")
@@ -369,19 +406,27 @@ def _part_b(report: Report, rng: random.Random) -> int:
     on_simplex = [1 - (total - f[0]) if k == 0 else x for k, x in enumerate(f)]
     exact = {str(registry.symbol(k)): v for k, v in moments_of(SPEC_B, list(f)).items()}
     matches = all(
-        not (homogeneous[t] - exact["D_" + "_".join(map(str, t))]).compose(*on_simplex, ctx=raw_ring.q).coeffs()
+        not (homogeneous[t] - exact["D_" + "_".join(map(str, t))])
+        .compose(*on_simplex, ctx=raw_ring.q)
+        .coeffs()
         for t in homogeneous
     )
-    report.line("D_T^h = S^|T| D_T(n / S) with S = sum of the counts n_d: homogeneous of degree |T|, so every "
-                "relation holds on counts as well as on frequencies")
+    report.line(
+        "D_T^h = S^|T| D_T(n / S) with S = sum of the counts n_d: homogeneous of degree |T|, so every "
+        "relation holds on counts as well as on frequencies"
+    )
     report.line(f"D_T^h equals the moment map on the simplex S = 1 for all 11 subsets: {yes(matches)}")
     failures += not matches
     pair = homogeneous[(0, 1)]
-    report.line(f"example, D_0_1^h ({len(pair)} terms) = (n_01(aa) n_01(bb) - n_01(ab) n_01(ba)), the "
-                f"determinant of the pair's 2 x 2 table: "
-                f"{yes(_pair_determinant(raw_ring, keys, 0, 1) == pair)}")
-    images = [homogeneous[tuple(int(x) for x in n.split('_')[1:])] if n.startswith("D_") else None
-              for n in relations.ring.names]
+    report.line(
+        f"example, D_0_1^h ({len(pair)} terms) = (n_01(aa) n_01(bb) - n_01(ab) n_01(ba)), the "
+        f"determinant of the pair's 2 x 2 table: "
+        f"{yes(_pair_determinant(raw_ring, keys, 0, 1) == pair)}"
+    )
+    images = [
+        homogeneous[tuple(int(x) for x in n.split("_")[1:])] if n.startswith("D_") else None
+        for n in relations.ring.names
+    ]
     raw_relations = []
     for family, poly in kept:
         used_here = [k for k, e in enumerate(poly.degrees()) if e]
@@ -391,11 +436,15 @@ def _part_b(report: Report, rng: random.Random) -> int:
         zero = 0 * raw_ring.gens()[0]
         raw_relations.append(poly.compose(*[zero if im is None else im for im in images], ctx=raw_ring.q))
     sizes = [len(p) for p in raw_relations]
-    report.line(f"expanded in the 16 pattern counts the {len(raw_relations)} relations have "
-                f"{', '.join(str(s) for s in sizes)} terms")
-    report.line("together with sum n = 1 they generate the raw elimination ideal (the moment map is a "
-                "polynomial isomorphism of the simplex, see d02); the elimination done directly in raw "
-                "frequencies is not attempted (Singular did not finish it within 300 s when tried)")
+    report.line(
+        f"expanded in the 16 pattern counts the {len(raw_relations)} relations have "
+        f"{', '.join(str(s) for s in sizes)} terms"
+    )
+    report.line(
+        "together with sum n = 1 they generate the raw elimination ideal (the moment map is a "
+        "polynomial isomorphism of the simplex, see d02); the elimination done directly in raw "
+        "frequencies is not attempted (Singular did not finish it within 300 s when tried)"
+    )
 
     report.section("(b) checks on exact simulations (expected sketches of random rational points)")
     relation_polys = [p for _, p in kept]
@@ -412,8 +461,10 @@ def _part_b(report: Report, rng: random.Random) -> int:
             counts = [_fmpq(Fraction(int(c))) for c in sketch.count_vector()]
             raw_zero.append(all(p(*counts) == 0 for p in raw_relations))
         kind = "correlated (every pair, both labels)" if correlated else "independent"
-        report.line(f"{N_CHECKS_B} {kind} tests: nonzero relations (moments) per test: "
-                    f"{nonzero_counts}; all raw relations vanish on the counts: {raw_zero}")
+        report.line(
+            f"{N_CHECKS_B} {kind} tests: nonzero relations (moments) per test: "
+            f"{nonzero_counts}; all raw relations vanish on the counts: {raw_zero}"
+        )
         if correlated:
             failures += any(c == 0 for c in nonzero_counts)
         else:
@@ -447,7 +498,9 @@ def _pair_determinant(ring: PolyRing, keys: Sequence[Any], i: int, j: int) -> An
     cells = {}
     for a in (0, 1):
         for b in (0, 1):
-            cells[(a, b)] = sum((x for key, x in zip(keys, f) if key.labels[i] == a and key.labels[j] == b), zero)
+            cells[(a, b)] = sum(
+                (x for key, x in zip(keys, f) if key.labels[i] == a and key.labels[j] == b), zero
+            )
     return cells[(0, 0)] * cells[(1, 1)] - cells[(0, 1)] * cells[(1, 0)]
 
 
@@ -461,8 +514,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse("d05_more_labels_and_classifiers", __doc__ or "", argv)
     engines = [name for name in EXTERNAL if name in available_backends()]
     if not engines:
-        print("d05: part (a) needs Singular or msolve (flint's Buchberger does not finish on the "
-              "N = 3, R = 3 system); install one of them", file=sys.stderr)
+        print(
+            "d05: part (a) needs Singular or msolve (flint's Buchberger does not finish on the "
+            "N = 3, R = 3 system); install one of them",
+            file=sys.stderr,
+        )
         return 2
     rng = random.Random(args.seed)
     inputs = [str(evaluation_ideal(SPEC_A)), str(evaluation_ideal(SPEC_B, coordinates="moments"))]

@@ -48,11 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import canonical_argv, parse  # noqa: E402
 
 from evalgebra.builder import GeneratingSet  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.groebner.polys import normal_form  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
-from evalgebra.data.point import EvaluationPoint  # noqa: E402
-from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 SPEC = EnsembleSpec(2, 2, populations=2)
@@ -78,11 +78,14 @@ def cross_tab(cells: Sequence[Any]) -> dict[str, Any]:
 
 def discriminant_squared(one: Mapping[str, Any], two: Mapping[str, Any]) -> Any:
     r"""*Unlocking Unlabeled Data* eq 2 under the root: ``F^2`` from the two populations' cross-tabs."""
-    return ((one["g"] * two["e"] - two["g"] * one["e"] + one["a"] - two["a"]) ** 2
-            - 4 * (one["g"] - two["g"]) * (one["a"] * two["e"] - two["a"] * one["e"]))
+    return (one["g"] * two["e"] - two["g"] * one["e"] + one["a"] - two["a"]) ** 2 - 4 * (
+        one["g"] - two["g"]
+    ) * (one["a"] * two["e"] - two["a"] * one["e"])
 
 
-def estimators(one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printed: bool) -> dict[str, tuple[Any, Any]]:
+def estimators(
+    one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printed: bool
+) -> dict[str, tuple[Any, Any]]:
     r"""*Unlocking Unlabeled Data* eq 3 as ``parameter -> (numerator, denominator)``.
 
     ``printed=True`` gives the forms as printed (as best the extracted text reads),
@@ -95,12 +98,12 @@ def estimators(one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printe
     if printed:
         theta1 = g1 * (e1 - e2) + g1 * (g1 - g2) + a2 - a1
         theta2 = g2 * (e1 - e2) + g2 * (g1 - g2) + a2 - a1
-        thetas = ((root - theta1, 2 * root), (root - theta2, 2 * root))     # 1/2 - x / (2F)
+        thetas = ((root - theta1, 2 * root), (root - theta2, 2 * root))  # 1/2 - x / (2F)
         beta_shift = d2 - d1
     else:
         theta1 = g1 * (e1 - e2) + e1 * (g1 - g2) + a2 - a1
         theta2 = g2 * (e1 - e2) + e2 * (g1 - g2) + a2 - a1
-        thetas = ((root + theta1, 2 * root), (root + theta2, 2 * root))     # 1/2 + x / (2F)
+        thetas = ((root + theta1, 2 * root), (root + theta2, 2 * root))  # 1/2 + x / (2F)
         beta_shift = d1 - d2
     return {
         "theta1": thetas[0],
@@ -115,9 +118,12 @@ def estimators(one: Mapping[str, Any], two: Mapping[str, Any], root: Any, printe
 def parameters(gens: Mapping[str, Any]) -> dict[str, Any]:
     """The paper's parameters as polynomials in the registry's unknowns."""
     return {
-        "theta1": gens["prev_s0_a"], "theta2": gens["prev_s1_a"],
-        "alpha1": 1 - gens["acc_0_b"], "alpha2": 1 - gens["acc_1_b"],
-        "beta1": 1 - gens["acc_0_a"], "beta2": 1 - gens["acc_1_a"],
+        "theta1": gens["prev_s0_a"],
+        "theta2": gens["prev_s1_a"],
+        "alpha1": 1 - gens["acc_0_b"],
+        "alpha2": 1 - gens["acc_1_b"],
+        "beta1": 1 - gens["acc_0_a"],
+        "beta2": 1 - gens["acc_1_a"],
     }
 
 
@@ -159,7 +165,7 @@ def _coefficients(poly: Any, position: int, ring: Any) -> dict[int, Any]:
     out: dict[int, Any] = {}
     for monomial, coeff in zip(poly.monoms(), poly.coeffs()):
         power = monomial[position]
-        rest = monomial[:position] + (0,) + monomial[position + 1:]
+        rest = monomial[:position] + (0,) + monomial[position + 1 :]
         out[power] = out.get(power, ring.q.from_dict({})) + ring.q.from_dict({rest: coeff})
     return out
 
@@ -179,9 +185,12 @@ def truth_of(point: EvaluationPoint) -> dict[str, Fraction]:
     """The paper's parameters of an evaluation point of :data:`SPEC`."""
     acc = {(i, lab): point.accuracy(i, lab) for i in range(2) for lab in "ab"}
     return {
-        "theta1": point.prevalence[0][0], "theta2": point.prevalence[1][0],
-        "alpha1": 1 - acc[(0, "b")], "alpha2": 1 - acc[(1, "b")],
-        "beta1": 1 - acc[(0, "a")], "beta2": 1 - acc[(1, "a")],
+        "theta1": point.prevalence[0][0],
+        "theta2": point.prevalence[1][0],
+        "alpha1": 1 - acc[(0, "b")],
+        "alpha2": 1 - acc[(1, "b")],
+        "beta1": 1 - acc[(0, "a")],
+        "beta2": 1 - acc[(1, "a")],
     }
 
 
@@ -213,8 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             poly = involving[0]
             degree = poly.degrees()[position]
-            report.line(f"{coordinates} {name} (degree {degree}, {len(poly)} terms; "
-                        f"{len(simplex)} further generators: the simplex relations sum f = 1):")
+            report.line(
+                f"{coordinates} {name} (degree {degree}, {len(poly)} terms; "
+                f"{len(simplex)} further generators: the simplex relations sum f = 1):"
+            )
             report.line(f"  {elim.ring.text(poly)}")
             failures += degree != 2
             coeff = _coefficients(poly, position, elim.ring)
@@ -236,10 +247,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     swapped = [dict(t, g=t["e"], e=t["g"], b=t["c"], c=t["b"]) for t in cells]
     other_test = normal_form(discriminant_squared(*swapped), simplex)
     report.line(f"F^2 (eq 2) reduced on the simplex, {len(f_squared)} terms: {ring.text(f_squared)}")
-    report.line(f"eq 2 with the tests' roles swapped gives the same polynomial: {yes(other_test == f_squared)}")
-    report.line(f"in moment coordinates (the discriminant of the acc_0_a quadratic): {moment_discriminant[0]}")
-    report.line("  = (D_s0_0_1 - D_s1_0_1)^2 + 2 (D_s0_0_1 + D_s1_0_1) Delta_0 Delta_1 + (Delta_0 Delta_1)^2 with "
-                f"Delta_i = m_s0_i_b - m_s1_i_b: {yes(moment_discriminant[1])}")
+    report.line(
+        f"eq 2 with the tests' roles swapped gives the same polynomial: {yes(other_test == f_squared)}"
+    )
+    report.line(
+        f"in moment coordinates (the discriminant of the acc_0_a quadratic): {moment_discriminant[0]}"
+    )
+    report.line(
+        "  = (D_s0_0_1 - D_s1_0_1)^2 + 2 (D_s0_0_1 + D_s1_0_1) Delta_0 Delta_1 + (Delta_0 Delta_1)^2 with "
+        f"Delta_i = m_s0_i_b - m_s1_i_b: {yes(moment_discriminant[1])}"
+    )
     failures += not moment_discriminant[1]
     failures += other_test != f_squared
     for name in unknowns:
@@ -256,31 +273,49 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.line(f"{name}: discriminant / F^2 is NOT a square")
             failures += 1
             continue
-        report.line(f"{name}: discriminant = k^2 F^2 with k = {ring_u.text(k)}; leading coefficient "
-                    f"{ring_u.text(lead)}")
+        report.line(
+            f"{name}: discriminant = k^2 F^2 with k = {ring_u.text(k)}; leading coefficient "
+            f"{ring_u.text(lead)}"
+        )
 
     report.section("F^2 with the generating set substituted, factored")
     full = groebner_basis(raw, backend="flint")
     g = dict(zip(full.ring.names, full.ring.gens()))
-    model = dict(zip((str(s) for s in gs.observables), gs.model(
-        lambda key: g[str(gs.registry.symbol(key))], full.ring.q.from_dict({(0,) * full.ring.nvars: 1}))))
+    model = dict(
+        zip(
+            (str(s) for s in gs.observables),
+            gs.model(
+                lambda key: g[str(gs.registry.symbol(key))],
+                full.ring.q.from_dict({(0,) * full.ring.nvars: 1}),
+            ),
+        )
+    )
     model_cells = [cross_tab([model[f"f_s{s}_{p}"] for p in ("aa", "ab", "ba", "bb")]) for s in (0, 1)]
     substituted = discriminant_squared(*model_cells)
     constant, factors = substituted.factor()
     text = " * ".join(f"({full.ring.text(p)})^{e}" for p, e in sorted(factors, key=lambda t: str(t[0])))
     report.line(f"F^2 = {constant} * {text}")
     params = parameters(g)
-    expected = ((params["theta1"] - params["theta2"]) * (1 - params["alpha1"] - params["beta1"])
-                * (1 - params["alpha2"] - params["beta2"]))
+    expected = (
+        (params["theta1"] - params["theta2"])
+        * (1 - params["alpha1"] - params["beta1"])
+        * (1 - params["alpha2"] - params["beta2"])
+    )
     factored = substituted == expected * expected
-    report.line("= ((theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2))^2 with theta_s = prev_s?_a, "
-                f"1 - alpha_i = acc_?_b, 1 - beta_i = acc_?_a: {yes(factored)}")
+    report.line(
+        "= ((theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2))^2 with theta_s = prev_s?_a, "
+        f"1 - alpha_i = acc_?_b, 1 - beta_i = acc_?_a: {yes(factored)}"
+    )
     failures += not factored
 
-    report.section("*Unlocking Unlabeled Data* eq 3: membership in the evaluation ideal "
-                   "(cells = the symbolic frequencies)")
-    report.line("F := (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2); a formula x = N / Den is "
-                "tested as Den * x - N, with F and with -F")
+    report.section(
+        "*Unlocking Unlabeled Data* eq 3: membership in the evaluation ideal "
+        "(cells = the symbolic frequencies)"
+    )
+    report.line(
+        "F := (theta1 - theta2)(1 - alpha1 - beta1)(1 - alpha2 - beta2); a formula x = N / Den is "
+        "tested as Den * x - N, with F and with -F"
+    )
     g_cells = [cross_tab([g[f"f_s{s}_{p}"] for p in ("aa", "ab", "ba", "bb")]) for s in (0, 1)]
 
     def member(poly: Any) -> bool:
@@ -299,46 +334,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in PARAMETERS:
         as_printed = (results[(name, True, 1)], results[(name, True, -1)])
         corrected = (results[(name, False, 1)], results[(name, False, -1)])
-        report.line(f"{name}: as printed, with F / with -F: {yes(as_printed[0])} / {yes(as_printed[1])}; "
-                    f"corrected form with F: {yes(corrected[0])}")
+        report.line(
+            f"{name}: as printed, with F / with -F: {yes(as_printed[0])} / {yes(as_printed[1])}; "
+            f"corrected form with F: {yes(corrected[0])}"
+        )
         failures += not corrected[0]
     one, two = g_cells
     report.line("discrepancies (*Unlocking Unlabeled Data* eq 3 as printed vs the derivation):")
-    report.line("  theta_s: printed 1/2 - [G_s (E1 - E2) + G_s (G1 - G2) + A2 - A1] / (2F); in the ideal: "
-                "1/2 + [G_s (E1 - E2) + E_s (G1 - G2) + A2 - A1] / (2F) (second prefactor E_s, not G_s, and the "
-                "sign + for the F of the alpha formulas)")
+    report.line(
+        "  theta_s: printed 1/2 - [G_s (E1 - E2) + G_s (G1 - G2) + A2 - A1] / (2F); in the ideal: "
+        "1/2 + [G_s (E1 - E2) + E_s (G1 - G2) + A2 - A1] / (2F) (second prefactor E_s, not G_s, and the "
+        "sign + for the F of the alpha formulas)"
+    )
 
     def theta_form(s: int, prefactor_e: bool, root: Any, plus: bool) -> Any:
         own = g_cells[s]
-        x = own["g"] * (one["e"] - two["e"]) + (own["e"] if prefactor_e else own["g"]) * (one["g"] - two["g"]) \
-            + two["a"] - one["a"]
+        x = (
+            own["g"] * (one["e"] - two["e"])
+            + (own["e"] if prefactor_e else own["g"]) * (one["g"] - two["g"])
+            + two["a"]
+            - one["a"]
+        )
         theta = params[f"theta{s + 1}"]
         return 2 * root * theta - root - x if plus else 2 * root * theta - root + x
 
     prefactor_only = all(member(theta_form(s, True, expected, False)) for s in (0, 1))
     sign_only = all(member(theta_form(s, False, expected, True)) for s in (0, 1))
     other_root = all(member(theta_form(s, True, -expected, False)) for s in (0, 1))
-    report.line(f"    one change alone is not enough: prefactor E_s with the printed sign in the ideal: "
-                f"{yes(prefactor_only)}; sign + with the printed prefactor G_s: {yes(sign_only)}")
-    report.line(f"    prefactor E_s with the printed sign holds for the other root -F: {yes(other_root)} (the "
-                f"printed theta and alpha formulas use opposite roots)")
+    report.line(
+        f"    one change alone is not enough: prefactor E_s with the printed sign in the ideal: "
+        f"{yes(prefactor_only)}; sign + with the printed prefactor G_s: {yes(sign_only)}"
+    )
+    report.line(
+        f"    prefactor E_s with the printed sign holds for the other root -F: {yes(other_root)} (the "
+        f"printed theta and alpha formulas use opposite roots)"
+    )
     failures += prefactor_only or sign_only or not other_root
     report.line("  alpha_1, alpha_2: right as printed (with F)")
-    report.line("  beta_s: printed ... + (d2/n2 - d1/n1) + F; in the ideal: ... - (d2/n2 - d1/n1) + F "
-                "(the alphas with positive and negative swapped: a <-> d, g <-> h, e <-> f)")
+    report.line(
+        "  beta_s: printed ... + (d2/n2 - d1/n1) + F; in the ideal: ... - (d2/n2 - d1/n1) + F "
+        "(the alphas with positive and negative swapped: a <-> d, g <-> h, e <-> f)"
+    )
     mirror = _mirror(params)
-    mirror_ok = all(member(den * mirror[name] - num)
-                    for name, (num, den) in estimators(*g_cells, -expected, printed=False).items())
-    report.line(f"the corrected forms with -F give the mirror point (theta_s -> 1 - theta_s, alpha_i <-> 1 - beta_i): "
-                f"{yes(mirror_ok)}")
+    mirror_ok = all(
+        member(den * mirror[name] - num)
+        for name, (num, den) in estimators(*g_cells, -expected, printed=False).items()
+    )
+    report.line(
+        f"the corrected forms with -F give the mirror point (theta_s -> 1 - theta_s, alpha_i <-> 1 - beta_i): "
+        f"{yes(mirror_ok)}"
+    )
     failures += not mirror_ok
 
     report.section("the corrected closed form on exact simulations (expected sketches of random points)")
     for _ in range(N_SIMULATIONS):
         point = _random_point(rng)
         sketch = expected_sketch(point)
-        freqs = [[sketch.frequencies(pop).get(p, Fraction(0)) for p in (("a", "a"), ("a", "b"), ("b", "a"), ("b", "b"))]
-                 for pop in SPEC.populations]
+        freqs = [
+            [
+                sketch.frequencies(pop).get(p, Fraction(0))
+                for p in (("a", "a"), ("a", "b"), ("b", "a"), ("b", "b"))
+            ]
+            for pop in SPEC.populations
+        ]
         truth = truth_of(point)
         solutions = closed_form(freqs)
         shown = ", ".join(f"{k} = {v}" for k, v in truth.items())
@@ -346,12 +404,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.line(f"{shown}: no rational solution (NOT expected)")
             failures += 1
             continue
-        sign = 1 if (truth["theta1"] - truth["theta2"]) * (1 - truth["alpha1"] - truth["beta1"]) * (
-            1 - truth["alpha2"] - truth["beta2"]) > 0 else -1
+        sign = (
+            1
+            if (truth["theta1"] - truth["theta2"])
+            * (1 - truth["alpha1"] - truth["beta1"])
+            * (1 - truth["alpha2"] - truth["beta2"])
+            > 0
+            else -1
+        )
         recovered = solutions[0 if sign == 1 else 1] == truth
         mirrored = solutions[1 if sign == 1 else 0] == _mirror(truth)
-        report.line(f"Q = {sketch.Q}; {shown}: the root F = (theta1 - theta2)J1 J2 recovers it: {yes(recovered)}; "
-                    f"the other root gives the mirror: {yes(mirrored)}")
+        report.line(
+            f"Q = {sketch.Q}; {shown}: the root F = (theta1 - theta2)J1 J2 recovers it: {yes(recovered)}; "
+            f"the other root gives the mirror: {yes(mirrored)}"
+        )
         failures += not (recovered and mirrored)
 
     status = compare_or_write(report, args.out, args.check)
@@ -363,9 +429,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _mirror(params: Mapping[str, Any]) -> dict[str, Any]:
     """The label-swapped point: theta -> 1 - theta, alpha_i -> 1 - beta_i, beta_i -> 1 - alpha_i."""
     return {
-        "theta1": 1 - params["theta1"], "theta2": 1 - params["theta2"],
-        "alpha1": 1 - params["beta1"], "alpha2": 1 - params["beta2"],
-        "beta1": 1 - params["alpha1"], "beta2": 1 - params["alpha2"],
+        "theta1": 1 - params["theta1"],
+        "theta2": 1 - params["theta2"],
+        "alpha1": 1 - params["beta1"],
+        "alpha2": 1 - params["beta2"],
+        "beta1": 1 - params["alpha1"],
+        "beta2": 1 - params["alpha2"],
     }
 
 

@@ -34,10 +34,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import canonical_argv, parse  # noqa: E402
-
 import flint  # noqa: E402
 import sympy  # noqa: E402
+from _common import canonical_argv, parse  # noqa: E402
 
 from evalgebra.builder import GeneratingSet  # noqa: E402
 from evalgebra.codegen.closed_forms import independent_model  # noqa: E402
@@ -49,13 +48,13 @@ from evalgebra.evaluators.many_labels import evaluate_counts_many  # noqa: E402
 from evalgebra.generated import many_labels as generated  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
-from evalgebra.groebner.solving import point_count, rational_roots, univariate_eliminants  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
+from evalgebra.groebner.solving import point_count, rational_roots, univariate_eliminants  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 EXTERNAL = ("singular", "msolve")
 TIME_LIMIT = 600.0
-N_RANDOM = 20          # random rational inputs for generated == derived
+N_RANDOM = 20  # random rational inputs for generated == derived
 
 
 def yes(flag: bool) -> str:
@@ -129,9 +128,13 @@ def _part_symbolic(report: Report) -> int:
         d = sympy.diag(*prevalence)
         v = [sum(weights[t] * a2[t, ell] for t in range(r)) for ell in range(r)]
         right = a0 * d * (lam * sympy.eye(r) - sympy.diag(*v)) * a1.T
-        entrywise = all(sympy.expand((lam * m - s)[x, y] - right[x, y]) == 0 for x in range(r) for y in range(r))
-        report.line(f"R = {r}: lambda M - S = A_0 D (lambda I - diag v) A_1^T entry by entry "
-                    f"(model frequencies): {yes(entrywise)}")
+        entrywise = all(
+            sympy.expand((lam * m - s)[x, y] - right[x, y]) == 0 for x in range(r) for y in range(r)
+        )
+        report.line(
+            f"R = {r}: lambda M - S = A_0 D (lambda I - diag v) A_1^T entry by entry "
+            f"(model frequencies): {yes(entrywise)}"
+        )
         failures += not entrywise
     return failures
 
@@ -144,7 +147,7 @@ def _part_generated(report: Report, rng: random.Random) -> int:
         lam = sympy.Symbol("lambda_")
         agree = True
         for _ in range(N_RANDOM):
-            counts = [Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for _ in range(r ** 3)]
+            counts = [Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for _ in range(r**3)]
             weights = [Fraction(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(r)]
             out = function(*counts, *weights)
             sub = dict(zip(form.counts, map(sympy.Rational, counts)))
@@ -153,10 +156,12 @@ def _part_generated(report: Report, rng: random.Random) -> int:
             m = form.matrix("M").subs(tables)
             s = form.matrix("S").subs(tables)
             det = sympy.Poly(sympy.expand((lam * m - s).det()), lam)
-            expected = [det.coeff_monomial(lam ** k) for k in range(r + 1)]
-            agree &= [sympy.Rational(x) for x in out[:r + 1]] == expected
-        report.line(f"R = {r}: generated eliminant_{r} = det(lambda M - S) of the symbolic tables on {N_RANDOM} "
-                    f"random rational inputs: {yes(agree)}")
+            expected = [det.coeff_monomial(lam**k) for k in range(r + 1)]
+            agree &= [sympy.Rational(x) for x in out[: r + 1]] == expected
+        report.line(
+            f"R = {r}: generated eliminant_{r} = det(lambda M - S) of the symbolic tables on {N_RANDOM} "
+            f"random rational inputs: {yes(agree)}"
+        )
         failures += not agree
     return failures
 
@@ -194,33 +199,43 @@ def _part_groebner(report: Report, rng: random.Random, backend: str, labels_to_r
         n_points = point_count(basis)
         factorial = len(list(itertools.permutations(range(r))))
         simple = n_points == point_count(basis, distinct=False) == factorial
-        report.line(f"{backend} basis: dimension {basis.dimension()}, {n_points} distinct points, each simple, "
-                    f"= R! = {factorial}: {yes(simple)}")
+        report.line(
+            f"{backend} basis: dimension {basis.dimension()}, {n_points} distinct points, each simple, "
+            f"= R! = {factorial}: {yes(simple)}"
+        )
         failures += not simple
         result = evaluate_counts_many(counts, spec.labels)
         candidates = [_named(p, spec, gs) for p in result.points]
         observed = gs.observed_values(sketch)
         on_variety = all(all(x == 0 for x in gs.residuals(c, observed)) for c in candidates)
         distinct = len({tuple(sorted(c.items())) for c in candidates})
-        report.line(f"the evaluator's {len(candidates)} candidate points are distinct ({distinct}) and all on the "
-                    f"variety (exact residuals of the generating set): {yes(on_variety and distinct == n_points)}")
+        report.line(
+            f"the evaluator's {len(candidates)} candidate points are distinct ({distinct}) and all on the "
+            f"variety (exact residuals of the generating set): {yes(on_variety and distinct == n_points)}"
+        )
         failures += not (on_variety and distinct == n_points)
         names = [str(v) for v in gs.registry.variables(("accuracy", "response"))]
         wanted = {}
         for t, lab in enumerate(spec.labels):
-            name = f"acc_2_a" if t == 0 else f"resp_2_{lab}_a"
+            name = "acc_2_a" if t == 0 else f"resp_2_{lab}_a"
             if name in names:
                 wanted[t] = name
         eliminants = univariate_eliminants(basis, list(wanted.values()))
         for t, name in wanted.items():
             weights = [1 if x == t else 0 for x in range(r)]
             out = getattr(generated, f"eliminant_{r}")(*counts, *weights)
-            roots = sorted({Fraction(-int(f.coeffs()[0]), int(f.coeffs()[1]))
-                            for f, _ in flint.fmpz_poly(list(out[:r + 1])).factor()[1]})
+            roots = sorted(
+                {
+                    Fraction(-int(f.coeffs()[0]), int(f.coeffs()[1]))
+                    for f, _ in flint.fmpz_poly(list(out[: r + 1])).factor()[1]
+                }
+            )
             found = rational_roots(eliminants[name])
             same = roots == sorted(found)
-            report.line(f"roots of det(lambda M - N_{lab_of(spec, t)}) = roots of the Gröbner eliminant of {name} "
-                        f"({', '.join(map(str, found))}): {yes(same)}")
+            report.line(
+                f"roots of det(lambda M - N_{lab_of(spec, t)}) = roots of the Gröbner eliminant of {name} "
+                f"({', '.join(map(str, found))}): {yes(same)}"
+            )
             failures += not same
     return failures
 
@@ -242,12 +257,17 @@ def _correlated(report: Report, rng: random.Random, backend: str) -> int:
         decisions.append(row)
     sketch = Sketch.from_decisions(decisions, truth=truth, labels=labels).unlabelled()
     report.section("R = 3: a random correlated labelled test (Q = 300)")
-    basis = groebner_basis(evaluation_ideal(EnsembleSpec(3, 3), observed=sketch, ordering="degrevlex"),
-                           backend=backend, time_limit=TIME_LIMIT)
+    basis = groebner_basis(
+        evaluation_ideal(EnsembleSpec(3, 3), observed=sketch, ordering="degrevlex"),
+        backend=backend,
+        time_limit=TIME_LIMIT,
+    )
     empty = basis.dimension() == -1
     result = evaluate_counts_many(sketch.count_vector().tolist(), labels)
-    report.line(f"Gröbner basis {{1}} (empty variety): {yes(empty)}; evaluator alarms: "
-                f"{', '.join(sorted(result.alarm_kinds()))}")
+    report.line(
+        f"Gröbner basis {{1}} (empty variety): {yes(empty)}; evaluator alarms: "
+        f"{', '.join(sorted(result.alarm_kinds()))}"
+    )
     return int(not (empty and "empty_variety" in result.alarm_kinds()))
 
 

@@ -46,17 +46,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RESULTS, canonical_argv  # noqa: E402
-
 import flint  # noqa: E402
+from _common import RESULTS, canonical_argv  # noqa: E402
 
 from evalgebra.builder import GeneratingSet  # noqa: E402
 from evalgebra.data.point import EvaluationPoint, evaluation_point  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.groebner.axioms import classifier_axioms, pair_minors, values_at  # noqa: E402
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis, saturate  # noqa: E402
-from evalgebra.groebner.identifiability import projection_dimension  # noqa: E402
 from evalgebra.groebner.ideal import Ideal  # noqa: E402
+from evalgebra.groebner.identifiability import projection_dimension  # noqa: E402
 from evalgebra.groebner.polys import normal_form  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.groebner.runner import GroebnerTimeout  # noqa: E402
@@ -64,16 +63,24 @@ from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.variables import free_responses  # noqa: E402
 
 NAME = "d08_axioms_many_labels"
-N_POINTS = 3            # random points per case in the simulation checks
+N_POINTS = 3  # random points per case in the simulation checks
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"{NAME}.py", description=(__doc__ or "").strip().splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random evaluation points (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the random evaluation points (default 0)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / f"{NAME}.txt", help="result file")
-    parser.add_argument("--check", action="store_true", help="compare with the result file instead of writing it")
-    parser.add_argument("--full", action="store_true", help="also the slow eliminations (not the committed file)")
-    parser.add_argument("--time-limit", type=float, default=240.0, help="seconds per slow elimination (--full)")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the result file instead of writing it"
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="also the slow eliminations (not the committed file)"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=240.0, help="seconds per slow elimination (--full)"
+    )
     return parser.parse_args(list(argv) if argv is not None else None)
 
 
@@ -109,8 +116,10 @@ def _single(report: Report, r_count: int, space: str) -> int:
     ideal = evaluation_ideal(EnsembleSpec(1, r_count), space=space)
     basis = groebner_basis(ideal)
     report.section(f"N = 1, R = {r_count}, {space}-space")
-    report.line(f"reduced lex basis of the evaluation ideal: {len(basis)} generators, dimension "
-                f"{basis.dimension()} in {basis.ring.nvars} variables")
+    report.line(
+        f"reduced lex basis of the evaluation ideal: {len(basis)} generators, dimension "
+        f"{basis.dimension()} in {basis.ring.nvars} variables"
+    )
     axioms = classifier_axioms(ideal, 0)
     name = "A_{0,%s}" if space == "P" else "B_{0,%s}"
     for label, poly in zip(EnsembleSpec(1, r_count).labels, axioms):
@@ -121,9 +130,13 @@ def _single(report: Report, r_count: int, space: str) -> int:
     report.line(f"the axioms and the total generate the evaluation ideal (same reduced basis): {yes(same)}")
     errors = eliminate(ideal, "response") if r_count > 2 else None
     if errors is not None:
-        report.line(f"error rates eliminated ({len(ideal.registry.variables(('response',)))} of them): "  # type: ignore[attr-defined]
-                    + "; ".join(str(p) for p in errors))
-        report.line("  -> no relation among the prevalences, accuracies and answer frequencies beyond the total")
+        report.line(
+            f"error rates eliminated ({len(ideal.registry.variables(('response',)))} of them): "  # type: ignore[attr-defined]
+            + "; ".join(str(p) for p in errors)
+        )
+        report.line(
+            "  -> no relation among the prevalences, accuracies and answer frequencies beyond the total"
+        )
     return 0 if same and (errors is None or len(errors) == 1) else 1
 
 
@@ -137,8 +150,10 @@ def _d01_specialisation(report: Report) -> int:
     axiom = classifier_axioms(one_p, 0)[0]
     difference = axiom - eq10
     expected = prev_b * (1 - g["f_a"] - g["f_b"])
-    report.line(f"A_(0,a) - eq 10 = {one_p.ring.text(difference)} = P_b (1 - f_a - f_b): "
-                f"{yes(difference == expected)}")
+    report.line(
+        f"A_(0,a) - eq 10 = {one_p.ring.text(difference)} = P_b (1 - f_a - f_b): "
+        f"{yes(difference == expected)}"
+    )
     same = _same(_with_axioms(one_p, [0]), groebner_basis(one_p))
     report.line(f"A_(0,a), A_(0,b) and f_a + f_b = 1 generate d01's basis: {yes(same)}")
     failures += difference != expected or not same
@@ -148,8 +163,10 @@ def _d01_specialisation(report: Report) -> int:
     eq11 = (q * g["R_0_a_a"] - g["Q_a"] * g["n_a"]) - (q * g["R_0_b_b"] - g["Q_b"] * g["n_b"])
     difference = q * classifier_axioms(one_r, 0)[0] - eq11
     expected = g["Q_b"] * (q - g["n_a"] - g["n_b"])
-    report.line(f"Q B_(0,a) - eq 11 = {one_r.ring.text(difference)} = Q_b (Q - n_a - n_b) (Q = Q_a + Q_b): "
-                f"{yes(difference == expected)}")
+    report.line(
+        f"Q B_(0,a) - eq 11 = {one_r.ring.text(difference)} = Q_b (Q - n_a - n_b) (Q = Q_a + Q_b): "
+        f"{yes(difference == expected)}"
+    )
     same = _same(_with_axioms(one_r, [0]), groebner_basis(one_r))
     report.line(f"B_(0,a), B_(0,b) and Q_a + Q_b = n_a + n_b generate d01's R-space basis: {yes(same)}")
     return failures + (difference != expected) + (not same)
@@ -160,7 +177,9 @@ def _pair(report: Report, r_count: int, space: str, time_limit: float | None) ->
     spec = EnsembleSpec(2, r_count, "complete")
     ideal = evaluation_ideal(spec, space=space)
     n_corr = len(ideal.registry.variables(("correlation",)))  # type: ignore[attr-defined]
-    report.section(f"N = 2, R = {r_count}, {space}-space, complete structure: {n_corr} correlations eliminated")
+    report.section(
+        f"N = 2, R = {r_count}, {space}-space, complete structure: {n_corr} correlations eliminated"
+    )
     try:
         elim = eliminate(ideal, "correlation", time_limit=time_limit)
     except GroebnerTimeout:
@@ -174,15 +193,19 @@ def _pair(report: Report, r_count: int, space: str, time_limit: float | None) ->
     axioms = _with_axioms(elim, (0, 1))
     same = _same(axioms, elim)
     graded = groebner_basis(elim, ordering="degrevlex")
-    report.line(f"{len(elim)} generators (lex); dimension {graded.dimension()}, degree {graded.degree()} "
-                f"in {elim.ring.nvars} variables")
+    report.line(
+        f"{len(elim)} generators (lex); dimension {graded.dimension()}, degree {graded.degree()} "
+        f"in {elim.ring.nvars} variables"
+    )
     report.line(f"= the ideal of both classifiers' axioms and the total (same reduced basis): {yes(same)}")
     failures = not same
     if space == "P":
         minors = pair_minors(elim, (0, 1))
         inside = all(_in(p, elim) for p in minors)
-        report.line(f"the {len(minors)} pair minors (degree {max(p.total_degree() for p in minors)}) lie in it: "
-                    f"{yes(inside)}")
+        report.line(
+            f"the {len(minors)} pair minors (degree {max(p.total_degree() for p in minors)}) lie in it: "
+            f"{yes(inside)}"
+        )
         failures += not inside
     return failures
 
@@ -212,9 +235,14 @@ def _random_point(spec: EnsembleSpec, rng: random.Random) -> EvaluationPoint:
             response[i][truth] = {lab: Fraction(w, sum(row)) for lab, w in zip(labels, row)}
     scale = Fraction(1, rng.choice((20, 50, 100)))
     while True:
-        scale /= 2       # halved until a labelled test realises the point
-        correlation = {t: {lab: {(labels[free_responses(ell, len(labels))[0]],) * len(t): scale * rng.choice((-1, 1))}
-                           for ell, lab in enumerate(labels)} for t in spec.structure}
+        scale /= 2  # halved until a labelled test realises the point
+        correlation = {
+            t: {
+                lab: {(labels[free_responses(ell, len(labels))[0]],) * len(t): scale * rng.choice((-1, 1))}
+                for ell, lab in enumerate(labels)
+            }
+            for t in spec.structure
+        }
         try:
             point = EvaluationPoint.from_values(spec, prevalence, response=response, correlation=correlation)
             expected_sketch(point)
@@ -230,7 +258,13 @@ def _simulations(report: Report, rng: random.Random) -> int:
         for r_count in (2, 3, 4):
             spec = EnsembleSpec(n, r_count, structure)
             ideals = {space: evaluation_ideal(spec, space=space) for space in ("P", "R")}
-            ok = {"round trip": True, "generating set": True, "axioms": True, "minors": True, "perturbed": True}
+            ok = {
+                "round trip": True,
+                "generating set": True,
+                "axioms": True,
+                "minors": True,
+                "perturbed": True,
+            }
             for _ in range(N_POINTS):
                 point = _random_point(spec, rng)
                 sketch = expected_sketch(point)
@@ -244,16 +278,25 @@ def _simulations(report: Report, rng: random.Random) -> int:
                     if space == "P" and n == 2:
                         ok["minors"] &= all(not p(*at) for p in pair_minors(ideal, (0, 1)))
                     # perturb one free response of classifier 0 on the last label; the sketch stays
-                    k = ideal.ring.names.index("acc_0_" + spec.labels[-1][:1] if space == "P" else
-                                               "R_0_" + "_".join([spec.labels[-1][:1]] * 2))
+                    k = ideal.ring.names.index(
+                        "acc_0_" + spec.labels[-1][:1]
+                        if space == "P"
+                        else "R_0_" + "_".join([spec.labels[-1][:1]] * 2)
+                    )
                     at[k] += flint.fmpq(1, 1000) if space == "P" else 1
                     ok["perturbed"] &= any(p(*at) for p in classifier_axioms(ideal, 0))
-            report.line(f"N = {n}, R = {r_count}, {structure}: " + ", ".join(f"{k} {yes(v)}" for k, v in ok.items()
-                                                                          if n == 2 or k != "minors"))
+            report.line(
+                f"N = {n}, R = {r_count}, {structure}: "
+                + ", ".join(f"{k} {yes(v)}" for k, v in ok.items() if n == 2 or k != "minors")
+            )
             failures += not all(ok.values())
-    report.line("(round trip: the labelled sketch gives the point back exactly; generating set: every residual 0;")
+    report.line(
+        "(round trip: the labelled sketch gives the point back exactly; generating set: every residual 0;"
+    )
     report.line(" axioms: P- and R-space axioms of every classifier vanish; minors: the pair minors vanish;")
-    report.line(" perturbed: the accuracy on the last label moved by 1/1000 (R-space: one count) violates an axiom)")
+    report.line(
+        " perturbed: the accuracy on the last label moved by 1/1000 (R-space: one count) violates an axiom)"
+    )
     return failures
 
 
@@ -264,8 +307,10 @@ def _containing(report: Report, full: bool, time_limit: float) -> int:
     dim = projection_dimension(spec)
     n_basic = 2 + 3 * 3 * 2
     report.line(f"Jacobian dimension of the projection to the {n_basic} basic statistics: {dim}")
-    report.line(f"the variety of the 6 independent axioms (2 per classifier) has dimension {n_basic} - 6 = "
-                f"{n_basic - 6}: {yes(dim == n_basic - 6)}")
+    report.line(
+        f"the variety of the 6 independent axioms (2 per classifier) has dimension {n_basic} - 6 = "
+        f"{n_basic - 6}: {yes(dim == n_basic - 6)}"
+    )
     if full:
         ideal = evaluation_ideal(spec)
         for engine in ("flint", "singular", "msolve"):
@@ -283,8 +328,12 @@ def _containing(report: Report, full: bool, time_limit: float) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     rng = random.Random(f"d08 {args.seed}")
-    inputs = [str(evaluation_ideal(EnsembleSpec(n, r, s), space=space))
-              for n, s in ((1, "independent"), (2, "complete")) for r in (2, 3, 4) for space in ("P", "R")]
+    inputs = [
+        str(evaluation_ideal(EnsembleSpec(n, r, s), space=space))
+        for n, s in ((1, "independent"), (2, "complete"))
+        for r in (2, 3, 4)
+        for space in ("P", "R")
+    ]
     keys = ("seed", "full", "time_limit") if args.full else ("seed",)
     report = Report(f"{NAME}.py", canonical_argv(args, keys), inputs)
     failures = 0

@@ -55,9 +55,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RESULTS, canonical_argv  # noqa: E402
-
 import sympy  # noqa: E402
+from _common import RESULTS, canonical_argv  # noqa: E402
 
 from evalgebra.codegen.printer import CodegenError  # noqa: E402
 from evalgebra.codegen.structure_modules import atlas_index  # noqa: E402
@@ -69,13 +68,25 @@ from evalgebra.groebner.identifiability import random_point  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.groebner.runner import GroebnerTimeout  # noqa: E402
 from evalgebra.groebner.structured_route import structured_solution  # noqa: E402
-from evalgebra.structures import structure_code, structure_name  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
-from evalgebra.variables import auxiliary_name  # noqa: E402
+from evalgebra.structures import structure_code, structure_name  # noqa: E402
 
 NAME = "d10_correlated_structures"
-COLUMNS = ("N", "structure", "name", "points", "degree", "factors", "shape", "rational", "truth", "free",
-           "gen", "method", "closed form")
+COLUMNS = (
+    "N",
+    "structure",
+    "name",
+    "points",
+    "degree",
+    "factors",
+    "shape",
+    "rational",
+    "truth",
+    "free",
+    "gen",
+    "method",
+    "closed form",
+)
 
 
 class _Timeout(Exception):
@@ -91,7 +102,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random correlated tests (default 0)")
     parser.add_argument("--out", type=Path, default=RESULTS / f"{NAME}.txt", help="result file")
     parser.add_argument("--markdown", type=Path, default=RESULTS / f"{NAME}.md", help="the published table")
-    parser.add_argument("--check", action="store_true", help="compare with the result file instead of writing it")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the result file instead of writing it"
+    )
     parser.add_argument("--max-n", type=int, default=5, choices=(3, 4, 5), help="largest N (default 5)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per computation (default 120)")
     parser.add_argument("--timings", type=Path, help="write the measured times here")
@@ -100,8 +113,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def finite_structures(max_n: int = 5) -> list[tuple[int, tuple[tuple[int, ...], ...]]]:
     """The finite two-label structures of the atlas, N <= max_n, in the atlas's order."""
-    return [(r["n_classifiers"], tuple(tuple(s) for s in r["structure"])) for r in atlas_index()
-            if r["n_labels"] == 2 and r["finite"] and r["n_classifiers"] <= max_n]
+    return [
+        (r["n_classifiers"], tuple(tuple(s) for s in r["structure"]))
+        for r in atlas_index()
+        if r["n_labels"] == 2 and r["finite"] and r["n_classifiers"] <= max_n
+    ]
 
 
 def _free_values(point: Any) -> dict[str, Fraction]:
@@ -150,8 +166,9 @@ def _trio_quadratic(moments: dict[str, Fraction], trio: tuple[int, int, int]) ->
     return (c / a, Fraction(-1), Fraction(1)) if a else None
 
 
-def _derive_only(n: int, structure: tuple[tuple[int, ...], ...], limit: float,
-                 timings: dict[str, float]) -> tuple[str, str]:
+def _derive_only(
+    n: int, structure: tuple[tuple[int, ...], ...], limit: float, timings: dict[str, float]
+) -> tuple[str, str]:
     """``(gen, method)`` cells when there is no reference to compare with."""
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
@@ -168,8 +185,9 @@ def _derive_only(n: int, structure: tuple[tuple[int, ...], ...], limit: float,
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
-        points: int | None = None) -> tuple[list[str], dict[str, float], tuple[str, str] | None]:
+def row(
+    n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float, points: int | None = None
+) -> tuple[list[str], dict[str, float], tuple[str, str] | None]:
     """The table cells of one structure, its timings, and for degree 2 the closed form's ``(K, C)`` as text."""
     spec = EnsembleSpec(n, 2, structure)
     point = random_point(spec, seed)
@@ -181,8 +199,16 @@ def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
     except (GroebnerTimeout, EOFError, OSError) as error:  # a time limit, or the engine's process died
         reason = f"timeout ({limit:g} s)" if isinstance(error, GroebnerTimeout) else "engine process died"
         gen, method = _derive_only(n, structure, limit, timings)
-        cells = [str(n), structure_code(structure), structure_name(n, structure),
-                 str(points if points is not None else "-")] + ["-"] * 6 + [gen, method, f"Gröbner route: {reason}"]
+        cells = (
+            [
+                str(n),
+                structure_code(structure),
+                structure_name(n, structure),
+                str(points if points is not None else "-"),
+            ]
+            + ["-"] * 6
+            + [gen, method, f"Gröbner route: {reason}"]
+        )
         return cells, timings, None
     timings["groebner"] = time.perf_counter() - start
     factors = "+".join(str(c.degree) for c in solution.components)
@@ -199,8 +225,9 @@ def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
         values = dict(counts)
         for name, expr in form.prelude:
             values[name] = int(expr.xreplace({sympy.Symbol(k): v for k, v in values.items()}))
-        coefficients = [Fraction(int(c.xreplace({sympy.Symbol(k): v for k, v in values.items()})))
-                        for c in form.eliminant]
+        coefficients = [
+            Fraction(int(c.xreplace({sympy.Symbol(k): v for k, v in values.items()}))) for c in form.eliminant
+        ]
         monic = tuple(c / coefficients[-1] for c in coefficients) if coefficients[-1] else ()
         gen = "yes" if monic == solution.eliminant else "NO"
         method = f"{form.method} ({form.parameter})"
@@ -218,28 +245,62 @@ def row(n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float,
     if solution.degree == 2:
         moments = {str(k): v for k, v in sketch_moments(sketch).items()}
         match = [t for t in trios if _trio_quadratic(moments, t) == solution.eliminant]
-        closed = (f"trio {''.join(map(str, match[0]))} quadratic: yes" if match else
-                  "independent trio, not its quadratic: NO" if trios else
-                  "no independent trio; generated K, C" if derived else "no independent trio; not derived")
+        closed = (
+            f"trio {''.join(map(str, match[0]))} quadratic: yes"
+            if match
+            else "independent trio, not its quadratic: NO"
+            if trios
+            else "no independent trio; generated K, C"
+            if derived
+            else "no independent trio; not derived"
+        )
         if match:
             i, j, k = match[0]
             form_text = (f"D_{i}{j}{k}", f"D_{i}{j} D_{i}{k} D_{j}{k}")
         elif derived is not None:
             form_text = (_moment_text(derived[0]), _moment_text(derived[1]))
-    cells = [str(n), structure_code(structure), structure_name(n, structure),
-             str(points if points is not None else "-"),
-             str(solution.degree), factors, "yes" if solution.shape else "NO", str(len(solution.points)),
-             "yes" if truth else "NO", str(solution.correlation_freedom), gen, method, closed]
+    cells = [
+        str(n),
+        structure_code(structure),
+        structure_name(n, structure),
+        str(points if points is not None else "-"),
+        str(solution.degree),
+        factors,
+        "yes" if solution.shape else "NO",
+        str(len(solution.points)),
+        "yes" if truth else "NO",
+        str(solution.correlation_freedom),
+        gen,
+        method,
+        closed,
+    ]
     return cells, timings, form_text
 
 
-MARKDOWN_COLUMNS = ("N", "structure", "name", "evaluations", "eliminant degree", "shape lemma", "correlations",
-                    "closed form: K", "closed form: C")
+MARKDOWN_COLUMNS = (
+    "N",
+    "structure",
+    "name",
+    "evaluations",
+    "eliminant degree",
+    "shape lemma",
+    "correlations",
+    "closed form: K",
+    "closed form: C",
+)
 
 
 def markdown_row(cells: Sequence[str], form: tuple[str, str] | None) -> str:
     """One structure's row of the published table, from its text-table cells and closed form."""
-    n, structure, name, points, degree, shape, free = cells[0], cells[1], cells[2], cells[3], cells[4], cells[6], cells[9]
+    n, structure, name, points, degree, shape, free = (
+        cells[0],
+        cells[1],
+        cells[2],
+        cells[3],
+        cells[4],
+        cells[6],
+        cells[9],
+    )
     evaluations = points if points != "-" else degree if degree != "-" else "finite (atlas)"
     correlations = {"-": "-", "0": "determined"}.get(free, f"free (dimension {free})")
     if degree == "-":
@@ -313,31 +374,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     keys = ("seed", "max_n") if args.max_n != 5 else ("seed",)
     cases = finite_structures(args.max_n)
-    points = {(r["n_classifiers"], tuple(tuple(s) for s in r["structure"])): r["points"] for r in atlas_index()
-              if r["n_labels"] == 2}
+    points = {
+        (r["n_classifiers"], tuple(tuple(s) for s in r["structure"])): r["points"]
+        for r in atlas_index()
+        if r["n_labels"] == 2
+    }
     report = Report(f"{NAME}.py", canonical_argv(args, keys), [f"{n}:{s}" for n, s in cases])
     report.section("Finite correlated structures (R = 2): the eliminant in P_a of a random correlated test")
-    report.lines([
-        "points = distinct points of the projection in the atlas (d04; '-' = not counted there);",
-        "degree = degree of the eliminant in prev_a (Gröbner route, exact sketch of a random correlated test);",
-        "factors = degrees of its irreducible factors; shape = every unknown is a polynomial in prev_a over",
-        "every factor (the shape lemma); rational = rational points; truth = the test's point is among them;",
-        "free = dimension of the correlations left free (then eliminated: the points are prevalence and accuracies);",
-        "gen = the generated evaluator's eliminant equals the Gröbner route's on these counts (no: not derived,",
-        "reason under method); closed form = for degree 2, a trio holding no correlated subset whose quadratic",
-        "(D_ijk^2 + 4 D_ij D_ik D_jk)(P_a^2 - P_a) + D_ij D_ik D_jk equals the eliminant on these counts, so that",
-        "P_a = 1/2 (1 -+ D_ijk / sqrt(D_ijk^2 + 4 D_ij D_ik D_jk)) (the three-independent closed form); with no such",
-        "trio, 'generated K, C': the generated eliminant is (K^2 + 4C)(P_a^2 - P_a) + C with K, C polynomials in the",
-        "moments (printed in the published table, d10_correlated_structures.md).",
-        "",
-    ])
+    report.lines(
+        [
+            "points = distinct points of the projection in the atlas (d04; '-' = not counted there);",
+            "degree = degree of the eliminant in prev_a (Gröbner route, exact sketch of a random correlated test);",
+            "factors = degrees of its irreducible factors; shape = every unknown is a polynomial in prev_a over",
+            "every factor (the shape lemma); rational = rational points; truth = the test's point is among them;",
+            "free = dimension of the correlations left free (then eliminated: the points are prevalence and accuracies);",
+            "gen = the generated evaluator's eliminant equals the Gröbner route's on these counts (no: not derived,",
+            "reason under method); closed form = for degree 2, a trio holding no correlated subset whose quadratic",
+            "(D_ijk^2 + 4 D_ij D_ik D_jk)(P_a^2 - P_a) + D_ij D_ik D_jk equals the eliminant on these counts, so that",
+            "P_a = 1/2 (1 -+ D_ijk / sqrt(D_ijk^2 + 4 D_ij D_ik D_jk)) (the three-independent closed form); with no such",
+            "trio, 'generated K, C': the generated eliminant is (K^2 + 4C)(P_a^2 - P_a) + C with K, C polynomials in the",
+            "moments (printed in the published table, d10_correlated_structures.md).",
+            "",
+        ]
+    )
     rows, timings, forms = [], [], []
     for n, structure in cases:
         cells, times, form = row(n, structure, args.seed, args.limit, points.get((n, structure)))
         rows.append(cells)
         forms.append(form)
         timings.append((cells[1], n, times))
-        print(f"d10: N = {n} {cells[1]}: " + ", ".join(f"{k} {v:.2f} s" for k, v in times.items()), file=sys.stderr)
+        print(
+            f"d10: N = {n} {cells[1]}: " + ", ".join(f"{k} {v:.2f} s" for k, v in times.items()),
+            file=sys.stderr,
+        )
     report.lines(_table(rows))
     report.section("Summary")
     failures = 0
@@ -346,21 +415,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         degrees: dict[str, int] = {}
         for r in mine:
             degrees[r[4]] = degrees.get(r[4], 0) + 1
-        report.line(f"N = {n}: {len(mine)} finite structures; eliminant degrees "
-                    + ", ".join(f"{d}: {c}" for d, c in sorted(degrees.items())) + "; generated and equal: "
-                    + str(sum(r[10] == "yes" for r in mine)) + "; with free correlations: "
-                    + str(sum(r[9] not in ("0", "-") for r in mine)))
+        report.line(
+            f"N = {n}: {len(mine)} finite structures; eliminant degrees "
+            + ", ".join(f"{d}: {c}" for d, c in sorted(degrees.items()))
+            + "; generated and equal: "
+            + str(sum(r[10] == "yes" for r in mine))
+            + "; with free correlations: "
+            + str(sum(r[9] not in ("0", "-") for r in mine))
+        )
     wrong = [r for r in rows if r[8] == "NO" or r[10] == "NO" or r[6] == "NO" or r[12].endswith("NO")]
-    report.line(f"truth among the points, shape lemma, generated = Gröbner, trio closed forms: "
-                f"{'yes' if not wrong else 'NO: ' + ', '.join(r[1] for r in wrong)}")
+    report.line(
+        f"truth among the points, shape lemma, generated = Gröbner, trio closed forms: "
+        f"{'yes' if not wrong else 'NO: ' + ', '.join(r[1] for r in wrong)}"
+    )
     failures += len(wrong)
     mismatch = [r for r in rows if r[3] != "-" and r[4] != "-" and r[3] != r[4]]
-    report.line(f"eliminant degree = atlas point count wherever both are known: "
-                f"{'yes' if not mismatch else 'NO: ' + ', '.join(r[1] for r in mismatch)}")
+    report.line(
+        f"eliminant degree = atlas point count wherever both are known: "
+        f"{'yes' if not mismatch else 'NO: ' + ', '.join(r[1] for r in mismatch)}"
+    )
     failures += len(mismatch)
     if args.timings:
-        args.timings.write_text("".join(f"N={n} {s}: " + ", ".join(f"{k} {v:.3f} s" for k, v in t.items()) + "\n"
-                                        for s, n, t in timings), encoding="utf-8")
+        args.timings.write_text(
+            "".join(
+                f"N={n} {s}: " + ", ".join(f"{k} {v:.3f} s" for k, v in t.items()) + "\n"
+                for s, n, t in timings
+            ),
+            encoding="utf-8",
+        )
     status = compare_or_write(report, args.out, args.check)
     header = report.text().splitlines()[0].lstrip("# ")
     status = compare_or_write(_Text(_markdown(header, rows, forms)), args.markdown, args.check) or status  # type: ignore[arg-type]

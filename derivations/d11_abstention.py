@@ -37,9 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import canonical_argv, parse  # noqa: E402
-
 import sympy  # noqa: E402
+from _common import canonical_argv, parse  # noqa: E402
 
 from evalgebra.builder.generating import GeneratingSet  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
@@ -49,8 +48,8 @@ from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # n
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
-SYMBOLIC = [(2, 1), (2, 2), (3, 1)]   # (labels, abstentions) of the symbolic identities
-EXACT = [(1, 3), (2, 2)]              # (abstentions, points) of the full-ideal checks, R = 2
+SYMBOLIC = [(2, 1), (2, 2), (3, 1)]  # (labels, abstentions) of the symbolic identities
+EXACT = [(1, 3), (2, 2)]  # (abstentions, points) of the full-ideal checks, R = 2
 
 
 def _symbolic_checks(n_labels: int, n_abstain: int) -> tuple[bool, bool]:
@@ -65,22 +64,37 @@ def _symbolic_checks(n_labels: int, n_abstain: int) -> tuple[bool, bool]:
     def collapse(r: int) -> int:
         return into if r >= n_labels else r
 
-    merged = [[[par.response[i][ell][r] + (sum(par.response[i][ell][n_labels:]) if r == into else 0)
-                for r in range(n_labels)] for ell in range(n_labels)] for i in range(3)]
+    merged = [
+        [
+            [
+                par.response[i][ell][r] + (sum(par.response[i][ell][n_labels:]) if r == into else 0)
+                for r in range(n_labels)
+            ]
+            for ell in range(n_labels)
+        ]
+        for i in range(3)
+    ]
     prevalence = par.prevalence[0]
     collapse_ok = True
     for pattern in itertools.product(range(n_labels), repeat=3):
         summed = sum(m for (_, d), m in model.items() if tuple(collapse(r) for r in d) == pattern)
-        target = sum(prevalence[ell] * merged[0][ell][pattern[0]] * merged[1][ell][pattern[1]]
-                     * merged[2][ell][pattern[2]] for ell in range(n_labels))
+        target = sum(
+            prevalence[ell]
+            * merged[0][ell][pattern[0]]
+            * merged[1][ell][pattern[1]]
+            * merged[2][ell][pattern[2]]
+            for ell in range(n_labels)
+        )
         collapse_ok &= sympy.expand(summed - target) == 0
     pair_ok = True
     for i, j in itertools.permutations(range(3), 2):
         for abstention in range(n_labels, spec.n_responses):
             for r in range(n_labels):
                 summed = sum(m for (_, d), m in model.items() if d[i] == abstention and collapse(d[j]) == r)
-                target = sum(prevalence[ell] * par.response[i][ell][abstention] * merged[j][ell][r]
-                             for ell in range(n_labels))
+                target = sum(
+                    prevalence[ell] * par.response[i][ell][abstention] * merged[j][ell][r]
+                    for ell in range(n_labels)
+                )
                 pair_ok &= sympy.expand(summed - target) == 0
     return collapse_ok, pair_ok
 
@@ -111,9 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.section("symbolic identities, N = 3 independent (R labels, K abstentions)")
     for n_labels, n_abstain in SYMBOLIC:
         collapse_ok, pair_ok = _symbolic_checks(n_labels, n_abstain)
-        report.line(f"R = {n_labels}, K = {n_abstain}: collapsed model = sum of the full model over its patterns: "
-                    f"{'yes' if collapse_ok else 'NO'}; pair (i abstains, j answers r) linear in the abstention "
-                    f"row given the prevalences and collapsed rows: {'yes' if pair_ok else 'NO'}")
+        report.line(
+            f"R = {n_labels}, K = {n_abstain}: collapsed model = sum of the full model over its patterns: "
+            f"{'yes' if collapse_ok else 'NO'}; pair (i abstains, j answers r) linear in the abstention "
+            f"row given the prevalences and collapsed rows: {'yes' if pair_ok else 'NO'}"
+        )
         failures += (not collapse_ok) + (not pair_ok)
 
     for n_abstain, n_points in EXACT:
@@ -121,18 +137,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k in range(n_points):
             truth = _random_point(rng, spec)
             sketch = expected_sketch(truth).unlabelled()
-            report.section(f"full ideal, R = 2, K = {n_abstain}, point {k}: Q = {sketch.Q}, prevalence "
-                           f"{truth.prevalence[0][0]}")
+            report.section(
+                f"full ideal, R = 2, K = {n_abstain}, point {k}: Q = {sketch.Q}, prevalence "
+                f"{truth.prevalence[0][0]}"
+            )
             basis = groebner_basis(evaluation_ideal(spec, observed=sketch))
             report.lines(basis.ring.text(p) for p in basis)
             names = list(basis.ring.names)
             prev = names.index("prev_a")
-            shape = all(sum(1 for d in p.monoms() for v, e in enumerate(d) if e and v != prev) <= 1
-                        and max((d[names.index(name)] for d in p.monoms()), default=0) == 1
-                        for p, name in zip(basis, names) if name != "prev_a")
-            report.line(f"zero-dimensional: {'yes' if basis.dimension() == 0 else 'NO'}; degree (points): "
-                        f"{basis.degree()}; every unknown but prev_a linear in itself and prev_a: "
-                        f"{'yes' if shape else 'NO'}")
+            shape = all(
+                sum(1 for d in p.monoms() for v, e in enumerate(d) if e and v != prev) <= 1
+                and max((d[names.index(name)] for d in p.monoms()), default=0) == 1
+                for p, name in zip(basis, names)
+                if name != "prev_a"
+            )
+            report.line(
+                f"zero-dimensional: {'yes' if basis.dimension() == 0 else 'NO'}; degree (points): "
+                f"{basis.degree()}; every unknown but prev_a linear in itself and prev_a: "
+                f"{'yes' if shape else 'NO'}"
+            )
             result = abstention_evaluation(sketch)
             point = result.point
             values = {"prev_a": point.prevalence["a"]} if point is not None else {}
@@ -142,16 +165,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                     i = key.classifiers[0]
                     r, ell = (key.labels[0], key.labels[0]) if key.kind == "accuracy" else key.labels
                     values[str(registry.symbol(key))] = point.response[spec.classifiers[i]][spec.labels[ell]][
-                        spec.responses[r]]
+                        spec.responses[r]
+                    ]
             root = point is not None and all(
-                sum(Fraction(int(c.p), int(c.q))
-                    * _monomial(values, names, d) for c, d in zip(p.coeffs(), p.monoms())) == 0 for p in basis)
-            equal = point is not None and point.prevalence == truth.prevalence_of() and all(
-                tuple(point.response[c][t].values()) == truth.response[i][ell]
-                for i, c in enumerate(spec.classifiers) for ell, t in enumerate(spec.labels))
-            report.line(f"the abstention evaluator's point is a root of the basis: {'yes' if root else 'NO'}; "
-                        f"equals the truth: {'yes' if equal else 'NO'}")
-            failures += (basis.dimension() != 0) + (basis.degree() != 2) + (not shape) + (not root) + (not equal)
+                sum(
+                    Fraction(int(c.p), int(c.q)) * _monomial(values, names, d)
+                    for c, d in zip(p.coeffs(), p.monoms())
+                )
+                == 0
+                for p in basis
+            )
+            equal = (
+                point is not None
+                and point.prevalence == truth.prevalence_of()
+                and all(
+                    tuple(point.response[c][t].values()) == truth.response[i][ell]
+                    for i, c in enumerate(spec.classifiers)
+                    for ell, t in enumerate(spec.labels)
+                )
+            )
+            report.line(
+                f"the abstention evaluator's point is a root of the basis: {'yes' if root else 'NO'}; "
+                f"equals the truth: {'yes' if equal else 'NO'}"
+            )
+            failures += (
+                (basis.dimension() != 0) + (basis.degree() != 2) + (not shape) + (not root) + (not equal)
+            )
 
     status = compare_or_write(report, args.out, args.check)
     if failures:

@@ -27,8 +27,18 @@ extensions = [
 root_doc = "docs/index"
 include_patterns = ["docs/**", "notebooks/*.ipynb"]
 exclude_patterns = [
-    ".venv", "**/.venv", "**/.ipynb_checkpoints", "docs/_build", "docs/figures", "build", "dist",
-    "benchmarks", "derivations", "experiments", "tests", "evalgebra",
+    ".venv",
+    "**/.venv",
+    "**/.ipynb_checkpoints",
+    "docs/_build",
+    "docs/figures",
+    "build",
+    "dist",
+    "benchmarks",
+    "derivations",
+    "experiments",
+    "tests",
+    "evalgebra",
 ]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
 
@@ -55,17 +65,27 @@ numpydoc_xref_param_type = False
 # by name, and nothing of evalgebra's own is.
 nitpicky = True
 nitpick_ignore_regex = [
-    (r"py:.*", r"(fractions|numbers|collections|collections\.abc|typing|pathlib|os|io|enum"
-               r"|dataclasses|decimal|types|itertools|functools|concurrent\.futures|subprocess|random)\..*"),
-    (r"py:.*", r"(numpy|np|numpy\.typing|pandas|pd|sympy|flint|matplotlib|networkx|nx"
-               r"|dask|pyarrow|ipykernel|hypothesis|st|argparse|numbers|scipy|highspy|tqdm)(\..*)?"),
-    (r"py:class", r"(Fraction|Path|Mapping|Sequence|Iterable|Iterator|Callable|Any|Hashable"
-                  r"|ndarray|ArrayLike|DataFrame|Figure|Axes|Expr|Symbol|Poly)"),
+    (
+        r"py:.*",
+        r"(fractions|numbers|collections|collections\.abc|typing|pathlib|os|io|enum"
+        r"|dataclasses|decimal|types|itertools|functools|concurrent\.futures|subprocess|random)\..*",
+    ),
+    (
+        r"py:.*",
+        r"(numpy|np|numpy\.typing|pandas|pd|sympy|flint|matplotlib|networkx|nx"
+        r"|dask|pyarrow|ipykernel|hypothesis|st|argparse|numbers|scipy|highspy|tqdm)(\..*)?",
+    ),
+    (
+        r"py:class",
+        r"(Fraction|Path|Mapping|Sequence|Iterable|Iterator|Callable|Any|Hashable"
+        r"|ndarray|ArrayLike|DataFrame|Figure|Axes|Expr|Symbol|Poly)",
+    ),
 ]
 
 # numpydoc turns each References section into citations; the house style lists the papers a
 # function follows there even when the text does not cite them by number
 suppress_warnings = ["ref.citation"]
+
 
 # -- math, rendered offline ----------------------------------------------------------------
 def _mathjax_folder() -> str:
@@ -82,8 +102,9 @@ def _mathjax_folder() -> str:
     try:
         dist = metadata.distribution("sphinx-mathjax-offline")
     except metadata.PackageNotFoundError as exc:
-        raise RuntimeError("the offline MathJax is missing: pip install -e '.[docs]' "
-                           "(it holds sphinx-mathjax-offline)") from exc
+        raise RuntimeError(
+            "the offline MathJax is missing: pip install -e '.[docs]' (it holds sphinx-mathjax-offline)"
+        ) from exc
     for file in dist.files or ():
         path = PurePosixPath(str(file))
         if path.name == "tex-chtml.js" and path.parent.name == "mathjax":
@@ -110,9 +131,11 @@ def _module_names(package: str) -> list[tuple[str, bool]]:
     root = importlib.import_module(package)
     names = [(package, hasattr(root, "__path__"))]
     if hasattr(root, "__path__"):
-        names += sorted((info.name, info.ispkg)
-                        for info in pkgutil.walk_packages(root.__path__, package + ".")
-                        if not info.name.endswith("__main__"))
+        names += sorted(
+            (info.name, info.ispkg)
+            for info in pkgutil.walk_packages(root.__path__, package + ".")
+            if not info.name.endswith("__main__")
+        )
     return names
 
 
@@ -177,16 +200,23 @@ def _resolve_short_name(app, env, node, contnode):
     domain = env.get_domain("py")
     kinds = set(domain.objtypes_for_role(node.get("reftype", "obj")) or ()) or None
     objects = domain.objects
-    hits = [name for name, entry in objects.items()
-            if name.startswith("evalgebra.") and (name == target or name.endswith("." + target))
-            and (kinds is None or entry.objtype in kinds)]
+    hits = [
+        name
+        for name, entry in objects.items()
+        if name.startswith("evalgebra.")
+        and (name == target or name.endswith("." + target))
+        and (kinds is None or entry.objtype in kinds)
+    ]
     if len(hits) > 1:  # a name a module re-exports in its __all__: where it is defined
         hits = [name for name in hits if _defined_as(name)] or hits
     if len(hits) > 1:
         module = node.get("py:module") or ""
         package = module.rsplit(".", 1)[0] if "." in module else module
-        hits = [name for name in hits if name.startswith(module + ".")] or \
-               [name for name in hits if name.startswith(package + ".")] or hits
+        hits = (
+            [name for name in hits if name.startswith(module + ".")]
+            or [name for name in hits if name.startswith(package + ".")]
+            or hits
+        )
     if len(hits) != 1:
         return None
     entry = objects[hits[0]]

@@ -101,17 +101,16 @@ _LAZY = {
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra import crowd, datasets
-    from evalgebra.crowd.facade import DawidSkeneAlgebraic
-    from evalgebra.results.posteriors import expected_confusion, predict, predict_proba
     from evalgebra.alarm.logical import logical_alarm
     from evalgebra.alarm.report import AlarmReport
     from evalgebra.alarm.safety import SafetySpec
     from evalgebra.builder import FlintSystem, GeneratingSet, generating_set
+    from evalgebra.crowd.facade import DawidSkeneAlgebraic
+    from evalgebra.data.chunked import PartialSketch
+    from evalgebra.data.columnar import sketch_from_csv_chunks, sketch_from_frame, sketch_from_parquet
     from evalgebra.data.point import EvaluationPoint, evaluation_point
     from evalgebra.data.simulate import LabelledTest, expected_sketch, labelled_test, smallest_test_size
     from evalgebra.data.sketch import Sketch
-    from evalgebra.data.chunked import PartialSketch
-    from evalgebra.data.columnar import sketch_from_csv_chunks, sketch_from_frame, sketch_from_parquet
     from evalgebra.distributed.sketching import sketch_from_dask
     from evalgebra.evaluators.batch import evaluate_batch
     from evalgebra.evaluators.closed_form import evaluate_counts
@@ -119,12 +118,13 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.evaluators.distance import containing_distance
     from evalgebra.evaluators.hui_walter import evaluate_hui_walter
     from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.stream import StreamEvaluator
+    from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
     from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
     from evalgebra.numbers.quadratic import QuadraticNumber
     from evalgebra.numbers.real_algebraic import RealAlgebraic
     from evalgebra.results import Alarm, Estimate, Evaluation
-    from evalgebra.evaluators.stream import StreamEvaluator
-    from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
+    from evalgebra.results.posteriors import expected_confusion, predict, predict_proba
     from evalgebra.samplewise.metrics import consistency
     from evalgebra.spec import EnsembleSpec
     from evalgebra.variables import VariableKey, VariableRegistry

@@ -71,8 +71,13 @@ def shorten(rows: Sequence[Any], limit: int = MAX_ROWS) -> tuple[list[Any], int]
     return rows[:limit], max(0, len(rows) - limit)
 
 
-def html_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], caption: str | None = None,
-               more: int = 0, digits: int | None = None) -> str:
+def html_table(
+    header: Sequence[Any],
+    rows: Iterable[Sequence[Any]],
+    caption: str | None = None,
+    more: int = 0,
+    digits: int | None = None,
+) -> str:
     r"""A compact HTML table; every cell is escaped, numbers print exactly.
 
     Parameters

@@ -68,8 +68,17 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: writers of one folder are not serialised
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["write_output", "output_target", "OutputTarget", "STDOUT", "stale_temporary_files",
-           "RECORD_NAME", "UnrecordedFile", "write_recorded", "read_recorded"]
+__all__ = [
+    "write_output",
+    "output_target",
+    "OutputTarget",
+    "STDOUT",
+    "stale_temporary_files",
+    "RECORD_NAME",
+    "UnrecordedFile",
+    "write_recorded",
+    "read_recorded",
+]
 
 #: The path that names standard output.
 STDOUT = "-"
@@ -125,7 +134,9 @@ def _new_file(name: str, path: Path, link: Path | None) -> OutputTarget:
         return OutputTarget(path, "new file", link)
     missing = "does not exist" if not os.path.lexists(folder) else "is not a folder"
     if link is None:
-        raise OutputError(f"cannot write {name}: the folder {folder} {missing}; create it or name another path")
+        raise OutputError(
+            f"cannot write {name}: the folder {folder} {missing}; create it or name another path"
+        )
     raise _refuse(name, f"a symbolic link to {path}, whose folder {folder} {missing}")
 
 
@@ -151,8 +162,9 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
     if not name:
         raise OutputError(f"cannot write to an empty path; name a file, or {STDOUT} for standard output")
     if name.endswith(("/", os.sep)) and not os.path.isdir(name):
-        raise OutputError(f"cannot write {name}: a path ending in a slash names a folder, and there is none; "
-                          + _ACCEPTED)
+        raise OutputError(
+            f"cannot write {name}: a path ending in a slash names a folder, and there is none; " + _ACCEPTED
+        )
     given = Path(name)
     try:
         mode = given.lstat().st_mode
@@ -168,7 +180,9 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
         except FileNotFoundError:
             return _new_file(name, node, link)
         except OSError as exc:
-            raise _refuse(name, f"a symbolic link to {node}, which cannot be reached ({_reason(exc)})") from exc
+            raise _refuse(
+                name, f"a symbolic link to {node}, which cannot be reached ({_reason(exc)})"
+            ) from exc
         if stat.S_ISLNK(mode):  # realpath stops where the links loop
             raise _refuse(name, "a symbolic link that loops back on itself")
     if stat.S_ISREG(mode):
@@ -219,16 +233,20 @@ def write_output(path: str | os.PathLike[str], text: str) -> None:
 
 def _write_in_place(target: OutputTarget, data: bytes) -> None:
     """Open the FIFO or device ``target`` and write ``data`` to it whole (a FIFO waits for a reader)."""
-    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    )
     fd = os.open(target.path, flags)  # no O_CREAT, no O_TRUNC: the node is written, never made or cut
     try:
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # swapped since output_target looked
-            raise OutputError(f"cannot write {target.describe()}: it changed from a {target.kind} while being "
-                              "opened; write again")
+            raise OutputError(
+                f"cannot write {target.describe()}: it changed from a {target.kind} while being "
+                "opened; write again"
+            )
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
@@ -268,7 +286,7 @@ def stale_temporary_files(target: str | os.PathLike[str]) -> list[Path]:
         name = entry.name
         if not (name.startswith(prefix) and name.endswith(".tmp")):
             continue
-        pid_text = name[len(prefix):].split(".", 1)[0]
+        pid_text = name[len(prefix) :].split(".", 1)[0]
         if pid_text.isascii() and pid_text.isdigit() and not _running(int(pid_text)):
             found.append(entry)
     return sorted(found)
@@ -398,15 +416,18 @@ def read_recorded(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
     target = Path(path)
     record = _records(target.parent if str(target.parent) else Path(".")).get(target.name)
     if not isinstance(record, dict) or not isinstance(record.get("sha256"), str):
-        raise UnrecordedFile(f"{target.name} is not recorded in the folder's {RECORD_NAME} "
-                             "(evalgebra did not write it)")
+        raise UnrecordedFile(
+            f"{target.name} is not recorded in the folder's {RECORD_NAME} (evalgebra did not write it)"
+        )
     try:
         data = target.read_bytes()
     except OSError as exc:
         raise UnrecordedFile(f"{target.name} cannot be read: {exc.strerror or exc}") from None
     if hashlib.sha256(data).hexdigest() != record["sha256"]:
-        raise UnrecordedFile(f"{target.name} changed since evalgebra wrote it (its SHA-256 differs from "
-                             f"{RECORD_NAME}'s record)")
+        raise UnrecordedFile(
+            f"{target.name} changed since evalgebra wrote it (its SHA-256 differs from "
+            f"{RECORD_NAME}'s record)"
+        )
     try:
         return data.decode("utf-8"), dict(record)
     except UnicodeDecodeError:

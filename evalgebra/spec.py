@@ -43,6 +43,7 @@ __all__ = ["EnsembleSpec", "default_label_names", "DEFAULT_ABSTAIN"]
 #: The name of the abstention response when none is named (``missing="abstain"`` of the readers).
 DEFAULT_ABSTAIN = "abstain"
 
+
 def default_label_names(n_labels: int) -> tuple[str, ...]:
     """Names ``a, b, c, ...`` for ``n_labels`` labels (``l0, l1, ...`` beyond 26).
 
@@ -224,9 +225,7 @@ class EnsembleSpec:
                 return population
         elif population in self.populations:
             return self.populations.index(population)
-        raise SpecError(
-            f"unknown population {population!r}; populations are {list(self.populations)}"
-        )
+        raise SpecError(f"unknown population {population!r}; populations are {list(self.populations)}")
 
     def with_structure(self, structure: Any) -> EnsembleSpec:
         """The same classifiers, labels and populations under another structure."""

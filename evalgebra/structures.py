@@ -68,8 +68,10 @@ Structure = tuple[tuple[int, ...], ...]
 FAMILIES = ("graphs", "sparse", "complexes", "hypergraphs", "named")
 
 #: How a structure is written as text (the end of the messages that refuse a mistyped one).
-STRUCTURE_SYNTAX = ("a subset is its classifiers (indices or names, at least 2) joined by '-', "
-                    "and subsets are separated by ',' (e.g. 0-1,2-3)")
+STRUCTURE_SYNTAX = (
+    "a subset is its classifiers (indices or names, at least 2) joined by '-', "
+    "and subsets are separated by ',' (e.g. 0-1,2-3)"
+)
 
 _MAX_ATLAS_NODES = 7  # networkx's graph atlas lists every graph on up to 7 nodes
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -99,9 +101,7 @@ def classifier_position(item: Any, classifiers: Sequence[str]) -> int:
     if isinstance(item, int) and not isinstance(item, bool):
         if 0 <= item < len(classifiers):
             return item
-        raise SpecError(
-            f"structure: classifier index {item} out of range 0..{len(classifiers) - 1}"
-        )
+        raise SpecError(f"structure: classifier index {item} out of range 0..{len(classifiers) - 1}")
     raise SpecError(f"structure: classifiers are named by str or int index, got {item!r}")
 
 
@@ -149,8 +149,9 @@ def read_structure_text(text: str, classifiers: Sequence[str] = (), *, option: s
         members: list[Any] = []
         start = 0
         while start < len(tokens):
-            stop = next((j for j in range(len(tokens), start, -1) if "-".join(tokens[start:j]) in known),
-                        None)
+            stop = next(
+                (j for j in range(len(tokens), start, -1) if "-".join(tokens[start:j]) in known), None
+            )
             if stop is not None:
                 members.append("-".join(tokens[start:stop]))
                 start = stop
@@ -158,8 +159,10 @@ def read_structure_text(text: str, classifiers: Sequence[str] = (), *, option: s
             token = tokens[start]
             if not token:  # "0--1", "0-1-": a member left out, not to be guessed
                 where = f"in {part.strip()!r}" if part.strip() else "(an empty subset between commas)"
-                raise SpecError(f"{subject} {text!r}: an empty member {where}; write subsets as "
-                                "0-1 or names joined by '-', separated by ',' (e.g. 0-1,2-3)")
+                raise SpecError(
+                    f"{subject} {text!r}: an empty member {where}; write subsets as "
+                    "0-1 or names joined by '-', separated by ',' (e.g. 0-1,2-3)"
+                )
             members.append(int(token) if _DIGITS.fullmatch(token) else token)
             start += 1
         subsets.append(members)
@@ -170,8 +173,9 @@ def read_structure_text(text: str, classifiers: Sequence[str] = (), *, option: s
     return subsets
 
 
-def structure_correction(text: str, subsets: Sequence[Sequence[Any]],
-                         classifiers: Sequence[str]) -> str | None:
+def structure_correction(
+    text: str, subsets: Sequence[Sequence[Any]], classifiers: Sequence[str]
+) -> str | None:
     r"""The structure text that a mistyped one most likely meant, or ``None``.
 
     Only text that cannot be read as a structure gets a correction, so nothing valid is
@@ -200,10 +204,14 @@ def structure_correction(text: str, subsets: Sequence[Sequence[Any]],
     True
     """
     known = set(classifiers)
-    if not any(isinstance(m, str) and m not in known and any(c in m for c in "()[]{}")
-               for subset in subsets for m in subset):
-        if len(subsets) >= 2 and all(len(subset) == 1 and (subset[0] in known or isinstance(subset[0], int))
-                                     for subset in subsets):
+    if not any(
+        isinstance(m, str) and m not in known and any(c in m for c in "()[]{}")
+        for subset in subsets
+        for m in subset
+    ):
+        if len(subsets) >= 2 and all(
+            len(subset) == 1 and (subset[0] in known or isinstance(subset[0], int)) for subset in subsets
+        ):
             return "-".join(str(subset[0]) for subset in subsets)
         return None
     try:
@@ -223,8 +231,9 @@ def structure_correction(text: str, subsets: Sequence[Sequence[Any]],
     return ",".join("-".join(str(m) for m in subset) for subset in literal)
 
 
-def parse_structure(value: Any, classifiers: Sequence[str] | int, *, text: bool = True,
-                    code: bool = False) -> Structure:
+def parse_structure(
+    value: Any, classifiers: Sequence[str] | int, *, text: bool = True, code: bool = False
+) -> Structure:
     r"""A structure in any accepted syntax as sorted index tuples (:data:`Structure`).
 
     Parameters
@@ -274,8 +283,9 @@ def parse_structure(value: Any, classifiers: Sequence[str] | int, *, text: bool 
 def _from_code(text: str, classifiers: tuple[str, ...]) -> Structure:
     if text == "-":
         return ()
-    return _from_value([part.split(".") if "." in part else list(part) for part in text.split()], classifiers,
-                       indices=True)
+    return _from_value(
+        [part.split(".") if "." in part else list(part) for part in text.split()], classifiers, indices=True
+    )
 
 
 def _from_value(value: Any, classifiers: tuple[str, ...], indices: bool = False) -> Structure:
@@ -321,8 +331,10 @@ def _not_a_subset(value: Any, entries: list[Any], entry: Any, classifiers: tuple
     given = value if isinstance(value, (list, tuple, set, frozenset)) else entries
     shown = repr(given) if len(repr(given)) <= 80 else repr(given)[:77] + "..."
     message = f"structure: each entry must be a collection of classifiers, got {entry!r} in structure={shown}"
-    accepted = ("accepted: a list of subsets of >= 2 classifier indices or names such as [(0, 1), (1, 2)], "
-                "'independent', 'complete' or an undirected networkx graph")
+    accepted = (
+        "accepted: a list of subsets of >= 2 classifier indices or names such as [(0, 1), (1, 2)], "
+        "'independent', 'complete' or an undirected networkx graph"
+    )
     members = tuple(entries)
     if len(members) < 2 or not all(isinstance(m, (str, int)) and not isinstance(m, bool) for m in members):
         return f"{message}; {accepted}"
@@ -336,8 +348,10 @@ def _not_a_subset(value: Any, entries: list[Any], entry: Any, classifiers: tuple
     hint = f"did you mean structure=[{members!r}]?"
     if len(members) in (3, 4):  # one subset frees only its own joint correlation, not its pairs'
         pairs = list(itertools.combinations(members, 2))
-        hint = (f"did you mean structure=[{members!r}] (the one subset's joint correlation) or "
-                f"structure={pairs!r} (every pair among them)?")
+        hint = (
+            f"did you mean structure=[{members!r}] (the one subset's joint correlation) or "
+            f"structure={pairs!r} (every pair among them)?"
+        )
     return f"{bare}; {hint}"
 
 
@@ -409,8 +423,9 @@ def _incidence(structure: Structure, n: int) -> nx.Graph:
     return graph
 
 
-def isomorphism(source: Sequence[Sequence[int]], target: Sequence[Sequence[int]],
-                n_classifiers: int) -> tuple[int, ...] | None:
+def isomorphism(
+    source: Sequence[Sequence[int]], target: Sequence[Sequence[int]], n_classifiers: int
+) -> tuple[int, ...] | None:
     r"""A renaming ``sigma`` of the classifiers with ``{sigma(T) : T in source} = target``, or ``None``.
 
     ``sigma[i]`` is the target's index of the source's classifier ``i``; ``None`` when the two
@@ -427,8 +442,11 @@ def isomorphism(source: Sequence[Sequence[int]], target: Sequence[Sequence[int]]
         return tuple(range(n_classifiers))
     if sorted(map(len, source)) != sorted(map(len, target)):
         return None
-    matcher = GraphMatcher(_incidence(source, n_classifiers), _incidence(target, n_classifiers),
-                           node_match=lambda a, b: a["kind"] == b["kind"])
+    matcher = GraphMatcher(
+        _incidence(source, n_classifiers),
+        _incidence(target, n_classifiers),
+        node_match=lambda a, b: a["kind"] == b["kind"],
+    )
     if not matcher.is_isomorphic():
         return None
     sigma = [0] * n_classifiers
@@ -441,8 +459,9 @@ def isomorphism(source: Sequence[Sequence[int]], target: Sequence[Sequence[int]]
 # -- families ------------------------------------------------------------------------------------
 def _atlas_graphs(n: int) -> list[nx.Graph]:
     if n > _MAX_ATLAS_NODES:
-        raise SpecError(f"graphs: networkx's atlas lists graphs on up to {_MAX_ATLAS_NODES} nodes, "
-                        f"got N = {n}")
+        raise SpecError(
+            f"graphs: networkx's atlas lists graphs on up to {_MAX_ATLAS_NODES} nodes, got N = {n}"
+        )
     return [g for g in nx.graph_atlas_g() if g.number_of_nodes() == n]
 
 
@@ -509,8 +528,7 @@ def enumerate_structures(n: int, family: str = "graphs") -> list[Structure]:
             raise SpecError(f"{family}: enumerated for N <= 4 (2^(2^N - N - 1) subsets), got N = {n}")
         subsets = _subsets(n)
         candidates = [
-            tuple(s for bit, s in enumerate(subsets) if mask >> bit & 1)
-            for mask in range(2 ** len(subsets))
+            tuple(s for bit, s in enumerate(subsets) if mask >> bit & 1) for mask in range(2 ** len(subsets))
         ]
     elif family == "named":
         candidates = _named(n)
@@ -542,8 +560,12 @@ def structure_name(n: int, structure: Structure) -> str:
         graph = nx.Graph()
         graph.add_nodes_from(range(n))
         graph.add_edges_from(structure)
-        families = [("complete graph K", nx.complete_graph(n)), ("path P", nx.path_graph(n)),
-                    ("star S", nx.star_graph(n - 1)), ("cycle C", nx.cycle_graph(n) if n >= 3 else None)]
+        families = [
+            ("complete graph K", nx.complete_graph(n)),
+            ("path P", nx.path_graph(n)),
+            ("star S", nx.star_graph(n - 1)),
+            ("cycle C", nx.cycle_graph(n) if n >= 3 else None),
+        ]
         for label, model in families:
             if model is not None and nx.is_isomorphic(graph, model):
                 return f"{label}{n}"

@@ -141,7 +141,10 @@ def free_responses(ell: int, n_labels: int, n_responses: int | None = None) -> t
 
 
 def correlation_expansion(
-    ell: int, responses: Sequence[int], n_labels: int, dependent: int | None = None,
+    ell: int,
+    responses: Sequence[int],
+    n_labels: int,
+    dependent: int | None = None,
     n_responses: int | None = None,
 ) -> list[tuple[int, tuple[int, ...]]]:
     r"""Write ``G^ell_T(responses)`` as a signed sum of free correlations.
@@ -213,8 +216,9 @@ def _label_text(indices: Sequence[int], n_labels: int | None, sep: str) -> str:
     return sep.join(chr(ord("a") + k) for k in indices)
 
 
-def key_latex(key: VariableKey, space: str, responses: bool, population: bool,
-               n_labels: int | None = None) -> str:
+def key_latex(
+    key: VariableKey, space: str, responses: bool, population: bool, n_labels: int | None = None
+) -> str:
     r"""The mathematical LaTeX name of a key (see :meth:`VariableRegistry.latex_name`).
 
     ``responses`` writes the responses of a correlation or joint moment (needed for
@@ -325,7 +329,9 @@ class VariableRegistry:
             labels = range(r_count) if self.space == "R" else range(r_count - 1)
             return [VariableKey(kind, (), (ell,), s) for s in range(spec.n_populations) for ell in labels]
         if kind == "accuracy":
-            return [VariableKey(kind, (i,), (ell,)) for i in range(spec.n_classifiers) for ell in range(r_count)]
+            return [
+                VariableKey(kind, (i,), (ell,)) for i in range(spec.n_classifiers) for ell in range(r_count)
+            ]
         if kind == "response":
             return [
                 VariableKey(kind, (i,), (r, ell))
@@ -339,9 +345,7 @@ class VariableRegistry:
                 VariableKey(kind, subset, (ell, *responses))
                 for subset in spec.structure
                 for ell in range(r_count)
-                for responses in itertools.product(
-                    free_responses(ell, r_count, k_count), repeat=len(subset)
-                )
+                for responses in itertools.product(free_responses(ell, r_count, k_count), repeat=len(subset))
             ]
         if kind == "moment":
             return [
@@ -352,8 +356,11 @@ class VariableRegistry:
                 for responses in itertools.product(range(1, k_count), repeat=size)
             ]
         if kind == "observed":
-            return [VariableKey(kind, (), pattern, s) for s in range(spec.n_populations)
-                    for pattern in itertools.product(range(k_count), repeat=spec.n_classifiers)]
+            return [
+                VariableKey(kind, (), pattern, s)
+                for s in range(spec.n_populations)
+                for pattern in itertools.product(range(k_count), repeat=spec.n_classifiers)
+            ]
         raise SpecError(f"unknown variable kind {kind!r}; kinds are {KINDS}")
 
     def _name(self, key: VariableKey) -> str:
@@ -402,8 +409,13 @@ class VariableRegistry:
         'G^{a}_{0,1}(a,b)'
         """
         spec = self.spec
-        return key_latex(key, self.space, responses=spec.n_responses > 2,
-                          population=spec.n_populations > 1, n_labels=spec.n_labels)
+        return key_latex(
+            key,
+            self.space,
+            responses=spec.n_responses > 2,
+            population=spec.n_populations > 1,
+            n_labels=spec.n_labels,
+        )
 
     def latex_names(self) -> dict[sympy.Symbol, str]:
         r"""Every symbol of the registry with its LaTeX name (``sympy.latex(symbol_names=...)``).
@@ -537,9 +549,7 @@ class VariableRegistry:
     def prevalence(self) -> dict[str, sympy.Expr]:
         """``prevalence[label]`` of a single-population spec."""
         if self.spec.n_populations > 1:
-            raise SpecError(
-                "this spec has several populations; use prevalences[population][label]"
-            )
+            raise SpecError("this spec has several populations; use prevalences[population][label]")
         return self.prevalences[self.spec.populations[0]]
 
     @property
@@ -548,8 +558,10 @@ class VariableRegistry:
         labels, responses = self.spec.labels, self.spec.responses
         rows = self._symbolic.response
         return {
-            i: {responses[r]: {labels[ell]: rows[i][ell][r] for ell in range(len(labels))}
-                for r in range(len(responses))}
+            i: {
+                responses[r]: {labels[ell]: rows[i][ell][r] for ell in range(len(labels))}
+                for r in range(len(responses))
+            }
             for i in range(self.spec.n_classifiers)
         }
 
@@ -569,10 +581,7 @@ class VariableRegistry:
         labels, names = self.spec.labels, self.spec.responses
         return {
             subset: {
-                labels[ell]: {
-                    tuple(names[r] for r in responses): expr
-                    for responses, expr in table.items()
-                }
+                labels[ell]: {tuple(names[r] for r in responses): expr for responses, expr in table.items()}
                 for ell, table in enumerate(tables)
             }
             for subset, tables in self._symbolic.correlation.items()
@@ -582,9 +591,7 @@ class VariableRegistry:
     def observed(self) -> dict[str, dict[tuple[str, ...], sympy.Symbol]]:
         """``observed[population][pattern]``: frequency (P) or count (R) symbols."""
         labels = self.spec.responses
-        result: dict[str, dict[tuple[str, ...], sympy.Symbol]] = {
-            pop: {} for pop in self.spec.populations
-        }
+        result: dict[str, dict[tuple[str, ...], sympy.Symbol]] = {pop: {} for pop in self.spec.populations}
         for key in self.keys("observed"):
             pop = self.spec.populations[key.population or 0]
             result[pop][tuple(labels[k] for k in key.labels)] = self._symbols[key]

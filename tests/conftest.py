@@ -36,8 +36,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 
 def pytest_addoption(parser):
-    parser.addoption("--runslow", action="store_true", default=False,
-                     help="also run tests marked slow (long derivations)")
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="also run tests marked slow (long derivations)"
+    )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -48,23 +48,23 @@ from evalgebra.alarm.safety import SafetySpec
 from evalgebra.cli.args import rational as cli_rational
 from evalgebra.data.chunked import PartialSketch
 from evalgebra.data.columnar import partial_from_frame, sketch_from_frame
-from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import expected_sketch, labelled_test
 from evalgebra.data.sketch import Sketch
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.datasets.judges import llm_judges
 from evalgebra.errors import EvalgebraError
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
-from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.groebner.identifiability import random_point
-from evalgebra.search.failure import subsample
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
+from evalgebra.groebner.identifiability import random_point
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
 from evalgebra.results import Estimate, Evaluation
+from evalgebra.search.failure import subsample
 from evalgebra.spec import EnsembleSpec
 
 #: Seconds one call may take before the case fails.
@@ -101,8 +101,10 @@ def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         pytest.fail(f"{getattr(function, '__qualname__', function)} ran over {CASE_SECONDS} s")
     except Exception as error:  # noqa: BLE001 - the point of the test
         frame = traceback.extract_tb(error.__traceback__)[-1]
-        pytest.fail(f"{getattr(function, '__qualname__', function)} raised {type(error).__name__} at "
-                    f"{frame.filename}:{frame.lineno}: {str(error)[:300]}")
+        pytest.fail(
+            f"{getattr(function, '__qualname__', function)} raised {type(error).__name__} at "
+            f"{frame.filename}:{frame.lineno}: {str(error)[:300]}"
+        )
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -113,13 +115,41 @@ def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 _huge = st.integers(0, 4).map(lambda k: [2**63, 2**64, -(2**63) - 1, 10**400, 10**5000][k])
 _texts = st.one_of(
     st.text(max_size=8),
-    st.sampled_from(["a", "b", "", " ", "nan", "0e99999999", "1e-99999999", "1/0", "9" * 5000, "\ud800",
-                     "{", "[", "a\x00b", "ＡＢ", "٣", "²"]),
+    st.sampled_from(
+        [
+            "a",
+            "b",
+            "",
+            " ",
+            "nan",
+            "0e99999999",
+            "1e-99999999",
+            "1/0",
+            "9" * 5000,
+            "\ud800",
+            "{",
+            "[",
+            "a\x00b",
+            "ＡＢ",
+            "٣",
+            "²",
+        ]
+    ),
 )
 _scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), _huge, st.floats(allow_nan=True, allow_infinity=True),
-    _texts, st.binary(max_size=4), st.fractions(max_denominator=10), st.just(Decimal("1e-999999999")),
-    st.just(np.float64("nan")), st.just(np.int64(1)), st.just(np.array([], dtype=float)), st.just(object()),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    _huge,
+    st.floats(allow_nan=True, allow_infinity=True),
+    _texts,
+    st.binary(max_size=4),
+    st.fractions(max_denominator=10),
+    st.just(Decimal("1e-999999999")),
+    st.just(np.float64("nan")),
+    st.just(np.int64(1)),
+    st.just(np.array([], dtype=float)),
+    st.just(object()),
 )
 junk = st.recursive(
     _scalars,
@@ -131,9 +161,13 @@ junk = st.recursive(
     max_leaves=12,
 )
 # label-like cells: mostly valid, sometimes junk, in rows of possibly different lengths
-_cells = st.one_of(st.sampled_from(["a", "b", "c"]), st.integers(0, 2), _scalars, st.lists(st.just("a"), max_size=2))
+_cells = st.one_of(
+    st.sampled_from(["a", "b", "c"]), st.integers(0, 2), _scalars, st.lists(st.just("a"), max_size=2)
+)
 matrices = st.lists(st.lists(_cells, min_size=0, max_size=4), min_size=0, max_size=5)
-labelish = st.one_of(st.none(), st.just(["a", "b"]), st.just(["a", "b", "c"]), st.integers(-1, 4), _huge, junk)
+labelish = st.one_of(
+    st.none(), st.just(["a", "b"]), st.just(["a", "b", "c"]), st.integers(-1, 4), _huge, junk
+)
 
 SMALL = Sketch.from_counts({"aaa": 5, "aab": 2, "abb": 1, "bab": 3, "bbb": 4}, labels=["a", "b"])
 SPEC = EnsembleSpec(3, 2)
@@ -147,21 +181,38 @@ def _valid_sketch(result: Any) -> None:
 
 # -- readers -------------------------------------------------------------------------------------
 @FUZZ
-@given(matrices, labelish, st.one_of(st.none(), st.lists(_cells, max_size=5), junk),
-       st.one_of(st.none(), st.lists(_cells, max_size=5), junk))
+@given(
+    matrices,
+    labelish,
+    st.one_of(st.none(), st.lists(_cells, max_size=5), junk),
+    st.one_of(st.none(), st.lists(_cells, max_size=5), junk),
+)
 def test_from_decisions_returns_a_sketch_or_a_project_error(decisions, labels, truth, population):
     _valid_sketch(call(Sketch.from_decisions, decisions, labels=labels, truth=truth, population=population))
-    _valid_sketch(call(Sketch.from_decisions, np.array(decisions, dtype=object) if decisions else np.zeros((0, 3)),
-                       labels=labels))
+    _valid_sketch(
+        call(
+            Sketch.from_decisions,
+            np.array(decisions, dtype=object) if decisions else np.zeros((0, 3)),
+            labels=labels,
+        )
+    )
 
 
-_patterns = st.one_of(st.text(alphabet="ab", max_size=4), _texts, st.integers(-2, 3), st.tuples(_texts, _texts),
-                      st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["a", "b"])))
+_patterns = st.one_of(
+    st.text(alphabet="ab", max_size=4),
+    _texts,
+    st.integers(-2, 3),
+    st.tuples(_texts, _texts),
+    st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["a", "b"])),
+)
 
 
 @FUZZ
-@given(st.one_of(st.dictionaries(_patterns, st.one_of(st.integers(-1, 9), _huge, junk), max_size=4), junk),
-       labelish, st.one_of(st.none(), junk))
+@given(
+    st.one_of(st.dictionaries(_patterns, st.one_of(st.integers(-1, 9), _huge, junk), max_size=4), junk),
+    labelish,
+    st.one_of(st.none(), junk),
+)
 def test_from_counts_returns_a_sketch_or_a_project_error(counts, labels, by_true_label):
     _valid_sketch(call(Sketch.from_counts, counts, labels=labels, by_true_label=by_true_label))
 
@@ -172,20 +223,30 @@ def test_from_long_returns_a_sketch_or_a_project_error(records, truth):
     _valid_sketch(call(Sketch.from_long, records, truth=truth))
 
 
-_csv_text = st.lists(st.lists(st.one_of(st.sampled_from(["a", "b", "y", "m1", "", " ", '"', "x" * 140_000]),
-                                        st.text(max_size=4)), max_size=4), max_size=5).map(
-    lambda rows: "\n".join(",".join(row) for row in rows))
+_csv_text = st.lists(
+    st.lists(
+        st.one_of(st.sampled_from(["a", "b", "y", "m1", "", " ", '"', "x" * 140_000]), st.text(max_size=4)),
+        max_size=4,
+    ),
+    max_size=5,
+).map(lambda rows: "\n".join(",".join(row) for row in rows))
 
 
 @FUZZ
-@given(st.one_of(_csv_text, st.binary(max_size=30)), st.one_of(st.none(), st.sampled_from(["y", "m1", "a"]), junk),
-       st.one_of(st.none(), st.sampled_from(["y", "b"])), st.one_of(st.none(), labelish))
+@given(
+    st.one_of(_csv_text, st.binary(max_size=30)),
+    st.one_of(st.none(), st.sampled_from(["y", "m1", "a"]), junk),
+    st.one_of(st.none(), st.sampled_from(["y", "b"])),
+    st.one_of(st.none(), labelish),
+)
 def test_from_csv_returns_a_sketch_or_a_project_error(tmp_path_factory, text, truth, population, labels):
     path = tmp_path_factory.mktemp("csv") / "items.csv"
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
     _valid_sketch(call(Sketch.from_csv, path, truth=truth, population=population, labels=labels))
     if isinstance(text, str):
-        _valid_sketch(call(Sketch.from_csv, io.StringIO(text), truth=truth, population=population, labels=labels))
+        _valid_sketch(
+            call(Sketch.from_csv, io.StringIO(text), truth=truth, population=population, labels=labels)
+        )
 
 
 def _sketch_dicts() -> st.SearchStrategy[Any]:
@@ -208,10 +269,17 @@ def test_from_json_returns_a_sketch_or_a_project_error(source):
 
 # -- points and evaluators --------------------------------------------------------------------------
 @FUZZ
-@given(st.one_of(st.dictionaries(st.sampled_from(["a", "b", "c"]), junk, max_size=2), junk),
-       st.one_of(st.dictionaries(st.integers(0, 3), st.dictionaries(st.sampled_from(["a", "b"]), junk, max_size=2),
-                                 max_size=3), junk),
-       st.one_of(st.none(), junk), junk)
+@given(
+    st.one_of(st.dictionaries(st.sampled_from(["a", "b", "c"]), junk, max_size=2), junk),
+    st.one_of(
+        st.dictionaries(
+            st.integers(0, 3), st.dictionaries(st.sampled_from(["a", "b"]), junk, max_size=2), max_size=3
+        ),
+        junk,
+    ),
+    st.one_of(st.none(), junk),
+    junk,
+)
 def test_from_values_returns_a_point_or_a_project_error(prevalence, accuracy, correlation, other):
     point = call(EvaluationPoint.from_values, SPEC, prevalence, accuracy=accuracy, correlation=correlation)
     assert point is None or isinstance(point, EvaluationPoint)
@@ -219,8 +287,11 @@ def test_from_values_returns_a_point_or_a_project_error(prevalence, accuracy, co
 
 
 @FUZZ
-@given(st.one_of(st.just(SMALL), junk), st.sampled_from(METHODS + ("coin",)),
-       st.dictionaries(st.sampled_from(["decoding", "prevalence_range", "ties", "other"]), junk, max_size=2))
+@given(
+    st.one_of(st.just(SMALL), junk),
+    st.sampled_from(METHODS + ("coin",)),
+    st.dictionaries(st.sampled_from(["decoding", "prevalence_range", "ties", "other"]), junk, max_size=2),
+)
 def test_evaluate_returns_an_evaluation_or_a_project_error(sketch, method, options):
     result = call(evaluate, sketch, method=method, **options)
     assert result is None or isinstance(result, Evaluation)
@@ -235,8 +306,9 @@ def label_count_sketches(draw: Any) -> tuple[Sketch, EvaluationPoint | None]:
     """N in 3..5 classifiers, R in 2..4 labels (R = 4 up to N = 4): random pattern counts, or the exact
     sketch of a random independent point (returned with it; every row positive)."""
     n = draw(st.integers(3, 5))
-    labels = list(_LABELS[:draw(st.integers(2, 4 if n < 5 else 3))])
+    labels = list(_LABELS[: draw(st.integers(2, 4 if n < 5 else 3))])
     if draw(st.booleans()):
+
         def row(size: int) -> list[Fraction]:
             weights = draw(st.lists(st.integers(1, 6), min_size=size, max_size=size))
             return [Fraction(w, sum(weights)) for w in weights]
@@ -257,8 +329,11 @@ def _renaming_of(point: Estimate, truth: EvaluationPoint) -> bool:
     for perm in itertools.permutations(labels):
         name = dict(zip(labels, perm))
         if all(point.prevalence[name[t]] in (None, prevalence[t]) for t in labels) and all(
-                rows[c][name[t]][a] in (None, truth.response_rate(c, a, t))
-                for c in truth.spec.classifiers for t in labels for a in labels):
+            rows[c][name[t]][a] in (None, truth.response_rate(c, a, t))
+            for c in truth.spec.classifiers
+            for t in labels
+            for a in labels
+        ):
             return True
     return False
 
@@ -266,7 +341,8 @@ def _renaming_of(point: Estimate, truth: EvaluationPoint) -> bool:
 def _undefined(point: Estimate) -> bool:
     rows = point.response_rows()
     return any(v is None for v in point.prevalence.values()) or any(
-        v is None for by_truth in rows.values() for row in by_truth.values() for v in row.values())
+        v is None for by_truth in rows.values() for row in by_truth.values() for v in row.values()
+    )
 
 
 def _coin_flippers() -> tuple[Sketch, EvaluationPoint]:
@@ -291,11 +367,15 @@ def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
     result = call(evaluate, sketch, method="algebraic", fit=False)  # the exact points alone
     assert isinstance(result, Evaluation)
     if sketch.n_classifiers > 3:
-        assert (result.chosen, len(result.points)) in ((0, 1), (None, 0), (None, len(list(
-            itertools.permutations(sketch.labels)))))
+        assert (result.chosen, len(result.points)) in (
+            (0, 1),
+            (None, 0),
+            (None, len(list(itertools.permutations(sketch.labels)))),
+        )
         if not result.points:
             assert any("not combined" in a.detail for a in result.alarms) or all(
-                not t.points or {"blind_spot", "complex"} & t.alarm_kinds() for t in result.trios)
+                not t.points or {"blind_spot", "complex"} & t.alarm_kinds() for t in result.trios
+            )
     if truth is not None:
         assert all(_renaming_of(p, truth) for p in result.points)
         if any(_undefined(p) for p in result.points):
@@ -303,8 +383,11 @@ def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
 
 
 @FUZZ
-@given(st.one_of(st.lists(st.one_of(st.integers(0, 50), _scalars), min_size=7, max_size=9), junk),
-       st.one_of(st.just(("a", "b")), junk), st.one_of(st.none(), junk))
+@given(
+    st.one_of(st.lists(st.one_of(st.integers(0, 50), _scalars), min_size=7, max_size=9), junk),
+    st.one_of(st.just(("a", "b")), junk),
+    st.one_of(st.none(), junk),
+)
 def test_evaluate_counts_returns_an_evaluation_or_a_project_error(counts, labels, prevalence_range):
     result = call(evaluate_counts, counts, labels=labels, prevalence_range=prevalence_range)
     assert result is None or isinstance(result, Evaluation)
@@ -312,19 +395,32 @@ def test_evaluate_counts_returns_an_evaluation_or_a_project_error(counts, labels
 
 
 @FUZZ
-@given(st.one_of(st.lists(st.lists(st.one_of(st.integers(0, 50), _scalars), min_size=7, max_size=9), max_size=3),
-                 junk))
+@given(
+    st.one_of(
+        st.lists(st.lists(st.one_of(st.integers(0, 50), _scalars), min_size=7, max_size=9), max_size=3), junk
+    )
+)
 def test_evaluate_batch_returns_columns_or_a_project_error(counts):
     result = call(evaluate_batch, counts)
     assert result is None or result["prevalence"].shape == (len(counts), 2)
 
 
 @FUZZ
-@given(st.one_of(st.just(SMALL), junk), junk, st.one_of(st.integers(-1, 4), _huge, junk), st.one_of(st.integers(-1, 4), junk))
+@given(
+    st.one_of(st.just(SMALL), junk),
+    junk,
+    st.one_of(st.integers(-1, 4), _huge, junk),
+    st.one_of(st.integers(-1, 4), junk),
+)
 def test_majority_vote_returns_an_evaluation_or_a_project_error(sketch, ties, n_classifiers, n_labels):
     result = call(majority_vote, sketch, ties=ties)
     assert result is None or isinstance(result, Evaluation)
-    call(majority_vote_counts, ties if not isinstance(ties, (int, np.integer)) else [1] * 8, n_classifiers, n_labels)
+    call(
+        majority_vote_counts,
+        ties if not isinstance(ties, (int, np.integer)) else [1] * 8,
+        n_classifiers,
+        n_labels,
+    )
 
 
 @FUZZ
@@ -332,17 +428,51 @@ def test_majority_vote_returns_an_evaluation_or_a_project_error(sketch, ties, n_
 def test_containing_distance_returns_a_distance_or_a_project_error(sketch, values):
     estimate = values
     if isinstance(values, tuple):
-        estimate = Estimate({"a": values[0], "b": Fraction(1, 2)}, {c: {"a": values[1], "b": 1} for c in SMALL.classifiers})
+        estimate = Estimate(
+            {"a": values[0], "b": Fraction(1, 2)}, {c: {"a": values[1], "b": 1} for c in SMALL.classifiers}
+        )
     result = call(containing_distance, estimate, sketch)
     assert result is None or result.distance >= 0
 
 
-
 # -- numbers written as text (issue 21: "1/0", "1e5000" escaped; two parsers had two bounds) ------------
 _number_texts = st.one_of(
-    st.sampled_from(["1/0", "1e5000", "0x10", " 3 ", "nan", "inf", "-inf", "Infinity", "1_000", "1__0", "_1", "1.",
-                     ".5", ".", "e5", "1e", "+-1", "1/-2", "1 / 2", "0/5", "-0.0e-0", "٣", "１", "1e1000", "1e1001",
-                     "9" * MAX_DIGITS, "9" * (MAX_DIGITS + 1), "0e99999999", "\t2.5E+3\n", "3/4/5", "½", "1_000/3"]),
+    st.sampled_from(
+        [
+            "1/0",
+            "1e5000",
+            "0x10",
+            " 3 ",
+            "nan",
+            "inf",
+            "-inf",
+            "Infinity",
+            "1_000",
+            "1__0",
+            "_1",
+            "1.",
+            ".5",
+            ".",
+            "e5",
+            "1e",
+            "+-1",
+            "1/-2",
+            "1 / 2",
+            "0/5",
+            "-0.0e-0",
+            "٣",
+            "１",
+            "1e1000",
+            "1e1001",
+            "9" * MAX_DIGITS,
+            "9" * (MAX_DIGITS + 1),
+            "0e99999999",
+            "\t2.5E+3\n",
+            "3/4/5",
+            "½",
+            "1_000/3",
+        ]
+    ),
     st.from_regex(r"\s?[+-]?[0-9_]{0,5}(\.[0-9_]{0,4})?([eE][+-]?[0-9_]{1,5})?\s?", fullmatch=True),
     st.from_regex(r"[+-]?[0-9]{1,6}/[0-9]{1,6}", fullmatch=True),
     st.fractions(max_denominator=10**6).map(str),
@@ -359,7 +489,11 @@ def _independent(text: str) -> Fraction | None:
     try:
         if "/" in body:
             top, _, bottom = body.partition("/")
-            if top != top.strip() or not re.fullmatch(r"[0-9_]+", bottom) or not re.fullmatch(r"[+-]?[0-9_]+", top):
+            if (
+                top != top.strip()
+                or not re.fullmatch(r"[0-9_]+", bottom)
+                or not re.fullmatch(r"[+-]?[0-9_]+", top)
+            ):
                 return None
             return Fraction(int(top), int(bottom)) if int(bottom) else None
         value = Decimal(body)
@@ -383,7 +517,9 @@ def test_number_text_is_read_exactly_or_refused_with_a_project_error(text):
     value = call(parse_rational, text, "x")
     expected = _independent(text)
     if value is not None:
-        assert expected is not None and value == expected, f"{text!r} read as {value}, independently {expected}"
+        assert expected is not None and value == expected, (
+            f"{text!r} read as {value}, independently {expected}"
+        )
     elif expected is not None and _within_bounds(text):
         pytest.fail(f"{text!r} is a rational within the bounds ({expected}) and was refused")
     assert call(exact_rational, text, "x") == value
@@ -398,8 +534,10 @@ def test_number_text_is_read_exactly_or_refused_with_a_project_error(text):
 
 
 @FUZZ
-@given(st.one_of(st.lists(st.one_of(st.integers(-5, 5), _scalars), max_size=4), junk),
-       st.one_of(st.integers(-3, 3), _huge, junk))
+@given(
+    st.one_of(st.lists(st.one_of(st.integers(-5, 5), _scalars), max_size=4), junk),
+    st.one_of(st.integers(-3, 3), _huge, junk),
+)
 def test_algebraic_numbers_from_junk_are_roots_or_project_errors(coefficients, index):
     root = call(AlgebraicNumber, coefficients, index)
     if root is not None:  # a root of what was given: the given polynomial changes sign across its interval
@@ -442,8 +580,16 @@ def frames(draw: st.DrawFn) -> Any:
 
 _frame_options = st.dictionaries(
     st.sampled_from(["truth", "ignore", "classifiers", "labels", "abstain", "missing"]),
-    st.one_of(_column_names, st.lists(_column_names, max_size=3), st.just(["a", "b"]), st.just("?"),
-              st.sampled_from(["error", "abstain", "drop"]), junk), max_size=3)
+    st.one_of(
+        _column_names,
+        st.lists(_column_names, max_size=3),
+        st.just(["a", "b"]),
+        st.just("?"),
+        st.sampled_from(["error", "abstain", "drop"]),
+        junk,
+    ),
+    max_size=3,
+)
 
 
 @FUZZ
@@ -454,20 +600,34 @@ def test_sketch_from_frame_returns_a_sketch_or_a_project_error(frame, options):
     assert part is None or isinstance(part, PartialSketch)
 
 
-_codes = st.one_of(st.lists(st.integers(-2, 3), min_size=0, max_size=4).map(np.array), st.just(np.zeros((2, 2), int)),
-                   _scalars, st.lists(_scalars, max_size=3))
-_keys = st.one_of(st.none(), st.just(["a", "b", "c", "d"]), st.just("ab"), st.lists(_scalars, max_size=3), junk)
+_codes = st.one_of(
+    st.lists(st.integers(-2, 3), min_size=0, max_size=4).map(np.array),
+    st.just(np.zeros((2, 2), int)),
+    _scalars,
+    st.lists(_scalars, max_size=3),
+)
+_keys = st.one_of(
+    st.none(), st.just(["a", "b", "c", "d"]), st.just("ab"), st.lists(_scalars, max_size=3), junk
+)
 _columns = st.one_of(st.tuples(_codes, _keys), st.tuples(_codes), _codes, junk)
 
 
 @FUZZ
-@given(st.one_of(st.just(["x", "y"]), junk), st.one_of(st.lists(_columns, max_size=3), _codes, junk),
-       st.one_of(st.none(), _columns), st.booleans())
+@given(
+    st.one_of(st.just(["x", "y"]), junk),
+    st.one_of(st.lists(_columns, max_size=3), _codes, junk),
+    st.one_of(st.none(), _columns),
+    st.booleans(),
+)
 def test_partial_sketch_add_counts_or_raises_a_project_error(classifiers, answers, population, labelled):
     part = call(PartialSketch, classifiers, labelled=labelled)
     if part is not None:
-        call(part.add, answers, truth=answers[0] if labelled and isinstance(answers, list) and answers else None,
-             population=population)
+        call(
+            part.add,
+            answers,
+            truth=answers[0] if labelled and isinstance(answers, list) and answers else None,
+            population=population,
+        )
 
 
 # -- majority voting with abstentions (issue 21: a bare ValueError) ---------------------------------------------
@@ -475,8 +635,10 @@ _answers = st.sampled_from(["a", "b", "c", "?", "n/a"])
 
 
 @FUZZ
-@given(st.lists(st.lists(_answers, min_size=3, max_size=3), min_size=1, max_size=12),
-       st.one_of(st.sampled_from(["split", "drop", "a", "?", ["c", "b"], ["?"]]), junk))
+@given(
+    st.lists(st.lists(_answers, min_size=3, max_size=3), min_size=1, max_size=12),
+    st.one_of(st.sampled_from(["split", "drop", "a", "?", ["c", "b"], ["?"]]), junk),
+)
 def test_majority_vote_with_abstentions_returns_rates_or_a_project_error(rows, ties):
     sketch = Sketch.from_decisions(rows, labels=["a", "b", "c"], abstain=["?", "n/a"])
     result = call(majority_vote, sketch, ties=ties)
@@ -489,8 +651,9 @@ def test_majority_vote_with_abstentions_returns_rates_or_a_project_error(rows, t
 
 # -- seeds (issue 21: NumPy's own errors for negative or float seeds) --------------------------------------------
 _POINT = EvaluationPoint.from_values(EnsembleSpec(1, 2), {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}})
-_ABSTAINING = Sketch.from_counts({("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"],
-                                 abstain="u")
+_ABSTAINING = Sketch.from_counts(
+    {("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"], abstain="u"
+)
 
 
 @FUZZ

@@ -8,9 +8,9 @@ import pytest
 
 from evalgebra import datasets
 from evalgebra.builder import GeneratingSet
-from evalgebra.errors import SketchError
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,9 @@ def test_path_json_is_canonical(acs):
 
 
 def test_load_rejects_unknown_names():
-    with pytest.raises(SketchError, match=r"no bundled dataset 'mnist'; available: \['acs_employment', 'bigbench_mistake'\]"):
+    with pytest.raises(
+        SketchError, match=r"no bundled dataset 'mnist'; available: \['acs_employment', 'bigbench_mistake'\]"
+    ):
         datasets.load("mnist")
     with pytest.raises(SketchError, match=r"no per-item CSV for 'mnist'; available: \['acs_employment'\]"):
         datasets.items_csv("mnist")

@@ -18,8 +18,10 @@ import pytest
 import evalgebra
 
 NAMES = sorted(evalgebra.__all__)
-EXAMPLES = re.compile(r"^[ \t]*Examples[ \t]*\n[ \t]*-{8,}[ \t]*\n(?P<body>.*?)(?=^[ \t]*\w[\w ]*\n[ \t]*-{3,}[ \t]*\n|\Z)",
-                      re.S | re.M)
+EXAMPLES = re.compile(
+    r"^[ \t]*Examples[ \t]*\n[ \t]*-{8,}[ \t]*\n(?P<body>.*?)(?=^[ \t]*\w[\w ]*\n[ \t]*-{3,}[ \t]*\n|\Z)",
+    re.S | re.M,
+)
 
 
 def _examples_section(obj: object) -> str | None:
@@ -45,8 +47,9 @@ def test_docs_public_name_has_examples(name):
 def test_docs_public_name_examples_run(name):
     obj = getattr(evalgebra, name)
     module = obj if inspect.ismodule(obj) else sys.modules[obj.__module__]
-    tests = doctest.DocTestFinder(recurse=False).find(obj, f"evalgebra.{name}", module=module,
-                                                      globs=vars(module).copy())
+    tests = doctest.DocTestFinder(recurse=False).find(
+        obj, f"evalgebra.{name}", module=module, globs=vars(module).copy()
+    )
     tests = [t for t in tests if t.examples]
     if not tests:
         pytest.fail(f"evalgebra.{name}: no examples to run")

@@ -15,7 +15,16 @@ import pytest
 
 import evalgebra.fileio as fileio
 from evalgebra.errors import OutputError
-from evalgebra.fileio import OutputTarget, output_target, stale_temporary_files, write_output
+from evalgebra.fileio import (
+    RECORD_NAME,
+    OutputTarget,
+    UnrecordedFile,
+    output_target,
+    read_recorded,
+    stale_temporary_files,
+    write_output,
+    write_recorded,
+)
 from evalgebra.testing.output_nodes import (
     OLD_TEXT,
     OUTPUT_KINDS,
@@ -26,14 +35,14 @@ from evalgebra.testing.output_nodes import (
     node_state,
     write_and_observe,
 )
-from evalgebra.fileio import RECORD_NAME, UnrecordedFile, read_recorded, write_recorded
 
 TEXT = '{"written": "é"}\n'
 
 
 def _dead_pid() -> int:
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(done.stdout)
 
 
@@ -53,11 +62,20 @@ def test_write_output_removes_files_of_killed_writers(tmp_path):
 
 def test_write_output_after_a_kill_minus_nine(tmp_path):
     target = tmp_path / "big.txt"
-    writer = subprocess.Popen([sys.executable, "-c", (
-        "import sys, evalgebra.fileio as f, os\n"
-        "f.os.replace = lambda *a: (print('written', flush=True), sys.stdin.read())\n"
-        f"f.write_output({str(target)!r}, 'x' * 100000)\n")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, evalgebra.fileio as f, os\n"
+                "f.os.replace = lambda *a: (print('written', flush=True), sys.stdin.read())\n"
+                f"f.write_output({str(target)!r}, 'x' * 100000)\n"
+            ),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert writer.stdout is not None and writer.stdout.readline().strip() == "written"
     writer.kill()
     writer.wait()
@@ -109,8 +127,9 @@ def test_write_output_keeps_every_node_what_it_was(tmp_path, capsys, kind):
     assert written == (TEXT if kind in WRITTEN_KINDS and "device" not in kind else None)
 
 
-@pytest.mark.parametrize("kind", ["fifo", "null device", "symlink to file", "dangling symlink",
-                                  "symlink to fifo"])
+@pytest.mark.parametrize(
+    "kind", ["fifo", "null device", "symlink to file", "dangling symlink", "symlink to fifo"]
+)
 def test_write_output_check_can_fail(tmp_path, kind):
     """The contract rejects a writer that replaces the node, as the one of issue 21 did."""
     path = make_node(tmp_path, kind)
@@ -129,8 +148,13 @@ def test_write_output_check_can_fail(tmp_path, kind):
 def test_output_target_says_how_each_node_is_written(tmp_path, kind):
     path = make_node(tmp_path, kind)
     target = output_target(path)
-    expected = {"fifo": "FIFO", "null device": "character device", "full device": "character device",
-                "existing file": "regular file", "dangling symlink": "new file"}[kind]
+    expected = {
+        "fifo": "FIFO",
+        "null device": "character device",
+        "full device": "character device",
+        "existing file": "regular file",
+        "dangling symlink": "new file",
+    }[kind]
     assert target.kind == expected and target.in_place == (expected in ("FIFO", "character device"))
     if kind == "dangling symlink":
         assert target.link == path and target.path == tmp_path / f"target-of-{path.name}"
@@ -182,7 +206,10 @@ def test_write_output_follows_a_chain_of_links_to_the_last_target(tmp_path):
 def test_read_recorded_returns_what_write_recorded_wrote_and_nothing_else(tmp_path):
     target = tmp_path / "module.py"
     write_recorded(target, "x = 'é'\n", protocol=3)
-    assert read_recorded(target) == ("x = 'é'\n", {"protocol": 3, "sha256": read_recorded(target)[1]["sha256"]})
+    assert read_recorded(target) == (
+        "x = 'é'\n",
+        {"protocol": 3, "sha256": read_recorded(target)[1]["sha256"]},
+    )
     write_recorded(target, "x = 2\n", protocol=3)  # a rewrite replaces the record
     assert read_recorded(target)[0] == "x = 2\n"
     planted = tmp_path / "planted.py"
@@ -215,7 +242,6 @@ def test_write_recorded_from_processes_at_once_keeps_every_record(tmp_path):
     for w in range(4):
         for k in range(100 * w, 100 * w + 15):
             assert read_recorded(tmp_path / f"f{k}.txt")[0] == f"{k}\n"
-
 
 
 def test_write_output_keeps_a_replaced_files_mode_owner_and_group(tmp_path):

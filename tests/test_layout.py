@@ -34,12 +34,23 @@ STAGES = (
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
 # The runtime: what a practitioner's evaluation runs. It never touches the algebra stages.
-RUNTIME = ("data", "results", "generated", "evaluators", "alarm", "hui_walter", "samplewise", "search",
-           "crowd")
+RUNTIME = (
+    "data",
+    "results",
+    "generated",
+    "evaluators",
+    "alarm",
+    "hui_walter",
+    "samplewise",
+    "search",
+    "crowd",
+)
 FORBIDDEN = ("evalgebra.groebner", "evalgebra.codegen", "evalgebra.builder", "sympy")
 # The evaluators work in label positions: they never build symbols.
 HOT_PATH = ("results", "evaluators", "alarm", "hui_walter", "samplewise", "search", "crowd")
-MAX_LINES = 600
+# A backstop, not the rule: a module is one idea, split by topic when it grows past it, never squeezed
+# under a count. Formatted by ruff (110 columns), a module past this has surely grown past one idea.
+MAX_LINES = 800
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
@@ -101,8 +112,11 @@ def test_layout_every_top_level_module_has_a_stage():
 def test_layout_imports_flow_one_way(path):
     source = _name(path)
     rank = RANK[_stage(source)]
-    late = [f"{module} (line {line})" for module, _, line in _imports(path)
-            if module.startswith("evalgebra.") and RANK.get(_stage(module), -1) > rank]
+    late = [
+        f"{module} (line {line})"
+        for module, _, line in _imports(path)
+        if module.startswith("evalgebra.") and RANK.get(_stage(module), -1) > rank
+    ]
     assert not late, f"{source} imports later stages: {late}"
 
 
@@ -120,14 +134,18 @@ def test_layout_evaluators_do_not_build_symbols(path):
 @pytest.mark.parametrize("path", [p for p in MODULES if _stage(_name(p)) != "generated"], ids=_name)
 def test_layout_modules_stay_small(path):
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, f"{_name(path)} has {lines} lines (at most {MAX_LINES})"
+    assert lines <= MAX_LINES, f"{_name(path)} has {lines} lines: split it by topic (backstop {MAX_LINES})"
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_name)
 def test_layout_no_private_name_crosses_modules(path):
-    private = [f"{module}.{name} (line {line})" for module, names, line in _imports(path)
-               if module.startswith("evalgebra") for name in names
-               if name.startswith("_") and not name.startswith("__")]
+    private = [
+        f"{module}.{name} (line {line})"
+        for module, names, line in _imports(path)
+        if module.startswith("evalgebra")
+        for name in names
+        if name.startswith("_") and not name.startswith("__")
+    ]
     assert not private, f"{_name(path)} imports private names: {private}"
 
 

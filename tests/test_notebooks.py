@@ -131,7 +131,9 @@ def test_notebook_committed_stripped(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path, tmp_path_factory):
     notebook, seconds = _executed(path, tmp_path_factory)
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    errors = [
+        o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"
+    ]
     assert not errors
     assert seconds < BUDGET
 
@@ -144,10 +146,17 @@ def test_notebook_display_is_tagged():
     notebook = nbformat.read(DISPLAY, as_version=4)
     expected = [m for cell in notebook.cells if cell.cell_type == "code" for m in _expected_mime_types(cell)]
     assert expected.count("text/html") >= 4 and "text/latex" in expected and "image/png" in expected
-    sources = [line.strip() for cell in notebook.cells if cell.cell_type == "code"
-               for line in cell.source.splitlines()]
-    assert not [line for line in sources if line.startswith("%matplotlib") or "matplotlib.use" in line
-                or "pyplot" in line]
+    sources = [
+        line.strip()
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for line in cell.source.splitlines()
+    ]
+    assert not [
+        line
+        for line in sources
+        if line.startswith("%matplotlib") or "matplotlib.use" in line or "pyplot" in line
+    ]
 
 
 def test_notebook_display_outputs(tmp_path_factory):
@@ -157,9 +166,16 @@ def test_notebook_display_outputs(tmp_path_factory):
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type != "code":
             continue
-        produced = {mime for output in cell.outputs if output.output_type in ("execute_result", "display_data")
-                    for mime in output.get("data", {})}
+        produced = {
+            mime
+            for output in cell.outputs
+            if output.output_type in ("execute_result", "display_data")
+            for mime in output.get("data", {})
+        }
         last = cell.source.strip().splitlines()[-1]
-        missing += [f"cell {index} ({last}): no {mime}, got {sorted(produced)}"
-                    for mime in _expected_mime_types(cell) if mime not in produced]
+        missing += [
+            f"cell {index} ({last}): no {mime}, got {sorted(produced)}"
+            for mime in _expected_mime_types(cell)
+            if mime not in produced
+        ]
     assert not missing, "\n".join(missing)

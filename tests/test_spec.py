@@ -97,7 +97,9 @@ def test_restrict_keeps_exactly_the_subsets_inside(spec, data):
 def test_with_structure_keeps_names(spec):
     other = spec.with_structure("complete")
     assert (other.classifiers, other.labels, other.populations) == (
-        spec.classifiers, spec.labels, spec.populations
+        spec.classifiers,
+        spec.labels,
+        spec.populations,
     )
     assert other.is_complete
     assert other.with_structure(spec.structure) == spec
@@ -129,7 +131,10 @@ def test_classifier_index_inverts_names(spec, data):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"classifiers": ["x", "y", "x"], "labels": 2}, r"classifiers: names must be distinct, repeated: \['x'\]"),
+        (
+            {"classifiers": ["x", "y", "x"], "labels": 2},
+            r"classifiers: names must be distinct, repeated: \['x'\]",
+        ),
         ({"classifiers": 2, "labels": ["a", "b", "a"]}, r"labels: names must be distinct, repeated: \['a'\]"),
         ({"classifiers": 2, "labels": 1}, r"labels: need at least 2, got 1"),
         ({"classifiers": 2, "labels": ["only"]}, r"labels: need at least 2, got 1: \['only'\]"),
@@ -162,9 +167,15 @@ def test_EnsembleSpec_rejects_bad_names(kwargs, message):
         ([(True, 1)], r"structure: classifiers are named by str or int index, got True"),
         ([0, 1], r"structure: each entry must be a collection of classifiers, got 0"),
         (["c0c1"], r"structure: each entry must be a collection of classifiers, got 'c0c1'"),
-        ((0, 1), r"got 0 in structure=\(0, 1\): one subset written bare.*did you mean structure=\[\(0, 1\)\]\?$"),
+        (
+            (0, 1),
+            r"got 0 in structure=\(0, 1\): one subset written bare.*did you mean structure=\[\(0, 1\)\]\?$",
+        ),
         (("c2", "c0"), r"one subset written bare.*did you mean structure=\[\('c2', 'c0'\)\]\?$"),
-        ((0, 1, 2), r"structure=\[\(0, 1, 2\)\] \(.*\) or structure=\[\(0, 1\), \(0, 2\), \(1, 2\)\] \(every pair"),
+        (
+            (0, 1, 2),
+            r"structure=\[\(0, 1, 2\)\] \(.*\) or structure=\[\(0, 1\), \(0, 2\), \(1, 2\)\] \(every pair",
+        ),
         (42, r"structure: cannot read 42 as a correlation structure"),
         (nx.DiGraph([(0, 1)]), r"structure: a directed graph has no meaning here"),
     ],

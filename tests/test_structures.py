@@ -25,8 +25,16 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import (
-    canonical_structure, enumerate_structures, isomorphism, parse_structure, read_structure_text,
-    structure_code, structure_correction, structure_name, structure_text)
+    canonical_structure,
+    enumerate_structures,
+    isomorphism,
+    parse_structure,
+    read_structure_text,
+    structure_code,
+    structure_correction,
+    structure_name,
+    structure_text,
+)
 from evalgebra.testing.strategies import all_subsets
 
 NAMES5 = ("c0", "c1", "c2", "c3", "c4")
@@ -65,8 +73,11 @@ def test_evaluate_bare_tuple_says_did_you_mean_the_list():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 4).flatmap(lambda k: st.permutations(range(5)).map(lambda p: p[:k])),
-       st.lists(st.booleans(), min_size=4, max_size=4), st.sampled_from([tuple, list]))
+@given(
+    st.integers(2, 4).flatmap(lambda k: st.permutations(range(5)).map(lambda p: p[:k])),
+    st.lists(st.booleans(), min_size=4, max_size=4),
+    st.sampled_from([tuple, list]),
+)
 def test_bare_subset_suggestions_parse_to_the_meant_subset_everywhere(members, as_name, kind):
     """Every suggested call of the message is a valid structure holding the subset (or all its pairs)."""
     written = kind(NAMES5[i] if named else i for i, named in zip(members, as_name))
@@ -89,9 +100,17 @@ def test_parse_structure_offers_no_correction_that_would_fail(value):
     assert "did you mean" not in message and "accepted: a list of subsets" in message
 
 
-@pytest.mark.parametrize("text, corrected", [
-    ("0,1", "0-1"), ("c0,c1,c2", "c0-c1-c2"), ("(0, 1)", "0-1"), ("[(0, 1)]", "0-1"),
-    ("[(0,1),('c2','c3')]", "0-1,c2-c3"), ("(0,1),(1,2)", "0-1,1-2")])
+@pytest.mark.parametrize(
+    "text, corrected",
+    [
+        ("0,1", "0-1"),
+        ("c0,c1,c2", "c0-c1-c2"),
+        ("(0, 1)", "0-1"),
+        ("[(0, 1)]", "0-1"),
+        ("[(0,1),('c2','c3')]", "0-1,c2-c3"),
+        ("(0,1),(1,2)", "0-1,1-2"),
+    ],
+)
 def test_parse_structure_mistyped_text_names_the_corrected_text(text, corrected):
     message = _message(text)
     assert message.startswith(f"structure {text!r}: a subset is its classifiers")
@@ -100,8 +119,10 @@ def test_parse_structure_mistyped_text_names_the_corrected_text(text, corrected)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sets(st.integers(0, 4), min_size=2, max_size=4).map(sorted), min_size=1, max_size=5),
-       st.booleans())
+@given(
+    st.lists(st.sets(st.integers(0, 4), min_size=2, max_size=4).map(sorted), min_size=1, max_size=5),
+    st.booleans(),
+)
 def test_structure_correction_reads_python_spelling_and_never_valid_text(subsets, as_list):
     """Valid text is never corrected; the Python spelling of a structure is corrected to its text."""
     parsed = parse_structure([tuple(s) for s in subsets], NAMES5)
@@ -129,8 +150,11 @@ def test_parse_structure_and_isomorphism_by_brute_force():
     for k in (1, 2, 3):
         for a, b in itertools.product(itertools.combinations(pairs, k), repeat=2):
             sigma = isomorphism(a, b, 4)
-            brute = [p for p in itertools.permutations(range(4))
-                     if sorted(tuple(sorted(p[i] for i in s)) for s in a) == sorted(b)]
+            brute = [
+                p
+                for p in itertools.permutations(range(4))
+                if sorted(tuple(sorted(p[i] for i in s)) for s in a) == sorted(b)
+            ]
             assert (sigma is None) == (not brute)
             if sigma is not None:
                 assert sorted(tuple(sorted(sigma[i] for i in s)) for s in a) == sorted(b)
@@ -169,7 +193,8 @@ def test_structure_code_reads_back():
 
 
 _STRUCTURE = st.integers(2, 5).flatmap(
-    lambda n: st.tuples(st.just(n), st.lists(st.sampled_from(all_subsets(n)), max_size=6, unique=True)))
+    lambda n: st.tuples(st.just(n), st.lists(st.sampled_from(all_subsets(n)), max_size=6, unique=True))
+)
 
 
 @settings(max_examples=80, deadline=None)

@@ -11,11 +11,11 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalgebra.errors import SpecError
+from evalgebra.builder.latex import key_of_name, latex_name
 from evalgebra.data.point import evaluation_point
+from evalgebra.errors import SpecError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, specs
-from evalgebra.builder.latex import key_of_name, latex_name
 from evalgebra.variables import (
     VariableKey,
     VariableRegistry,
@@ -63,11 +63,24 @@ def test_latex_names_are_unique_and_read_back_from_symbol_names(spec, space):
 def test_latex_names_small_spec_exact():
     registry = VariableRegistry(EnsembleSpec(2, 2, "complete"))
     assert [registry.latex_names()[s] for s in registry.variables()] == [
-        "P_{a}", "P_{0,a}", "P_{0,b}", "P_{1,a}", "P_{1,b}", "G^{a}_{0,1}", "G^{b}_{0,1}",
+        "P_{a}",
+        "P_{0,a}",
+        "P_{0,b}",
+        "P_{1,a}",
+        "P_{1,b}",
+        "G^{a}_{0,1}",
+        "G^{b}_{0,1}",
     ]
-    assert [registry.latex_names()[s] for s in registry.observables()] == ["f_{aa}", "f_{ab}", "f_{ba}", "f_{bb}"]
+    assert [registry.latex_names()[s] for s in registry.observables()] == [
+        "f_{aa}",
+        "f_{ab}",
+        "f_{ba}",
+        "f_{bb}",
+    ]
     assert [registry.latex_names()[s] for s in registry.observables("moments")] == [
-        "m_{0}(b)", "m_{1}(b)", "D_{0,1}",
+        "m_{0}(b)",
+        "m_{1}(b)",
+        "D_{0,1}",
     ]
     three = VariableRegistry(EnsembleSpec(2, 3, [(0, 1)]), space="R")
     assert three.latex(three.response[0]["b"]["a"]) == "R_{0,b|a}"
@@ -92,7 +105,9 @@ def test_symbol_names_are_unique_and_invert_to_keys(spec, space):
             assert registry.key_of(registry.symbol(key)) == key
             assert registry.key_of(registry.symbol(key).name) == key
     # the same statistic is always the same symbol
-    again = VariableRegistry(EnsembleSpec(spec.classifiers, spec.labels, spec.structure, spec.populations), space)
+    again = VariableRegistry(
+        EnsembleSpec(spec.classifiers, spec.labels, spec.structure, spec.populations), space
+    )
     assert again.variables() == registry.variables()
     assert again.observables() == registry.observables()
 
@@ -122,7 +137,9 @@ def test_correlation_expansion_sums_to_zero_along_each_axis(r, size, data):
     free = list(itertools.product(free_responses(ell, r), repeat=size))
     values = {f: Fraction(data.draw(st.integers(-9, 9)), 7) for f in free}
     table = {
-        responses: sum((sign * values[f] for sign, f in correlation_expansion(ell, responses, r)), Fraction(0))
+        responses: sum(
+            (sign * values[f] for sign, f in correlation_expansion(ell, responses, r)), Fraction(0)
+        )
         for responses in itertools.product(range(r), repeat=size)
     }
     for f in free:  # free entries are themselves
@@ -171,7 +188,9 @@ def test_parametrise_symbolic_mappings_match_point(test):
     point = evaluation_point(sketch, structure="complete")
     spec = point.spec
     registry = VariableRegistry(spec)
-    values = {registry.symbol(k): sympy.Rational(v.numerator, v.denominator) for k, v in point.free_values().items()}
+    values = {
+        registry.symbol(k): sympy.Rational(v.numerator, v.denominator) for k, v in point.free_values().items()
+    }
     for ell, label in enumerate(spec.labels):
         assert registry.prevalence[label].xreplace(values) == point.prevalence[0][ell]
         for i in range(spec.n_classifiers):
@@ -185,7 +204,9 @@ def test_parametrise_symbolic_mappings_match_point(test):
             if point.correlation[subset][ell] is None:
                 continue
             for responses, expr in per_label[label].items():
-                assert _fraction(sympy.sympify(expr).xreplace(values)) == point.correlation_value(subset, label, responses)
+                assert _fraction(sympy.sympify(expr).xreplace(values)) == point.correlation_value(
+                    subset, label, responses
+                )
     assert set(registry.observed) == set(spec.populations)
     assert list(registry.observed["all"].values()) == list(registry.observables())
 
@@ -199,7 +220,14 @@ def test_VariableRegistry_names_follow_house_style():
     assert registry.observed["all"][("a", "b", "c")].name == "f_abc"
     rspace = VariableRegistry(EnsembleSpec(2, 2, "complete"), "R")
     assert [s.name for s in rspace.variables()] == [
-        "Q_a", "Q_b", "R_0_a_a", "R_0_b_b", "R_1_a_a", "R_1_b_b", "C_0_1_a", "C_0_1_b"
+        "Q_a",
+        "Q_b",
+        "R_0_a_a",
+        "R_0_b_b",
+        "R_1_a_a",
+        "R_1_b_b",
+        "C_0_1_a",
+        "C_0_1_b",
     ]
     assert str(rspace.response[0]["b"]["a"]) == "Q_a - R_0_a_a"
     strata = VariableRegistry(EnsembleSpec(1, 2, populations=["x", "y"]))
@@ -219,7 +247,9 @@ def test_variables_order_independent_of_hash_seed():
     outputs = []
     for seed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0]
 

@@ -48,20 +48,30 @@ def run(path: str, repeat: int, max_iter: int, tol: float) -> dict[str, Any]:
 
     answers = pd.read_csv(path, dtype=str)
     out: dict[str, Any] = {"answers": path, "models": []}
-    settings = (("DawidSkene, defaults", lambda: DawidSkene(n_iter=100, tol=1e-5)),
-                ("DawidSkene, converged", lambda: DawidSkene(n_iter=max_iter, tol=tol)),
-                ("MajorityVote", lambda: MajorityVote()))
+    settings = (
+        ("DawidSkene, defaults", lambda: DawidSkene(n_iter=100, tol=1e-5)),
+        ("DawidSkene, converged", lambda: DawidSkene(n_iter=max_iter, tol=tol)),
+        ("MajorityVote", lambda: MajorityVote()),
+    )
     for name, make in settings:
         print(f"[crowd peers] {name} on {path} ({len(answers)} answers)", file=sys.stderr, flush=True)
         seconds, cpu, model = best_time(lambda: make().fit(answers), repeat)
-        row: dict[str, Any] = {"name": name, "seconds": seconds, "cpu": cpu,
-                               "labels": {str(k): str(v) for k, v in model.labels_.items()}}
+        row: dict[str, Any] = {
+            "name": name,
+            "seconds": seconds,
+            "cpu": cpu,
+            "labels": {str(k): str(v) for k, v in model.labels_.items()},
+        }
         if hasattr(model, "errors_") and model.errors_ is not None:
             errors = model.errors_
             labels = [str(x) for x in errors.columns]
-            row["accuracy"] = {str(w): {ell: float(errors.loc[(w, ell), ell]) if (w, ell) in errors.index else None
-                                        for ell in labels}
-                               for w in errors.index.get_level_values(0).unique()}
+            row["accuracy"] = {
+                str(w): {
+                    ell: float(errors.loc[(w, ell), ell]) if (w, ell) in errors.index else None
+                    for ell in labels
+                }
+                for w in errors.index.get_level_values(0).unique()
+            }
             row["priors"] = {str(k): float(v) for k, v in model.priors_.items()}
             row["iterations"] = len(getattr(model, "loss_history_", []))
         out["models"].append(row)

@@ -152,8 +152,16 @@ def run_evaluator(cases: dict[str, dict[str, Any]], repeat: int, budget: float) 
         best, first, calls, evaluation = best_time(
             lambda: ErrorIndependentEvaluation(TrioVoteCounts(vote_counts)), repeat, budget
         )
-        rows.append({**case, "name": name, "seconds": best, "first_seconds": first, "calls": calls,
-                     "points": ntqr_points(evaluation)})
+        rows.append(
+            {
+                **case,
+                "name": name,
+                "seconds": best,
+                "first_seconds": first,
+                "calls": calls,
+                "points": ntqr_points(evaluation),
+            }
+        )
     return rows
 
 
@@ -173,8 +181,11 @@ def evaluator_cases(extra: Sequence[str]) -> dict[str, dict[str, Any]]:
         }
     }
     for name, counts in NOTEBOOK_SKETCHES.items():
-        cases[name] = {"source": "ntqr notebooks/ExactAlgebraicSolutionErrorIndependent.ipynb",
-                       "counts": counts, "by_true_label": None}
+        cases[name] = {
+            "source": "ntqr notebooks/ExactAlgebraicSolutionErrorIndependent.ipynb",
+            "counts": counts,
+            "by_true_label": None,
+        }
     for item in extra:
         name, _, text = item.partition("=")
         counts = [int(x) for x in text.split(",")]
@@ -218,7 +229,9 @@ def run_alarm(scales: Sequence[int], repeat: int, budget: float) -> list[dict[st
 
     def make_alarm(q: int, n_members: int) -> Any:
         axioms = [ntqr.r2.raxioms.SingleClassifierAxioms(labels, name) for name in "ijklm"[:n_members]]
-        alarm = ntqr.alarms.SingleClassifierAxiomsAlarm(q, axioms, ntqr.r2.evaluations.SingleClassifierEvaluations)
+        alarm = ntqr.alarms.SingleClassifierAxiomsAlarm(
+            q, axioms, ntqr.r2.evaluations.SingleClassifierEvaluations
+        )
         alarm.set_safety_specification(ALARM_FACTORS)
         return alarm
 
@@ -234,71 +247,92 @@ def run_alarm(scales: Sequence[int], repeat: int, budget: float) -> list[dict[st
             )
             trace = make_alarm(q_scaled, len(scaled)).misalignment_trace(scaled)
             source = "ntqr notebooks/LogicalAlarmsMisalignedClassifiers.ipynb"
-            rows.append({
-                "name": label,
-                "source": source if scale == 1 else f"{source}, scaled x{scale}",
-                "scale": scale,
-                "Q": q_scaled,
-                "responses": [list(r) for r in scaled],
-                "factors": ALARM_FACTORS,
-                "fired": bool(fired),
-                "admissible_qa": sorted(qs[0] for qs, misaligned in trace if not misaligned),
-                "seconds": best,
-                "first_seconds": first,
-                "calls": calls,
-            })
+            rows.append(
+                {
+                    "name": label,
+                    "source": source if scale == 1 else f"{source}, scaled x{scale}",
+                    "scale": scale,
+                    "Q": q_scaled,
+                    "responses": [list(r) for r in scaled],
+                    "factors": ALARM_FACTORS,
+                    "fired": bool(fired),
+                    "admissible_qa": sorted(qs[0] for qs, misaligned in trace if not misaligned),
+                    "seconds": best,
+                    "first_seconds": first,
+                    "calls": calls,
+                }
+            )
     return rows
 
 
 # -- Dawid-Skene --------------------------------------------------------------------------------
-def run_dawid_skene(items: str, settings: Sequence[tuple[str, int, float]], repeat: int) -> list[dict[str, Any]]:
+def run_dawid_skene(
+    items: str, settings: Sequence[tuple[str, int, float]], repeat: int
+) -> list[dict[str, Any]]:
     import pandas as pd
     from crowdkit.aggregation import DawidSkene
 
     table = pd.read_csv(items, dtype=str)
     workers = [c for c in table.columns if c != "truth"]
     long = (
-        table[workers].rename_axis("task").reset_index()
+        table[workers]
+        .rename_axis("task")
+        .reset_index()
         .melt(id_vars="task", var_name="worker", value_name="label")
     )
     rows = []
     for name, n_iter, tol in settings:
         log(f"DawidSkene {name}: n_iter={n_iter}, tol={tol:g} on {len(table)} items x {len(workers)} workers")
-        best, first, calls, model = best_time(lambda: DawidSkene(n_iter=n_iter, tol=tol).fit(long), repeat, 0.0)
+        best, first, calls, model = best_time(
+            lambda: DawidSkene(n_iter=n_iter, tol=tol).fit(long), repeat, 0.0
+        )
         history = list(model.loss_history_)
         errors = model.errors_
         labels = sorted(str(x) for x in model.priors_.index)
-        rows.append({
-            "name": name,
-            "n_iter": n_iter,
-            "tol": tol,
-            "iterations": len(history),
-            "converged": len(history) < n_iter,
-            "last_elbo_change": history[-1] - history[-2] if len(history) > 1 else None,
-            "items": len(table),
-            "workers": workers,
-            "seconds": best,
-            "calls": calls,
-            "prevalence": {label: float(model.priors_[label]) for label in labels},
-            "accuracy": {w: {label: float(errors.loc[(w, label), label]) for label in labels} for w in workers},
-        })
+        rows.append(
+            {
+                "name": name,
+                "n_iter": n_iter,
+                "tol": tol,
+                "iterations": len(history),
+                "converged": len(history) < n_iter,
+                "last_elbo_change": history[-1] - history[-2] if len(history) > 1 else None,
+                "items": len(table),
+                "workers": workers,
+                "seconds": best,
+                "calls": calls,
+                "prevalence": {label: float(model.priors_[label]) for label in labels},
+                "accuracy": {
+                    w: {label: float(errors.loc[(w, label), label]) for label in labels} for w in workers
+                },
+            }
+        )
     return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", help="per-item CSV (classifier columns and 'truth') for DawidSkene")
-    parser.add_argument("--counts", action="append", default=[], metavar="NAME=n_aaa,...,n_bbb",
-                        help="an extra evaluator case (pattern order aaa .. bbb)")
+    parser.add_argument(
+        "--counts",
+        action="append",
+        default=[],
+        metavar="NAME=n_aaa,...,n_bbb",
+        help="an extra evaluator case (pattern order aaa .. bbb)",
+    )
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--budget", type=float, default=20.0, help="stop repeating a call after this many seconds")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="stop repeating a call after this many seconds"
+    )
     parser.add_argument("--batch-passes", type=int, default=1)
     parser.add_argument("--alarm-scales", default="1,2")
     parser.add_argument("--ds-max-iter", type=int, default=100_000)
     parser.add_argument("--ds-tol", type=float, default=1e-10)
     parser.add_argument("--ds-repeat", type=int, default=1)
     parser.add_argument("--skip-ds", action="store_true")
-    parser.add_argument("--skip-default-ds", action="store_true", help="skip the run with crowd-kit's defaults")
+    parser.add_argument(
+        "--skip-default-ds", action="store_true", help="skip the run with crowd-kit's defaults"
+    )
     args = parser.parse_args(argv)
     scales = [int(s) for s in args.alarm_scales.split(",") if s.strip()]
 

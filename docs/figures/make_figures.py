@@ -39,16 +39,16 @@ import numpy as np
 matplotlib.use("Agg")
 
 from evalgebra import datasets  # noqa: E402
+from evalgebra.data.point import EvaluationPoint  # noqa: E402
+from evalgebra.data.simulate import expected_sketch  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
+from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 from evalgebra.plots.alarm import plot_accuracy_ranges, plot_alarm_trace  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.plots.evaluation_space import plot_pair_evaluations  # noqa: E402
 from evalgebra.plots.many_labels import plot_label_permutations  # noqa: E402
-from evalgebra.data.point import EvaluationPoint  # noqa: E402
-from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
-from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
-from evalgebra.data.sketch import Sketch  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -76,10 +76,20 @@ def main(argv: list[str] | None = None) -> int:
     difficulty = rng.beta(0.6, 3.0, size=400)  # most items easy, a few hard
     runs = np.where(rng.random((8, 400)) < difficulty, 1 - truth, truth)
     plot_consistency(runs, truth).savefig(out / "consistency.png", **save)
-    three = EvaluationPoint.from_values(EnsembleSpec(["c0", "c1", "c2"], ["a", "b", "c"]), {"a": "1/2", "b": "3/10"},
-                                        response=MANY_LABELS)
-    plot_label_permutations(evaluate(expected_sketch(three).unlabelled()), three).savefig(out / "many_labels.png", **save)
-    for name in ("alarm_trace.png", "alarm_accuracy_ranges.png", "evaluation_space.png", "partition_acs.png", "consistency.png", "many_labels.png"):
+    three = EvaluationPoint.from_values(
+        EnsembleSpec(["c0", "c1", "c2"], ["a", "b", "c"]), {"a": "1/2", "b": "3/10"}, response=MANY_LABELS
+    )
+    plot_label_permutations(evaluate(expected_sketch(three).unlabelled()), three).savefig(
+        out / "many_labels.png", **save
+    )
+    for name in (
+        "alarm_trace.png",
+        "alarm_accuracy_ranges.png",
+        "evaluation_space.png",
+        "partition_acs.png",
+        "consistency.png",
+        "many_labels.png",
+    ):
         print(out / name)
     return 0
 

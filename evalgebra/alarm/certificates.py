@@ -114,8 +114,11 @@ class Witness:
         keys, inverse = np.unique(patterns, axis=0, return_inverse=True)
         summed = np.zeros((len(keys), split.shape[1]), dtype=split.dtype)
         np.add.at(summed, inverse.ravel(), split)
-        return Witness(members, tuple(tuple(int(v) for v in k) for k in keys.tolist()),
-                       tuple(tuple(int(v) for v in row) for row in summed.tolist()))
+        return Witness(
+            members,
+            tuple(tuple(int(v) for v in k) for k in keys.tolist()),
+            tuple(tuple(int(v) for v in row) for row in summed.tolist()),
+        )
 
     def total(self) -> int:
         """Items in the test."""
@@ -127,7 +130,9 @@ class Witness:
 
     def correct(self, position: int, label: int) -> int:
         """``C_{i,l}`` for the member at ``position``."""
-        return sum(row[label] for pattern, row in zip(self.patterns, self.split) if pattern[position] == label)
+        return sum(
+            row[label] for pattern, row in zip(self.patterns, self.split) if pattern[position] == label
+        )
 
     def to_sketch(self, classifiers: Sequence[str], labels: Sequence[str]) -> Sketch:
         """The witness as a labelled :class:`~evalgebra.data.sketch.Sketch` of its members (``classifiers``: the ensemble's names).
@@ -135,10 +140,17 @@ class Witness:
         >>> Witness((0, 1), ((0, 1), (1, 0)), ((2, 1), (0, 3))).to_sketch(["x", "y"], ["a", "b"]).label_counts()
         {'a': 2, 'b': 4}
         """
-        split = {label: {tuple(labels[k] for k in p): row[ell] for p, row in zip(self.patterns, self.split)
-                         if row[ell]} for ell, label in enumerate(labels)}
-        return Sketch.from_counts(labels=list(labels), classifiers=[classifiers[i] for i in self.members],
-                                  by_true_label={label: cells for label, cells in split.items() if cells})
+        split = {
+            label: {
+                tuple(labels[k] for k in p): row[ell] for p, row in zip(self.patterns, self.split) if row[ell]
+            }
+            for ell, label in enumerate(labels)
+        }
+        return Sketch.from_counts(
+            labels=list(labels),
+            classifiers=[classifiers[i] for i in self.members],
+            by_true_label={label: cells for label, cells in split.items() if cells},
+        )
 
     def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
         """``{"classifiers": [...], "by_true_label": {label: [{"decisions": [...], "count": n}]}}``.
@@ -152,8 +164,11 @@ class Witness:
         return {
             "classifiers": [classifiers[i] for i in self.members],
             "by_true_label": {
-                label: [{"decisions": [labels[k] for k in pattern], "count": row[ell]}
-                        for pattern, row in zip(self.patterns, self.split) if row[ell]]
+                label: [
+                    {"decisions": [labels[k] for k in pattern], "count": row[ell]}
+                    for pattern, row in zip(self.patterns, self.split)
+                    if row[ell]
+                ]
                 for ell, label in enumerate(labels)
             },
         }
@@ -187,10 +202,21 @@ class Farkas:
         return {
             "kind": "farkas",
             "classifiers": [classifiers[i] for i in self.members],
-            "pattern_multipliers": [{"decisions": [labels[k] for k in p], "multiplier": str(v)}
-                                    for p, v in self.patterns.items() if v],
-            "row_multipliers": [{"row": row.why or str(row), "terms": row.to_dict()["terms"],
-                                 "bound": row.bound, "multiplier": str(mu)} for row, mu in self.rows if mu],
+            "pattern_multipliers": [
+                {"decisions": [labels[k] for k in p], "multiplier": str(v)}
+                for p, v in self.patterns.items()
+                if v
+            ],
+            "row_multipliers": [
+                {
+                    "row": row.why or str(row),
+                    "terms": row.to_dict()["terms"],
+                    "bound": row.bound,
+                    "multiplier": str(mu),
+                }
+                for row, mu in self.rows
+                if mu
+            ],
         }
 
 
@@ -206,8 +232,10 @@ class Split:
     def rows(self) -> tuple[Row, Row]:
         """The two branches' added rows."""
         text = " + ".join(f"{c}*{t}" for t, c in self.expression)
-        return (Row(tuple((t, -c) for t, c in self.expression), -self.at, f"{text} <= {self.at}"),
-                Row(self.expression, self.at + 1, f"{text} >= {self.at + 1}"))
+        return (
+            Row(tuple((t, -c) for t, c in self.expression), -self.at, f"{text} <= {self.at}"),
+            Row(self.expression, self.at + 1, f"{text} >= {self.at + 1}"),
+        )
 
     def leaves(self) -> int:
         """Leaves of the tree (Farkas certificates)."""
@@ -247,8 +275,10 @@ def check_witness(program: Program, witness: Witness) -> bool:
         if any(not isinstance(c, int) or c < 0 for c in row) or sum(row) != count:
             return False
         split.append(row)
-    return all(sum(c * _value(program, split, term) for term, c in condition.terms) >= condition.bound
-               for condition in program.rows)
+    return all(
+        sum(c * _value(program, split, term) for term, c in condition.terms) >= condition.bound
+        for condition in program.rows
+    )
 
 
 def check_farkas(program: Program, proof: Farkas) -> bool:
@@ -300,8 +330,11 @@ def farkas_certificate(program: Program, time_limit: float | None = None) -> Far
     for limit in (1, 6, 60, 840, 10**5, 10**8):
         lams = _rational(lam / scale, limit, None)
         mus = _rational(mu / scale, limit, Fraction(0))
-        proof = Farkas(program.members, dict(zip(program.patterns, lams)),
-                       tuple((row, m) for row, m in zip(program.rows, mus) if m))
+        proof = Farkas(
+            program.members,
+            dict(zip(program.patterns, lams)),
+            tuple((row, m) for row, m in zip(program.rows, mus) if m),
+        )
         if check_farkas(program, proof):
             return proof
     return None
@@ -315,7 +348,7 @@ def witness_from_point(program: Program, point: np.ndarray) -> Witness | None:
     r = program.n_labels
     split = []
     for d, count in enumerate(program.counts):
-        row = [int(round(float(v))) for v in point[d * r:(d + 1) * r]]
+        row = [int(round(float(v))) for v in point[d * r : (d + 1) * r]]
         row = [min(max(c, 0), count) for c in row]
         rest = count - sum(row[:-1])
         if rest < 0:

@@ -445,9 +445,7 @@ def _meet(one: Span, other: Span) -> Span:  # the intersection of two intervals 
     return np.maximum(one[0], other[0]), np.minimum(one[1], other[1])
 
 
-def _minus(
-    a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray
-) -> list[tuple[np.ndarray, np.ndarray]]:
+def _minus(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """``[a, b]`` less ``[c, d]`` (elementwise): two intervals, either possibly empty."""
     gap = c > d
     return [
@@ -564,7 +562,9 @@ def class_spans(
     (2, [1, 0], [-1, 2])
     """
     period = residue_period(spec)
-    classes = _Classes(observed, spec, period, np.arange(period, dtype=np.int64).astype(_dtype(observed, spec)))
+    classes = _Classes(
+        observed, spec, period, np.arange(period, dtype=np.int64).astype(_dtype(observed, spec))
+    )
     out = []
     for subset in subsets:
         members = sorted(subset)
@@ -596,4 +596,3 @@ def feasible_intervals(
     if residue_period(spec) * _RESIDUE_COST <= observed.Q + 1:
         return solve_residues(observed, spec, subsets)
     return scan(observed, spec, subsets)
-

@@ -156,7 +156,6 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.certificates import Certificate, Witness
 from evalgebra.alarm.intervals import (
     Interval,
@@ -168,14 +167,22 @@ from evalgebra.alarm.intervals import (
     subset_masks,
 )
 from evalgebra.alarm.program import Program, build_program
-from evalgebra.alarm.ranges import (BUDGET, FLOAT_EXACT, FeasibleSet, accuracy_ranges, exact_qa_set, label_ranges,
-                                    pairwise_sets)
+from evalgebra.alarm.ranges import (
+    BUDGET,
+    FLOAT_EXACT,
+    FeasibleSet,
+    accuracy_ranges,
+    exact_qa_set,
+    label_ranges,
+    pairwise_sets,
+)
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.alarm.solve import Verdict, decide
-from evalgebra.results import Alarm
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.results import Alarm
 
 __all__ = [
     "logical_alarm",
@@ -202,9 +209,11 @@ def _check_sketch(sketch: Sketch) -> None:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
     if getattr(sketch, "abstain", ()):
-        raise SketchError(f"the logical alarm is for classifiers that always answer a label; this sketch has abstentions "
-                          f"{list(sketch.abstain)}: count them as a label (sketch.collapse_responses"
-                          f"({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop those items (missing='drop')")
+        raise SketchError(
+            f"the logical alarm is for classifiers that always answer a label; this sketch has abstentions "
+            f"{list(sketch.abstain)}: count them as a label (sketch.collapse_responses"
+            f"({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop those items (missing='drop')"
+        )
 
 
 def _observe(sketch: Sketch) -> Observed:
@@ -250,7 +259,9 @@ def _subset_indices(sketch: Sketch, subsets: Iterable[Iterable[str | int]] | Non
     result = []
     for subset in subsets:
         if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
-            raise SpecError(f"each subset must be a collection of classifier names or indices, got {subset!r}")
+            raise SpecError(
+                f"each subset must be a collection of classifier names or indices, got {subset!r}"
+            )
         indices = [spec.classifier_index(c.item() if isinstance(c, np.generic) else c) for c in subset]
         if not indices or len(set(indices)) != len(indices):
             raise SpecError(f"each subset needs one or more distinct classifiers, got {list(subset)!r}")
@@ -267,8 +278,10 @@ def _check_spec(spec: Any, sketch: Sketch | None = None) -> SafetySpec:
         labels, classifiers = spec.names()
         unknown = sorted(labels - set(sketch.labels)) + sorted(classifiers - set(sketch.classifiers))
         if unknown:
-            raise SpecError(f"spec names {unknown}, not labels {list(sketch.labels)} or classifiers "
-                            f"{list(sketch.classifiers)} of this sketch")
+            raise SpecError(
+                f"spec names {unknown}, not labels {list(sketch.labels)} or classifiers "
+                f"{list(sketch.classifiers)} of this sketch"
+            )
     return spec
 
 
@@ -284,8 +297,15 @@ class _Verdicts:
         self.undecided: dict[tuple[int, ...], str] = {}
 
     def program(self, subset: tuple[int, ...]) -> Program:
-        return build_program(self.patterns, self.counts, self.sketch.n_labels, subset, self.spec,
-                             self.sketch.classifiers, self.sketch.labels)
+        return build_program(
+            self.patterns,
+            self.counts,
+            self.sketch.n_labels,
+            subset,
+            self.spec,
+            self.sketch.classifiers,
+            self.sketch.labels,
+        )
 
     def known(self, subset: tuple[int, ...]) -> Verdict | None:
         members = set(subset)
@@ -316,8 +336,10 @@ class _Verdicts:
 
     def _solve(self, subset: tuple[int, ...]) -> Verdict:
         if self.sketch.Q > FLOAT_EXACT:  # the solver's floating point cannot hold these counts
-            self.undecided[subset] = (f"{self.sketch.Q} items is beyond the 2^53 the solver's floating point "
-                                      "holds exactly; singles and pairs are decided by the exact interval method")
+            self.undecided[subset] = (
+                f"{self.sketch.Q} items is beyond the 2^53 the solver's floating point "
+                "holds exactly; singles and pairs are decided by the exact interval method"
+            )
             return Verdict("undecided", reason=self.undecided[subset])
         verdict = decide(self.program(subset))
         if verdict.kind == "quiet" and verdict.witness is not None:
@@ -444,10 +466,19 @@ def logical_alarm(
                 accuracies = _accuracies(program, names, labels)
         elif verdict.kind == "quiet" and accuracy:
             accuracies = _accuracies(verdicts.program(subset), names, labels)
-        results.append(SubsetResult(
-            tuple(names[i] for i in subset), verdict.kind == "fires", feasible, verdict.kind,
-            verdict.witness, verdict.certificate, reason, ranges, accuracies,
-        ))
+        results.append(
+            SubsetResult(
+                tuple(names[i] for i in subset),
+                verdict.kind == "fires",
+                feasible,
+                verdict.kind,
+                verdict.witness,
+                verdict.certificate,
+                reason,
+                ranges,
+                accuracies,
+            )
+        )
     return AlarmReport(sum(verdicts.counts), spec, tuple(results), names, labels)
 
 
@@ -583,10 +614,7 @@ def alarm_as_alarms(report: AlarmReport, minimal: bool = True) -> tuple[Alarm, .
     """
     firing = [r for r in report.subsets if r.fires]
     if minimal:
-        firing = [
-            r for r in firing
-            if not any(set(o.classifiers) < set(r.classifiers) for o in firing)
-        ]
+        firing = [r for r in firing if not any(set(o.classifiers) < set(r.classifiers) for o in firing)]
     return tuple(
         Alarm(
             kind="misaligned",

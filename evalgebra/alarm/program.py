@@ -52,7 +52,16 @@ from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from evalgebra.alarm.safety import SafetySpec
 
-__all__ = ["Term", "Row", "Program", "build_program", "lp_point", "milp_point", "milp_segment", "farkas_multipliers"]
+__all__ = [
+    "Term",
+    "Row",
+    "Program",
+    "build_program",
+    "lp_point",
+    "milp_point",
+    "milp_segment",
+    "farkas_multipliers",
+]
 
 #: A linear quantity of a labelled test: ``("count", l)``, ``("correct", i, l)`` or ``("cell", d, l)``.
 Term = tuple[Any, ...]
@@ -165,7 +174,9 @@ class Program:
     def matrix(self, rows: Sequence[Row] | None = None) -> tuple[Any, np.ndarray]:
         """``(A, b)`` in floating point for ``A x >= b`` over ``rows`` (default: all)."""
         rows = self.rows if rows is None else rows
-        data = np.array([self.row_vector(row) for row in rows], dtype=float).reshape(len(rows), self.n_variables)
+        data = np.array([self.row_vector(row) for row in rows], dtype=float).reshape(
+            len(rows), self.n_variables
+        )
         return sparse.csr_matrix(data), np.array([float(row.bound) for row in rows])
 
     def equalities(self) -> tuple[Any, np.ndarray]:
@@ -240,9 +251,13 @@ def lp_point(program: Program, time_limit: float | None = None) -> np.ndarray | 
     e, n = program.equalities()
     result = linprog(
         np.zeros(program.n_variables),
-        A_ub=-a if a.shape[0] else None, b_ub=-b if a.shape[0] else None,
-        A_eq=e, b_eq=n, bounds=np.stack([np.zeros(program.n_variables), program.upper()], axis=1),
-        method="highs", options={"time_limit": TIME_LIMIT if time_limit is None else time_limit},
+        A_ub=-a if a.shape[0] else None,
+        b_ub=-b if a.shape[0] else None,
+        A_eq=e,
+        b_eq=n,
+        bounds=np.stack([np.zeros(program.n_variables), program.upper()], axis=1),
+        method="highs",
+        options={"time_limit": TIME_LIMIT if time_limit is None else time_limit},
     )
     return np.asarray(result.x) if result.status == 0 else None
 
@@ -263,8 +278,13 @@ def milp_point(
     if a.shape[0]:
         constraints.append(LinearConstraint(a, b, np.inf))
     c = np.zeros(v) if objective is None else np.asarray(objective, dtype=float)
-    result = milp(c, constraints=constraints, integrality=np.ones(v), bounds=Bounds(np.zeros(v), program.upper()),
-                  options={"time_limit": TIME_LIMIT if time_limit is None else time_limit})
+    result = milp(
+        c,
+        constraints=constraints,
+        integrality=np.ones(v),
+        bounds=Bounds(np.zeros(v), program.upper()),
+        options={"time_limit": TIME_LIMIT if time_limit is None else time_limit},
+    )
     if result.x is not None and result.status in (0, 1):
         return "found", np.asarray(result.x)
     if result.status == 2:
@@ -290,7 +310,7 @@ def milp_segment(
     e, n = program.equalities()
     u = program.upper()
     q_a = np.zeros(v)
-    q_a[0::program.n_labels] = 1.0
+    q_a[0 :: program.n_labels] = 1.0
     zero = sparse.csr_matrix((e.shape[0], v))
     constraints = [
         LinearConstraint(sparse.hstack([e, zero]), n, n),
@@ -303,8 +323,13 @@ def milp_segment(
         constraints.append(LinearConstraint(sparse.hstack([a, sparse.csr_matrix(a.shape)]), b, np.inf))
         constraints.append(LinearConstraint(sparse.hstack([a, length * a]), b, np.inf))
     bounds = Bounds(np.concatenate([np.zeros(v), -u]), np.concatenate([u, u]))
-    result = milp(np.zeros(2 * v), constraints=constraints, integrality=np.ones(2 * v), bounds=bounds,
-                  options={"time_limit": TIME_LIMIT if time_limit is None else time_limit})
+    result = milp(
+        np.zeros(2 * v),
+        constraints=constraints,
+        integrality=np.ones(2 * v),
+        bounds=bounds,
+        options={"time_limit": TIME_LIMIT if time_limit is None else time_limit},
+    )
     if result.x is None or result.status not in (0, 1):
         return None
     x = np.asarray(result.x)
@@ -334,9 +359,15 @@ def farkas_multipliers(
     # t - E^T lambda - A^T mu >= 0  ->  E^T lambda + A^T mu - t <= 0
     block = sparse.hstack([e.T, a.T, -sparse.identity(v)]).tocsr()
     bounds = [(-1.0, 1.0)] * p + [(0.0, 1.0)] * m + [(0.0, None)] * v
-    result = linprog(cost, A_ub=block, b_ub=np.zeros(v), bounds=bounds, method="highs-ds",
-                     options={"time_limit": TIME_LIMIT if time_limit is None else time_limit})
+    result = linprog(
+        cost,
+        A_ub=block,
+        b_ub=np.zeros(v),
+        bounds=bounds,
+        method="highs-ds",
+        options={"time_limit": TIME_LIMIT if time_limit is None else time_limit},
+    )
     if result.status != 0 or -result.fun <= 1e-9:
         return None
     x = np.asarray(result.x)
-    return x[:p], x[p:p + m]
+    return x[:p], x[p : p + m]

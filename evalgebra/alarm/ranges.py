@@ -42,11 +42,18 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SpecError
-from evalgebra.alarm.intervals import Interval, Observed, Thresholds, class_spans, feasible_intervals, residue_period
-from evalgebra.alarm.program import Program, Row, Term, milp_segment
 from evalgebra.alarm.certificates import Witness, check_certificate, check_witness
+from evalgebra.alarm.intervals import (
+    Interval,
+    Observed,
+    Thresholds,
+    class_spans,
+    feasible_intervals,
+    residue_period,
+)
+from evalgebra.alarm.program import Program, Row, Term, milp_segment
 from evalgebra.alarm.solve import Optimum, decide, minimise, minimise_ratio
+from evalgebra.errors import SpecError
 
 __all__ = [
     "Progression",
@@ -163,8 +170,15 @@ class FeasibleSet:
                 f"the feasible Q_a form {runs} separate runs (more than {limit}); read them as "
                 f"progressions: {self.text(3)}"
             )
-        pieces = sorted(piece for part in self.parts for piece in (
-            [(part.lo, part.hi)] if part.step == 1 else [(v, v) for v in range(part.lo, part.hi + 1, part.step)]))
+        pieces = sorted(
+            piece
+            for part in self.parts
+            for piece in (
+                [(part.lo, part.hi)]
+                if part.step == 1
+                else [(v, v) for v in range(part.lo, part.hi + 1, part.step)]
+            )
+        )
         found: list[Interval] = []
         for lo, hi in pieces:
             if found and found[-1][1] + 1 >= lo:
@@ -204,7 +218,9 @@ def _merge_classes(period: int, parts: list[Progression]) -> tuple[Progression, 
     if m > 1 and period % m == 0:
         step = period // m
         top = max(p.hi for p in parts)
-        if all(p.lo == parts[0].lo + j * step for j, p in enumerate(parts)) and all(p.hi > top - period for p in parts):
+        if all(p.lo == parts[0].lo + j * step for j, p in enumerate(parts)) and all(
+            p.hi > top - period for p in parts
+        ):
             return (Progression(parts[0].lo, top, step),)
     return tuple(Progression(p.lo, p.hi, p.step if p.lo < p.hi else 1) for p in parts)
 
@@ -223,7 +239,9 @@ def _starts(period: int, k_lo: np.ndarray, k_hi: np.ndarray) -> int:
     return total
 
 
-def pairwise_sets(observed: Observed, spec: Thresholds, subsets: Sequence[tuple[int, ...]]) -> list[FeasibleSet]:
+def pairwise_sets(
+    observed: Observed, spec: Thresholds, subsets: Sequence[tuple[int, ...]]
+) -> list[FeasibleSet]:
     """The interval method's feasible ``Q_a`` of each subset (exact for one and two members).
 
     Runs are listed by :func:`~evalgebra.alarm.intervals.feasible_intervals` when there are few;
@@ -241,8 +259,11 @@ def pairwise_sets(observed: Observed, spec: Thresholds, subsets: Sequence[tuple[
             out.append(None)
             few.append(subset)
             continue
-        parts = [Progression(period * lo + s, period * hi + s, period)
-                 for s, (lo, hi) in enumerate(zip(k_lo.tolist(), k_hi.tolist())) if lo <= hi]
+        parts = [
+            Progression(period * lo + s, period * hi + s, period)
+            for s, (lo, hi) in enumerate(zip(k_lo.tolist(), k_hi.tolist()))
+            if lo <= hi
+        ]
         out.append(FeasibleSet(_merge_classes(period, parts)))
     listed = iter(feasible_intervals(observed, spec, few)) if few else iter(())
     return [FeasibleSet.from_intervals(next(listed)) if found is None else found for found in out]
@@ -250,7 +271,9 @@ def pairwise_sets(observed: Observed, spec: Thresholds, subsets: Sequence[tuple[
 
 def _fixed(value: int, label: int = 0) -> tuple[Row, Row]:
     term: Term = ("count", label)
-    return Row(((term, 1),), value, f"Q({label}) >= {value}"), Row(((term, -1),), -value, f"Q({label}) <= {value}")
+    return Row(((term, 1),), value, f"Q({label}) >= {value}"), Row(
+        ((term, -1),), -value, f"Q({label}) <= {value}"
+    )
 
 
 def _qa(witness: Witness) -> int:
@@ -280,13 +303,15 @@ def segment_witnesses(program: Program, start: int, step: int, length: int) -> t
     r = program.n_labels
     first, direction = [], []
     for d, count in enumerate(program.counts):
-        row = [min(max(int(round(float(v))), 0), count) for v in x[d * r:(d + 1) * r - 1]]
+        row = [min(max(int(round(float(v))), 0), count) for v in x[d * r : (d + 1) * r - 1]]
         first.append((*row, count - sum(row)))
-        move = [int(round(float(v))) for v in delta[d * r:(d + 1) * r - 1]]
+        move = [int(round(float(v))) for v in delta[d * r : (d + 1) * r - 1]]
         direction.append((*move, -sum(move)))
     last = tuple(tuple(a + length * b for a, b in zip(row, move)) for row, move in zip(first, direction))
-    pair = (Witness(program.members, program.patterns, tuple(first)),
-            Witness(program.members, program.patterns, last))
+    pair = (
+        Witness(program.members, program.patterns, tuple(first)),
+        Witness(program.members, program.patterns, last),
+    )
     if _qa(pair[0]) != start or _qa(pair[1]) != start + length * step:
         return None
     return pair if check_segment(program, *pair, length) else None
@@ -294,8 +319,10 @@ def segment_witnesses(program: Program, start: int, step: int, length: int) -> t
 
 def _block(value_lo: int, value_hi: int) -> tuple[Row, Row]:
     term: Term = ("count", 0)
-    return (Row(((term, 1),), value_lo, f"Q(0) >= {value_lo}"),
-            Row(((term, -1),), -value_hi, f"Q(0) <= {value_hi}"))
+    return (
+        Row(((term, 1),), value_lo, f"Q(0) >= {value_lo}"),
+        Row(((term, -1),), -value_hi, f"Q(0) <= {value_hi}"),
+    )
 
 
 class _Resolver:
@@ -319,7 +346,9 @@ class _Resolver:
                 if self._spend(FeasibleSet((Progression(value, value),))):
                     verdict = decide(self.program.with_rows(*_fixed(value)))
                     if verdict.kind != "fires":
-                        (self.feasible if verdict.kind == "quiet" else self.unresolved).append(Progression(value, value))
+                        (self.feasible if verdict.kind == "quiet" else self.unresolved).append(
+                            Progression(value, value)
+                        )
             return
         rest = []
         for part in inside.parts:  # a progression proved feasible at once (at most 4 tried per block)
@@ -334,7 +363,9 @@ class _Resolver:
             return
         first, last = inside.lo, inside.hi
         assert first is not None and last is not None
-        verdict = decide(self.program.with_rows(*(_fixed(first) if inside.count() == 1 else _block(first, last))))
+        verdict = decide(
+            self.program.with_rows(*(_fixed(first) if inside.count() == 1 else _block(first, last)))
+        )
         if verdict.kind == "fires":
             return  # a certified hole: no Q_a at all in first..last
         if verdict.kind != "quiet" or verdict.witness is None:
@@ -387,7 +418,9 @@ def _union(parts: list[Progression], exact: bool) -> FeasibleSet:
 FLOAT_EXACT = 1 << 53
 
 
-def exact_qa_set(program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET) -> FeasibleSet:
+def exact_qa_set(
+    program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET
+) -> FeasibleSet:
     """The exact ``Q_a`` (label 0) of the program's integer points (the module docs).
 
     The least and greatest by certified optimisation; between them, at most ``budget``
@@ -480,8 +513,11 @@ def check_ratio_optimum(
         total = 0
         for term, c in expression:
             vector = base.coefficients(term)
-            total += c * sum(vector[d * base.n_labels + ell] * row[ell]
-                             for d, row in enumerate(point) for ell in range(base.n_labels))
+            total += c * sum(
+                vector[d * base.n_labels + ell] * row[ell]
+                for d, row in enumerate(point)
+                for ell in range(base.n_labels)
+            )
         return total
 
     ratio = Fraction(optimum.value)

@@ -24,23 +24,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalgebra.display import escape, html_block, html_table, shorten
-from evalgebra.errors import SpecError
 from evalgebra.alarm.certificates import Certificate, Witness
 from evalgebra.alarm.intervals import Interval
 from evalgebra.alarm.ranges import FeasibleSet
 from evalgebra.alarm.safety import SafetySpec
+from evalgebra.display import escape, html_block, html_table, shorten
+from evalgebra.errors import SpecError
 
-__all__ = ["ALARM_FORMAT", "FIRES_TEXT", "QUIET_TEXT", "UNDECIDED_TEXT", "JSON_INTERVALS", "SubsetResult",
-           "AlarmReport"]
+__all__ = [
+    "ALARM_FORMAT",
+    "FIRES_TEXT",
+    "QUIET_TEXT",
+    "UNDECIDED_TEXT",
+    "JSON_INTERVALS",
+    "SubsetResult",
+    "AlarmReport",
+]
 
 ALARM_FORMAT = "evalgebra.alarm/1"
 
 #: What a firing subset means.
 FIRES_TEXT = "provably at least one of these misses the specification, whatever the answer key"
 #: What a quiet subset means (and does not mean).
-QUIET_TEXT = ("these counts cannot prove a violation (an answer key exists under which all meet it: "
-              "see the witness); the specification may still be unmet")
+QUIET_TEXT = (
+    "these counts cannot prove a violation (an answer key exists under which all meet it: "
+    "see the witness); the specification may still be unmet"
+)
 #: What an undecided subset means.
 UNDECIDED_TEXT = "neither a witness nor a certificate could be checked: no verdict"
 #: Most runs ``feasible_Qa`` lists in JSON (beyond: null; read ``feasible_Qa_progressions``).
@@ -120,13 +129,19 @@ class SubsetResult:
             "verdict": self.verdict,
             "feasible_Qa_progressions": None if self.feasible is None else self.feasible.to_list(),
             "feasible_Qa_exact": None if self.feasible is None else self.feasible.exact,
-            "witness": None if self.witness is None or not labels else self.witness.restrict(
-                [names.index(c) for c in self.classifiers]).to_dict(names, labels),
-            "certificate": None if self.certificate is None or not labels
+            "witness": None
+            if self.witness is None or not labels
+            else self.witness.restrict([names.index(c) for c in self.classifiers]).to_dict(names, labels),
+            "certificate": None
+            if self.certificate is None or not labels
             else self.certificate.to_dict(names, labels),
             "reason": self.reason or None,
-            "label_ranges": None if self.label_ranges is None else {k: list(v) for k, v in self.label_ranges.items()},
-            "accuracy_ranges": None if self.accuracy is None else {
+            "label_ranges": None
+            if self.label_ranges is None
+            else {k: list(v) for k, v in self.label_ranges.items()},
+            "accuracy_ranges": None
+            if self.accuracy is None
+            else {
                 c: {label: [None if v is None else str(v) for v in pair] for label, pair in row.items()}
                 for c, row in self.accuracy.items()
             },
@@ -251,8 +266,10 @@ class AlarmReport:
     def summary(self) -> str:
         """The report as plain text: the specification, every firing subset, the quiet ones with their ``Q_a``."""
         firing, quiet = self.firing(), self.quiet()
-        lines = [f"Logical alarm on {self.Q} items (Q_a counts items of true label {self._first_label()!r})",
-                 f"specification: {self.spec.describe()}"]
+        lines = [
+            f"Logical alarm on {self.Q} items (Q_a counts items of true label {self._first_label()!r})",
+            f"specification: {self.spec.describe()}",
+        ]
         if firing:
             lines.append(f"fires on {len(firing)} of {len(self.subsets)} subsets: {FIRES_TEXT}")
             shown, more = shorten(firing)
@@ -265,8 +282,9 @@ class AlarmReport:
             lines.append(f"quiet on {len(quiet)} subsets: {QUIET_TEXT}")
             shown, more = shorten(quiet)
             width = max(len(", ".join(r.classifiers)) for r in shown)
-            lines.extend(f"  {', '.join(r.classifiers):<{width}}  feasible Q_a: {_set_text(r.feasible)}"
-                         for r in shown)
+            lines.extend(
+                f"  {', '.join(r.classifiers):<{width}}  feasible Q_a: {_set_text(r.feasible)}" for r in shown
+            )
             if more:
                 lines.append(f"  ... and {more} more")
         undecided = self.undecided()
@@ -280,17 +298,29 @@ class AlarmReport:
 
     def _repr_html_(self) -> str:
         firing, quiet = self.firing(), self.quiet()
-        verdict = f"fires on {len(firing)} of {len(self.subsets)} subsets" if firing else \
-            f"quiet on all {len(self.subsets)} subsets"
-        facts = (f"<p>Specification: {escape(self.spec.describe())}. {self.Q} items; Q_a counts items of "
-                 f"true label {escape(repr(self._first_label()))}.</p>")
+        verdict = (
+            f"fires on {len(firing)} of {len(self.subsets)} subsets"
+            if firing
+            else f"quiet on all {len(self.subsets)} subsets"
+        )
+        facts = (
+            f"<p>Specification: {escape(self.spec.describe())}. {self.Q} items; Q_a counts items of "
+            f"true label {escape(repr(self._first_label()))}.</p>"
+        )
         parts = [facts]
         if firing:
             shown, more = shorten(firing)
-            parts.append(html_table(["firing subset", "verdict"],
-                                    [[", ".join(r.classifiers), "at least one member fails the specification"]
-                                     for r in shown],
-                                    caption="Fires: " + FIRES_TEXT, more=more))
+            parts.append(
+                html_table(
+                    ["firing subset", "verdict"],
+                    [
+                        [", ".join(r.classifiers), "at least one member fails the specification"]
+                        for r in shown
+                    ],
+                    caption="Fires: " + FIRES_TEXT,
+                    more=more,
+                )
+            )
         if quiet:
             sizes: dict[int, int] = {}
             for r in quiet:

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.numbers.rationals import parse_rational
 from evalgebra.errors import SpecError
+from evalgebra.numbers.rationals import parse_rational
 
 __all__ = ["SafetySpec"]
 
@@ -60,7 +60,9 @@ def _overrides(value: Any, what: str, strict: bool) -> tuple[tuple[str, Fraction
     return tuple(sorted(out))
 
 
-def _per_classifier(value: Any, strict: bool) -> tuple[tuple[str, tuple[tuple[str, Fraction | None], ...]], ...]:
+def _per_classifier(
+    value: Any, strict: bool
+) -> tuple[tuple[str, tuple[tuple[str, Fraction | None], ...]], ...]:
     """``{classifier: threshold or {label: threshold}}`` as sorted pairs (``""`` keys every label)."""
     if value is None:
         return ()
@@ -146,8 +148,10 @@ class SafetySpec:
             extra += f", by_label={dict(self.by_label)!r}"
         if self.by_classifier:
             extra += f", by_classifier={ {k: dict(v) for k, v in self.by_classifier}!r}"
-        return (f"SafetySpec(min_accuracy={self.min_accuracy!r}, min_total_accuracy={self.min_total_accuracy!r}, "
-                f"strict={self.strict!r}{extra})")
+        return (
+            f"SafetySpec(min_accuracy={self.min_accuracy!r}, min_total_accuracy={self.min_total_accuracy!r}, "
+            f"strict={self.strict!r}{extra})"
+        )
 
     @property
     def uniform(self) -> bool:
@@ -188,7 +192,8 @@ class SafetySpec:
         of ``q_b`` true-``b`` items.
         """
         if self.min_accuracy is not None and not (
-            self._exceeds(correct_a, self.min_accuracy, q_a) and self._exceeds(correct_b, self.min_accuracy, q_b)
+            self._exceeds(correct_a, self.min_accuracy, q_a)
+            and self._exceeds(correct_b, self.min_accuracy, q_b)
         ):
             return False
         if self.min_total_accuracy is not None:
@@ -206,8 +211,14 @@ class SafetySpec:
         text = " and ".join(parts) or "no condition"
 
         def listed(pairs: tuple[tuple[str, Fraction | None], ...]) -> str:
-            return ", ".join(f"accuracy {sign} {t} on {k}" if k else f"accuracy {sign} {t} on each label"
-                             if t is not None else f"no condition on {k or 'any label'}" for k, t in pairs)
+            return ", ".join(
+                f"accuracy {sign} {t} on {k}"
+                if k
+                else f"accuracy {sign} {t} on each label"
+                if t is not None
+                else f"no condition on {k or 'any label'}"
+                for k, t in pairs
+            )
 
         if self.by_label:
             text += f"; by label: {listed(self.by_label)}"

@@ -42,13 +42,13 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.certificates import Witness, check_witness
 from evalgebra.alarm.program import Program, Term, build_program
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.numbers.seeds import check_seed
 
 __all__ = ["Draw", "count_labelled_tests", "sample_program", "sample_labelled_tests", "MAX_STATES"]
 
@@ -114,10 +114,17 @@ class _Counter:
         # contribution of n[d, l] = 1 to each term: column d * r + l of the coefficient matrix
         columns = [program.coefficients(t) for t in terms]
         self.splits = [list(_compositions(count, r)) for count in program.counts]
-        self.steps = [[tuple(sum(columns[k][d * r + ell] * s[ell] for ell in range(r)) for k in range(len(terms)))
-                       for s in splits] for d, splits in enumerate(self.splits)]
-        self.rows = [([terms.index(t) for t, _ in row.terms], [c for _, c in row.terms], row.bound)
-                     for row in program.rows]
+        self.steps = [
+            [
+                tuple(sum(columns[k][d * r + ell] * s[ell] for ell in range(r)) for k in range(len(terms)))
+                for s in splits
+            ]
+            for d, splits in enumerate(self.splits)
+        ]
+        self.rows = [
+            ([terms.index(t) for t, _ in row.terms], [c for _, c in row.terms], row.bound)
+            for row in program.rows
+        ]
         start = tuple(0 for _ in terms)
         layers: list[set[tuple[int, ...]]] = [{start}]
         for steps in self.steps:
@@ -132,14 +139,18 @@ class _Counter:
         self.ways = [ways]
         for d in range(len(self.steps) - 1, -1, -1):
             ahead = self.ways[0]
-            ways = {s: sum(ahead[tuple(a + b for a, b in zip(s, step))] for step in self.steps[d])
-                    for s in layers[d]}
+            ways = {
+                s: sum(ahead[tuple(a + b for a, b in zip(s, step))] for step in self.steps[d])
+                for s in layers[d]
+            }
             self.ways.insert(0, ways)
         self.start = start
 
     def _meets(self, state: tuple[int, ...]) -> bool:
-        return all(sum(c * state[k] for k, c in zip(index, coefficients)) >= bound
-                   for index, coefficients, bound in self.rows)
+        return all(
+            sum(c * state[k] for k, c in zip(index, coefficients)) >= bound
+            for index, coefficients, bound in self.rows
+        )
 
     def count(self) -> int:
         return self.ways[0][self.start]
@@ -178,8 +189,12 @@ def _uniform_composition(rng: random.Random, total: int, parts: int) -> tuple[in
 
 
 def sample_program(
-    program: Program, size: int, seed: int | random.Random | None = 0, method: str = "auto",
-    max_states: int = MAX_STATES, max_tries: int | None = None,
+    program: Program,
+    size: int,
+    seed: int | random.Random | None = 0,
+    method: str = "auto",
+    max_states: int = MAX_STATES,
+    max_tries: int | None = None,
 ) -> Draw:
     """``size`` independent uniform draws of the program's integer points (the module notes)."""
     if method not in ("auto", "exact", "rejection"):
@@ -195,8 +210,10 @@ def sample_program(
             witnesses = tuple(counter.draw(rng) for _ in range(size)) if total else ()
             return Draw(program, witnesses, "exact", total, len(witnesses))
         if method == "exact":
-            raise SpecError(f"the exact method needs more than max_states={max_states} states here; "
-                            "use method='rejection' or a larger max_states")
+            raise SpecError(
+                f"the exact method needs more than max_states={max_states} states here; "
+                "use method='rejection' or a larger max_states"
+            )
     limit = MAX_TRIES * max(size, 1) if max_tries is None else max_tries
     rows = [([(k, c) for k, c in enumerate(program.row_vector(row)) if c], row.bound) for row in program.rows]
     kept: list[Witness] = []
@@ -246,14 +263,18 @@ def sample_labelled_tests(
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
     check_seed(seed, generators=(random.Random,))
     names = sketch.spec()
-    members = tuple(range(sketch.n_classifiers)) if classifiers is None else tuple(
-        sorted({names.classifier_index(c) for c in classifiers}))
+    members = (
+        tuple(range(sketch.n_classifiers))
+        if classifiers is None
+        else tuple(sorted({names.classifier_index(c) for c in classifiers}))
+    )
     if not members:
         raise SpecError("classifiers is empty; give one or more names or indices, or None for all")
     _, _, code, count = sketch.table()
     merged: dict[tuple[int, ...], int] = {}
     for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_labels).tolist(), count.tolist()):
         merged[tuple(row)] = merged.get(tuple(row), 0) + int(c)
-    program = build_program(list(merged), list(merged.values()), sketch.n_labels, members, spec,
-                            sketch.classifiers, sketch.labels)
+    program = build_program(
+        list(merged), list(merged.values()), sketch.n_labels, members, spec, sketch.classifiers, sketch.labels
+    )
     return sample_program(program, size, seed, method)

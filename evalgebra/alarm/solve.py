@@ -74,7 +74,9 @@ def _expressions(program: Program) -> list[tuple[tuple[Term, int], ...]]:
     """Integer combinations to branch on, coarse ones first."""
     found: list[tuple[tuple[Term, int], ...]] = [((("count", ell), 1),) for ell in range(program.n_labels)]
     found += [((("correct", i, ell), 1),) for i in program.members for ell in range(program.n_labels)]
-    found += [((("cell", program.members, p, ell), 1),) for p in program.patterns for ell in range(program.n_labels)]
+    found += [
+        ((("cell", program.members, p, ell), 1),) for p in program.patterns for ell in range(program.n_labels)
+    ]
     return found
 
 
@@ -128,7 +130,11 @@ def decide(program: Program, time_limit: float | None = None) -> Verdict:
     verdict = _branch(program, _Budget(NODE_LIMIT), time_limit)
     if verdict.kind == "quiet" and verdict.witness is not None and check_witness(program, verdict.witness):
         return verdict
-    if verdict.kind == "fires" and verdict.certificate is not None and check_certificate(program, verdict.certificate):
+    if (
+        verdict.kind == "fires"
+        and verdict.certificate is not None
+        and check_certificate(program, verdict.certificate)
+    ):
         return verdict
     if status == "unknown":
         return Verdict("undecided", reason="HiGHS hit its time limit")
@@ -162,7 +168,9 @@ def _evaluate(program: Program, witness: Witness, expression: Sequence[tuple[Ter
             vector[k] += c * v
     r = program.n_labels
     cells = dict(zip(witness.patterns, witness.split))
-    return sum(vector[d * r + ell] * cells[p][ell] for d, p in enumerate(program.patterns) for ell in range(r))
+    return sum(
+        vector[d * r + ell] * cells[p][ell] for d, p in enumerate(program.patterns) for ell in range(r)
+    )
 
 
 def minimise(

@@ -78,8 +78,9 @@ class Polynomials(list):  # type: ignore[type-arg]
     \end{aligned}$$
     """
 
-    def __init__(self, polynomials: Sequence[sympy.Expr] = (),
-                 names: Mapping[sympy.Symbol, str] | None = None) -> None:
+    def __init__(
+        self, polynomials: Sequence[sympy.Expr] = (), names: Mapping[sympy.Symbol, str] | None = None
+    ) -> None:
         super().__init__(polynomials)
         self.names = dict(names or {})
 
@@ -125,9 +126,7 @@ class FlintSystem:
         """Convert one of the system's polynomials to an expanded SymPy expression."""
         terms = []
         for exponents, coeff in zip(poly.monoms(), poly.coeffs()):
-            monomial = sympy.Mul(
-                *(sym**e for sym, e in zip(self.symbols, exponents) if e), evaluate=True
-            )
+            monomial = sympy.Mul(*(sym**e for sym, e in zip(self.symbols, exponents) if e), evaluate=True)
             terms.append(sympy.Rational(int(coeff.p), int(coeff.q)) * monomial)
         return sympy.Add(*terms)
 
@@ -193,9 +192,14 @@ class GeneratingSet:
         """
         spec = self.spec
         if (sketch.classifiers, sketch.labels, sketch.populations, getattr(sketch, "abstain", ())) != (
-            spec.classifiers, spec.labels, spec.populations, spec.abstain
+            spec.classifiers,
+            spec.labels,
+            spec.populations,
+            spec.abstain,
         ):
-            raise SpecError("the sketch's classifiers, labels or populations differ from the spec's (or its abstentions)")
+            raise SpecError(
+                "the sketch's classifiers, labels or populations differ from the spec's (or its abstentions)"
+            )
         values: list[Any] = []
         for s, population in enumerate(spec.populations):
             table = sketch.frequencies(population) if self.space == "P" else sketch.counts(population)
@@ -203,8 +207,7 @@ class GeneratingSet:
         return values
 
     # -- the generic formula ----------------------------------------------------------
-    def model(self, value: Callable[[VariableKey], Any], one: Any = 1,
-              count: int | None = None) -> list[Any]:
+    def model(self, value: Callable[[VariableKey], Any], one: Any = 1, count: int | None = None) -> list[Any]:
         """Right-hand side of every pattern's identity, in the ring of ``value(key)``.
 
         ``value`` maps each free key (unknowns only) to a ring element; ``one`` is the
@@ -222,9 +225,7 @@ class GeneratingSet:
             responses = tuple(pattern[i] for i in rest)
             key = (ell, rest, responses)
             if key not in partial:
-                partial[key] = _product(
-                    [par.response[i][ell][r] for i, r in zip(rest, responses)], one
-                )
+                partial[key] = _product([par.response[i][ell][r] for i, r in zip(rest, responses)], one)
             return partial[key]
 
         weights = self._label_weights(par, one)
@@ -292,9 +293,7 @@ class GeneratingSet:
             try:
                 return by_key[key]
             except KeyError:
-                raise SpecError(
-                    f"no value for {self.registry.symbol(key)} ({key.kind})"
-                ) from None
+                raise SpecError(f"no value for {self.registry.symbol(key)} ({key.kind})") from None
 
         return lookup
 
@@ -325,8 +324,7 @@ class GeneratingSet:
         A list that shows itself in Jupyter in mathematical names.
         """
         system = self.flint()
-        return Polynomials([system.to_sympy(p) for p in system.polynomials],
-                           self.registry.latex_names())
+        return Polynomials([system.to_sympy(p) for p in system.polynomials], self.registry.latex_names())
 
     def latex(self, expr: Any) -> str:
         r"""LaTeX of an expression in this set's symbols, with mathematical names.
@@ -432,14 +430,24 @@ class GeneratingSet:
         """
         spec = self.spec
         letters = response_letters(spec.n_labels, spec.n_responses)
-        parts = [(r"\text{classifiers: } ", [f"{i} = {latex_text(c)}" for i, c in enumerate(spec.classifiers)]),
-                 (r"\text{labels: } ", [f"{letters[k]} = {latex_text(n)}" for k, n in enumerate(spec.labels)])]
+        parts = [
+            (r"\text{classifiers: } ", [f"{i} = {latex_text(c)}" for i, c in enumerate(spec.classifiers)]),
+            (r"\text{labels: } ", [f"{letters[k]} = {latex_text(n)}" for k, n in enumerate(spec.labels)]),
+        ]
         if spec.abstain:
-            parts.append((r"\text{abstentions: } ", [f"{letters[spec.n_labels + k]} = {latex_text(n)}"
-                                                     for k, n in enumerate(spec.abstain)]))
+            parts.append(
+                (
+                    r"\text{abstentions: } ",
+                    [f"{letters[spec.n_labels + k]} = {latex_text(n)}" for k, n in enumerate(spec.abstain)],
+                )
+            )
         if spec.n_populations > 1:
-            parts.append((r"\text{populations: } ",
-                          [f"({k}) = {latex_text(n)}" for k, n in enumerate(spec.populations)]))
+            parts.append(
+                (
+                    r"\text{populations: } ",
+                    [f"({k}) = {latex_text(n)}" for k, n in enumerate(spec.populations)],
+                )
+            )
         shown = []
         for title, entries in parts:
             cut, more = entries[:LATEX_ROWS], len(entries) - LATEX_ROWS
@@ -449,7 +457,9 @@ class GeneratingSet:
     def _repr_latex_(self) -> str:
         rows, more = self._latex_rows(False, LATEX_ROWS)
         if more:
-            rows.append(r"\vdots & \quad \text{(" + f"{more} more identit{'y' if more == 1 else 'ies'}" + ")}")
+            rows.append(
+                r"\vdots & \quad \text{(" + f"{more} more identit{'y' if more == 1 else 'ies'}" + ")}"
+            )
         return aligned(rows + ["& " + self.latex_legend()], display=True)
 
     def to_json(self) -> str:
@@ -532,5 +542,3 @@ def generating_set(
         else EnsembleSpec(classifiers, labels, structure, populations)
     )
     return GeneratingSet(spec, space)
-
-

@@ -48,12 +48,30 @@ LATEX_ROWS = 12
 LATEX_TERMS = 40
 
 _SPECIAL = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
-    "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
 }
-_KINDS = {"prev": "prevalence", "Q": "prevalence", "acc": "accuracy", "resp": "response",
-          "R": "response", "corr": "correlation", "C": "correlation", "f": "observed",
-          "n": "observed", "m": "moment", "D": "moment"}
+_KINDS = {
+    "prev": "prevalence",
+    "Q": "prevalence",
+    "acc": "accuracy",
+    "resp": "response",
+    "R": "response",
+    "corr": "correlation",
+    "C": "correlation",
+    "f": "observed",
+    "n": "observed",
+    "m": "moment",
+    "D": "moment",
+}
 
 
 def latex_text(text: Any) -> str:
@@ -101,7 +119,7 @@ def key_of_name(name: str) -> tuple[VariableKey, str, bool] | None:
         population, tokens = int(tokens[0][1:]), tokens[1:]
     digits = list(itertools.takewhile(str.isdigit, tokens))
     classifiers = tuple(int(t) for t in digits)
-    labels = _labels(tokens[len(digits):])
+    labels = _labels(tokens[len(digits) :])
     if kind is None or labels is None or not tokens:
         return None
     space = "R" if head in ("Q", "R", "C", "n") else "P"
@@ -145,8 +163,9 @@ def latex_name(name: str | sympy.Symbol) -> str:
     return key_latex(key, space, responses, population=True, n_labels=27 if wide else None)
 
 
-def terms_latex(expr: Any, names: Mapping[sympy.Symbol, str], max_terms: int = LATEX_TERMS,
-                more: int = 0) -> str:
+def terms_latex(
+    expr: Any, names: Mapping[sympy.Symbol, str], max_terms: int = LATEX_TERMS, more: int = 0
+) -> str:
     r"""LaTeX of a SymPy expression under ``names``, its top-level sum cut after ``max_terms``.
 
     ``more`` counts terms the caller left out already (see :func:`flint_terms`).
@@ -167,8 +186,9 @@ def terms_latex(expr: Any, names: Mapping[sympy.Symbol, str], max_terms: int = L
     return " ".join(parts) if parts else "0"
 
 
-def flint_terms(poly: Any, symbols: Sequence[sympy.Symbol], max_terms: int = LATEX_TERMS
-                ) -> tuple[sympy.Expr, int]:
+def flint_terms(
+    poly: Any, symbols: Sequence[sympy.Symbol], max_terms: int = LATEX_TERMS
+) -> tuple[sympy.Expr, int]:
     """The first ``max_terms`` terms of a python-flint polynomial as SymPy, and how many are left."""
     terms = []
     for exponents, coeff in itertools.islice(zip(poly.monoms(), poly.coeffs()), max_terms):

@@ -64,8 +64,17 @@ from evalgebra.cli.args import structure_value
 from evalgebra.cli.evaluate import format_evaluation
 from evalgebra.cli.point import format_point
 
-__all__ = ["main", "build_parser", "format_point", "format_evaluation", "format_alarm", "FEASIBLE_SHOWN", "FIRES_LINE",
-           "QUIET_LINE", "UNDECIDED_LINE"]
+__all__ = [
+    "main",
+    "build_parser",
+    "format_point",
+    "format_evaluation",
+    "format_alarm",
+    "FEASIBLE_SHOWN",
+    "FIRES_LINE",
+    "QUIET_LINE",
+    "UNDECIDED_LINE",
+]
 
 #: Kept for callers of the former private helper: the structure syntax of ``--structure``.
 _structure_arg = structure_value

@@ -50,11 +50,15 @@ def _feasible_ranges(result: Any) -> Sequence[Sequence[int]] | None:
 
 
 #: The closing line of ``alarm`` when it fires.
-FIRES_LINE = ("the alarm fires: provably at least one member of each firing subset misses the specification, "
-              "whatever the answer key")
+FIRES_LINE = (
+    "the alarm fires: provably at least one member of each firing subset misses the specification, "
+    "whatever the answer key"
+)
 #: The closing line of ``alarm`` when nothing fires and nothing is undecided.
-QUIET_LINE = ("the alarm is quiet: these counts cannot prove a violation (an answer key exists under which all "
-              "meet it: see --witness); the specification may still be unmet")
+QUIET_LINE = (
+    "the alarm is quiet: these counts cannot prove a violation (an answer key exists under which all "
+    "meet it: see --witness); the specification may still be unmet"
+)
 #: The closing line of ``alarm`` when subsets are undecided (``{n}``: how many).
 UNDECIDED_LINE = "undecided on {n} subsets: no witness or certificate could be checked"
 
@@ -118,15 +122,19 @@ def run(args: argparse.Namespace) -> int:
     from evalgebra.alarm.safety import SafetySpec
 
     sketch = read_sketch(args)
-    spec = SafetySpec(min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
-                      min_total_accuracy=args.min_total_accuracy, strict=not args.non_strict)
+    spec = SafetySpec(
+        min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
+        min_total_accuracy=args.min_total_accuracy,
+        strict=not args.non_strict,
+    )
     subsets = None
     if args.subsets:
         subsets = [[m.strip() for m in part.split(",") if m.strip()] for part in args.subsets.split(";")]
     if not args.verdicts_only:
         check_alarm(sketch.n_classifiers, sketch.n_labels, len(sketch.counts()), subsets, args.force)
-    report = logical_alarm(sketch, spec, subsets=subsets, prevalences=not args.verdicts_only,
-                           accuracy=args.accuracy)
+    report = logical_alarm(
+        sketch, spec, subsets=subsets, prevalences=not args.verdicts_only, accuracy=args.accuracy
+    )
     sys.stdout.write(report.to_json() + "\n" if args.json else format_alarm(report) + "\n")
     if args.witness:
         members = subsets[0] if subsets else list(sketch.classifiers)
@@ -141,50 +149,91 @@ def _write_witness(report: AlarmReport, members: Sequence[str], path: str) -> No
     result = report.result(*members)
     subset = ", ".join(result.classifiers)
     if result.verdict != "quiet":
-        why = "no answer key lets all of it meet the specification" if result.verdict == "fires" else \
-            "no witness could be checked"
-        raise SpecError(f"--witness: the subset {subset} is {result.verdict.upper()} ({why}); only a quiet subset "
-                        "has a witness (choose one with --subsets)")
+        why = (
+            "no answer key lets all of it meet the specification"
+            if result.verdict == "fires"
+            else "no witness could be checked"
+        )
+        raise SpecError(
+            f"--witness: the subset {subset} is {result.verdict.upper()} ({why}); only a quiet subset "
+            "has a witness (choose one with --subsets)"
+        )
     if result.witness is None:
-        raise SpecError(f"--witness: the subset {subset} is quiet by the exact pair conditions, but the solver "
-                        "kept no witness to write")
+        raise SpecError(
+            f"--witness: the subset {subset} is quiet by the exact pair conditions, but the solver "
+            "kept no witness to write"
+        )
     indices = [report.classifiers.index(c) for c in result.classifiers]
     witness = result.witness.restrict(indices).to_sketch(report.classifiers, report.labels)
     write_output(path, witness.to_json())
-    print(f"wrote {path}: an answer key under which {subset} all meet {report.spec.describe()}: {witness!r}",
-          file=sys.stderr)
+    print(
+        f"wrote {path}: an answer key under which {subset} all meet {report.spec.describe()}: {witness!r}",
+        file=sys.stderr,
+    )
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``alarm`` command to the subcommands ``sub``; its parser."""
     al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
     al.add_argument("sketch", help="sketch JSON v1, any number of labels (an answer key, if any, is ignored)")
-    al.add_argument("--min-accuracy", default="1/2", type=lambda v: v if v == "none" else rational(v),
-                    help=f"every member above this accuracy on each label ({RATIONAL_HELP}; 'none' to drop)")
-    al.add_argument("--min-total-accuracy", default=None, type=rational,
-                    help=f"every member above this total accuracy ({RATIONAL_HELP})")
+    al.add_argument(
+        "--min-accuracy",
+        default="1/2",
+        type=lambda v: v if v == "none" else rational(v),
+        help=f"every member above this accuracy on each label ({RATIONAL_HELP}; 'none' to drop)",
+    )
+    al.add_argument(
+        "--min-total-accuracy",
+        default=None,
+        type=rational,
+        help=f"every member above this total accuracy ({RATIONAL_HELP})",
+    )
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
-    al.add_argument("--subsets", default=None, metavar="c1,c2;c1,c2,c3",
-                    help="the subsets to check (default: all; needed beyond 12 classifiers)")
-    al.add_argument("--witness", metavar="OUT.json", default=None,
-                    help="write the witness of the whole ensemble (or of the first --subsets entry) as a "
-                         "labelled sketch: an answer key consistent with the counts under which every member "
-                         "meets the specification (status 2 when that subset is not quiet)")
-    al.add_argument("--verdicts-only", action="store_true",
-                    help="verdicts with their evidence only: skip the feasible Q_a and label counts (faster; "
-                         "never refused for its size)")
-    al.add_argument("--force", action="store_true",
-                    help=f"run a full report estimated at more than {SECONDS_LIMIT} s (by default refused up front: "
-                         f"more than {ALARM_WORK_LIMIT} units, a unit being a label times a cell of a subset that "
-                         "needs integer programs; e.g. 7 binary classifiers, or 4 with 4 labels)")
-    al.add_argument("--accuracy", action="store_true",
-                    help="also give every member of a quiet subset its exact accuracy range on each label")
-    al.add_argument("--fail-on", metavar="fires,undecided", default=None,
-                    type=lambda v: names(v, ALARM_FAILURES),
-                    help="exit with status 1 when a subset fires, or is undecided (comma-separated)")
+    al.add_argument(
+        "--subsets",
+        default=None,
+        metavar="c1,c2;c1,c2,c3",
+        help="the subsets to check (default: all; needed beyond 12 classifiers)",
+    )
+    al.add_argument(
+        "--witness",
+        metavar="OUT.json",
+        default=None,
+        help="write the witness of the whole ensemble (or of the first --subsets entry) as a "
+        "labelled sketch: an answer key consistent with the counts under which every member "
+        "meets the specification (status 2 when that subset is not quiet)",
+    )
+    al.add_argument(
+        "--verdicts-only",
+        action="store_true",
+        help="verdicts with their evidence only: skip the feasible Q_a and label counts (faster; "
+        "never refused for its size)",
+    )
+    al.add_argument(
+        "--force",
+        action="store_true",
+        help=f"run a full report estimated at more than {SECONDS_LIMIT} s (by default refused up front: "
+        f"more than {ALARM_WORK_LIMIT} units, a unit being a label times a cell of a subset that "
+        "needs integer programs; e.g. 7 binary classifiers, or 4 with 4 labels)",
+    )
+    al.add_argument(
+        "--accuracy",
+        action="store_true",
+        help="also give every member of a quiet subset its exact accuracy range on each label",
+    )
+    al.add_argument(
+        "--fail-on",
+        metavar="fires,undecided",
+        default=None,
+        type=lambda v: names(v, ALARM_FAILURES),
+        help="exit with status 1 when a subset fires, or is undecided (comma-separated)",
+    )
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")
-    al.add_argument("--fail-on-alarm", action="store_true",
-                    help="exit with status 1 when the alarm fires (the same as --fail-on fires)")
+    al.add_argument(
+        "--fail-on-alarm",
+        action="store_true",
+        help="exit with status 1 when the alarm fires (the same as --fail-on fires)",
+    )
     deprecated_flag(al, "--strict", "--fail-on-alarm")
     input_options(al)
     al.set_defaults(run=run)

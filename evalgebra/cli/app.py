@@ -55,22 +55,35 @@ def build_parser() -> argparse.ArgumentParser:
         prog="evalgebra",
         description="Exact algebraic evaluation of classifier ensembles on unlabelled data.",
         epilog="Input paths are paths ('-' reads standard input). Exit status: 0 done, 1 a check failed (one "
-               "named by --fail-on or --fail-on-alarm, or that of evaluate --min-accuracy X, on by itself; "
-               "alarm --min-accuracy X alone exits 0), 2 an error (one line 'evalgebra: error: ...'), "
-               f"{BROKEN_PIPE_STATUS} the reader of the output closed it early (as in '| head -1'; nothing printed). "
-               "The default structure is independent in every command.",
+        "named by --fail-on or --fail-on-alarm, or that of evaluate --min-accuracy X, on by itself; "
+        "alarm --min-accuracy X alone exits 0), 2 an error (one line 'evalgebra: error: ...'), "
+        f"{BROKEN_PIPE_STATUS} the reader of the output closed it early (as in '| head -1'; nothing printed). "
+        "The default structure is independent in every command.",
     )
-    parser.add_argument("--version", action="version", version=f"evalgebra {_version()}",
-                        help="print the version and exit")
-    parser.add_argument("--time-limit", type=time_limit_value, default=None, metavar="SECONDS",
-                        help="limit each Gröbner computation of this run to SECONDS ('none': no limit; default "
-                             f"{TIME_LIMIT_VARIABLE} from the environment, else 600)")
-    parser.add_argument("--progress", action="store_true",
-                        help="report Gröbner computations that run longer than 10 s on standard error, with "
-                             f"their stage (as {PROGRESS_VARIABLE}=1; on by default when standard error is a "
-                             "terminal)")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                help="what to do ('evalgebra COMMAND --help' lists its options)")
+    parser.add_argument(
+        "--version", action="version", version=f"evalgebra {_version()}", help="print the version and exit"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=time_limit_value,
+        default=None,
+        metavar="SECONDS",
+        help="limit each Gröbner computation of this run to SECONDS ('none': no limit; default "
+        f"{TIME_LIMIT_VARIABLE} from the environment, else 600)",
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="report Gröbner computations that run longer than 10 s on standard error, with "
+        f"their stage (as {PROGRESS_VARIABLE}=1; on by default when standard error is a "
+        "terminal)",
+    )
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        help="what to do ('evalgebra COMMAND --help' lists its options)",
+    )
     for command in (example, sketch, merge, point, polys, evaluate, alarm):
         command.register(sub)
     return parser
@@ -127,8 +140,10 @@ def _run(args: argparse.Namespace) -> int:
     except EvalgebraError as exc:
         return _error(_short(exc))
     except UnicodeEncodeError as exc:  # a terminal whose encoding lacks a name's characters
-        return _error(f"cannot write {exc.object[exc.start:exc.end]!r} in the output encoding {exc.encoding}; "
-                      "set PYTHONIOENCODING=utf-8")
+        return _error(
+            f"cannot write {exc.object[exc.start : exc.end]!r} in the output encoding {exc.encoding}; "
+            "set PYTHONIOENCODING=utf-8"
+        )
     except MemoryError:
         return _error("out of memory: the request is too large for this machine")
     except (OSError, UnicodeDecodeError, RecursionError) as exc:

@@ -51,12 +51,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
 from evalgebra.engines.limits import LONGEST_LIMIT
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
+from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
 from evalgebra.structures import read_structure_text
 
 __all__ = [
@@ -191,8 +191,10 @@ def names(value: str, accepted: Sequence[str]) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
     unknown = [name for name in chosen if name not in accepted]
     if unknown or not chosen:
-        raise argparse.ArgumentTypeError(f"{', '.join(repr(n[:40]) for n in unknown) or 'nothing'} not known; "
-                                         f"accepted (comma-separated): {', '.join(accepted)}")
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(repr(n[:40]) for n in unknown) or 'nothing'} not known; "
+            f"accepted (comma-separated): {', '.join(accepted)}"
+        )
     return chosen
 
 
@@ -211,8 +213,10 @@ def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input")
     except OSError as exc:
         raise SketchError(f"cannot read {what} {path!r}: {exc.strerror or type(exc).__name__}") from None
     if len(data) > max_bytes:
-        raise SketchError(f"{what} {path!r} is larger than {max_bytes} bytes; "
-                          "raise the cap with --max-input-bytes (e.g. 2G)")
+        raise SketchError(
+            f"{what} {path!r} is larger than {max_bytes} bytes; "
+            "raise the cap with --max-input-bytes (e.g. 2G)"
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -231,20 +235,28 @@ def check_csv_header(text: str, truth: str | None, population: str | None) -> No
     try:
         header = next(csv.reader(io.StringIO(text)), [])
     except csv.Error as exc:
-        raise SketchError(f"CSV header: {exc} (a cell holds at most {csv.field_size_limit()} characters)") from None
+        raise SketchError(
+            f"CSV header: {exc} (a cell holds at most {csv.field_size_limit()} characters)"
+        ) from None
     seen: dict[str, int] = {}
     for position, name in enumerate(h.strip() for h in header):
         if name in seen:
-            raise SketchError(f"CSV column {name!r} appears twice (columns {seen[name] + 1} and {position + 1}); "
-                              "every column needs its own name")
+            raise SketchError(
+                f"CSV column {name!r} appears twice (columns {seen[name] + 1} and {position + 1}); "
+                "every column needs its own name"
+            )
         seen[name] = position
 
 
 def input_options(command: argparse.ArgumentParser) -> None:
     """Add the options every command that reads a file has (``--max-input-bytes``)."""
-    command.add_argument("--max-input-bytes", type=byte_size, default=MAX_INPUT_BYTES, metavar="SIZE",
-                         help=f"refuse input files larger than this (default {MAX_INPUT_BYTES // 2**20}M; "
-                              "suffixes K, M, G)")
+    command.add_argument(
+        "--max-input-bytes",
+        type=byte_size,
+        default=MAX_INPUT_BYTES,
+        metavar="SIZE",
+        help=f"refuse input files larger than this (default {MAX_INPUT_BYTES // 2**20}M; suffixes K, M, G)",
+    )
 
 
 def read_sketch(args: argparse.Namespace) -> Sketch:
@@ -256,16 +268,25 @@ def read_sketch(args: argparse.Namespace) -> Sketch:
 class _DeprecatedFlag(argparse.Action):
     """A flag kept under an old spelling: sets the new flag's value and says so on standard error."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, replacement: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, replacement: str = "", **kwargs: Any
+    ) -> None:
         self.replacement = replacement
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         setattr(namespace, self.dest, True)
-        print(f"evalgebra: warning: {option_string} is deprecated and will be removed: use {self.replacement} "
-              "(the same exit status); 'strict' now means only a strict inequality (see --non-strict)",
-              file=sys.stderr)
+        print(
+            f"evalgebra: warning: {option_string} is deprecated and will be removed: use {self.replacement} "
+            "(the same exit status); 'strict' now means only a strict inequality (see --non-strict)",
+            file=sys.stderr,
+        )
 
 
 def deprecated_flag(command: argparse.ArgumentParser, old: str, new: str) -> None:
@@ -278,8 +299,9 @@ def deprecated_flag(command: argparse.ArgumentParser, old: str, new: str) -> Non
     True
     """
     dest = new.lstrip("-").replace("-", "_")
-    command.add_argument(old, dest=dest, action=_DeprecatedFlag, replacement=new,
-                         help=f"deprecated spelling of {new}")
+    command.add_argument(
+        old, dest=dest, action=_DeprecatedFlag, replacement=new, help=f"deprecated spelling of {new}"
+    )
 
 
 def time_limit_value(value: str) -> str:
@@ -299,8 +321,9 @@ def time_limit_value(value: str) -> str:
     except ValueError:
         seconds = math.nan
     if not 0 < seconds:  # NaN, zero and negatives
-        raise argparse.ArgumentTypeError(f"{value[:40]!r}: not a time limit; accepted: seconds above 0 "
-                                         "(e.g. 600 or 2.5) or none")
+        raise argparse.ArgumentTypeError(
+            f"{value[:40]!r}: not a time limit; accepted: seconds above 0 (e.g. 600 or 2.5) or none"
+        )
     return "none" if seconds > LONGEST_LIMIT else text
 
 

@@ -15,14 +15,22 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from evalgebra.cli.args import (RATIONAL_HELP, deprecated_flag, input_options, label_values, names, rational,
-                                read_sketch, structure_value)
+from evalgebra.cli.args import (
+    RATIONAL_HELP,
+    deprecated_flag,
+    input_options,
+    label_values,
+    names,
+    rational,
+    read_sketch,
+    structure_value,
+)
 from evalgebra.cli.guards import EVALUATE_FAILURES, SECONDS_LIMIT, TRIO_LIMIT, below_spec, check_trios
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.results import ALARM_KINDS, Evaluation, exact_text
 
 __all__ = ["format_evaluation", "register", "run"]
@@ -72,36 +80,59 @@ def _count(value: Any) -> str:
 def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
     """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
     assumed = f"; structure {result.structure}" if result.structure is not None else ""
-    lines = [f"method {result.method}{assumed}; labels {', '.join(result.labels)}; "
-             f"classifiers {', '.join(result.classifiers)}"]
+    lines = [
+        f"method {result.method}{assumed}; labels {', '.join(result.labels)}; "
+        f"classifiers {', '.join(result.classifiers)}"
+    ]
     shown: list[int] = list(range(len(result.points)))
-    if len(result.points) > _MANY_POINTS:  # e.g. K5's 140-210 real points: the chosen one and those in the unit cube
+    if (
+        len(result.points) > _MANY_POINTS
+    ):  # e.g. K5's 140-210 real points: the chosen one and those in the unit cube
         shown = [k for k, point in enumerate(result.points) if k == result.chosen or _in_unit_cube(point)]
-        lines.append(f"{len(result.points)} real points; shown: the chosen one and the {len(shown)} inside the unit "
-                     "cube (--json lists every point)")
+        lines.append(
+            f"{len(result.points)} real points; shown: the chosen one and the {len(shown)} inside the unit "
+            "cube (--json lists every point)"
+        )
     for k in shown:
         point = result.points[k]
         mark = " (chosen)" if k == result.chosen else ""
-        kind = " fitted by maximum likelihood" if result.fit is not None and k == result.fit.fitted_index else ""
+        kind = (
+            " fitted by maximum likelihood" if result.fit is not None and k == result.fit.fitted_index else ""
+        )
         lines.append(f"point {k}{kind}{mark}:")
         for label, value in point.prevalence.items():
             lines.append(f"  P_{label} = {_exact(value)}{_interval(point, 'prevalence', label)}")
         for population, row in (getattr(point, "by_population", None) or {}).items():
-            lines.append(f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items()))
+            lines.append(
+                f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items())
+            )
         for c, row in point.accuracy.items():
-            lines.append(f"  {c}: " + "   ".join(f"acc on {label} = {_exact(v)}{_interval(point, 'accuracy', c, label)}"
-                                                for label, v in row.items()))
+            lines.append(
+                f"  {c}: "
+                + "   ".join(
+                    f"acc on {label} = {_exact(v)}{_interval(point, 'accuracy', c, label)}"
+                    for label, v in row.items()
+                )
+            )
         for subset, row in (getattr(point, "correlation", None) or {}).items():
-            lines.append(f"  correlation {', '.join(subset)}: " + "   ".join(f"G on {label} = {_exact(v)}"
-                                                                             for label, v in row.items()))
-        abstaining = any(answer not in result.labels for rows in point.response.values()
-                         for answers in rows.values() for answer in answers)
+            lines.append(
+                f"  correlation {', '.join(subset)}: "
+                + "   ".join(f"G on {label} = {_exact(v)}" for label, v in row.items())
+            )
+        abstaining = any(
+            answer not in result.labels
+            for rows in point.response.values()
+            for answers in rows.values()
+            for answer in answers
+        )
         if k == result.chosen and (len(result.labels) > 2 or abstaining) and point.response:
             lines.append("  response rates P(answer | true label):")
             for c, by_truth in point.response.items():
                 for truth, answers in by_truth.items():
-                    lines.append(f"    {c} | true {truth}: " + "   ".join(f"{answer}: {_exact(v)}"
-                                                                          for answer, v in answers.items()))
+                    lines.append(
+                        f"    {c} | true {truth}: "
+                        + "   ".join(f"{answer}: {_exact(v)}" for answer, v in answers.items())
+                    )
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
     if result.fit is not None:
@@ -125,7 +156,9 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         prevalence = "-" if p is None else _exact(p.prevalence[result.labels[0]])
         first = p if p is not None else (trio.points[0] if trio.points else None)
         populations = list(getattr(first, "by_population", None) or {})
-        head = f"populations {', '.join(populations)}" if populations else f"trio {', '.join(trio.classifiers)}"
+        head = (
+            f"populations {', '.join(populations)}" if populations else f"trio {', '.join(trio.classifiers)}"
+        )
         lines.append(f"{head}: P_{result.labels[0]} = {prevalence}; alarms: {kinds}")
     lines.append("alarms:" + ("" if result.alarms else " none"))
     for alarm in result.alarms:
@@ -138,7 +171,9 @@ def _derive_and_write(n_classifiers: int, structure: list[Any], folder: Any) -> 
     from evalgebra.codegen.cache import write_cached_module
     from evalgebra.codegen.structures import derive_structure
 
-    form = derive_structure(n_classifiers, structure, lambda message: print(f"evalgebra: {message}", file=sys.stderr))
+    form = derive_structure(
+        n_classifiers, structure, lambda message: print(f"evalgebra: {message}", file=sys.stderr)
+    )
     return str(write_cached_module(folder, form)), form.degree
 
 
@@ -149,9 +184,9 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
     Gröbner step): past it, the run stops with one line and nothing is written.
     """
     from evalgebra.evaluators.structure_lookup import MissingStructureModule, cache_dir
-    from evalgebra.structures import structure_text
     from evalgebra.evaluators.structured import structure_match
     from evalgebra.groebner.runner import GroebnerTimeout, run_limited
+    from evalgebra.structures import structure_text
 
     try:
         structure_match(structure, sketch.classifiers, sketch.n_labels)
@@ -160,10 +195,18 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
             raise
         folder = cache_dir()
         text = structure_text(missing.structure)
-        print(f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers into "
-              f"{folder} (once; this can take minutes)", file=sys.stderr)
-        target, degree = run_limited(_derive_and_write, missing.n_classifiers, list(missing.structure), folder,
-                                     label=f"--derive of structure {text}")
+        print(
+            f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers into "
+            f"{folder} (once; this can take minutes)",
+            file=sys.stderr,
+        )
+        target, degree = run_limited(
+            _derive_and_write,
+            missing.n_classifiers,
+            list(missing.structure),
+            folder,
+            label=f"--derive of structure {text}",
+        )
         print(f"evalgebra: wrote {target} (eliminant of degree {degree})", file=sys.stderr)
     except GroebnerTimeout:
         raise
@@ -177,9 +220,15 @@ def run(args: argparse.Namespace) -> int:
     if args.classifiers:
         sketch = sketch.marginalise([c.strip() for c in args.classifiers.split(",") if c.strip()])
     options: dict[str, Any] = {}
-    decodings = [flag for flag, value in (("--prevalence-range", args.prevalence_range),
-                                          ("--prevalence-order", args.prevalence_order),
-                                          ("--known-prevalences", args.known_prevalences)) if value]
+    decodings = [
+        flag
+        for flag, value in (
+            ("--prevalence-range", args.prevalence_range),
+            ("--prevalence-order", args.prevalence_order),
+            ("--known-prevalences", args.known_prevalences),
+        )
+        if value
+    ]
     if decodings and args.method != "algebraic":
         raise EvalgebraError(f"{decodings[0]} applies to the algebraic method")
     if len(decodings) > 1:
@@ -187,7 +236,9 @@ def run(args: argparse.Namespace) -> int:
     if args.prevalence_range:
         options = {"decoding": "prevalence_range", "prevalence_range": tuple(args.prevalence_range)}
     elif args.prevalence_order:
-        options = {"prevalence_order": [name.strip() for name in args.prevalence_order.split(",") if name.strip()]}
+        options = {
+            "prevalence_order": [name.strip() for name in args.prevalence_order.split(",") if name.strip()]
+        }
     elif args.known_prevalences:
         options = {"known_prevalences": args.known_prevalences}
     fail_on = set(args.fail_on or ())
@@ -198,12 +249,19 @@ def run(args: argparse.Namespace) -> int:
         _derive_missing(structure, sketch)
     if args.method == "algebraic" and structure is None:
         check_trios(sketch.n_classifiers, args.force, sketch.n_labels)
-    if args.intervals is None and (args.level is not None or args.n_boot is not None or args.seed is not None):
+    if args.intervals is None and (
+        args.level is not None or args.n_boot is not None or args.seed is not None
+    ):
         raise EvalgebraError("--level, --n-boot and --seed apply to --intervals bootstrap|delta")
     if args.intervals is not None:
         options["intervals"] = args.intervals
-        options.update({name: value for name, value in (("level", args.level), ("n_boot", args.n_boot),
-                                                          ("seed", args.seed)) if value is not None})
+        options.update(
+            {
+                name: value
+                for name, value in (("level", args.level), ("n_boot", args.n_boot), ("seed", args.seed))
+                if value is not None
+            }
+        )
     result = evaluate(sketch, method=args.method, structure=structure, fit=not args.no_fit, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     failed = args.fail_on_alarm and bool(result.alarms)
@@ -222,57 +280,120 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``evaluate`` command to the subcommands ``sub``; its parser."""
     ev = sub.add_parser("evaluate", help="evaluate an ensemble from its sketch alone")
     ev.add_argument("sketch", help="sketch JSON v1 (labels, if present, are ignored)")
-    ev.add_argument("--method", choices=METHODS, default="algebraic",
-                    help="algebraic (default: exact, independent errors, any number of labels), majority "
-                         "(majority vote) or hui_walter (two tests on two or more populations)")
-    ev.add_argument("--classifiers", default=None, metavar="c1,c2,...",
-                    help="evaluate these classifiers only (names, comma-separated)")
-    ev.add_argument("--structure", default=None, metavar="0-1,2-3",
-                    help="independent (default, as in every command), or correlated subsets like 0-1,0-2 (indices "
-                         "or names, as for point/polys; indices count the classifiers in the order --classifiers "
-                         "gives, else the sketch's): the algebraic method then evaluates binary classifiers whose "
-                         "errors may correlate on them, exactly; a structure that is not identifiable, or whose "
-                         "correlations the counts leave free, is refused (exit 2)")
-    ev.add_argument("--derive", action="store_true",
-                    help="with --structure: derive a missing evaluator into the cache folder first ($EVALGEBRA_CACHE, "
-                         "else ~/.cache/evalgebra/structures; progress on stderr; can take minutes)")
-    ev.add_argument("--prevalence-range", nargs=2, metavar=("LO", "HI"), type=rational,
-                    help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({RATIONAL_HELP})")
-    ev.add_argument("--prevalence-order", metavar="a,b,c", default=None,
-                    help="three or more labels: decode to the point whose labels, most prevalent first, "
-                         "come in this order (every label once)")
-    ev.add_argument("--known-prevalences", metavar="a=1/2,b=1/3,...", type=label_values, default=None,
-                    help="three or more labels: decode to the point nearest these prevalences (every label, "
-                         f"summing to 1; {RATIONAL_HELP})")
-    ev.add_argument("--min-accuracy", type=rational, default=None, metavar="X",
-                    help="check that the chosen point puts every classifier above X on every label; exit "
-                         f"with status 1 when not (unless --fail-on omits below_spec) ({RATIONAL_HELP})")
-    ev.add_argument("--non-strict", action="store_true", help="--min-accuracy means 'at least X', not 'above X'")
-    ev.add_argument("--fail-on", metavar="KINDS", default=None,
-                    type=lambda v: names(v, EVALUATE_FAILURES),
-                    help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
-                         f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})")
-    ev.add_argument("--intervals", choices=("bootstrap", "delta"), default=None,
-                    help="confidence intervals for every statistic of the chosen point: a seeded multinomial "
-                    "bootstrap over the counts, or the delta method (closed forms); shown as [low, high]")
-    ev.add_argument("--level", type=float, default=None, metavar="L",
-                    help="confidence level of --intervals (default 0.95)")
-    ev.add_argument("--n-boot", type=int, default=None, metavar="B",
-                    help="bootstrap resamples of --intervals bootstrap (default 1000)")
+    ev.add_argument(
+        "--method",
+        choices=METHODS,
+        default="algebraic",
+        help="algebraic (default: exact, independent errors, any number of labels), majority "
+        "(majority vote) or hui_walter (two tests on two or more populations)",
+    )
+    ev.add_argument(
+        "--classifiers",
+        default=None,
+        metavar="c1,c2,...",
+        help="evaluate these classifiers only (names, comma-separated)",
+    )
+    ev.add_argument(
+        "--structure",
+        default=None,
+        metavar="0-1,2-3",
+        help="independent (default, as in every command), or correlated subsets like 0-1,0-2 (indices "
+        "or names, as for point/polys; indices count the classifiers in the order --classifiers "
+        "gives, else the sketch's): the algebraic method then evaluates binary classifiers whose "
+        "errors may correlate on them, exactly; a structure that is not identifiable, or whose "
+        "correlations the counts leave free, is refused (exit 2)",
+    )
+    ev.add_argument(
+        "--derive",
+        action="store_true",
+        help="with --structure: derive a missing evaluator into the cache folder first ($EVALGEBRA_CACHE, "
+        "else ~/.cache/evalgebra/structures; progress on stderr; can take minutes)",
+    )
+    ev.add_argument(
+        "--prevalence-range",
+        nargs=2,
+        metavar=("LO", "HI"),
+        type=rational,
+        help=f"decode to the point whose first-label prevalence lies in [LO, HI] ({RATIONAL_HELP})",
+    )
+    ev.add_argument(
+        "--prevalence-order",
+        metavar="a,b,c",
+        default=None,
+        help="three or more labels: decode to the point whose labels, most prevalent first, "
+        "come in this order (every label once)",
+    )
+    ev.add_argument(
+        "--known-prevalences",
+        metavar="a=1/2,b=1/3,...",
+        type=label_values,
+        default=None,
+        help="three or more labels: decode to the point nearest these prevalences (every label, "
+        f"summing to 1; {RATIONAL_HELP})",
+    )
+    ev.add_argument(
+        "--min-accuracy",
+        type=rational,
+        default=None,
+        metavar="X",
+        help="check that the chosen point puts every classifier above X on every label; exit "
+        f"with status 1 when not (unless --fail-on omits below_spec) ({RATIONAL_HELP})",
+    )
+    ev.add_argument(
+        "--non-strict", action="store_true", help="--min-accuracy means 'at least X', not 'above X'"
+    )
+    ev.add_argument(
+        "--fail-on",
+        metavar="KINDS",
+        default=None,
+        type=lambda v: names(v, EVALUATE_FAILURES),
+        help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
+        f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})",
+    )
+    ev.add_argument(
+        "--intervals",
+        choices=("bootstrap", "delta"),
+        default=None,
+        help="confidence intervals for every statistic of the chosen point: a seeded multinomial "
+        "bootstrap over the counts, or the delta method (closed forms); shown as [low, high]",
+    )
+    ev.add_argument(
+        "--level",
+        type=float,
+        default=None,
+        metavar="L",
+        help="confidence level of --intervals (default 0.95)",
+    )
+    ev.add_argument(
+        "--n-boot",
+        type=int,
+        default=None,
+        metavar="B",
+        help="bootstrap resamples of --intervals bootstrap (default 1000)",
+    )
     ev.add_argument("--seed", type=int, default=None, help="random seed of --intervals bootstrap")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
-    ev.add_argument("--fail-on-alarm", action="store_true",
-                    help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)")
+    ev.add_argument(
+        "--fail-on-alarm",
+        action="store_true",
+        help="exit with status 1 when any alarm is raised (irrational included: --fail-on names kinds)",
+    )
     deprecated_flag(ev, "--strict", "--fail-on-alarm")
-    ev.add_argument("--no-fit", action="store_true",
-                    help="the exact points alone: no maximum-likelihood fit (by default the algebraic method with "
-                         "independent errors also fits the model from its exact points and majority vote, and "
-                         "chooses the fitted point unless the counts lie exactly on the model; the JSON's "
-                         "'verdict' says which: exact, fitted, fit_rejected or none)")
-    ev.add_argument("--force", action="store_true",
-                    help=f"run an algebraic evaluation estimated at more than {SECONDS_LIMIT} s (by default refused "
-                         f"up front: C(N,3) trios, each solving R! assignments of the hidden labels; at two labels "
-                         f"more than {TRIO_LIMIT} trios, at four labels more than 40)")
+    ev.add_argument(
+        "--no-fit",
+        action="store_true",
+        help="the exact points alone: no maximum-likelihood fit (by default the algebraic method with "
+        "independent errors also fits the model from its exact points and majority vote, and "
+        "chooses the fitted point unless the counts lie exactly on the model; the JSON's "
+        "'verdict' says which: exact, fitted, fit_rejected or none)",
+    )
+    ev.add_argument(
+        "--force",
+        action="store_true",
+        help=f"run an algebraic evaluation estimated at more than {SECONDS_LIMIT} s (by default refused "
+        f"up front: C(N,3) trios, each solving R! assignments of the hidden labels; at two labels "
+        f"more than {TRIO_LIMIT} trios, at four labels more than 40)",
+    )
     input_options(ev)
     ev.set_defaults(run=run)
     return ev

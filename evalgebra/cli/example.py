@@ -27,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
 
     csv_path = datasets.items_csv("acs_employment")
     sketch = Sketch.from_csv(csv_path, truth="truth")
-    print(f"# sketch of {csv_path.name} ('Algebraic Evaluation Theorems', Table 1: ACS employment, three classifiers)")
+    print(
+        f"# sketch of {csv_path.name} ('Algebraic Evaluation Theorems', Table 1: ACS employment, three classifiers)"
+    )
     print(sketch.to_json(), end="")
     point = evaluation_point(sketch, structure="complete")
     print("\n# exact evaluation point")
@@ -57,11 +59,15 @@ def run(args: argparse.Namespace) -> int:
         return float(table[where[1]] if len(where) == 2 else table[where[1]][where[2]])
 
     for name, where, truth in rows:
-        print(f"{name:<14}{pick(algebraic.point, where):>12.4f}{pick(majority.point, where):>12.4f}{float(truth):>12.4f}")
+        print(
+            f"{name:<14}{pick(algebraic.point, where):>12.4f}{pick(majority.point, where):>12.4f}{float(truth):>12.4f}"
+        )
     print("alarms (algebraic): " + "; ".join(f"[{a.kind}] {a.detail}" for a in algebraic.alarms))
     graders = datasets.load("bigbench_mistake")
-    print("\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
-          "Table 2), counts alone")
+    print(
+        "\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
+        "Table 2), counts alone"
+    )
     print(format_alarm(logical_alarm(graders.unlabelled())))
     _judges()
     return 0 if exact else 1
@@ -76,15 +82,22 @@ def _judges() -> None:
     truth, point = data.truth_point(), evaluate(sketch).point
     if point is None or sketch.missing_report is None:  # pragma: no cover - the seeded data decides
         return
-    print("\n# judges that abstain (generated, evalgebra.datasets.judges, seed 0): " + sketch.missing_report.text())
+    print(
+        "\n# judges that abstain (generated, evalgebra.datasets.judges, seed 0): "
+        + sketch.missing_report.text()
+    )
     print(f"{'rate':<34}{'algebraic':>12}{'truth':>12}")
-    print(f"{'P_pass':<34}{float(point.prevalence['pass']):>12.4f}{float(truth.prevalence_of()['pass']):>12.4f}")
+    print(
+        f"{'P_pass':<34}{float(point.prevalence['pass']):>12.4f}{float(truth.prevalence_of()['pass']):>12.4f}"
+    )
     for judge in data.judges[3:]:
         for label in data.labels:
             for answer in sketch.responses:
                 name = f"{judge} says {answer} | {label}"
-                print(f"{name:<34}{float(point.response[judge][label][answer]):>12.4f}"
-                      f"{float(truth.response_rate(judge, answer, label)):>12.4f}")
+                print(
+                    f"{name:<34}{float(point.response[judge][label][answer]):>12.4f}"
+                    f"{float(truth.response_rate(judge, answer, label)):>12.4f}"
+                )
 
 
 def register(sub: Any) -> argparse.ArgumentParser:

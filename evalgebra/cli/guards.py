@@ -122,8 +122,9 @@ def polys_size(n_classifiers: int, n_labels: int, n_populations: int, n_subsets:
     return polynomials, products, expanded
 
 
-def check_polys(n_classifiers: int, n_labels: int, n_populations: int, structure: object,
-                expanded: bool, force: bool) -> None:
+def check_polys(
+    n_classifiers: int, n_labels: int, n_populations: int, structure: object, expanded: bool, force: bool
+) -> None:
     """Refuse a generating set beyond the limits of the module table (``--force`` lifts the soft ones)."""
     head = f"polys: {n_classifiers} classifiers with {n_labels} labels"
     if _patterns(n_classifiers, n_labels) is None:
@@ -134,17 +135,23 @@ def check_polys(n_classifiers: int, n_labels: int, n_populations: int, structure
     polynomials, products, terms = polys_size(n_classifiers, n_labels, n_populations, n_subsets)
     size, noun = (terms, "terms once expanded") if expanded else (products, "products")
     if size > FORCED_LIMIT or polynomials > FORCED_LIMIT:
-        raise SpecError(f"{head} and {n_subsets} correlated subsets make about {size:.3g} {noun}, "
-                        f"beyond what any run finishes ({FORCED_LIMIT:.0e}, even with --force)")
+        raise SpecError(
+            f"{head} and {n_subsets} correlated subsets make about {size:.3g} {noun}, "
+            f"beyond what any run finishes ({FORCED_LIMIT:.0e}, even with --force)"
+        )
     if force:
         return
     if polynomials > POLYNOMIAL_LIMIT:
-        raise SpecError(f"{head} and {n_populations} population(s) make {polynomials} polynomials, more than "
-                        f"{POLYNOMIAL_LIMIT}; pass --force to build them anyway (time and memory grow with the count)")
+        raise SpecError(
+            f"{head} and {n_populations} population(s) make {polynomials} polynomials, more than "
+            f"{POLYNOMIAL_LIMIT}; pass --force to build them anyway (time and memory grow with the count)"
+        )
     if size > TERM_LIMIT:
         hint = "; print them unexpanded (--format text without --expand)" if expanded else ""
-        raise SpecError(f"{head} and {n_subsets} correlated subsets make about {size} {noun}, more than "
-                        f"{TERM_LIMIT} (a few seconds){hint}; pass --force to print them anyway")
+        raise SpecError(
+            f"{head} and {n_subsets} correlated subsets make about {size} {noun}, more than "
+            f"{TERM_LIMIT} (a few seconds){hint}; pass --force to print them anyway"
+        )
 
 
 def trio_seconds(n_labels: int) -> float:
@@ -175,16 +182,23 @@ def check_trios(n_classifiers: int, force: bool, n_labels: int = 2) -> None:
     if n_labels == 2:
         head = f"{n_classifiers} classifiers make {trios} trios, more than {TRIO_LIMIT} (20 classifiers)"
     else:
-        each = (f"{n_labels}! = {factorial(n_labels)} assignments" if n_labels <= 12
-                else f"{n_labels}! assignments")
-        head = (f"{n_classifiers} classifiers make {trios} trio{'s' * (trios != 1)}, each solved at {n_labels} labels "
-                f"({each} of the hidden labels): about {seconds:.3g} s, more than {SECONDS_LIMIT} s")
-    raise SpecError(f"evaluate: {head}; choose some with --classifiers c1,c2,..., use --method majority, "
-                    "or pass --force")
+        each = (
+            f"{n_labels}! = {factorial(n_labels)} assignments"
+            if n_labels <= 12
+            else f"{n_labels}! assignments"
+        )
+        head = (
+            f"{n_classifiers} classifiers make {trios} trio{'s' * (trios != 1)}, each solved at {n_labels} labels "
+            f"({each} of the hidden labels): about {seconds:.3g} s, more than {SECONDS_LIMIT} s"
+        )
+    raise SpecError(
+        f"evaluate: {head}; choose some with --classifiers c1,c2,..., use --method majority, or pass --force"
+    )
 
 
-def alarm_work(n_classifiers: int, n_labels: int, n_cells: int,
-               subsets: Sequence[Sequence[Any]] | None = None) -> int:
+def alarm_work(
+    n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None = None
+) -> int:
     """Units of work of the default ``alarm`` report: ``R min(R^|S|, cells)`` over the subsets ``S``
     that need integer programs (all of them at three or more labels; at two labels those of three or
     more members: pairs have exact interval conditions). ``n_cells``: the sketch's non-empty cells.
@@ -202,8 +216,9 @@ def alarm_work(n_classifiers: int, n_labels: int, n_cells: int,
     return sum(comb(n_classifiers, k) * cost(k) for k in range(1, n_classifiers + 1))
 
 
-def check_alarm(n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None,
-                force: bool) -> None:
+def check_alarm(
+    n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None, force: bool
+) -> None:
     """Refuse a default ``alarm`` report past :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work` unless forced.
 
     >>> check_alarm(12, 8, 586, None, False)
@@ -214,12 +229,14 @@ def check_alarm(n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequen
     work = alarm_work(n_classifiers, n_labels, n_cells, subsets)
     if work <= ALARM_WORK_LIMIT or force:
         return
-    count = len(subsets) if subsets is not None else 2 ** n_classifiers - 1
+    count = len(subsets) if subsets is not None else 2**n_classifiers - 1
     what = "label ranges" if n_labels > 2 else "exact integer programs"
-    raise SpecError(f"alarm: the full report of {n_classifiers} classifiers with {n_labels} labels ({count} "
-                    f"subsets, each with its feasible Q_a set and {what}) is about {work:,} units of work, "
-                    f"more than {ALARM_WORK_LIMIT:,} (about {SECONDS_LIMIT} s); use --verdicts-only, choose subsets "
-                    "with --subsets, or pass --force")
+    raise SpecError(
+        f"alarm: the full report of {n_classifiers} classifiers with {n_labels} labels ({count} "
+        f"subsets, each with its feasible Q_a set and {what}) is about {work:,} units of work, "
+        f"more than {ALARM_WORK_LIMIT:,} (about {SECONDS_LIMIT} s); use --verdicts-only, choose subsets "
+        "with --subsets, or pass --force"
+    )
 
 
 def check_correlations(n_classifiers: int, n_labels: int, structure: object, force: bool) -> None:
@@ -235,9 +252,11 @@ def check_correlations(n_classifiers: int, n_labels: int, structure: object, for
         return
     if values > FORCED_LIMIT or (values > CORRELATION_LIMIT and not force):
         which = "the complete structure" if structure == "complete" else "this structure"
-        raise SpecError(f"point: {which} on {n_classifiers} classifiers has {values} correlation values, more than "
-                        f"{CORRELATION_LIMIT}; use --structure independent, list the subsets (e.g. 0-1,1-2), "
-                        "or pass --force" + (" (too many even with --force)" if values > FORCED_LIMIT else ""))
+        raise SpecError(
+            f"point: {which} on {n_classifiers} classifiers has {values} correlation values, more than "
+            f"{CORRELATION_LIMIT}; use --structure independent, list the subsets (e.g. 0-1,1-2), "
+            "or pass --force" + (" (too many even with --force)" if values > FORCED_LIMIT else "")
+        )
 
 
 #: What ``evaluate --fail-on`` accepts: a failed ``--min-accuracy`` check, or an alarm kind.
@@ -246,8 +265,9 @@ EVALUATE_FAILURES = ("below_spec", *sorted(ALARM_KINDS))
 ALARM_FAILURES = ("fires", "undecided")
 
 
-def below_spec(result: Evaluation, threshold: Fraction, strict: bool = True,
-               show: Callable[[Any], str] = str) -> list[str]:
+def below_spec(
+    result: Evaluation, threshold: Fraction, strict: bool = True, show: Callable[[Any], str] = str
+) -> list[str]:
     """Why the chosen point misses ``accuracy > threshold`` (``>=`` when not strict) on some label.
 
     One message per classifier and label below it (values written by ``show``); an undefined or

@@ -44,8 +44,10 @@ def _label_totals(point: EvaluationPoint) -> list[Fraction | None]:
     sizes = point.sizes or ((point.Q,) if point.spec.n_populations == 1 else ())
     if len(sizes) != len(point.prevalence) or any(size is None for size in sizes):
         return [None] * point.spec.n_labels
-    return [sum((Fraction(size or 0) * row[ell] for size, row in zip(sizes, point.prevalence)), Fraction(0))
-            for ell in range(point.spec.n_labels)]
+    return [
+        sum((Fraction(size or 0) * row[ell] for size, row in zip(sizes, point.prevalence)), Fraction(0))
+        for ell in range(point.spec.n_labels)
+    ]
 
 
 def format_point(point: EvaluationPoint) -> str:
@@ -58,7 +60,11 @@ def format_point(point: EvaluationPoint) -> str:
         f"Q = {point.Q} items; labels {', '.join(labels)}; classifiers {', '.join(spec.classifiers)}",
     ]
     for s, pop in enumerate(spec.populations):
-        head = "prevalence" if spec.n_populations == 1 else f"prevalence in {pop} (Q = {point.sizes[s] if point.sizes else '?'})"
+        head = (
+            "prevalence"
+            if spec.n_populations == 1
+            else f"prevalence in {pop} (Q = {point.sizes[s] if point.sizes else '?'})"
+        )
         lines.append(head + ":")
         size = point.sizes[s] if point.sizes else (point.Q if spec.n_populations == 1 else None)
         for ell, value in enumerate(point.prevalence[s]):
@@ -66,8 +72,10 @@ def format_point(point: EvaluationPoint) -> str:
     lines.append("response rates P(classifier answers r | true label):")
     for i, rows in enumerate(point.response):
         for ell, row in enumerate(rows):
-            cells = "undefined (no items)" if row is None else "  ".join(
-                f"{labels[r]}: {_fraction(v, totals[ell])}" for r, v in enumerate(row)
+            cells = (
+                "undefined (no items)"
+                if row is None
+                else "  ".join(f"{labels[r]}: {_fraction(v, totals[ell])}" for r, v in enumerate(row))
             )
             lines.append(f"  {spec.classifiers[i]} | true {labels[ell]}: {cells}")
     if point.correlation:
@@ -101,17 +109,24 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``point`` command to the subcommands ``sub``; its parser."""
     point = sub.add_parser("point", help="exact evaluation point of a labelled sketch")
     point.add_argument("sketch", help="sketch JSON v1 with by_true_label counts")
-    point.add_argument("--structure", default="independent",
-                       help="independent (default, as in every command: prevalences and response rates), "
-                            "complete (every correlation too: the point at which the complete generating set "
-                            "reproduces the sketch) or subsets like 0-1,1-2 (ASCII indices or names)")
-    point.add_argument("--population", default=None,
-                       help="one population's point (default: all populations, rows shared)")
+    point.add_argument(
+        "--structure",
+        default="independent",
+        help="independent (default, as in every command: prevalences and response rates), "
+        "complete (every correlation too: the point at which the complete generating set "
+        "reproduces the sketch) or subsets like 0-1,1-2 (ASCII indices or names)",
+    )
+    point.add_argument(
+        "--population", default=None, help="one population's point (default: all populations, rows shared)"
+    )
     point.add_argument("--json", action="store_true", help="print evalgebra.point/1 JSON")
-    point.add_argument("--force", action="store_true",
-                       help=f"compute more than {CORRELATION_LIMIT} correlation values (R times the sum of "
-                            "R^|T| over the correlated subsets T: the complete structure on 9 binary "
-                            "classifiers has 39328)")
+    point.add_argument(
+        "--force",
+        action="store_true",
+        help=f"compute more than {CORRELATION_LIMIT} correlation values (R times the sum of "
+        "R^|T| over the correlated subsets T: the complete structure on 9 binary "
+        "classifiers has 39328)",
+    )
     input_options(point)
     point.set_defaults(run=run)
     return point

@@ -34,8 +34,9 @@ def parse_spec(text: str) -> tuple[int, int, list[tuple[int, ...]]]:
     for part in filter(None, (p.strip() for p in head.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in ("N", "R") or not value.strip().isdigit():
-            raise SpecError(f"--spec: {part!r} is not N=<int> or R=<int>; "
-                            "write e.g. N=4,R=2,structure=0-1,0-2")
+            raise SpecError(
+                f"--spec: {part!r} is not N=<int> or R=<int>; write e.g. N=4,R=2,structure=0-1,0-2"
+            )
         fields[key.strip()] = int(value)
     if "N" not in fields:
         raise SpecError("--spec: N=<number of classifiers> is required, e.g. N=4,R=2,structure=0-1")
@@ -52,8 +53,10 @@ def _one_structure(spec_text: str, out: Path, progress: object) -> int:
         raise SpecError(f"--spec: generated structure evaluators need R = 2, got R = {r_count}")
     form = derive_structure(n, structure, progress)  # type: ignore[arg-type]
     target = write_cached_module(out, form)  # recorded in out/MANIFEST.json: the runtime loads it
-    print(f"{target}: eliminant of degree {form.degree} ({form.method}, parameter {form.parameter}), "
-          f"derived in {form.seconds:.1f} s")
+    print(
+        f"{target}: eliminant of degree {form.degree} ({form.method}, parameter {form.parameter}), "
+        f"derived in {form.seconds:.1f} s"
+    )
     return 0
 
 
@@ -62,12 +65,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="regenerate the files")
     mode.add_argument("--check", action="store_true", help="fail if regeneration would change a file")
-    mode.add_argument("--spec", metavar="SPEC",
-                      help='derive one structure\'s evaluator, e.g. "N=4,R=2,structure=0-1" (needs --out)')
+    mode.add_argument(
+        "--spec",
+        metavar="SPEC",
+        help='derive one structure\'s evaluator, e.g. "N=4,R=2,structure=0-1" (needs --out)',
+    )
     parser.add_argument("--dir", type=Path, default=GENERATED, help=f"target folder (default {GENERATED})")
     parser.add_argument("--out", type=Path, help="folder for the module written by --spec")
-    parser.add_argument("--structures", action="store_true",
-                        help="also write/check generated/structures/ outside the package's folder")
+    parser.add_argument(
+        "--structures",
+        action="store_true",
+        help="also write/check generated/structures/ outside the package's folder",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
     args = parser.parse_args(argv)
     start = time.perf_counter()

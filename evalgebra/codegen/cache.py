@@ -37,6 +37,12 @@ def write_cached_module(folder: Path, form: StructureForm) -> Path:
     """Write ``form``'s module into ``folder`` (made if missing) and record it; the path written."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{form.module}.py"
-    write_recorded(target, structure_source(form), protocol=CACHE_PROTOCOL,
-                   generator="evalgebra.codegen.structures", structure=[list(subset) for subset in form.structure], n_classifiers=form.n_classifiers)
+    write_recorded(
+        target,
+        structure_source(form),
+        protocol=CACHE_PROTOCOL,
+        generator="evalgebra.codegen.structures",
+        structure=[list(subset) for subset in form.structure],
+        n_classifiers=form.n_classifiers,
+    )
     return target

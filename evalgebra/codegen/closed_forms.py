@@ -119,7 +119,9 @@ def count_moments(spec: EnsembleSpec) -> tuple[list[tuple[str, sympy.Expr]], dic
     return list(prelude), dict(substitution)
 
 
-_COUNT_MOMENTS: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[tuple[str, sympy.Expr]], dict[str, sympy.Expr]]] = {}
+_COUNT_MOMENTS: dict[
+    tuple[tuple[str, ...], tuple[str, ...]], tuple[list[tuple[str, sympy.Expr]], dict[str, sympy.Expr]]
+] = {}
 
 
 def _count_moments(spec: EnsembleSpec) -> tuple[list[tuple[str, sympy.Expr]], dict[str, sympy.Expr]]:
@@ -235,12 +237,17 @@ def three_independent(progress: Progress = _quiet) -> ThreeIndependent:
         for g in lines:
             c1, c0 = sympy.Poly(g, acc).all_coeffs()
             try:
-                values.add(field.divide(_at(field, sympy.Poly(-c0, prev), root),
-                                        _at(field, sympy.Poly(c1, prev), root))[:2])
+                values.add(
+                    field.divide(
+                        _at(field, sympy.Poly(-c0, prev), root), _at(field, sympy.Poly(c1, prev), root)
+                    )[:2]
+                )
             except ZeroDivisionError:
                 continue
         if len(values) != 1:
-            raise InconsistentIdealError(f"{acc}: the linear polynomials give {len(values)} different solutions")
+            raise InconsistentIdealError(
+                f"{acc}: the linear polynomials give {len(values)} different solutions"
+            )
         moment_forms[str(acc)] = (*values.pop(), d)
     progress("homogenising in the pattern counts")
     prelude, substitution = count_moments(spec)
@@ -260,8 +267,14 @@ def three_independent(progress: Progress = _quiet) -> ThreeIndependent:
         for factor, _ in sympy.factor_list(den)[1]:
             factors.add(factor)
     blind = tuple(sorted(factors, key=sympy.default_sort_key))
-    return ThreeIndependent(tuple(VariableRegistry(spec, "R").observables()), tuple(prelude), radicand,
-                            tuple(statistics), blind, moment_forms)
+    return ThreeIndependent(
+        tuple(VariableRegistry(spec, "R").observables()),
+        tuple(prelude),
+        radicand,
+        tuple(statistics),
+        blind,
+        moment_forms,
+    )
 
 
 def independent_model(spec: EnsembleSpec) -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.Expr]]]:

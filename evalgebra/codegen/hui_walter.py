@@ -116,8 +116,10 @@ def _coefficients(poly: Any, position: int, ring: PolyRing) -> list[Any]:
     """Coefficients of ``poly`` in the variable at ``position``, constant term first."""
     out: dict[int, Any] = {}
     for monomial, coeff in zip(poly.monoms(), poly.coeffs()):
-        rest = monomial[:position] + (0,) + monomial[position + 1:]
-        out[monomial[position]] = out.get(monomial[position], ring.q.from_dict({})) + ring.q.from_dict({rest: coeff})
+        rest = monomial[:position] + (0,) + monomial[position + 1 :]
+        out[monomial[position]] = out.get(monomial[position], ring.q.from_dict({})) + ring.q.from_dict(
+            {rest: coeff}
+        )
     return [out.get(k, ring.q.from_dict({})) for k in range(max(out) + 1)]
 
 
@@ -141,8 +143,9 @@ def _square_split(poly: Any, ring: PolyRing) -> tuple[Any, Any]:
 
 
 # -- moment coordinates -> counts ----------------------------------------------------------------
-def _population_counts(spec: EnsembleSpec) -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.Expr]],
-                                                      dict[str, tuple[str, int, int]]]:
+def _population_counts(
+    spec: EnsembleSpec,
+) -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.Expr]], dict[str, tuple[str, int, int]]]:
     r"""Count symbols, the per-population prelude and how each moment symbol becomes counts.
 
     The one-population count moments of :func:`count_moments` are renamed per population
@@ -163,6 +166,7 @@ def _population_counts(spec: EnsembleSpec) -> tuple[tuple[sympy.Symbol, ...], li
     moments: dict[str, tuple[str, int, int]] = {}
     n_patterns = len(one_counts)
     for s in range(spec.n_populations):
+
         def stratum(name: str, s: int = s) -> str:
             head, _, rest = name.partition("_")
             return f"{head}_s{s}" + (f"_{rest}" if rest else "")
@@ -183,7 +187,9 @@ def _population_counts(spec: EnsembleSpec) -> tuple[tuple[sympy.Symbol, ...], li
 class _Homogeniser:
     """Moment polynomials -> count polynomials times powers of ``1/Q_s``, exactly (flint)."""
 
-    def __init__(self, source: PolyRing, moments: dict[str, tuple[str, int, int]], n_populations: int) -> None:
+    def __init__(
+        self, source: PolyRing, moments: dict[str, tuple[str, int, int]], n_populations: int
+    ) -> None:
         self.source = source
         names = sorted({count for count, _, _ in moments.values()})
         sizes = [f"Q_s{s}" for s in range(n_populations)]
@@ -264,7 +270,9 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
     elim = eliminate(ideal, [u for u in unknowns if u != pivot])
     quadratics = [ring.convert(p, elim.ring) for p in elim if p.degrees()[elim.ring.names.index(pivot)]]
     if len(quadratics) != 1 or quadratics[0].degrees()[position] != 2:
-        raise InconsistentIdealError(f"expected one quadratic in {pivot}, got {len(quadratics)} polynomial(s)")
+        raise InconsistentIdealError(
+            f"expected one quadratic in {pivot}, got {len(quadratics)} polynomial(s)"
+        )
     c, b, a = _coefficients(quadratics[0], position, ring)
     square, d = _square_split(b * b - 4 * a * c, ring)
     field = QuadraticExtension(d, reduce=_reduced)
@@ -282,13 +290,17 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
                 continue
             c0, c1 = (ring.convert(p, part.ring) for p in _coefficients(poly, at, part.ring))
             try:
-                found.append(field.divide(_horner(field, -c0, position, ring, root),
-                                          _horner(field, c1, position, ring, root)))
+                found.append(
+                    field.divide(
+                        _horner(field, -c0, position, ring, root), _horner(field, c1, position, ring, root)
+                    )
+                )
             except ZeroDivisionError:
                 continue
         if not found or not all(field.same(found[0], v) for v in found[1:]):
-            raise InconsistentIdealError(f"{name}: the polynomials linear in it give {len(found)} solution(s) "
-                                         "that do not all agree")
+            raise InconsistentIdealError(
+                f"{name}: the polynomials linear in it give {len(found)} solution(s) that do not all agree"
+            )
         values[name] = found[0]
 
     progress("homogenising in the cross-tab counts")
@@ -321,12 +333,23 @@ def hui_walter(progress: Progress = _quiet) -> HuiWalterForm:
         for factor, _ in den.factor()[1]:
             primitive = to_sympy.rational(to_sympy.primitive(factor))
             factors[str(primitive)] = primitive
-        moment_forms[name] = (ring.to_sympy(x) / ring.to_sympy(z), ring.to_sympy(y) / ring.to_sympy(z),
-                              ring.to_sympy(d))
-    blind = tuple(sorted((sympy.expand(to_sympy.to_sympy(f)) for f in factors.values()),
-                         key=sympy.default_sort_key))
-    return HuiWalterForm(counts, tuple(prelude), sympy.expand(to_sympy.to_sympy(radicand)), tuple(statistics),
-                         blind, moment_forms, pivot)
+        moment_forms[name] = (
+            ring.to_sympy(x) / ring.to_sympy(z),
+            ring.to_sympy(y) / ring.to_sympy(z),
+            ring.to_sympy(d),
+        )
+    blind = tuple(
+        sorted((sympy.expand(to_sympy.to_sympy(f)) for f in factors.values()), key=sympy.default_sort_key)
+    )
+    return HuiWalterForm(
+        counts,
+        tuple(prelude),
+        sympy.expand(to_sympy.to_sympy(radicand)),
+        tuple(statistics),
+        blind,
+        moment_forms,
+        pivot,
+    )
 
 
 def _horner(field: QuadraticExtension, poly: Any, position: int, ring: PolyRing, at: Triple) -> Triple:

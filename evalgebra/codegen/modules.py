@@ -22,14 +22,14 @@ from pathlib import Path
 
 import sympy
 
+from evalgebra.codegen import hui_walter as hw
+from evalgebra.codegen import many_labels
 from evalgebra.codegen.closed_forms import (
     containing_line,
     independent_model,
     outputs_of,
     three_independent,
 )
-from evalgebra.codegen import hui_walter as hw
-from evalgebra.codegen import many_labels
 from evalgebra.codegen.printer import python_function
 from evalgebra.codegen.structure_modules import structure_files
 from evalgebra.fileio import write_output
@@ -70,7 +70,7 @@ def _three_independent(progress: Progress) -> tuple[str, str]:
         "factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
         "Prelude names: ``Q`` test size, ``B_T`` items on which all of ``T`` answered b,\n"
         "``E_T = Q^|T| D_T`` the scaled central moments.\n\n"
-        "References: \"Algebraic Evaluation Theorems\" (A. Corrada-Emmanuel), Theorem 2;\n"
+        'References: "Algebraic Evaluation Theorems" (A. Corrada-Emmanuel), Theorem 2;\n'
         "docs/theory.md#three-independent-classifiers; derivation d02."
     )
     constants = [
@@ -81,14 +81,20 @@ def _three_independent(progress: Progress) -> tuple[str, str]:
     ]
     prelude = list(form.prelude)
     functions = [
-        python_function("solve", form.counts,
-                        list(outputs_of(form)) + [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)]
-                        + [(name, sympy.Symbol(name)) for name, _ in form.prelude[1:]],
-                        "Radicand R; (num, root, den) of prev_a and of every accuracy; the value of every\n"
-                        "    BLIND_SPOTS factor (a zero leaves the closed form undefined); the MOMENTS after Q.", prelude),
+        python_function(
+            "solve",
+            form.counts,
+            list(outputs_of(form))
+            + [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)]
+            + [(name, sympy.Symbol(name)) for name, _ in form.prelude[1:]],
+            "Radicand R; (num, root, den) of prev_a and of every accuracy; the value of every\n"
+            "    BLIND_SPOTS factor (a zero leaves the closed form undefined); the MOMENTS after Q.",
+            prelude,
+        ),
     ]
     return "d02_three_independent (lex Gröbner bases in moment coordinates)", _module(
-        "derivations/d02_three_independent.py", doc, constants, functions)
+        "derivations/d02_three_independent.py", doc, constants, functions
+    )
 
 
 def _independent_model(progress: Progress) -> tuple[str, str]:
@@ -98,39 +104,60 @@ def _independent_model(progress: Progress) -> tuple[str, str]:
         progress(f"independent model, N = {n}")
         variables, model = independent_model(EnsembleSpec(n, 2))
         constants.append(f"PATTERNS_{n} = {tuple(name for name, _ in model)!r}")
-        functions.append(python_function(
-            f"frequencies_{n}", variables, [(name, expr) for name, expr in model],
-            f"Pattern probabilities of {n} error-independent binary classifiers at (prev_a, acc_i_l)."))
+        functions.append(
+            python_function(
+                f"frequencies_{n}",
+                variables,
+                [(name, expr) for name, expr in model],
+                f"Pattern probabilities of {n} error-independent binary classifiers at (prev_a, acc_i_l).",
+            )
+        )
         spec = EnsembleSpec(n, 2)
         registry = VariableRegistry(spec)
         moments = moments_of(spec, [expr for _, expr in model])
         names = [str(registry.symbol(key)) for key in moments]
         constants.append(f"MOMENTS_{n} = {tuple(names)!r}")
-        functions.append(python_function(
-            f"moments_{n}", variables, [(name, sympy.factor(sympy.expand(e))) for name, e in zip(names, moments.values())],
-            f"Moment coordinates (m_i_b, D_T) of the same model: a cheaper exact residual check."))
-    doc = ("The independent model: pattern probabilities as polynomials in the prevalence and\n"
-           "accuracies, from the generating set, and the same model in moment coordinates (a\n"
-           "bijection on the simplex). Used for exact residual checks.\n\n"
-           "References: \"Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n"
-           "classification\" (A. Corrada-Emmanuel), Theorem 1; docs/theory.md#the-generating-set.")
-    return "the generating set (builder)", _module("evalgebra.builder.GeneratingSet", doc, constants, functions)
+        functions.append(
+            python_function(
+                f"moments_{n}",
+                variables,
+                [(name, sympy.factor(sympy.expand(e))) for name, e in zip(names, moments.values())],
+                "Moment coordinates (m_i_b, D_T) of the same model: a cheaper exact residual check.",
+            )
+        )
+    doc = (
+        "The independent model: pattern probabilities as polynomials in the prevalence and\n"
+        "accuracies, from the generating set, and the same model in moment coordinates (a\n"
+        "bijection on the simplex). Used for exact residual checks.\n\n"
+        'References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n'
+        'classification" (A. Corrada-Emmanuel), Theorem 1; docs/theory.md#the-generating-set.'
+    )
+    return "the generating set (builder)", _module(
+        "evalgebra.builder.GeneratingSet", doc, constants, functions
+    )
 
 
 def _containing_variety(progress: Progress) -> tuple[str, str]:
     progress("containing variety, N = 1")
     variables, coefficients = containing_line()
-    doc = ("The containing variety of arbitrarily correlated binary classifiers, one line per\n"
-           "classifier: ``alpha(prev_a) acc_a + beta(prev_a) acc_b + gamma(prev_a, m_b) = 0``\n"
-           "(``m_b`` = the classifier's frequency of answering b). Every true evaluation point lies\n"
-           "on it.\n\n"
-           "References: \"Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n"
-           "classification\" (A. Corrada-Emmanuel), section 5 and Theorem 4;\n"
-           "docs/theory.md#the-containing-variety-and-distance; derivation d03.")
-    function = python_function("line", variables, coefficients,
-                               "Coefficients (alpha, beta, gamma) of the classifier's containing line.")
+    doc = (
+        "The containing variety of arbitrarily correlated binary classifiers, one line per\n"
+        "classifier: ``alpha(prev_a) acc_a + beta(prev_a) acc_b + gamma(prev_a, m_b) = 0``\n"
+        "(``m_b`` = the classifier's frequency of answering b). Every true evaluation point lies\n"
+        "on it.\n\n"
+        'References: "Streaming algorithms for evaluating noisy judges on unlabeled data - binary\n'
+        'classification" (A. Corrada-Emmanuel), section 5 and Theorem 4;\n'
+        "docs/theory.md#the-containing-variety-and-distance; derivation d03."
+    )
+    function = python_function(
+        "line",
+        variables,
+        coefficients,
+        "Coefficients (alpha, beta, gamma) of the classifier's containing line.",
+    )
     return "d03_containing_varieties (correlations eliminated)", _module(
-        "derivations/d03_containing_varieties.py", doc, [], [function])
+        "derivations/d03_containing_varieties.py", doc, [], [function]
+    )
 
 
 def _hui_walter(progress: Progress) -> tuple[str, str]:
@@ -147,8 +174,8 @@ def _hui_walter(progress: Progress) -> tuple[str, str]:
         "floats and NumPy arrays. Where a factor of ``BLIND_SPOTS`` vanishes a denominator does.\n\n"
         "Prelude names, per population ``s``: ``Q_s`` its size, ``B_s_i`` items test ``i``\n"
         "called b, ``E_s_0_1 = Q_s^2 D_s_0_1`` the scaled covariance of the tests.\n\n"
-        "References: \"Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for\n"
-        "Performance Estimation in Online and Static Settings\" (anonymous authors), eqs 2-3;\n"
+        'References: "Unlocking Unlabeled Data: Ensemble Learning with the Hui-Walter Paradigm for\n'
+        'Performance Estimation in Online and Static Settings" (anonymous authors), eqs 2-3;\n'
         "docs/theory.md#hui-walter; derivation d06; evalgebra.codegen.hui_walter."
     )
     constants = [
@@ -160,15 +187,24 @@ def _hui_walter(progress: Progress) -> tuple[str, str]:
         f"PATTERNS = {tuple(name for name, _ in model)!r}",
     ]
     functions = [
-        python_function("evaluate", form.counts, hw.outputs_of(form),
-                        "Radicand R, (num, root, den) of every statistic, then every BLIND_SPOTS factor.",
-                        list(form.prelude)),
-        python_function("model", variables, model,
-                        "Pattern probabilities of both populations (PATTERNS order) at a point (STATISTICS "
-                        "order): the multi-population generating set."),
+        python_function(
+            "evaluate",
+            form.counts,
+            hw.outputs_of(form),
+            "Radicand R, (num, root, den) of every statistic, then every BLIND_SPOTS factor.",
+            list(form.prelude),
+        ),
+        python_function(
+            "model",
+            variables,
+            model,
+            "Pattern probabilities of both populations (PATTERNS order) at a point (STATISTICS "
+            "order): the multi-population generating set.",
+        ),
     ]
     return "d06_hui_walter (lex Gröbner bases in moment coordinates)", _module(
-        "evalgebra/codegen/hui_walter.py (derivation d06)", doc, constants, functions)
+        "evalgebra/codegen/hui_walter.py (derivation d06)", doc, constants, functions
+    )
 
 
 #: Each generated module's name (its file ``evalgebra/generated/<name>.py``) and the function
@@ -200,8 +236,10 @@ def generate(progress: Progress = _quiet, structures: bool = False) -> dict[str,
     for name, (source, text) in built.items():
         files[name] = text
         entries[name] = {"derivation": source, "sha256": hashlib.sha256(text.encode()).hexdigest()}
-    files["__init__.py"] = (_header("evalgebra.codegen.modules")
-                            + 'r"""Generated evaluator code: imported by the runtime, never edited by hand."""\n')
+    files["__init__.py"] = (
+        _header("evalgebra.codegen.modules")
+        + 'r"""Generated evaluator code: imported by the runtime, never edited by hand."""\n'
+    )
     manifest = {
         "format": "evalgebra.generated/1",
         "files": entries,
@@ -217,7 +255,9 @@ def _with_structures(directory: Path, structures: bool | None) -> bool:
     return directory.resolve() == GENERATED.resolve() if structures is None else structures
 
 
-def write(directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None) -> list[str]:
+def write(
+    directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None
+) -> list[str]:
     """Write every generated file (atomically); returns the names that changed.
 
     ``structures``: also the ``structures/`` folder (default: only in the package's folder).
@@ -233,7 +273,9 @@ def write(directory: Path = GENERATED, progress: Progress = _quiet, structures: 
     return changed
 
 
-def check(directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None) -> list[str]:
+def check(
+    directory: Path = GENERATED, progress: Progress = _quiet, structures: bool | None = None
+) -> list[str]:
     """The names whose regeneration would change the committed file (the manifest's
     ``generator`` and ``python`` entries, which record versions, are not compared;
     ``structures`` as for :func:`write`)."""

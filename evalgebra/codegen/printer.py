@@ -58,18 +58,24 @@ def require_polynomial(name: str, expr: sympy.Expr, names: Collection[str] | Non
             raise CodegenError(f"{name}: {atom} is not an integer: generated code must be division-free")
         if isinstance(atom, sympy.Pow):
             if not (atom.exp.is_Integer and atom.exp > 0):
-                raise CodegenError(f"{name}: {atom} is a division or a root: generated code must be division-free")
+                raise CodegenError(
+                    f"{name}: {atom} is a division or a root: generated code must be division-free"
+                )
             continue
         if isinstance(atom, sympy.Function):
             raise CodegenError(f"{name}: {atom} is a function call: generated code is arithmetic only")
         if isinstance(atom, (sympy.Number, sympy.NumberSymbol)) or atom in (sympy.I, sympy.zoo):
             raise CodegenError(f"{name}: {atom} is not an integer: generated code has integer constants only")
-        raise CodegenError(f"{name}: {atom} ({type(atom).__name__}) is not integer arithmetic: "
-                           "generated code has integers, names, +, * and ** only")
+        raise CodegenError(
+            f"{name}: {atom} ({type(atom).__name__}) is not integer arithmetic: "
+            "generated code has integers, names, +, * and ** only"
+        )
     if names is not None:
         unbound = sorted(str(s) for s in expr.free_symbols if str(s) not in names)
         if unbound:
-            raise CodegenError(f"{name}: {', '.join(unbound)} is neither an argument nor a name bound before it")
+            raise CodegenError(
+                f"{name}: {', '.join(unbound)} is neither an argument nor a name bound before it"
+            )
 
 
 def expression_text(expr: sympy.Expr) -> str:
@@ -114,8 +120,9 @@ def python_function(
     fresh = (s for s in sympy.numbered_symbols("t") if str(s) not in taken)
     replacements, reduced = sympy.cse([e for _, e in outputs], symbols=fresh, order="canonical")
     pending = [(str(sym), expr) for sym, expr in replacements]
-    pending += [(var, expr) for (var, _), expr in zip(outputs, reduced)
-                if str(expr) != var]  # an output already bound by the prelude needs no line
+    pending += [
+        (var, expr) for (var, _), expr in zip(outputs, reduced) if str(expr) != var
+    ]  # an output already bound by the prelude needs no line
     # in this order, except that a line waits for the outputs (and shared terms) it uses
     later = {var for var, _ in pending}
     while pending:

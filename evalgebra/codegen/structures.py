@@ -98,7 +98,7 @@ import sympy
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.codegen.closed_forms import count_moments
-from evalgebra.codegen.printer import CodegenError, expression_text, python_function, require_polynomial
+from evalgebra.codegen.printer import CodegenError
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.spec import EnsembleSpec
@@ -201,16 +201,26 @@ def _flint_moments(spec: EnsembleSpec) -> tuple[Any, dict[tuple[int, ...], Any],
     by_subset = {}
     for key in keys:
         observed = source.ring.names.index(str(registry.symbol(key)))
-        matches = [g for g in source.generators if g.degrees()[observed] == 1 and
-                   sum(1 for name in source.ring.names if name.startswith(("m_", "D_"))
-                       and g.degrees()[source.ring.names.index(name)]) == 1]
+        matches = [
+            g
+            for g in source.generators
+            if g.degrees()[observed] == 1
+            and sum(
+                1
+                for name in source.ring.names
+                if name.startswith(("m_", "D_")) and g.degrees()[source.ring.names.index(name)]
+            )
+            == 1
+        ]
         if len(matches) != 1:
             raise CodegenError(f"moment {registry.symbol(key)}: expected one generator, found {len(matches)}")
         by_subset[key.classifiers] = matches[0]
     return source.ring, by_subset, dict(zip(source.ring.names, source.ring.gens()))
 
 
-def _system(spec: EnsembleSpec) -> tuple[dict[tuple[int, ...], sympy.Expr], dict[str, sympy.Expr], dict[str, sympy.Expr]]:
+def _system(
+    spec: EnsembleSpec,
+) -> tuple[dict[tuple[int, ...], sympy.Expr], dict[str, sympy.Expr], dict[str, sympy.Expr]]:
     """Generators ``D_T - model`` (``T`` outside ``S``), the ``u_T`` solved, and the map to registry names."""
     n = spec.n_classifiers
     registry = GeneratingSet(spec).registry
@@ -245,7 +255,9 @@ def _system(spec: EnsembleSpec) -> tuple[dict[tuple[int, ...], sympy.Expr], dict
         if len(subset) >= 2:
             equations[subset] = sympy.expand(ring.to_sympy(mapped))
         elif mapped.coeffs():
-            raise CodegenError(f"classifier {subset[0]}: the single moment does not vanish in Youden coordinates")
+            raise CodegenError(
+                f"classifier {subset[0]}: the single moment does not vanish in Youden coordinates"
+            )
     solved: dict[str, sympy.Expr] = {}
     for t in spec.structure:  # by size: lower u's are substituted before
         u = sympy.Symbol(auxiliary_name("u", t))
@@ -264,11 +276,14 @@ def _linear_in(eq: sympy.Expr, unknowns: Sequence[sympy.Symbol]) -> bool:
 
 
 def _random_values(symbols: Any, rng: random.Random) -> dict[sympy.Symbol, sympy.Rational]:
-    return {s: sympy.Rational(rng.randint(-97, 97) or 1, rng.randint(2, 89)) for s in sorted(symbols, key=str)}
+    return {
+        s: sympy.Rational(rng.randint(-97, 97) or 1, rng.randint(2, 89)) for s in sorted(symbols, key=str)
+    }
 
 
-def _greedy(equations: list[sympy.Expr], unknowns: list[sympy.Symbol], rng: random.Random
-            ) -> tuple[list[tuple[list[sympy.Symbol], list[sympy.Expr]]], list[sympy.Expr]] | None:
+def _greedy(
+    equations: list[sympy.Expr], unknowns: list[sympy.Symbol], rng: random.Random
+) -> tuple[list[tuple[list[sympy.Symbol], list[sympy.Expr]]], list[sympy.Expr]] | None:
     """Linear solves that determine ``unknowns``: ``[(block, its equations)]`` and the leftovers."""
     left, remaining, blocks = list(equations), list(unknowns), []
     while remaining:
@@ -279,14 +294,21 @@ def _greedy(equations: list[sympy.Expr], unknowns: list[sympy.Symbol], rng: rand
         for size in sizes:
             for block in itertools.combinations(remaining, size):
                 inside = set(block)
-                candidates = [e for e in left if (e.free_symbols & set(remaining)) and
-                              e.free_symbols & set(remaining) <= inside and _linear_in(e, block)]
+                candidates = [
+                    e
+                    for e in left
+                    if (e.free_symbols & set(remaining))
+                    and e.free_symbols & set(remaining) <= inside
+                    and _linear_in(e, block)
+                ]
                 if len(candidates) < size:
                     continue
                 values = _random_values(set().union(*(e.free_symbols for e in candidates)) - inside, rng)
                 chosen: list[sympy.Expr] = []
                 rows: list[list[sympy.Expr]] = []
-                for e in sorted(candidates, key=lambda e: (len(sympy.Add.make_args(e)), sympy.default_sort_key(e))):
+                for e in sorted(
+                    candidates, key=lambda e: (len(sympy.Add.make_args(e)), sympy.default_sort_key(e))
+                ):
                     row = [sympy.diff(e, x).xreplace(values) for x in block]
                     if sympy.Matrix(rows + [row]).rank() > len(rows):
                         chosen.append(e)
@@ -350,8 +372,9 @@ def _strip(poly: sympy.Expr, observed: set[sympy.Symbol]) -> sympy.Expr:
     return kept
 
 
-def _eliminate_parameter(first: sympy.Expr, second: sympy.Expr, t: sympy.Symbol
-                         ) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
+def _eliminate_parameter(
+    first: sympy.Expr, second: sympy.Expr, t: sympy.Symbol
+) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
     """Resultant of two polynomials in ``t`` and the last remainder of degree 1 in ``t`` (as ``-r0 / r1``).
 
     The remainders are pseudo-remainders divided by their content (python-flint): each lies
@@ -403,8 +426,12 @@ def _homogeneous(expr: sympy.Expr, scale: dict[sympy.Symbol, sympy.Expr]) -> tup
     poly = sympy.Poly(sympy.expand(expr), *keys)
     terms = poly.terms()
     top = max(sum(w * e for w, e in zip(weights, m)) for m, _ in terms)
-    total = [c * q ** (top - sum(w * e for w, e in zip(weights, m))) *
-             sympy.Mul(*(x**e for x, e in zip(images, m))) for m, c in terms]
+    total = [
+        c
+        * q ** (top - sum(w * e for w, e in zip(weights, m)))
+        * sympy.Mul(*(x**e for x, e in zip(images, m)))
+        for m, c in terms
+    ]
     return sympy.expand(sympy.Add(*total)), top
 
 
@@ -480,7 +507,9 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
             expr = expr.xreplace(solutions)
         return sympy.numer(sympy.factor(sympy.together(expr)))
 
-    ranked = sorted(leftovers, key=lambda e: (len(e.free_symbols & set(solutions)), len(sympy.Add.make_args(e))))
+    ranked = sorted(
+        leftovers, key=lambda e: (len(e.free_symbols & set(solutions)), len(sympy.Add.make_args(e)))
+    )
     reduced: list[sympy.Expr] = []
     for leftover in ranked:  # reduce the cheapest leftovers until one is linear in t (or a dozen)
         value = in_p_t(leftover)
@@ -502,14 +531,20 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
                 candidates.append(value)
         if not candidates:
             raise CodegenError(f"structure {name}: no leftover gives an eliminant")
-        eliminant = min(candidates, key=lambda e: (sympy.degree(e, p), len(sympy.Add.make_args(sympy.expand(e)))))
+        eliminant = min(
+            candidates, key=lambda e: (sympy.degree(e, p), len(sympy.Add.make_args(sympy.expand(e))))
+        )
     else:
         method = "resultant"
         if len(reduced) < 2:
             raise CodegenError(f"structure {name}: fewer than two leftovers to eliminate {t}")
-        ordered = sorted(reduced, key=lambda e: (sympy.degree(e, t), len(sympy.Add.make_args(sympy.expand(e)))))
+        ordered = sorted(
+            reduced, key=lambda e: (sympy.degree(e, t), len(sympy.Add.make_args(sympy.expand(e))))
+        )
         for first, second in itertools.combinations(ordered, 2):
-            progress(f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})")
+            progress(
+                f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})"
+            )
             try:
                 resultant, t_num, t_den = _eliminate_parameter(first, second, t)
             except CodegenError:
@@ -542,9 +577,21 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
     unknowns = ("prev_a",) + tuple(k for k in back)
     outputs = tuple((k, *_to_counts(v, scale)) for k, v in back.items())
     residuals = _residuals(spec, scale)
-    return StructureForm(n_classifiers, structure, name, unknowns, str(t), tuple(coefficients), tuple(steps),
-                         outputs, residuals, tuple(count_symbols(spec)), tuple(prelude), method,
-                         time.perf_counter() - start)
+    return StructureForm(
+        n_classifiers,
+        structure,
+        name,
+        unknowns,
+        str(t),
+        tuple(coefficients),
+        tuple(steps),
+        outputs,
+        residuals,
+        tuple(count_symbols(spec)),
+        tuple(prelude),
+        method,
+        time.perf_counter() - start,
+    )
 
 
 def count_symbols(spec: EnsembleSpec) -> list[sympy.Symbol]:

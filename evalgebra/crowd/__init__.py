@@ -20,10 +20,17 @@ True
 0.51
 """
 
-from evalgebra.crowd.table import CrowdTable, crowd_table
-from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
-from evalgebra.crowd.trios import DenseTrios, dense_trios
 from evalgebra.crowd.facade import DawidSkeneAlgebraic
+from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
+from evalgebra.crowd.table import CrowdTable, crowd_table
+from evalgebra.crowd.trios import DenseTrios, dense_trios
 
-__all__ = ["CrowdTable", "crowd_table", "CrowdEvaluation", "sparse_evaluation", "DenseTrios", "dense_trios",
-           "DawidSkeneAlgebraic"]
+__all__ = [
+    "CrowdTable",
+    "crowd_table",
+    "CrowdEvaluation",
+    "sparse_evaluation",
+    "DenseTrios",
+    "dense_trios",
+    "DawidSkeneAlgebraic",
+]

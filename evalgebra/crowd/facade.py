@@ -40,8 +40,8 @@ import numpy as np
 
 from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
 from evalgebra.crowd.table import crowd_table
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SketchError, SpecError
+from evalgebra.numbers.seeds import check_seed
 
 __all__ = ["DawidSkeneAlgebraic"]
 
@@ -89,8 +89,10 @@ class DawidSkeneAlgebraic:
         self.min_items = min_items
 
     def __repr__(self) -> str:
-        return (f"DawidSkeneAlgebraic(splits={self.splits}, refine={self.refine}, seed={self.seed}, "
-                f"min_items={self.min_items})")
+        return (
+            f"DawidSkeneAlgebraic(splits={self.splits}, refine={self.refine}, seed={self.seed}, "
+            f"min_items={self.min_items})"
+        )
 
     def fit(self, data: Any) -> DawidSkeneAlgebraic:
         r"""Evaluate the crowd in ``data`` (a DataFrame with ``task, worker, label`` columns); returns ``self``.
@@ -104,16 +106,20 @@ class DawidSkeneAlgebraic:
         import pandas as pd
 
         if not isinstance(data, pd.DataFrame):
-            raise SketchError(f"fit needs a pandas DataFrame with columns task, worker, label; "
-                              f"got {type(data).__name__}")
+            raise SketchError(
+                f"fit needs a pandas DataFrame with columns task, worker, label; got {type(data).__name__}"
+            )
         if not isinstance(self.splits, int) or not isinstance(self.refine, int):
             raise SpecError("splits and refine must be integers")
         table = crowd_table(data)
-        result = sparse_evaluation(table, splits=self.splits, seed=self.seed, refine=self.refine,
-                                   min_items=self.min_items)
+        result = sparse_evaluation(
+            table, splits=self.splits, seed=self.seed, refine=self.refine, min_items=self.min_items
+        )
         if not np.isfinite(result.priors).all():
-            raise SketchError("no split of the workers into three groups could be evaluated: "
-                              + "; ".join(a.detail for a in result.alarms))
+            raise SketchError(
+                "no split of the workers into three groups could be evaluated: "
+                + "; ".join(a.detail for a in result.alarms)
+            )
 
         def names(column: str, values: tuple[str, ...]) -> Any:  # the input's own values, as an Index
             if column in table.indexes:
@@ -133,15 +139,18 @@ class DawidSkeneAlgebraic:
         self.priors_ = pd.Series(result.priors, index=pd.Index(label_values, name="label"), name="prior")
         evaluated = [k for k, w in enumerate(result.workers) if w not in result.too_sparse]
         r = len(label_values)
-        index = pd.MultiIndex(levels=[pd.Index([worker_values[result.workers[k]] for k in evaluated]),
-                                      pd.Index(label_values)],
-                              codes=[np.repeat(np.arange(len(evaluated)), r), np.tile(np.arange(r), len(evaluated))],
-                              names=["worker", "label"], verify_integrity=False)
+        index = pd.MultiIndex(
+            levels=[pd.Index([worker_values[result.workers[k]] for k in evaluated]), pd.Index(label_values)],
+            codes=[np.repeat(np.arange(len(evaluated)), r), np.tile(np.arange(r), len(evaluated))],
+            names=["worker", "label"],
+            verify_integrity=False,
+        )
         # errors_ rows are (worker, answered label), columns the true label: rows[w, true, answered] transposed
         values = result.rows[evaluated].transpose(0, 2, 1).reshape(-1, len(label_values))
         self.errors_ = pd.DataFrame(values, index=index, columns=pd.Index(label_values, name="label"))
-        self.items_ = pd.Series(result.items, index=pd.Index(list(worker_values.values()), name="worker"),
-                                name="items")
+        self.items_ = pd.Series(
+            result.items, index=pd.Index(list(worker_values.values()), name="worker"), name="items"
+        )
         self.too_sparse_ = {worker_values[w]: reason for w, reason in result.too_sparse.items()}
         return self
 

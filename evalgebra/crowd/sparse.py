@@ -59,10 +59,11 @@ from typing import Any
 import numpy as np
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
-from evalgebra.crowd.tasks import FLOOR, incidence, refine as refine_passes
-from evalgebra.numbers.seeds import check_seed
+from evalgebra.crowd.tasks import FLOOR, incidence
+from evalgebra.crowd.tasks import refine as refine_passes
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult
 
@@ -135,30 +136,45 @@ class CrowdEvaluation:
 
     def accuracy(self) -> dict[str, dict[str, float]]:
         """``{worker: {label: P_{w,l|l}}}`` for the evaluated workers."""
-        return {w: {ell: float(self.rows[k, j, j]) for j, ell in enumerate(self.labels)}
-                for k, w in enumerate(self.workers) if w not in self.too_sparse}
+        return {
+            w: {ell: float(self.rows[k, j, j]) for j, ell in enumerate(self.labels)}
+            for k, w in enumerate(self.workers)
+            if w not in self.too_sparse
+        }
 
     def estimate(self) -> Estimate:
         """The evaluated workers as an :class:`~evalgebra.results.estimates.Estimate` (floats, with rows)."""
         evaluated = [(k, w) for k, w in enumerate(self.workers) if w not in self.too_sparse]
         prevalence = {ell: float(p) for ell, p in zip(self.labels, self.priors)}
-        response = {w: {t: {r: float(self.rows[k, i, j]) for j, r in enumerate(self.labels)}
-                        for i, t in enumerate(self.labels)} for k, w in evaluated}
+        response = {
+            w: {
+                t: {r: float(self.rows[k, i, j]) for j, r in enumerate(self.labels)}
+                for i, t in enumerate(self.labels)
+            }
+            for k, w in evaluated
+        }
         accuracy = {w: {t: response[w][t][t] for t in self.labels} for _, w in evaluated}
         return Estimate(prevalence, accuracy, response=response)
 
     def summary(self) -> str:
         """Plain text: the prevalences, the splits, every worker's accuracies and items, the sparse ones."""
-        lines = [f"Sparse crowd: {len(self.tasks)} tasks, {len(self.workers)} workers, labels {', '.join(self.labels)}; "
-                 f"{len(self.splits)} split(s), {self.refined} refinement pass(es)",
-                 "prevalence: " + "   ".join(f"P_{ell} = {p:.4f}" for ell, p in zip(self.labels, self.priors))]
+        lines = [
+            f"Sparse crowd: {len(self.tasks)} tasks, {len(self.workers)} workers, labels {', '.join(self.labels)}; "
+            f"{len(self.splits)} split(s), {self.refined} refinement pass(es)",
+            "prevalence: " + "   ".join(f"P_{ell} = {p:.4f}" for ell, p in zip(self.labels, self.priors)),
+        ]
         for k, w in enumerate(self.workers):
             if w in self.too_sparse:
                 lines.append(f"{w}  too sparse: {self.too_sparse[w]}")
             else:
-                accs = "   ".join(f"acc on {ell} = {self.rows[k, j, j]:.4f}" for j, ell in enumerate(self.labels))
+                accs = "   ".join(
+                    f"acc on {ell} = {self.rows[k, j, j]:.4f}" for j, ell in enumerate(self.labels)
+                )
                 lines.append(f"{w}  {accs}   ({int(self.items[k])} items)")
-        lines.append("alarms: " + ("none" if not self.alarms else "; ".join(f"{a.kind}: {a.detail}" for a in self.alarms)))
+        lines.append(
+            "alarms: "
+            + ("none" if not self.alarms else "; ".join(f"{a.kind}: {a.detail}" for a in self.alarms))
+        )
         return "\n".join(lines)
 
 
@@ -207,13 +223,23 @@ def group_views(table: CrowdTable, groups: Sequence[np.ndarray]) -> tuple[np.nda
 def _view_alarms(views: BatchResult, k: int) -> tuple[Alarm, ...]:
     n_full = int(views["tasks"][k])
     if not views["ok"][k]:
-        return (Alarm("blind_spot", f"the three views' {n_full} shared tasks give a singular pair table or complex "
-                                    f"roots: this split is left out"),)
+        return (
+            Alarm(
+                "blind_spot",
+                f"the three views' {n_full} shared tasks give a singular pair table or complex "
+                f"roots: this split is left out",
+            ),
+        )
     low = min(views["prevalence"][k].min(), views["response"][k].min())
     high = max(views["prevalence"][k].max(), views["response"][k].max())
     if low < -1e-9 or high > 1 + 1e-9:  # beyond rounding
-        return (Alarm("outside_unit_cube", "a view's prevalence or rate is outside [0, 1] (sampling noise on "
-                                           f"{n_full} tasks); the moment equations use it as estimated"),)
+        return (
+            Alarm(
+                "outside_unit_cube",
+                "a view's prevalence or rate is outside [0, 1] (sampling noise on "
+                f"{n_full} tasks); the moment equations use it as estimated",
+            ),
+        )
     return ()
 
 
@@ -222,10 +248,17 @@ def _view_evaluation(labels: tuple[str, ...], views: BatchResult, k: int) -> Eva
     if not views["ok"][k]:
         return Evaluation("algebraic", labels, VIEWS, (), None, {}, alarms)
     prevalence = {ell: float(p) for ell, p in zip(labels, views["prevalence"][k])}
-    response = {v: {t: {a: float(views["response"][k, g, i, j]) for j, a in enumerate(labels)}
-                    for i, t in enumerate(labels)} for g, v in enumerate(VIEWS)}
+    response = {
+        v: {
+            t: {a: float(views["response"][k, g, i, j]) for j, a in enumerate(labels)}
+            for i, t in enumerate(labels)
+        }
+        for g, v in enumerate(VIEWS)
+    }
     accuracy = {v: {t: response[v][t][t] for t in labels} for v in VIEWS}
-    return Evaluation("algebraic", labels, VIEWS, (Estimate(prevalence, accuracy, response=response),), 0, {}, alarms)
+    return Evaluation(
+        "algebraic", labels, VIEWS, (Estimate(prevalence, accuracy, response=response),), 0, {}, alarms
+    )
 
 
 def _given_splits(splits: Sequence[Sequence[Sequence[str]]], workers: tuple[str, ...]) -> list[np.ndarray]:
@@ -235,8 +268,10 @@ def _given_splits(splits: Sequence[Sequence[Sequence[str]]], workers: tuple[str,
         members = [[str(w) for w in group] for group in split]
         names = [w for group in members for w in group]
         if len(members) != 3 or sorted(names) != sorted(workers):
-            raise SpecError(f"a split needs three disjoint groups covering every worker exactly once; got "
-                            f"{[len(g) for g in members]} names for {len(workers)} workers")
+            raise SpecError(
+                f"a split needs three disjoint groups covering every worker exactly once; got "
+                f"{[len(g) for g in members]} names for {len(workers)} workers"
+            )
         group = np.empty(len(workers), dtype=np.int64)
         for h, names_h in enumerate(members):
             group[[position[w] for w in names_h]] = h
@@ -246,10 +281,19 @@ def _given_splits(splits: Sequence[Sequence[Sequence[str]]], workers: tuple[str,
     return out
 
 
-def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int = 0, min_items: int = 10,
-                      groups: Sequence[Sequence[Sequence[str]]] | None = None,
-                      labels: Sequence[str] | None = None, task: str = "task", worker: str = "worker",
-                      label: str = "label") -> CrowdEvaluation:
+def sparse_evaluation(
+    data: Any,
+    *,
+    splits: int = 3,
+    seed: int = 0,
+    refine: int = 0,
+    min_items: int = 10,
+    groups: Sequence[Sequence[Sequence[str]]] | None = None,
+    labels: Sequence[str] | None = None,
+    task: str = "task",
+    worker: str = "worker",
+    label: str = "label",
+) -> CrowdEvaluation:
     r"""Evaluate a sparse crowd algebraically: prevalences, every worker's rows, per-task posteriors.
 
     Parameters
@@ -292,11 +336,16 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     {'late': "only 2 answers share a task with another group's view (min_items=10)"}
     """
     if splits < 1 or refine < 0 or min_items < 1:
-        raise SpecError(f"need splits >= 1, refine >= 0 and min_items >= 1; got splits={splits}, refine={refine}, "
-                        f"min_items={min_items}")
+        raise SpecError(
+            f"need splits >= 1, refine >= 0 and min_items >= 1; got splits={splits}, refine={refine}, "
+            f"min_items={min_items}"
+        )
     seed = check_seed(seed)
-    table = data if isinstance(data, CrowdTable) else crowd_table(data, task=task, worker=worker, label=label,
-                                                                    labels=labels)
+    table = (
+        data
+        if isinstance(data, CrowdTable)
+        else crowd_table(data, task=task, worker=worker, label=label, labels=labels)
+    )
     n_workers, r = table.n_workers, table.n_labels
     if n_workers < 3:
         raise SpecError(f"need at least three workers (three groups), got {n_workers}")
@@ -304,7 +353,7 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     views, presents = group_views(table, deals)
     fulls = presents[:, :, 0] & presents[:, :, 1] & presents[:, :, 2]  # [k, t]: all three views answer
     codes = (views[:, :, 0] * r + views[:, :, 1]) * r + views[:, :, 2]
-    counts = np.array([np.bincount(code[full], minlength=r ** 3) for code, full in zip(codes, fulls)])
+    counts = np.array([np.bincount(code[full], minlength=r**3) for code, full in zip(codes, fulls)])
     with np.errstate(invalid="ignore", divide="ignore"):  # a failed split is reported by its 'ok' flag
         out = evaluate_batch_many(counts, r)
     x = np.zeros((n_workers, r, r))
@@ -319,8 +368,14 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     pairs = np.asarray(matrix.T @ one_hot.reshape(table.n_tasks, -1)).reshape(n_workers, r, len(deals), 3, r)
     # answers of each worker on tasks where at least one view of another group answered
     per_task = incidence(table.task, table.worker, np.zeros_like(table.answer), table.n_tasks, n_workers, 1)
-    others = np.stack([presents[:, :, 1] | presents[:, :, 2], presents[:, :, 0] | presents[:, :, 2],
-                       presents[:, :, 0] | presents[:, :, 1]], axis=2).transpose(1, 0, 2)  # [t, k, g]
+    others = np.stack(
+        [
+            presents[:, :, 1] | presents[:, :, 2],
+            presents[:, :, 0] | presents[:, :, 2],
+            presents[:, :, 0] | presents[:, :, 1],
+        ],
+        axis=2,
+    ).transpose(1, 0, 2)  # [t, k, g]
     covered = np.asarray(per_task.T @ others.reshape(table.n_tasks, -1)).reshape(n_workers, len(deals), 3)
     view_arrays = BatchResult(out.method, {**out, "tasks": fulls.sum(axis=1)}, decoded=out.decoded)
     alarms = [a for k in range(len(deals)) for a in _view_alarms(view_arrays, k)]
@@ -329,12 +384,18 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
             continue
         prior_sum += out["prevalence"][k] * full.sum()
         prior_weight += int(full.sum())
-        pair = pairs[:, :, k].transpose(2, 0, 1, 3) * (group[None, :] != np.arange(3)[:, None])[:, :, None, None]
+        pair = (
+            pairs[:, :, k].transpose(2, 0, 1, 3) * (group[None, :] != np.arange(3)[:, None])[:, :, None, None]
+        )
         # N_h = X^T A_h for every worker outside group h: X = A_h^{-T} N_h^T, summed over the views
-        x += np.linalg.solve(out["response"][k].transpose(0, 2, 1)[:, None], pair.transpose(0, 1, 3, 2)).sum(axis=0)
+        x += np.linalg.solve(out["response"][k].transpose(0, 2, 1)[:, None], pair.transpose(0, 1, 3, 2)).sum(
+            axis=0
+        )
         items = np.maximum(items, covered[np.arange(n_workers), k, group].astype(np.int64))
-    group_names = tuple(tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))
-                        for group in deals)
+    group_names = tuple(
+        tuple(tuple(table.workers[j] for j in np.flatnonzero(group == h)) for h in range(3))
+        for group in deals
+    )
     too_sparse: dict[str, str] = {}
     rows = np.full((n_workers, r, r), np.nan)
     if prior_weight == 0:
@@ -342,8 +403,23 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
             too_sparse[w_name] = "no split of the workers could be evaluated (see the alarms)"
         priors = np.full(r, np.nan)
         posteriors = np.full((table.n_tasks, r), np.nan)
-        return CrowdEvaluation(table.labels, table.workers, table.tasks, priors, rows, items, table.coverage(),
-                               too_sparse, posteriors, view_arrays, group_names, 0, priors, rows, tuple(alarms))
+        return CrowdEvaluation(
+            table.labels,
+            table.workers,
+            table.tasks,
+            priors,
+            rows,
+            items,
+            table.coverage(),
+            too_sparse,
+            posteriors,
+            view_arrays,
+            group_names,
+            0,
+            priors,
+            rows,
+            tuple(alarms),
+        )
     priors = np.maximum(prior_sum / prior_weight, FLOOR)
     priors /= priors.sum()
     clipped = np.maximum(x, 0.0)
@@ -351,8 +427,9 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     sparse_items = items < min_items
     no_evidence = ~sparse_items & (mass <= 0).any(axis=1)
     for k in np.flatnonzero(sparse_items).tolist():
-        too_sparse[table.workers[k]] = (f"only {items[k]} answers share a task with another group's view "
-                                        f"(min_items={min_items})")
+        too_sparse[table.workers[k]] = (
+            f"only {items[k]} answers share a task with another group's view (min_items={min_items})"
+        )
     for k in np.flatnonzero(no_evidence).tolist():
         empty = [table.labels[j] for j in np.flatnonzero(mass[k] <= 0)]
         too_sparse[table.workers[k]] = f"its moment equations leave no evidence for true label(s) {empty}"
@@ -360,10 +437,33 @@ def sparse_evaluation(data: Any, *, splits: int = 3, seed: int = 0, refine: int 
     rows[use] = (clipped[use] + FLOOR) / (clipped[use] + FLOOR).sum(axis=2, keepdims=True)
     too_sparse = {w: too_sparse[w] for w in table.workers if w in too_sparse}  # in the workers' order
     algebraic_priors, algebraic_rows = priors, rows
-    priors, rows_refined, posteriors = refine_passes(table.task, table.worker, table.answer, table.n_tasks, n_workers,
-                                                     priors, np.where(use[:, None, None], rows, 1.0 / r), refine, use,
-                                                     matrix=matrix)
+    priors, rows_refined, posteriors = refine_passes(
+        table.task,
+        table.worker,
+        table.answer,
+        table.n_tasks,
+        n_workers,
+        priors,
+        np.where(use[:, None, None], rows, 1.0 / r),
+        refine,
+        use,
+        matrix=matrix,
+    )
     rows_refined = np.where(use[:, None, None], rows_refined, np.nan)
-    return CrowdEvaluation(table.labels, table.workers, table.tasks, priors, rows_refined, items, table.coverage(),
-                           too_sparse, posteriors, view_arrays, group_names, refine, algebraic_priors,
-                           algebraic_rows, tuple(alarms))
+    return CrowdEvaluation(
+        table.labels,
+        table.workers,
+        table.tasks,
+        priors,
+        rows_refined,
+        items,
+        table.coverage(),
+        too_sparse,
+        posteriors,
+        view_arrays,
+        group_names,
+        refine,
+        algebraic_priors,
+        algebraic_rows,
+        tuple(alarms),
+    )

@@ -49,9 +49,10 @@ class CrowdTable:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CrowdTable):
             return NotImplemented
-        return ((self.tasks, self.workers, self.labels) == (other.tasks, other.workers, other.labels)
-                and all(np.array_equal(a, b) for a, b in ((self.task, other.task), (self.worker, other.worker),
-                                                          (self.answer, other.answer))))
+        return (self.tasks, self.workers, self.labels) == (other.tasks, other.workers, other.labels) and all(
+            np.array_equal(a, b)
+            for a, b in ((self.task, other.task), (self.worker, other.worker), (self.answer, other.answer))
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -86,8 +87,10 @@ def _columns(data: Any, task: str, worker: str, label: str) -> tuple[Any, Any, A
     if hasattr(data, "columns") and hasattr(data, "__getitem__"):  # a pandas DataFrame
         missing = [c for c in (task, worker, label) if c not in data.columns]
         if missing:
-            raise SketchError(f"the frame has no column(s) {missing}; it has {list(data.columns)} "
-                              f"(name them with task=, worker=, label=)")
+            raise SketchError(
+                f"the frame has no column(s) {missing}; it has {list(data.columns)} "
+                f"(name them with task=, worker=, label=)"
+            )
         return data[task], data[worker], data[label]
     if isinstance(data, dict):
         missing = [c for c in (task, worker, label) if c not in data]
@@ -97,25 +100,37 @@ def _columns(data: Any, task: str, worker: str, label: str) -> tuple[Any, Any, A
     try:
         rows = [tuple(row) for row in data]
     except TypeError:
-        raise SketchError(f"need a DataFrame, a mapping of columns or (task, worker, label) rows, "
-                          f"got {type(data).__name__}") from None
+        raise SketchError(
+            f"need a DataFrame, a mapping of columns or (task, worker, label) rows, got {type(data).__name__}"
+        ) from None
     if any(len(row) != 3 for row in rows):
         raise SketchError("every row needs three entries: task, worker, label")
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
 
 def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value) or (isinstance(value, str) and value == "")
+    return (
+        value is None
+        or (isinstance(value, float) and value != value)
+        or (isinstance(value, str) and value == "")
+    )
 
 
 def _refuse_missing(bad: list[int], what: str) -> None:
     if bad:
-        raise SketchError(f"missing {what} in {len(bad)} row(s) (first: row {bad[0]}); drop them, or give the "
-                          f"abstention as a label of its own")
+        raise SketchError(
+            f"missing {what} in {len(bad)} row(s) (first: row {bad[0]}); drop them, or give the "
+            f"abstention as a label of its own"
+        )
 
 
-def _code(values: Any, what: str, names: Sequence[str] | None = None, originals: dict[str, Any] | None = None,
-          indexes: dict[str, Any] | None = None) -> tuple[tuple[str, ...], np.ndarray]:
+def _code(
+    values: Any,
+    what: str,
+    names: Sequence[str] | None = None,
+    originals: dict[str, Any] | None = None,
+    indexes: dict[str, Any] | None = None,
+) -> tuple[tuple[str, ...], np.ndarray]:
     """Names (sorted, or as given) and the position of every value, via pandas when present.
 
     Values that are not strings are named by their text; ``originals`` (when given) gets
@@ -155,8 +170,14 @@ def _code(values: Any, what: str, names: Sequence[str] | None = None, originals:
     return names, np.array([position[x] for x in seen.tolist()], dtype=np.int64)[codes]
 
 
-def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label: str = "label",
-                labels: Sequence[str] | None = None) -> CrowdTable:
+def crowd_table(
+    data: Any,
+    *,
+    task: str = "task",
+    worker: str = "worker",
+    label: str = "label",
+    labels: Sequence[str] | None = None,
+) -> CrowdTable:
     r"""Code long crowd answers: one row per answer, any subset of tasks per worker.
 
     Parameters
@@ -194,7 +215,9 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
         raise SketchError("no answers: the table is empty")
     if len(names) < 2:
         raise SketchError(f"need at least two labels, got {list(names)} (name the others with labels=)")
-    task_codes, worker_codes, answers = (np.asarray(c, dtype=np.int64) for c in (task_codes, worker_codes, answers))
+    task_codes, worker_codes, answers = (
+        np.asarray(c, dtype=np.int64) for c in (task_codes, worker_codes, answers)
+    )
     pairs = task_codes * len(workers) + worker_codes
     if len(tasks) * len(workers) <= 50_000_000:  # a worker answering a task twice: counts by (task, worker)
         counts = np.bincount(pairs, minlength=len(tasks) * len(workers))
@@ -204,7 +227,17 @@ def crowd_table(data: Any, *, task: str = "task", worker: str = "worker", label:
     if counts.max() > 1:
         where = int(np.argmax(counts > 1))
         first = where if unique is None else int(unique[where])
-        raise SketchError(f"worker {workers[first % len(workers)]!r} answered task {tasks[first // len(workers)]!r} "
-                          f"{counts[where]} times; each worker may answer a task once (drop or merge the repeats)")
-    return CrowdTable(tasks, workers, names, task_codes, worker_codes, answers,
-                      {k: v for k, v in originals.items() if v}, indexes)
+        raise SketchError(
+            f"worker {workers[first % len(workers)]!r} answered task {tasks[first // len(workers)]!r} "
+            f"{counts[where]} times; each worker may answer a task once (drop or merge the repeats)"
+        )
+    return CrowdTable(
+        tasks,
+        workers,
+        names,
+        task_codes,
+        worker_codes,
+        answers,
+        {k: v for k, v in originals.items() if v},
+        indexes,
+    )

@@ -27,8 +27,15 @@ __all__ = ["incidence", "row_max", "row_sum", "task_posteriors", "expected_rows"
 FLOOR = 1e-6
 
 
-def incidence(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
-              n_labels: int, use: np.ndarray | None = None) -> Any:
+def incidence(
+    task: np.ndarray,
+    worker: np.ndarray,
+    answer: np.ndarray,
+    n_tasks: int,
+    n_workers: int,
+    n_labels: int,
+    use: np.ndarray | None = None,
+) -> Any:
     r"""The sparse ``tasks x (worker, answer)`` matrix with a 1 for every answer (of the used workers).
 
     With it a posterior pass is two sparse products: ``log_post = S @ log_rows`` (rows laid out
@@ -76,8 +83,15 @@ def _posteriors(matrix: Any, priors: np.ndarray, rows: np.ndarray) -> np.ndarray
     return post
 
 
-def task_posteriors(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int,
-                    priors: np.ndarray, rows: np.ndarray, use: np.ndarray | None = None) -> np.ndarray:
+def task_posteriors(
+    task: np.ndarray,
+    worker: np.ndarray,
+    answer: np.ndarray,
+    n_tasks: int,
+    priors: np.ndarray,
+    rows: np.ndarray,
+    use: np.ndarray | None = None,
+) -> np.ndarray:
     r"""``post[t, l]``: the posterior of every label on every task.
 
     Parameters
@@ -100,8 +114,9 @@ def task_posteriors(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_
     return _posteriors(matrix, priors, np.nan_to_num(rows, nan=1.0))
 
 
-def expected_rows(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_workers: int,
-                  post: np.ndarray) -> np.ndarray:
+def expected_rows(
+    task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_workers: int, post: np.ndarray
+) -> np.ndarray:
     r"""``X[w, l, r]``: the expected number of tasks of true label ``l`` on which ``w`` answered ``r``."""
     matrix = incidence(task, worker, answer, post.shape[0], n_workers, post.shape[1])
     return _expected(matrix, post, n_workers)
@@ -113,9 +128,18 @@ def _expected(matrix: Any, post: np.ndarray, n_workers: int, transposed: Any = N
     return np.asarray(product).reshape(n_workers, r, r).transpose(0, 2, 1)
 
 
-def refine(task: np.ndarray, worker: np.ndarray, answer: np.ndarray, n_tasks: int, n_workers: int,
-           priors: np.ndarray, rows: np.ndarray, passes: int,
-           use: np.ndarray | None = None, matrix: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def refine(
+    task: np.ndarray,
+    worker: np.ndarray,
+    answer: np.ndarray,
+    n_tasks: int,
+    n_workers: int,
+    priors: np.ndarray,
+    rows: np.ndarray,
+    passes: int,
+    use: np.ndarray | None = None,
+    matrix: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""``passes`` refinement passes: posteriors -> expected rows and prevalences -> posteriors.
 
     Returns ``(priors, rows, posteriors)``; with ``passes = 0`` the inputs and their posteriors.

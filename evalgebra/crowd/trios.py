@@ -38,9 +38,9 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.many_labels import evaluate_counts_many
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult
-from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 
 __all__ = ["DenseTrios", "dense_trios"]
 
@@ -84,8 +84,9 @@ def _answer_matrix(table: CrowdTable) -> np.ndarray:
     return matrix
 
 
-def _float_rows(point: Estimate, labels: tuple[str, ...],
-                workers: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+def _float_rows(
+    point: Estimate, labels: tuple[str, ...], workers: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Prevalences and every worker's rows as floats (NaN for a worker without rows)."""
     number = lambda v: np.nan if v is None else float(v)  # noqa: E731 - a worker in no aligned trio
     try:
@@ -97,20 +98,41 @@ def _float_rows(point: Estimate, labels: tuple[str, ...],
     return prevalence, table
 
 
-def _float_evaluation(out: BatchResult, k: int, names: tuple[str, ...],
-                      labels: tuple[str, ...]) -> Evaluation:
+def _float_evaluation(
+    out: BatchResult, k: int, names: tuple[str, ...], labels: tuple[str, ...]
+) -> Evaluation:
     if not out["ok"][k]:
-        return Evaluation("algebraic", labels, names, (), None, {},
-                          (Alarm("blind_spot", "a singular pair table or complex roots", names),))
+        return Evaluation(
+            "algebraic",
+            labels,
+            names,
+            (),
+            None,
+            {},
+            (Alarm("blind_spot", "a singular pair table or complex roots", names),),
+        )
     prevalence = {x: float(p) for x, p in zip(labels, out["prevalence"][k])}
-    response = {c: {t: {r: float(out["response"][k, i, a, b]) for b, r in enumerate(labels)}
-                    for a, t in enumerate(labels)} for i, c in enumerate(names)}
+    response = {
+        c: {
+            t: {r: float(out["response"][k, i, a, b]) for b, r in enumerate(labels)}
+            for a, t in enumerate(labels)
+        }
+        for i, c in enumerate(names)
+    }
     accuracy = {c: {t: response[c][t][t] for t in labels} for c in names}
     return Evaluation("algebraic", labels, names, (Estimate(prevalence, accuracy, response=response),), 0)
 
 
-def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: Sequence[str] | None = None,
-                task: str = "task", worker: str = "worker", label: str = "label") -> DenseTrios:
+def dense_trios(
+    data: Any,
+    *,
+    min_items: int = 50,
+    exact: bool = False,
+    labels: Sequence[str] | None = None,
+    task: str = "task",
+    worker: str = "worker",
+    label: str = "label",
+) -> DenseTrios:
     r"""Evaluate every trio of workers on the tasks all three answered, and combine them by coverage.
 
     Parameters
@@ -137,8 +159,11 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
     """
     if min_items < 1:
         raise SpecError(f"min_items must be at least 1, got {min_items}")
-    table = data if isinstance(data, CrowdTable) else crowd_table(data, task=task, worker=worker, label=label,
-                                                                    labels=labels)
+    table = (
+        data
+        if isinstance(data, CrowdTable)
+        else crowd_table(data, task=task, worker=worker, label=label, labels=labels)
+    )
     r, n_workers = table.n_labels, table.n_workers
     matrix = _answer_matrix(table)
     answered = (matrix >= 0).astype(np.float64)
@@ -155,7 +180,7 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
                 cube = matrix[shared][:, [i, j, k]]
                 chosen.append((i, j, k))
                 sizes.append(size)
-                counts.append(np.bincount(cube @ np.array([r * r, r, 1]), minlength=r ** 3))
+                counts.append(np.bincount(cube @ np.array([r * r, r, 1]), minlength=r**3))
     trios: list[tuple[tuple[str, ...], int, Evaluation]] = []
     if chosen and not exact:
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -164,22 +189,30 @@ def dense_trios(data: Any, *, min_items: int = 50, exact: bool = False, labels: 
         names: tuple[str, ...] = (table.workers[i], table.workers[j], table.workers[k])
         if exact:
             vector = counts[n].tolist()
-            evaluation = (evaluate_counts(vector, table.labels, names) if r == 2
-                          else evaluate_counts_many(vector, table.labels, names))
+            evaluation = (
+                evaluate_counts(vector, table.labels, names)
+                if r == 2
+                else evaluate_counts_many(vector, table.labels, names)
+            )
         else:
             evaluation = _float_evaluation(out, n, names, table.labels)
         trios.append((names, size, evaluation))
     return _combine(table, trios, min_items)
 
 
-def _combine(table: CrowdTable, trios: list[tuple[tuple[str, ...], int, Evaluation]],
-             min_items: int) -> DenseTrios:
+def _combine(
+    table: CrowdTable, trios: list[tuple[tuple[str, ...], int, Evaluation]], min_items: int
+) -> DenseTrios:
     """The trios aligned on their shared workers, combined by coverage, decoded once by total accuracy."""
     r, n_workers = table.n_labels, table.n_workers
-    alarms = [Alarm(a.kind, a.detail, a.classifiers or names) for names, _, evaluation in trios
-              for a in evaluation.alarms]
-    combination = combine_trios([e for _, _, e in trios], table.labels, table.workers,
-                                [size for _, size, _ in trios])
+    alarms = [
+        Alarm(a.kind, a.detail, a.classifiers or names)
+        for names, _, evaluation in trios
+        for a in evaluation.alarms
+    ]
+    combination = combine_trios(
+        [e for _, _, e in trios], table.labels, table.workers, [size for _, size, _ in trios]
+    )
     alarms.extend(combination.alarms)
     rows_out = np.full((n_workers, r, r), np.nan)
     priors = np.full(r, np.nan)
@@ -187,8 +220,13 @@ def _combine(table: CrowdTable, trios: list[tuple[tuple[str, ...], int, Evaluati
     point = combination.point
     perm = None if point is None else total_accuracy_assignment(point, table.labels)
     if point is not None and perm is None:
-        alarms.append(Alarm("undecided", "the combined trios tie in summed total accuracy over every "
-                                         "renaming of the labels: reported in the first trio's labelling"))
+        alarms.append(
+            Alarm(
+                "undecided",
+                "the combined trios tie in summed total accuracy over every "
+                "renaming of the labels: reported in the first trio's labelling",
+            )
+        )
     if point is not None:
         decoded = relabel(point, perm or tuple(range(r)), table.labels)
         values = _float_rows(decoded, table.labels, table.workers)
@@ -203,8 +241,13 @@ def _combine(table: CrowdTable, trios: list[tuple[tuple[str, ...], int, Evaluati
     for k, w in enumerate(table.workers):
         if items[k] == 0:
             member = any(w in names for names, _, _ in trios)
-            too_sparse[w] = ("none of its trios could be decoded and aligned (see the alarms)" if member else
-                             f"in no trio of three workers sharing at least {min_items} tasks" if n_workers >= 3
-                             else "in no trio of three workers")
-    return DenseTrios(table.labels, table.workers, tuple(trios), priors, rows_out, items, too_sparse,
-                      tuple(alarms))
+            too_sparse[w] = (
+                "none of its trios could be decoded and aligned (see the alarms)"
+                if member
+                else f"in no trio of three workers sharing at least {min_items} tasks"
+                if n_workers >= 3
+                else "in no trio of three workers"
+            )
+    return DenseTrios(
+        table.labels, table.workers, tuple(trios), priors, rows_out, items, too_sparse, tuple(alarms)
+    )

@@ -28,8 +28,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from evalgebra.numbers.rationals import show_int
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import show_int
 
 __all__ = [
     "CellTable",
@@ -112,14 +112,25 @@ class MissingReport:
     abstain: str | None = None
 
     @classmethod
-    def of(cls, policy: str, holes: np.ndarray | None, classifiers: Sequence[str], n_items: int | None = None,
-           abstain: str | None = None) -> MissingReport:
+    def of(
+        cls,
+        policy: str,
+        holes: np.ndarray | None,
+        classifiers: Sequence[str],
+        n_items: int | None = None,
+        abstain: str | None = None,
+    ) -> MissingReport:
         """The report of an ``items x classifiers`` mask of missing answers (``None``: none)."""
         items = int(holes.shape[0]) if holes is not None else int(n_items or 0)
         per = holes.sum(axis=0).tolist() if holes is not None else [0] * len(classifiers)
-        return cls(policy, items, int(sum(per)), int(holes.any(axis=1).sum()) if holes is not None else 0,
-                   {str(c): int(k) for c, k in zip(classifiers, per)},
-                   abstain if policy == "abstain" else None)
+        return cls(
+            policy,
+            items,
+            int(sum(per)),
+            int(holes.any(axis=1).sum()) if holes is not None else 0,
+            {str(c): int(k) for c, k in zip(classifiers, per)},
+            abstain if policy == "abstain" else None,
+        )
 
     @property
     def dropped(self) -> int:
@@ -136,22 +147,40 @@ class MissingReport:
         if not self.cells:
             return f"missing answers: none in {self.items} items"
         where = ", ".join(f"{c} {k}" for c, k in self.by_classifier.items() if k)
-        done = (f"counted as the abstention {self.abstain!r}" if self.policy == "abstain"
-                else f"{self.dropped} items dropped" if self.policy == "drop" else "refused")
+        done = (
+            f"counted as the abstention {self.abstain!r}"
+            if self.policy == "abstain"
+            else f"{self.dropped} items dropped"
+            if self.policy == "drop"
+            else "refused"
+        )
         return f"missing answers: {self.cells} in {self.affected} of {self.items} items ({where}), {done}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"policy": self.policy, "items": self.items, "cells": self.cells, "affected": self.affected,
-                "dropped": self.dropped, "abstained": self.abstained, "by_classifier": dict(self.by_classifier),
-                "abstain": self.abstain}
+        return {
+            "policy": self.policy,
+            "items": self.items,
+            "cells": self.cells,
+            "affected": self.affected,
+            "dropped": self.dropped,
+            "abstained": self.abstained,
+            "by_classifier": dict(self.by_classifier),
+            "abstain": self.abstain,
+        }
 
     def __add__(self, other: MissingReport) -> MissingReport:
         by = dict(self.by_classifier)
         for c, k in other.by_classifier.items():
             by[c] = by.get(c, 0) + k
         policy = self.policy if self.policy == other.policy else "mixed"
-        return MissingReport(policy, self.items + other.items, self.cells + other.cells,
-                             self.affected + other.affected, by, self.abstain or other.abstain)
+        return MissingReport(
+            policy,
+            self.items + other.items,
+            self.cells + other.cells,
+            self.affected + other.affected,
+            by,
+            self.abstain or other.abstain,
+        )
 
 
 #: Truth index stored for items whose true label is unknown.
@@ -256,6 +285,8 @@ def checked_counts(count: Any) -> np.ndarray:
         high = int(raw.max())
         total = high * raw.size if high * raw.size < COUNT_LIMIT else sum(int(c) for c in raw.ravel())
     if total >= COUNT_LIMIT:
-        raise SketchError(f"counts must total below 2^62 (got {show_int(total)}): larger tests do not fit the "
-                          "64-bit arithmetic of sketches")
+        raise SketchError(
+            f"counts must total below 2^62 (got {show_int(total)}): larger tests do not fit the "
+            "64-bit arithmetic of sketches"
+        )
     return raw.astype(np.int64)

@@ -35,9 +35,9 @@ import numpy as np
 from evalgebra.data.chunked import Column, PartialSketch
 from evalgebra.data.encoding import name_text
 from evalgebra.data.items_csv import read_items_csv
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 
 __all__ = [
     "sketch_from_frame",
@@ -79,18 +79,24 @@ def pandas_column(series: Any) -> Column:
     if isinstance(dtype, pd.CategoricalDtype):
         return np.asarray(series.cat.codes.to_numpy()), list(dtype.categories)
     if dtype.kind == "b":
-        raise SketchError(f"column {short_repr(series.name)}: booleans are not labels; use label names or indices")
+        raise SketchError(
+            f"column {short_repr(series.name)}: booleans are not labels; use label names or indices"
+        )
     if dtype.kind in "iu":
         return series.to_numpy(), None
     if dtype.kind == "f":
-        raise SketchError(f"column {short_repr(series.name)}: decisions must be label names (str) or indices (int), "
-                          "not floats")
+        raise SketchError(
+            f"column {short_repr(series.name)}: decisions must be label names (str) or indices (int), "
+            "not floats"
+        )
     try:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
     except TypeError as exc:  # cells that are lists, dicts or sets: unhashable, not one label per item
-        raise SketchError(f"column {short_repr(series.name)} holds {exc}: a cell is not a label (unhashable); "
-                          "flatten it (one column per element or field) or pick other columns (classifiers= or "
-                          "ignore=)") from None
+        raise SketchError(
+            f"column {short_repr(series.name)} holds {exc}: a cell is not a label (unhashable); "
+            "flatten it (one column per element or field) or pick other columns (classifiers= or "
+            "ignore=)"
+        ) from None
     return codes, list(uniques)
 
 
@@ -120,9 +126,11 @@ def _nested_refusal(name: Any, kind: Any, where: str = "") -> SketchError:
     """The one-line refusal of a column ``name`` of the nested Arrow type ``kind`` (in the file ``where``)."""
     place = f"{where}: " if where else ""
     column = "a column" if name is None else f"column {str(name)!r}"
-    return SketchError(f"{place}{column} has the nested type {kind}, not one label per item; flatten "
-                       "it (one column per element or field) or pick other columns (--classifiers or --ignore; "
-                       "classifiers= or ignore=)")
+    return SketchError(
+        f"{place}{column} has the nested type {kind}, not one label per item; flatten "
+        "it (one column per element or field) or pick other columns (--classifiers or --ignore; "
+        "classifiers= or ignore=)"
+    )
 
 
 def arrow_column(array: Any, name: str | None = None) -> Column:
@@ -227,15 +235,21 @@ def frame_columns(frame: Any) -> dict[str, Any]:
         hint = "; for an array of decisions use Sketch.from_decisions" if hasattr(frame, "shape") else ""
         raise SketchError(f"expected a pandas DataFrame, got {type(frame).__name__}{hint}")
     if isinstance(frame.columns, pd.MultiIndex):
-        raise SketchError(f"the columns are a MultiIndex of {frame.columns.nlevels} levels; flatten them first, "
-                          "e.g. frame.columns = ['/'.join(map(str, c)) for c in frame.columns]")
+        raise SketchError(
+            f"the columns are a MultiIndex of {frame.columns.nlevels} levels; flatten them first, "
+            "e.g. frame.columns = ['/'.join(map(str, c)) for c in frame.columns]"
+        )
     if len(frame.columns) == 0:
         raise SketchError("the DataFrame has no columns; give one column of answers per classifier")
     out: dict[str, Any] = {}
     for label in frame.columns:
         name = name_text(label, "columns")
         if name in out:
-            same = "" if out[name] is label or repr(out[name]) == repr(label) else f" ({out[name]!r} and {label!r})"
+            same = (
+                ""
+                if out[name] is label or repr(out[name]) == repr(label)
+                else f" ({out[name]!r} and {label!r})"
+            )
             raise SketchError(f"column name {name!r} appears twice{same}; give every column its own name")
         out[name] = label
     return out
@@ -299,16 +313,25 @@ def partial_from_frame(
     """
     label = frame_columns(frame)
     chosen = choose_columns(list(label), classifiers, ignore, [truth, population])
-    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
-                         populations=populations)
+    part = PartialSketch(
+        chosen,
+        labels=labels,
+        abstain=abstain,
+        missing=missing,
+        labelled=truth is not None,
+        populations=populations,
+    )
     if len(frame) == 0:
         return part
 
     def column(name: Any) -> Column:
         return pandas_column(frame[label[name_text(name, "columns")]])
 
-    part.add([column(c) for c in chosen], truth=None if truth is None else column(truth),
-             population=None if population is None else column(population))
+    part.add(
+        [column(c) for c in chosen],
+        truth=None if truth is None else column(truth),
+        population=None if population is None else column(population),
+    )
     return part
 
 
@@ -426,16 +449,24 @@ def partial_from_parquet(
             kind = handle.schema_arrow.field(name).type
             if nested_arrow_type(kind):
                 raise _nested_refusal(name, kind, repr(str(path)))
-    part = PartialSketch(chosen, labels=labels, abstain=abstain, missing=missing, labelled=truth is not None,
-                         populations=populations)
+    part = PartialSketch(
+        chosen,
+        labels=labels,
+        abstain=abstain,
+        missing=missing,
+        labelled=truth is not None,
+        populations=populations,
+    )
     bar = Progress(sum(h.metadata.num_rows for h in handles), progress)
     try:
         for handle in handles:
             for batch in handle.iter_batches(batch_size=chunk_rows, columns=read):
                 columns = {name: batch.column(name) for name in read}
-                part.add([arrow_column(columns[c], c) for c in chosen],
-                         truth=None if truth is None else arrow_column(columns[truth], truth),
-                         population=None if population is None else arrow_column(columns[population], population))
+                part.add(
+                    [arrow_column(columns[c], c) for c in chosen],
+                    truth=None if truth is None else arrow_column(columns[truth], truth),
+                    population=None if population is None else arrow_column(columns[population], population),
+                )
                 bar.update(batch.num_rows)
     finally:
         bar.close()
@@ -505,9 +536,18 @@ def sketch_from_csv_chunks(
     """
     if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
         raise SketchError(f"no such file: {os.fsdecode(source)!r}")
-    options: dict[str, Any] = dict(classifiers=classifiers, ignore=None if ignore is None else list(ignore),
-                                   labels=labels, truth=truth, population=population, populations=populations,
-                                   abstain=abstain, missing=missing, chunk_rows=chunk_rows, flag_ids=True)
+    options: dict[str, Any] = dict(
+        classifiers=classifiers,
+        ignore=None if ignore is None else list(ignore),
+        labels=labels,
+        truth=truth,
+        population=population,
+        populations=populations,
+        abstain=abstain,
+        missing=missing,
+        chunk_rows=chunk_rows,
+        flag_ids=True,
+    )
     if not progress:
         return Sketch(*read_items_csv(source, **options))
     bar = Progress(None, progress, what="lines")
@@ -525,8 +565,9 @@ def sketch_from_csv_chunks(
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                 raise SketchError(f"cannot read CSV file {os.fsdecode(source)!r}: {reason}") from None
             with handle:
-                return Sketch(*read_items_csv(counted(handle), name=f"CSV file {os.fsdecode(source)!r}",
-                                              **options))
+                return Sketch(
+                    *read_items_csv(counted(handle), name=f"CSV file {os.fsdecode(source)!r}", **options)
+                )
         return Sketch(*read_items_csv(counted(source), **options))
     finally:
         bar.close()

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import MISSING_POLICIES
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.spec import DEFAULT_ABSTAIN, default_label_names
 
 __all__ = [
@@ -185,8 +185,10 @@ def _not_a_value(values: np.ndarray, what: str, names: Sequence[str] | None) -> 
 
 
 #: What a message about a refused missing answer offers instead.
-MISSING_CHOICES = ("pass missing='abstain' to count missing answers as an abstention "
-                   "or missing='drop' to drop the items that have one")
+MISSING_CHOICES = (
+    "pass missing='abstain' to count missing answers as an abstention "
+    "or missing='drop' to drop the items that have one"
+)
 
 
 def missing_hint(where: str) -> str:
@@ -203,13 +205,21 @@ class LabelEncoder:
     when none is named); :meth:`holes` tells where they were.
     """
 
-    def __init__(self, labels: Sequence[str] | int | None, abstain: Any = None, missing: str = "error") -> None:
+    def __init__(
+        self, labels: Sequence[str] | int | None, abstain: Any = None, missing: str = "error"
+    ) -> None:
         if not isinstance(missing, str) or missing not in MISSING_POLICIES:
-            raise SketchError(f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}")
+            raise SketchError(
+                f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}"
+            )
         given = [abstain] if isinstance(abstain, str) else [] if abstain is None else abstain
-        named = None if isinstance(given, (bytes, Mapping)) or not isinstance(given, Iterable) else list(given)
+        named = (
+            None if isinstance(given, (bytes, Mapping)) or not isinstance(given, Iterable) else list(given)
+        )
         if named is None or not all(isinstance(a, str) and a for a in named) or len(set(named)) != len(named):
-            raise SketchError(f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}")
+            raise SketchError(
+                f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}"
+            )
         if missing == "abstain" and not named:
             named = [DEFAULT_ABSTAIN]
         self.abstain: tuple[str, ...] = tuple(named)
@@ -218,11 +228,15 @@ class LabelEncoder:
         self.fixed = labels is not None
         if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
             if not 2 <= labels <= MAX_INFERRED_LABELS:
-                raise SketchError(f"labels={show_int(int(labels))}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
-                                  "or list their names")
+                raise SketchError(
+                    f"labels={show_int(int(labels))}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
+                    "or list their names"
+                )
             labels = default_label_names(int(labels))
         elif labels is not None:
-            listed = None if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) else list(labels)
+            listed = (
+                None if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) else list(labels)
+            )
             if listed is None or not all(isinstance(name, str) for name in listed):
                 raise SketchError(
                     f"labels must be a list of label names (str) or their number, got {short_repr(labels)}"
@@ -241,7 +255,9 @@ class LabelEncoder:
         """Where the array queued at ``position`` had missing answers (``None``: nowhere)."""
         return self._holes[position]
 
-    def add(self, values: np.ndarray, what: str, names: Sequence[str] | None = None, answers: bool = True) -> int:
+    def add(
+        self, values: np.ndarray, what: str, names: Sequence[str] | None = None, answers: bool = True
+    ) -> int:
         """Queue one array of decisions (or, ``answers=False``, truth) for encoding; returns its position.
 
         Missing truth is always refused: no choice invents a true label.
@@ -261,7 +277,8 @@ class LabelEncoder:
                     raise SketchError(
                         f"missing answer (negative index) at {describe_position(position, what, names)}; "
                         "integer cells are label positions 0..R-1 (for labels coded -1/+1, give the cells as "
-                        "strings, e.g. df.astype(str))" + ("" if not answers else "; or pass missing='abstain'/'drop'")
+                        "strings, e.g. df.astype(str))"
+                        + ("" if not answers else "; or pass missing='abstain'/'drop'")
                     )
                 self._holes[-1] = values < 0
                 present = values[values >= 0]
@@ -276,8 +293,11 @@ class LabelEncoder:
             position = tuple(int(x) for x in np.argwhere(missing)[0])
             where = describe_position(position, what, names)
             if refuse:
-                raise SketchError(missing_hint(where) if answers else f"missing answer at {where}; "
-                                  "every item of a labelled test needs its true label")
+                raise SketchError(
+                    missing_hint(where)
+                    if answers
+                    else f"missing answer at {where}; every item of a labelled test needs its true label"
+                )
             self._holes[-1] = missing
         if values.dtype.kind == "f":
             raise SketchError(f"{what}: decisions must be label names (str) or indices (int), not floats")
@@ -300,8 +320,14 @@ class LabelEncoder:
         Missing answers hold the first abstention (``missing="abstain"``) or ``0`` (``"drop"``:
         the caller drops their items, see :meth:`holes`).
         """
-        names_seen = sorted({u for _, uniques, _ in self._pending for u in uniques
-                             if not is_missing(u) and u not in self.abstain})
+        names_seen = sorted(
+            {
+                u
+                for _, uniques, _ in self._pending
+                for u in uniques
+                if not is_missing(u) and u not in self.abstain
+            }
+        )
         if self.integer and names_seen:
             raise SketchError("decisions mix label names and integer indices")
         if not self.fixed:
@@ -338,9 +364,13 @@ class LabelEncoder:
             unknown = [u for u in uniques if u not in responses and not is_missing(u)]
             if unknown:
                 hint = f" and abstentions {list(self.abstain)}" if self.abstain else ""
-                raise SketchError(f"unknown labels {unknown}; labels are {self.labels}{hint}; "
-                                  "answers that are not labels: pass abstain=[...]")
-            lookup = np.array([responses.index(u) if u in responses else fill for u in uniques], dtype=np.int64)
+                raise SketchError(
+                    f"unknown labels {unknown}; labels are {self.labels}{hint}; "
+                    "answers that are not labels: pass abstain=[...]"
+                )
+            lookup = np.array(
+                [responses.index(u) if u in responses else fill for u in uniques], dtype=np.int64
+            )
             coded = lookup[codes] if lookup.size else codes.astype(np.int64)
             out.append(coded if holes is None else np.where(holes, fill, coded))
         return out, tuple(self.labels)
@@ -405,10 +435,14 @@ def population_indices(
         raise SketchError(f"population has {array.shape[0]} entries for {n_items} items")
     if array.dtype.kind in "iu":
         if populations is None and int(array.max()) >= MAX_INFERRED_LABELS:
-            raise SketchError(f"population index {int(array.max())} is too large to infer the populations from "
-                              f"(at most {MAX_INFERRED_LABELS} inferred); pass populations=[...]")
-        names = tuple(populations) if populations is not None else tuple(
-            f"p{k}" for k in range(int(array.max()) + 1)
+            raise SketchError(
+                f"population index {int(array.max())} is too large to infer the populations from "
+                f"(at most {MAX_INFERRED_LABELS} inferred); pass populations=[...]"
+            )
+        names = (
+            tuple(populations)
+            if populations is not None
+            else tuple(f"p{k}" for k in range(int(array.max()) + 1))
         )
         if int(array.min()) < 0 or int(array.max()) >= len(names):
             raise SketchError(f"population index out of range for populations {list(names)}")

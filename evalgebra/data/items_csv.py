@@ -47,10 +47,10 @@ import numpy as np
 
 from evalgebra.data.cells import CellTable
 from evalgebra.data.encoding import MAX_INFERRED_LABELS, MISSING_CHOICES, LabelEncoder
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.partial import PartialCounts, looks_like_id
 from evalgebra.data.patterns import check_size
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 
 __all__ = ["read_items_csv", "csv_table", "CHUNK_ROWS", "MAX_LINE_CHARS"]
 
@@ -63,8 +63,10 @@ BLOCK_CHARS = 1 << 20
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
 #: ``K^N`` pattern codes must stay within this (as :func:`~evalgebra.data.patterns.check_size`).
 _CODE_LIMIT = 2**62
-_ID_HINT = ("it looks like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "
-            "the classifier columns (classifiers=[...], --classifiers)")
+_ID_HINT = (
+    "it looks like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "
+    "the classifier columns (classifiers=[...], --classifiers)"
+)
 
 
 class _Numbered(dict[tuple[str, ...], int]):
@@ -100,8 +102,10 @@ def _line_blocks(source: Any) -> Iterator[list[str]]:
             lines, too_long = lines[:first_long], True
         yield lines
         if too_long:
-            raise SketchError(f"CSV has a line longer than {MAX_LINE_CHARS} characters (MAX_LINE_CHARS); "
-                              "is it an items CSV?")
+            raise SketchError(
+                f"CSV has a line longer than {MAX_LINE_CHARS} characters (MAX_LINE_CHARS); "
+                "is it an items CSV?"
+            )
 
 
 def _not_utf8(exc: UnicodeDecodeError, handle: Any, what: str) -> SketchError:
@@ -110,14 +114,17 @@ def _not_utf8(exc: UnicodeDecodeError, handle: Any, what: str) -> SketchError:
         offset += handle.buffer.tell() - len(exc.object)
     except (AttributeError, OSError, ValueError):
         pass
-    return SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {offset}); "
-                       "save it as UTF-8")
+    return SketchError(
+        f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {offset}); save it as UTF-8"
+    )
 
 
 def _csv_error(exc: csv.Error, line: int) -> SketchError:
     if "field limit" in str(exc):
-        return SketchError(f"CSV line {line}: a cell is longer than {csv.field_size_limit()} characters; "
-                           "cells hold label names")
+        return SketchError(
+            f"CSV line {line}: a cell is longer than {csv.field_size_limit()} characters; "
+            "cells hold label names"
+        )
     return SketchError(f"CSV line {max(line, 1)}: {exc}")
 
 
@@ -143,8 +150,14 @@ def _most_responses(n_classifiers: int) -> int:
 class _Layout:
     """Which header positions are read, and as what."""
 
-    def __init__(self, header: list[str], classifiers: list[str] | None, ignore: list[str] | None,
-                 truth: str | None, population: str | None) -> None:
+    def __init__(
+        self,
+        header: list[str],
+        classifiers: list[str] | None,
+        ignore: list[str] | None,
+        truth: str | None,
+        population: str | None,
+    ) -> None:
         for column in (truth, population):
             if column is not None and column not in header:
                 raise SketchError(f"CSV has no column {column!r}; columns are {short_repr(header)}")
@@ -163,15 +176,19 @@ class _Layout:
         if not chosen:
             raise SketchError("CSV has no classifier columns")
         if "" in chosen:
-            raise SketchError(f"CSV column {header.index('') + 1} has no name in the header; name every "
-                              "classifier column, or list the classifier columns "
-                              "(classifiers=[...], --classifiers)")
+            raise SketchError(
+                f"CSV column {header.index('') + 1} has no name in the header; name every "
+                "classifier column, or list the classifier columns "
+                "(classifiers=[...], --classifiers)"
+            )
         repeated = sorted(name for name, k in Counter(chosen).items() if k > 1)
-        repeated += sorted(name for name, k in Counter(header).items() if k > 1 and name in chosen and
-                           name not in repeated)
+        repeated += sorted(
+            name for name, k in Counter(header).items() if k > 1 and name in chosen and name not in repeated
+        )
         if repeated:
-            raise SketchError(f"CSV repeats the column names {repeated}; "
-                              "each classifier column needs its own name")
+            raise SketchError(
+                f"CSV repeats the column names {repeated}; each classifier column needs its own name"
+            )
         self.header, self.width, self.classifiers = header, len(header), chosen
         self.answers = [header.index(name) for name in chosen]
         self.truth = [k for k, h in enumerate(header) if h == truth]
@@ -181,14 +198,28 @@ class _Layout:
 class _Reader:
     """The state of one read: layout, rules, counts so far and what has been seen."""
 
-    def __init__(self, layout: _Layout, labels: list[str] | None, abstain: tuple[str, ...], missing: str,
-                 flag_ids: bool, populations: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        layout: _Layout,
+        labels: list[str] | None,
+        abstain: tuple[str, ...],
+        missing: str,
+        flag_ids: bool,
+        populations: list[str] | None = None,
+    ) -> None:
         self.layout, self.labels, self.abstain, self.missing = layout, labels, abstain, missing
         self.flag_ids, self.populations = flag_ids, populations
         n_classifiers = len(layout.classifiers)
         self.cap = False  # whether the response limit is MAX_INFERRED_LABELS (flag_ids), not the 64-bit codes
-        self.counts = PartialCounts(layout.classifiers, labels=labels, abstain=abstain, missing=missing,
-                                    labelled=bool(layout.truth), populations=populations, flag_ids=False)
+        self.counts = PartialCounts(
+            layout.classifiers,
+            labels=labels,
+            abstain=abstain,
+            missing=missing,
+            labelled=bool(layout.truth),
+            populations=populations,
+            flag_ids=False,
+        )
         if labels is not None:
             check_size(n_classifiers, max(2, len(labels) + len(abstain)))
             self.limit = len(labels) + len(abstain)
@@ -231,8 +262,13 @@ class _Reader:
             raise self._error(worst, codes, distinct, columns, blank)
         self._count(codes, columns, blank)
 
-    def _first_bad(self, position: int, values: list[str], blank: int,
-                   columns: dict[int, tuple[np.ndarray, list[str], list[str]]]) -> tuple[int, str] | None:
+    def _first_bad(
+        self,
+        position: int,
+        values: list[str],
+        blank: int,
+        columns: dict[int, tuple[np.ndarray, list[str], list[str]]],
+    ) -> tuple[int, str] | None:
         """``(code, kind)`` of the first distinct row whose cell at ``position`` breaks a rule."""
         layout = self.layout
         if position in layout.truth or position in layout.population:
@@ -249,8 +285,11 @@ class _Reader:
                     return code, "abstention"
                 elif position in layout.truth and self.labels is not None and value not in self.labels:
                     return code, "unknown"
-                elif (position in layout.population and self.populations is not None
-                      and value not in self.populations):
+                elif (
+                    position in layout.population
+                    and self.populations is not None
+                    and value not in self.populations
+                ):
                     return code, "unknown population"
             return None
         if self.labels is None and self.missing != "error":
@@ -266,8 +305,9 @@ class _Reader:
                 return code, "unknown"
         return None
 
-    def _crossing(self, columns: dict[int, tuple[np.ndarray, list[str], list[str]]], stop: int,
-                  blank: int) -> tuple[int, int] | None:
+    def _crossing(
+        self, columns: dict[int, tuple[np.ndarray, list[str], list[str]]], stop: int, blank: int
+    ) -> tuple[int, int] | None:
         """``(code, position)`` where the responses seen first pass :attr:`limit` (before row ``stop``)."""
         read = [p for p in sorted(columns) if p in self.layout.answers or p in self.layout.truth[:1]]
         new = set().union(*(columns[p][1] for p in read)) - self.seen
@@ -285,8 +325,9 @@ class _Reader:
                         return code, position
         return None
 
-    def _count(self, codes: np.ndarray, columns: dict[int, tuple[np.ndarray, list[str], list[str]]],
-               blank: int) -> None:
+    def _count(
+        self, codes: np.ndarray, columns: dict[int, tuple[np.ndarray, list[str], list[str]]], blank: int
+    ) -> None:
         if blank >= 0:
             codes = codes[codes != blank]
         if not codes.size:
@@ -296,58 +337,80 @@ class _Reader:
         def column(position: int) -> tuple[np.ndarray, list[str]]:
             return columns[position][0][codes], columns[position][1]
 
-        self.counts.add([column(p) for p in layout.answers],
-                        truth=column(layout.truth[0]) if layout.truth else None,
-                        population=column(layout.population[0]) if layout.population else None)
+        self.counts.add(
+            [column(p) for p in layout.answers],
+            truth=column(layout.truth[0]) if layout.truth else None,
+            population=column(layout.population[0]) if layout.population else None,
+        )
         for position in layout.answers + layout.truth[:1]:
             self.seen.update(columns[position][1])
         for position, seen in self.distinct.items():
             seen.update(columns[position][1])
 
-    def _error(self, worst: tuple[int, int, str], codes: np.ndarray, distinct: list[tuple[str, ...]],
-               columns: dict[int, tuple[np.ndarray, list[str], list[str]]], blank: int) -> SketchError:
+    def _error(
+        self,
+        worst: tuple[int, int, str],
+        codes: np.ndarray,
+        distinct: list[tuple[str, ...]],
+        columns: dict[int, tuple[np.ndarray, list[str], list[str]]],
+        blank: int,
+    ) -> SketchError:
         code, position, kind = worst
         at = int(np.argmax(codes == code))  # the first record of the failing distinct row
         line = self.line + 1 + at
         if kind == "fields":
-            return SketchError(f"CSV line {line}: {len(distinct[code])} fields, "
-                               f"header has {self.layout.width}")
+            return SketchError(
+                f"CSV line {line}: {len(distinct[code])} fields, header has {self.layout.width}"
+            )
         name = self.layout.header[position]
         value = columns[position][2][code]
         role = "truth" if position in self.layout.truth else "population"
         if kind == "missing":
             return SketchError(f"CSV line {line}: missing answer in column {name!r}; {MISSING_CHOICES}")
         if kind == "empty":
-            return SketchError(f"CSV line {line}: empty cell in the {role} column {name!r}; "
-                               "every item needs one")
+            return SketchError(
+                f"CSV line {line}: empty cell in the {role} column {name!r}; every item needs one"
+            )
         if kind == "abstention":
-            return SketchError(f"CSV line {line}: the true label {value!r} is an abstention, not a label; "
-                               "every true label is a label")
+            return SketchError(
+                f"CSV line {line}: the true label {value!r} is an abstention, not a label; "
+                "every true label is a label"
+            )
         if kind == "unknown":
             known = f"labels are {short_repr(self.labels)}"
             if position in self.layout.truth:
-                return SketchError(f"CSV line {line}: unknown labels [{value!r}] in the truth column "
-                                   f"{name!r}; {known}")
+                return SketchError(
+                    f"CSV line {line}: unknown labels [{value!r}] in the truth column {name!r}; {known}"
+                )
             abstain = f" and abstentions {list(self.abstain)}" if self.abstain else ""
-            return SketchError(f"CSV line {line}: unknown labels [{value!r}] in column {name!r}; "
-                               f"{known}{abstain}; answers that are not labels: pass abstain=[...]")
+            return SketchError(
+                f"CSV line {line}: unknown labels [{value!r}] in column {name!r}; "
+                f"{known}{abstain}; answers that are not labels: pass abstain=[...]"
+            )
         if kind == "unknown population":
-            return SketchError(f"CSV line {line}: unknown populations [{value!r}] in column {name!r}; "
-                               f"populations are {short_repr(self.populations)}")
+            return SketchError(
+                f"CSV line {line}: unknown populations [{value!r}] in column {name!r}; "
+                f"populations are {short_repr(self.populations)}"
+            )
         if kind == "disagree":
             first = self.layout.header.index(name)
             item = self.items + at - int(np.count_nonzero(codes[:at] == blank))
             return SketchError(
                 f"CSV has {self.layout.header.count(name)} columns named {name!r} and they disagree on item "
-                f"{item} ({columns[first][2][code]!r} vs {value!r}); keep one (CSV line {line})")
+                f"{item} ({columns[first][2][code]!r} vs {value!r}); keep one (CSV line {line})"
+            )
         if self.cap:
-            return SketchError(f"CSV line {line}: column {name!r} brings the distinct answers past "
-                               f"{MAX_INFERRED_LABELS}: {_ID_HINT}")
+            return SketchError(
+                f"CSV line {line}: column {name!r} brings the distinct answers past "
+                f"{MAX_INFERRED_LABELS}: {_ID_HINT}"
+            )
         try:
             check_size(len(self.layout.classifiers), self.limit + 1)
         except SketchError as exc:
-            return SketchError(f"CSV line {line}: column {name!r} brings the distinct answers to "
-                               f"{show_int(self.limit + 1)}: {exc}")
+            return SketchError(
+                f"CSV line {line}: column {name!r} brings the distinct answers to "
+                f"{show_int(self.limit + 1)}: {exc}"
+            )
         raise AssertionError("the response limit is the one check_size sets")  # pragma: no cover
 
     # -- the whole test ---------------------------------------------------------------------
@@ -358,8 +421,10 @@ class _Reader:
         if self.labels is None:
             for position, seen in self.distinct.items():
                 if looks_like_id(len(seen), self.counts.rows):
-                    raise SketchError(f"column {self.layout.header[position]!r} has {show_int(len(seen))} "
-                                      f"distinct values in {show_int(self.counts.rows)} rows: {_ID_HINT}")
+                    raise SketchError(
+                        f"column {self.layout.header[position]!r} has {show_int(len(seen))} "
+                        f"distinct values in {show_int(self.counts.rows)} rows: {_ID_HINT}"
+                    )
         return self.counts.table()
 
 
@@ -423,17 +488,53 @@ def read_items_csv(
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise SketchError(f"cannot read CSV file {path!r}: {reason}") from None
         with handle:
-            return _read(handle, name or f"CSV file {path!r}", chosen, ignored, fixed, truth, population,
-                         pops, encoder.abstain, missing, chunk_rows, flag_ids, on_header)
-    return _read(source, name or "CSV text", chosen, ignored, fixed, truth, population, pops, encoder.abstain,
-                 missing, chunk_rows, flag_ids, on_header)
+            return _read(
+                handle,
+                name or f"CSV file {path!r}",
+                chosen,
+                ignored,
+                fixed,
+                truth,
+                population,
+                pops,
+                encoder.abstain,
+                missing,
+                chunk_rows,
+                flag_ids,
+                on_header,
+            )
+    return _read(
+        source,
+        name or "CSV text",
+        chosen,
+        ignored,
+        fixed,
+        truth,
+        population,
+        pops,
+        encoder.abstain,
+        missing,
+        chunk_rows,
+        flag_ids,
+        on_header,
+    )
 
 
-def _read(source: Any, what: str, classifiers: list[str] | None, ignore: list[str] | None,
-          labels: list[str] | None, truth: str | None, population: str | None, populations: list[str] | None,
-          abstain: tuple[str, ...],
-          missing: str, chunk_rows: int, flag_ids: bool,
-          on_header: Callable[[list[str]], None] | None) -> CellTable:
+def _read(
+    source: Any,
+    what: str,
+    classifiers: list[str] | None,
+    ignore: list[str] | None,
+    labels: list[str] | None,
+    truth: str | None,
+    population: str | None,
+    populations: list[str] | None,
+    abstain: tuple[str, ...],
+    missing: str,
+    chunk_rows: int,
+    flag_ids: bool,
+    on_header: Callable[[list[str]], None] | None,
+) -> CellTable:
     try:
         lines = chain.from_iterable(_line_blocks(source)) if hasattr(source, "read") else source
         reader = csv.reader(lines)
@@ -497,5 +598,6 @@ def csv_table(
     >>> table.classifiers, table.count.tolist()
     (('m1', 'm2'), [1, 1])
     """
-    return read_items_csv(path, truth=truth, population=population, labels=labels, abstain=abstain,
-                          missing=missing)
+    return read_items_csv(
+        path, truth=truth, population=population, labels=labels, abstain=abstain, missing=missing
+    )

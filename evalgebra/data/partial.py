@@ -39,9 +39,9 @@ import numpy as np
 
 from evalgebra.data.cells import DENSE_LIMIT, MISSING_POLICIES, UNLABELLED, CellTable, MissingReport
 from evalgebra.data.encoding import MAX_INFERRED_LABELS, is_missing, missing_hint, name_text
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, decode, encode
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.spec import DEFAULT_ABSTAIN, default_label_names
 
 __all__ = ["PartialCounts", "Column", "ID_COLUMN_MIN", "COMPACT_CELLS", "looks_like_id"]
@@ -72,7 +72,9 @@ def _abstentions(abstain: Any, missing: str) -> tuple[str, ...]:
     given = [abstain] if isinstance(abstain, str) else [] if abstain is None else abstain
     names = isinstance(given, (Sequence, np.ndarray)) and all(isinstance(a, str) and a for a in given)
     if not names or len(set(given)) != len(given):
-        raise SketchError(f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}")
+        raise SketchError(
+            f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}"
+        )
     if missing == "abstain" and not given:
         given = [DEFAULT_ABSTAIN]
     return tuple(given)
@@ -81,17 +83,22 @@ def _abstentions(abstain: Any, missing: str) -> tuple[str, ...]:
 def _column(column: Any, what: str) -> Column:
     """``column`` checked to be a :data:`Column`: a ``(codes, keys)`` pair of 1-D codes and a key list or None."""
     if not isinstance(column, (tuple, list)) or len(column) != 2:
-        raise SketchError(f"{what}: a column is a (codes, keys) pair (keys None for label positions), "
-                          f"got {type(column).__name__}")
+        raise SketchError(
+            f"{what}: a column is a (codes, keys) pair (keys None for label positions), "
+            f"got {type(column).__name__}"
+        )
     try:
         codes, keys = np.asarray(column[0]), column[1]
     except (TypeError, ValueError):  # ragged lists, undecodable bytes: NumPy's own errors
-        raise SketchError(f"{what}: codes must be a 1-D array of integers, got {short_repr(column[0])}") from None
+        raise SketchError(
+            f"{what}: codes must be a 1-D array of integers, got {short_repr(column[0])}"
+        ) from None
     if codes.ndim != 1:
         raise SketchError(f"{what}: codes must be one-dimensional, got shape {codes.shape}")
     if keys is not None and (isinstance(keys, (str, bytes)) or not isinstance(keys, (Sequence, np.ndarray))):
-        raise SketchError(f"{what}: keys must be a list of the values the codes index (or None), got "
-                          f"{type(keys).__name__}")
+        raise SketchError(
+            f"{what}: keys must be a list of the values the codes index (or None), got {type(keys).__name__}"
+        )
     return codes, keys if keys is None or isinstance(keys, Sequence) else list(keys)
 
 
@@ -150,14 +157,19 @@ class PartialCounts:
         flag_ids: bool = True,
     ) -> None:
         if not isinstance(missing, str) or missing not in MISSING_POLICIES:
-            raise SketchError(f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}")
+            raise SketchError(
+                f"missing={short_repr(missing)}: accepted are {', '.join(map(repr, MISSING_POLICIES))}"
+            )
         if isinstance(classifiers, (str, bytes)) or not isinstance(classifiers, (Sequence, np.ndarray)):
             raise SketchError(f"classifiers: give a list of classifier names, got {short_repr(classifiers)}")
         self.classifiers = tuple(name_text(c, "classifiers") for c in classifiers)
         if not self.classifiers or len(set(self.classifiers)) != len(self.classifiers):
             raise SketchError(f"need distinct classifier names, got {list(self.classifiers)}")
-        if labels is not None and (isinstance(labels, str) or not isinstance(labels, (Sequence, np.ndarray))
-                                   or not all(isinstance(x, str) for x in labels)):
+        if labels is not None and (
+            isinstance(labels, str)
+            or not isinstance(labels, (Sequence, np.ndarray))
+            or not all(isinstance(x, str) for x in labels)
+        ):
             raise SketchError(f"labels must be a list of label names (str), got {short_repr(labels)}")
         self.labels = None if labels is None else tuple(labels)
         self.abstain = _abstentions(abstain, missing)
@@ -177,7 +189,9 @@ class PartialCounts:
         self._cells: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self.rows = 0
         self.report: MissingReport | None = None
-        self._holes_possible = True  # whether the answer columns of the chunk being read may hold missing codes
+        self._holes_possible = (
+            True  # whether the answer columns of the chunk being read may hold missing codes
+        )
 
     # -- names to indices ------------------------------------------------------------------
     def _key(self, key: Any) -> int:
@@ -194,8 +208,10 @@ class PartialCounts:
             hint = "" if self.abstain else "; answers that are not labels: pass abstain=[...]"
             raise SketchError(f"unknown labels [{key!r}]; labels are {list(self.labels)}{hint}")
         if isinstance(key, int) and not 0 <= key < MAX_INFERRED_LABELS:
-            raise SketchError(f"label index {key} is too large to infer the labels from (at most "
-                              f"{MAX_INFERRED_LABELS} inferred); pass labels=[...]")
+            raise SketchError(
+                f"label index {key} is too large to infer the labels from (at most "
+                f"{MAX_INFERRED_LABELS} inferred); pass labels=[...]"
+            )
         self._index[key] = len(self.keys)
         self.keys.append(key)
         return self._index[key]
@@ -206,7 +222,9 @@ class PartialCounts:
         if codes.dtype.kind not in "iu":
             raise SketchError(f"{what}: dictionary codes must be integers, got {codes.dtype}")
         if codes.shape != (n_rows,):
-            raise SketchError(f"{what}: {codes.shape[0] if codes.ndim else 0} rows where the chunk has {n_rows}")
+            raise SketchError(
+                f"{what}: {codes.shape[0] if codes.ndim else 0} rows where the chunk has {n_rows}"
+            )
         low, high = (int(codes.min()), int(codes.max())) if codes.size else (0, -1)
         if low < -1:
             raise SketchError(f"{what}: dictionary code {low} (missing answers are coded -1)")
@@ -214,20 +232,24 @@ class PartialCounts:
             if high >= MAX_INFERRED_LABELS:
                 raise SketchError(
                     f"{what}: integer {show_int(high)} is too large for a label position (at most "
-                    f"{MAX_INFERRED_LABELS - 1}); if it is an item ID, leave it out (ignore=[...], --ignore)")
+                    f"{MAX_INFERRED_LABELS - 1}); if it is an item ID, leave it out (ignore=[...], --ignore)"
+                )
             keys = list(range(max(high, -1) + 1))
         else:
             keys = list(keys)
             if high >= len(keys):
                 raise SketchError(f"{what}: code {high} outside its dictionary of {len(keys)} values")
         known = len(keys) <= ID_COLUMN_MIN and all(
-            k in self._index and not isinstance(k, (bool, np.bool_)) for k in keys)
+            k in self._index and not isinstance(k, (bool, np.bool_)) for k in keys
+        )
         if known and (answers or not any(k in self.abstain for k in keys)):
             # the usual chunk after the first: every entry has its index, no count needed
             indices = [self._index[k] for k in keys]
             self._holes_possible |= low < 0
             if low >= 0 and indices == list(range(len(indices))):
-                return codes  # the dictionary lists the responses in their own order: the codes are the indices
+                return (
+                    codes  # the dictionary lists the responses in their own order: the codes are the indices
+                )
             lookup = np.empty(len(keys) + 1, dtype=np.int16 if len(self.keys) < 1 << 15 else np.int64)
             lookup[:-1] = indices
             lookup[-1] = -1
@@ -247,7 +269,9 @@ class PartialCounts:
             if is_missing(key):
                 continue
             if not answers and key in self.abstain:
-                raise SketchError(f"{what}: {key!r} is an abstention, not a label; every true label is a label")
+                raise SketchError(
+                    f"{what}: {key!r} is an abstention, not a label; every true label is a label"
+                )
             lookup[k] = self._key(key)
         return lookup[codes]
 
@@ -260,37 +284,50 @@ class PartialCounts:
         if keys is None:
             keys = list(range(int(codes.max()) + 1 if codes.size else 0))
         elif codes.size and int(codes.max()) >= len(keys):
-            raise SketchError(f"population: code {int(codes.max())} outside its dictionary of {len(keys)} values")
+            raise SketchError(
+                f"population: code {int(codes.max())} outside its dictionary of {len(keys)} values"
+            )
         lookup = np.empty(len(keys), dtype=np.int64)
         for k, key in enumerate(keys):
             name = str(key)
             if name not in self.pops:
                 if self.populations is not None:
-                    raise SketchError(f"unknown populations [{name!r}]; populations are {list(self.populations)}")
+                    raise SketchError(
+                        f"unknown populations [{name!r}]; populations are {list(self.populations)}"
+                    )
                 self.pops.append(name)
             lookup[k] = self.pops.index(name)
         return lookup[codes] if codes.size else codes.astype(np.int64)
 
     # -- counting -------------------------------------------------------------------------
-    def add(self, answers: Sequence[Column], *, truth: Column | None = None, population: Column | None = None) -> None:
+    def add(
+        self, answers: Sequence[Column], *, truth: Column | None = None, population: Column | None = None
+    ) -> None:
         """Count one chunk: one dictionary column per classifier (see :data:`Column`)."""
         if isinstance(answers, (str, bytes, np.ndarray)) or not isinstance(answers, Sequence):
-            raise SketchError(f"answers: give a list of {len(self.classifiers)} (codes, keys) columns, one per "
-                              f"classifier, got {type(answers).__name__}")
+            raise SketchError(
+                f"answers: give a list of {len(self.classifiers)} (codes, keys) columns, one per "
+                f"classifier, got {type(answers).__name__}"
+            )
         answers = [_column(c, f"column {name!r}") for c, name in zip(answers, self.classifiers)] + list(
-            answers[len(self.classifiers):])
+            answers[len(self.classifiers) :]
+        )
         truth = None if truth is None else _column(truth, "truth")
         population = None if population is None else _column(population, "population")
         if len(answers) != len(self.classifiers):
-            raise SketchError(f"{len(answers)} answer columns for {len(self.classifiers)} classifiers "
-                              f"{short_repr(list(self.classifiers))}; give one column per classifier, in that order")
+            raise SketchError(
+                f"{len(answers)} answer columns for {len(self.classifiers)} classifiers "
+                f"{short_repr(list(self.classifiers))}; give one column per classifier, in that order"
+            )
         if (truth is not None) != self.labelled:
             raise SketchError("a labelled sketch needs a truth column in every chunk, an unlabelled one none")
         n_rows = int(np.asarray(answers[0][0]).shape[0])
         if n_rows == 0:
             return
         self._holes_possible = False
-        columns = [self._lookup(c, f"column {name!r}", True, n_rows) for c, name in zip(answers, self.classifiers)]
+        columns = [
+            self._lookup(c, f"column {name!r}", True, n_rows) for c, name in zip(answers, self.classifiers)
+        ]
         holes_possible = self._holes_possible
         lead = None if truth is None else self._lookup(truth, "truth", False, n_rows)
         k_now = len(self.keys)  # every response of this chunk has its index now
@@ -307,15 +344,22 @@ class PartialCounts:
                 matrix[holes] = self._index[self.abstain[0]]
             else:
                 hole_rows = holes.any(axis=1)
-        report = MissingReport.of(self.missing, holes if holes.any() else None, self.classifiers, n_rows,
-                                  self.abstain[0] if self.abstain else None)
+        report = MissingReport.of(
+            self.missing,
+            holes if holes.any() else None,
+            self.classifiers,
+            n_rows,
+            self.abstain[0] if self.abstain else None,
+        )
         self.report = report if self.report is None else self.report + report
         n_lead = 1
         if lead is not None:
             if (lead < 0).any():
                 row = int(np.argmax(lead < 0))
-                raise SketchError(f"missing answer at truth of item {self.rows + row}; "
-                                  "every item of a labelled test needs its true label")
+                raise SketchError(
+                    f"missing answer at truth of item {self.rows + row}; "
+                    "every item of a labelled test needs its true label"
+                )
             n_lead = k_now
         if population is not None:
             pop = self._population(population, n_rows)
@@ -330,7 +374,9 @@ class PartialCounts:
         self.rows += n_rows
         self._count(matrix, lead, n_lead, k_now, population is not None)
 
-    def _count(self, matrix: np.ndarray, lead: np.ndarray | None, n_lead: int, base: int, by_pop: bool) -> None:
+    def _count(
+        self, matrix: np.ndarray, lead: np.ndarray | None, n_lead: int, base: int, by_pop: bool
+    ) -> None:
         if matrix.shape[0] == 0:
             return
         n_classifiers = matrix.shape[1]
@@ -343,14 +389,18 @@ class PartialCounts:
         elif n_lead * n_codes < 2**62:
             cell, counts = np.unique(encode(matrix, base, lead), return_counts=True)
         else:  # too many cells for one integer key: count the rows themselves
-            keyed = np.column_stack([lead if lead is not None else np.zeros(matrix.shape[0], np.int64), matrix])
+            keyed = np.column_stack(
+                [lead if lead is not None else np.zeros(matrix.shape[0], np.int64), matrix]
+            )
             rows, counts = np.unique(keyed, axis=0, return_counts=True)
             self._store(rows[:, 0], rows[:, 1:], counts.astype(np.int64), base, by_pop)
             return
         group, code = np.divmod(cell, n_codes)
         self._store(group, decode(code, n_classifiers, base), counts.astype(np.int64), base, by_pop)
 
-    def _store(self, group: np.ndarray, digits: np.ndarray, counts: np.ndarray, base: int, by_pop: bool) -> None:
+    def _store(
+        self, group: np.ndarray, digits: np.ndarray, counts: np.ndarray, base: int, by_pop: bool
+    ) -> None:
         n_truth = base if self.labelled else 1
         pop, truth = np.divmod(group, n_truth) if by_pop else (np.zeros_like(group), group)
         if not self.labelled:
@@ -378,14 +428,24 @@ class PartialCounts:
         """Both parts' counts (a new object), matching responses and populations by name."""
         if not isinstance(other, PartialCounts):
             raise SketchError(f"can only merge a {type(self).__name__}, got {type(other).__name__}")
-        for what, mine, theirs in (("classifiers", self.classifiers, other.classifiers),
-                                   ("labels", self.labels, other.labels), ("abstentions", self.abstain, other.abstain),
-                                   ("missing policy", self.missing, other.missing),
-                                   ("labelled", self.labelled, other.labelled)):
+        for what, mine, theirs in (
+            ("classifiers", self.classifiers, other.classifiers),
+            ("labels", self.labels, other.labels),
+            ("abstentions", self.abstain, other.abstain),
+            ("missing policy", self.missing, other.missing),
+            ("labelled", self.labelled, other.labelled),
+        ):
             if mine != theirs:
                 raise SketchError(f"cannot merge partial sketches of different {what}: {mine} vs {theirs}")
-        out = type(self)(self.classifiers, labels=self.labels, abstain=self.abstain, missing=self.missing,
-                         labelled=self.labelled, populations=self.populations, flag_ids=self.flag_ids)
+        out = type(self)(
+            self.classifiers,
+            labels=self.labels,
+            abstain=self.abstain,
+            missing=self.missing,
+            labelled=self.labelled,
+            populations=self.populations,
+            flag_ids=self.flag_ids,
+        )
         for part in (self, other):
             keys = np.array([out._key(k) for k in part.keys], dtype=np.int64)
             pops = []
@@ -396,7 +456,9 @@ class PartialCounts:
             pop, truth, digits, counts = part._stacked()
             if counts.size:
                 truth = np.where(truth >= 0, keys[np.maximum(truth, 0)], truth)
-                out._cells.append((np.array(pops, dtype=np.int64)[pop], truth, keys[digits].astype(np.int32), counts))
+                out._cells.append(
+                    (np.array(pops, dtype=np.int64)[pop], truth, keys[digits].astype(np.int32), counts)
+                )
             out.rows += part.rows
             if part.report is not None:
                 out.report = part.report if out.report is None else out.report + part.report
@@ -418,7 +480,8 @@ class PartialCounts:
         if integers and min(integers) > 0:
             raise SketchError(
                 f"integer cells are label positions 0..R-1, but no cell is 0 (they run from {min(integers)} to "
-                f"{max(integers)}); if the numbers are label names, give the cells as strings, or pass labels=[...]")
+                f"{max(integers)}); if the numbers are label names, give the cells as strings, or pass labels=[...]"
+            )
         if integers:
             return default_label_names(max(2, max(integers) + 1))
         if len(names) < 2:
@@ -432,17 +495,23 @@ class PartialCounts:
         labels = self.final_labels()
         responses = list(labels) + list(self.abstain)
         where = {name: k for k, name in enumerate(responses)}
-        remap = np.array([where[labels[k]] if isinstance(k, int) else where[k] for k in self.keys], dtype=np.int64)
+        remap = np.array(
+            [where[labels[k]] if isinstance(k, int) else where[k] for k in self.keys], dtype=np.int64
+        )
         pop, truth, digits, counts = self._stacked()
         if not counts.size:
-            raise SketchError(f"every one of the {self.rows} items has a missing answer: missing='drop' leaves no items")
+            raise SketchError(
+                f"every one of the {self.rows} items has a missing answer: missing='drop' leaves no items"
+            )
         n_responses = len(responses)
         check_size(len(self.classifiers), n_responses)
         codes = encode(remap[digits], n_responses)
         truth = np.where(truth >= 0, remap[np.maximum(truth, 0)], UNLABELLED)
         populations = list(self.populations) if self.populations is not None else sorted(self.pops)
         pop = np.array([populations.index(p) for p in self.pops], dtype=np.int64)[pop] if pop.size else pop
-        return CellTable(self.classifiers, labels, pop, truth, codes, counts, populations, self.abstain, self.report)
+        return CellTable(
+            self.classifiers, labels, pop, truth, codes, counts, populations, self.abstain, self.report
+        )
 
     @property
     def n_cells(self) -> int:
@@ -450,5 +519,7 @@ class PartialCounts:
         return sum(c[3].size for c in self._cells)
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(rows={self.rows}, classifiers={list(self.classifiers)}, "
-                f"responses seen={len(self.keys)}, {self.n_cells} cells)")
+        return (
+            f"{type(self).__name__}(rows={self.rows}, classifiers={list(self.classifiers)}, "
+            f"responses seen={len(self.keys)}, {self.n_cells} cells)"
+        )

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 
 __all__ = ["encode", "decode", "count_patterns", "check_size", "max_classifiers", "recode"]
 

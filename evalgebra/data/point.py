@@ -110,9 +110,7 @@ class EvaluationPoint:
     ) -> None:
         self.spec = spec
         self.prevalence: tuple[Row, ...] = tuple(tuple(row) for row in prevalence)
-        self.response = tuple(
-            tuple(None if row is None else tuple(row) for row in rows) for rows in response
-        )
+        self.response = tuple(tuple(None if row is None else tuple(row) for row in rows) for rows in response)
         self.correlation = {
             tuple(t): tuple(None if table is None else dict(table) for table in tables)
             for t, tables in correlation.items()
@@ -154,9 +152,7 @@ class EvaluationPoint:
                         raise PointError(f"correlation {subset} {ell} lacks responses {responses}")
                 for axis in range(len(subset)):
                     for rest in itertools.product(range(k_count), repeat=len(subset) - 1):
-                        total = sum(
-                            table[rest[:axis] + (r,) + rest[axis:]] for r in range(k_count)
-                        )
+                        total = sum(table[rest[:axis] + (r,) + rest[axis:]] for r in range(k_count))
                         if total != 0:
                             raise PointError(
                                 f"correlations of {subset} on label {spec.labels[ell]!r} must sum "
@@ -252,7 +248,9 @@ class EvaluationPoint:
                 raise PointError("R-space values need the test size; this point has none")
             label_counts = [self.prevalence[0][ell] * self.sizes[0] for ell in range(r_count)]
         values: dict[VariableKey, Any] = {}
-        for key in (k for kind in ("prevalence", "accuracy", "response", "correlation") for k in registry.keys(kind)):
+        for key in (
+            k for kind in ("prevalence", "accuracy", "response", "correlation") for k in registry.keys(kind)
+        ):
             if key.kind == "prevalence":
                 ell = key.labels[0]
                 values[key] = label_counts[ell] if space == "R" else self.prevalence[key.population or 0][ell]
@@ -348,8 +346,9 @@ class EvaluationPoint:
         if sorted(labels) != sorted(self.spec.labels):
             raise PointError(f"need a permutation of {list(self.spec.labels)}")
         old = [self.spec.label_index(name) for name in labels]  # new position -> old index
-        spec = EnsembleSpec(self.spec.classifiers, labels, self.spec.structure, self.spec.populations,
-                            self.spec.abstain)
+        spec = EnsembleSpec(
+            self.spec.classifiers, labels, self.spec.structure, self.spec.populations, self.spec.abstain
+        )
         answers = old + list(range(len(old), spec.n_responses))  # abstentions stay after the labels
         prevalence = [[row[o] for o in old] for row in self.prevalence]
         response = [
@@ -358,7 +357,8 @@ class EvaluationPoint:
         ]
         correlation = {
             t: [
-                None if tables[o] is None
+                None
+                if tables[o] is None
                 else {tuple(answers.index(k) for k in key): v for key, v in tables[o].items()}  # type: ignore[union-attr]
                 for o in old
             ]
@@ -539,12 +539,26 @@ def evaluation_point(
         parts = [evaluation_point(sketch, structure, p) for p in spec.populations]
         # rows and correlations are shared; a population without items of a label
         # leaves them undefined there and does not contradict the others
-        shared_response = [[_shared([part.response[i][ell] for part in parts], spec, f"response rows of "
-                             f"{spec.classifiers[i]!r} on {spec.labels[ell]!r}")
-                     for ell in range(spec.n_labels)] for i in range(spec.n_classifiers)]
+        shared_response = [
+            [
+                _shared(
+                    [part.response[i][ell] for part in parts],
+                    spec,
+                    f"response rows of {spec.classifiers[i]!r} on {spec.labels[ell]!r}",
+                )
+                for ell in range(spec.n_labels)
+            ]
+            for i in range(spec.n_classifiers)
+        ]
         shared_correlation = {
-            t: [_shared([part.correlation[t][ell] for part in parts], spec, f"correlations of {t} on "
-                        f"{spec.labels[ell]!r}") for ell in range(spec.n_labels)]
+            t: [
+                _shared(
+                    [part.correlation[t][ell] for part in parts],
+                    spec,
+                    f"correlations of {t} on {spec.labels[ell]!r}",
+                )
+                for ell in range(spec.n_labels)
+            ]
             for t in spec.structure
         }
         return EvaluationPoint(

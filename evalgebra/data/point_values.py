@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from evalgebra.numbers.rationals import exact_rational
 from evalgebra.errors import PointError
+from evalgebra.numbers.rationals import exact_rational
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import correlation_expansion, free_responses
 
@@ -86,13 +86,12 @@ def point_rows(
         raise PointError("give exactly one of response= or accuracy=")
     if accuracy is not None:
         if r_count != 2 or spec.abstain:
-            raise PointError("accuracy= describes rows only for two labels; use response=" +
-                             (" (abstentions are responses too)" if spec.abstain else ""))
+            raise PointError(
+                "accuracy= describes rows only for two labels; use response="
+                + (" (abstentions are responses too)" if spec.abstain else "")
+            )
         response = {
-            c: {
-                t: {t: v}
-                for t, v in _mapping(per_label, f"accuracy of classifier {c!r}").items()
-            }
+            c: {t: {t: v} for t, v in _mapping(per_label, f"accuracy of classifier {c!r}").items()}
             for c, per_label in _mapping(accuracy, "accuracy").items()
         }
     indexed = {spec.classifier_index(c): v for c, v in _mapping(response, "response").items()}
@@ -100,7 +99,9 @@ def point_rows(
         if i not in indexed:
             raise PointError(f"no response rows for classifier {spec.classifiers[i]!r}")
         per_label = {
-            spec.label_index(t): _mapping(row, f"response row of classifier {spec.classifiers[i]!r}, true label {t!r}")
+            spec.label_index(t): _mapping(
+                row, f"response row of classifier {spec.classifiers[i]!r}, true label {t!r}"
+            )
             for t, row in _mapping(indexed[i], f"response of classifier {spec.classifiers[i]!r}").items()
         }
         classifier_rows = []
@@ -110,7 +111,9 @@ def point_rows(
                     f"no row for classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}"
                 )
             given = {
-                spec.response_index(r): as_fraction(v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}")
+                spec.response_index(r): as_fraction(
+                    v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}"
+                )
                 for r, v in per_label[ell].items()
             }
             missing = [r for r in range(spec.n_responses) if r not in given]
@@ -123,9 +126,7 @@ def point_rows(
                 )
             classifier_rows.append([given[r] for r in range(spec.n_responses)])
         rows.append(classifier_rows)
-    tables: dict[tuple[int, ...], list[Table]] = {
-        t: [{} for _ in range(r_count)] for t in spec.structure
-    }
+    tables: dict[tuple[int, ...], list[Table]] = {t: [{} for _ in range(r_count)] for t in spec.structure}
     for subset, per_truth in _mapping(correlation or {}, "correlation").items():
         if not isinstance(subset, (tuple, frozenset)):
             raise PointError(f"correlation: subset {subset!r} must be a tuple of classifier names or indices")
@@ -138,30 +139,43 @@ def point_rows(
             if isinstance(value, Mapping):
                 for responses, v in value.items():
                     if not isinstance(responses, tuple) or len(responses) != len(order):
-                        raise PointError(f"correlation {subset}: responses {responses!r} must be a tuple of "
-                                         f"{len(order)} label names")
+                        raise PointError(
+                            f"correlation {subset}: responses {responses!r} must be a tuple of "
+                            f"{len(order)} label names"
+                        )
                     named = dict(zip(order, responses))
                     idx = tuple(spec.response_index(named[i]) for i in key)
                     tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")
             else:
                 if spec.n_responses != 2:
-                    raise PointError("a single correlation value needs two labels; map responses to values" +
-                                     (" (abstentions are responses too)" if spec.abstain else ""))
+                    raise PointError(
+                        "a single correlation value needs two labels; map responses to values"
+                        + (" (abstentions are responses too)" if spec.abstain else "")
+                    )
                 tables[key][ell][(ell,) * len(key)] = as_fraction(value, f"correlation {subset}")
-    completed = {t: [complete_correlation(table, ell, len(t), r_count, spec.n_responses) for ell, table in enumerate(per)]
-                 for t, per in tables.items()}
+    completed = {
+        t: [
+            complete_correlation(table, ell, len(t), r_count, spec.n_responses)
+            for ell, table in enumerate(per)
+        ]
+        for t, per in tables.items()
+    }
     return prevalence_rows, rows, completed
 
 
-def complete_correlation(table: Table, ell: int, size: int, r_count: int, k_count: int | None = None) -> Table:
+def complete_correlation(
+    table: Table, ell: int, size: int, r_count: int, k_count: int | None = None
+) -> Table:
     """Fill every response tuple of ``G^ell_T`` from the free ones (sum-zero rule; ``k_count`` responses)."""
     k_count = r_count if k_count is None else k_count
     free = set(itertools.product(free_responses(ell, r_count, k_count), repeat=size))
     full: Table = {}
     for responses in itertools.product(range(k_count), repeat=size):
         full[responses] = sum(
-            (sign * table.get(f, Fraction(0))
-             for sign, f in correlation_expansion(ell, responses, r_count, n_responses=k_count)),
+            (
+                sign * table.get(f, Fraction(0))
+                for sign, f in correlation_expansion(ell, responses, r_count, n_responses=k_count)
+            ),
             Fraction(0),
         )
     for responses, value in table.items():

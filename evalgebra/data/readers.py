@@ -49,9 +49,9 @@ from evalgebra.data.encoding import (
     population_indices,
 )
 from evalgebra.data.items_csv import csv_table
-from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.data.patterns import check_size, count_patterns, encode
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.spec import EnsembleSpec
 
 __all__ = [
@@ -109,9 +109,7 @@ def decisions_table(
     else:
         matrix = as_label_array(decisions, "decisions")
     if matrix.ndim != 2:
-        raise SketchError(
-            f"decisions must be 2-dimensional (items x classifiers), got shape {matrix.shape}"
-        )
+        raise SketchError(f"decisions must be 2-dimensional (items x classifiers), got shape {matrix.shape}")
     n_items, n_classifiers = matrix.shape
     if n_items == 0:
         raise SketchError("empty test: no items")
@@ -138,7 +136,9 @@ def decisions_table(
     if missing == "drop" and holes is not None:
         keep = ~holes.any(axis=1)
         if not keep.any():
-            raise SketchError(f"every one of the {n_items} items has a missing answer: missing='drop' leaves no items")
+            raise SketchError(
+                f"every one of the {n_items} items has a missing answer: missing='drop' leaves no items"
+            )
         encoded = [column[keep] for column in encoded]
         pop_idx, n_items = pop_idx[keep], int(keep.sum())
     labelled = truth_array is not None
@@ -161,12 +161,16 @@ def decisions_table(
     else:
         codes = encode(encoded[0], n_responses)
         truth_idx = encoded[1] if labelled else np.full(n_items, UNLABELLED, dtype=np.int64)
-        return CellTable(names, label_names, pop_idx, truth_idx, codes, None, pop_names, encoder.abstain, report)
+        return CellTable(
+            names, label_names, pop_idx, truth_idx, codes, None, pop_names, encoder.abstain, report
+        )
     group, code = np.divmod(cell, n_codes)
     pop_cell, truth_cell = np.divmod(group, n_truth)
     if not labelled:
         truth_cell.fill(UNLABELLED)
-    return CellTable(names, label_names, pop_cell, truth_cell, code, counts, pop_names, encoder.abstain, report)
+    return CellTable(
+        names, label_names, pop_cell, truth_cell, code, counts, pop_names, encoder.abstain, report
+    )
 
 
 # -- count mappings ----------------------------------------------------------------------
@@ -247,8 +251,9 @@ def counts_table(
     abstain = _names([abstain] if isinstance(abstain, str) else abstain, "abstain") or []
     if labels is None:
         labels = sorted(({lab for p in patterns for lab in p} | set(split)) - set(abstain))
-    spec = EnsembleSpec(list(classifiers) if classifiers is not None else n_classifiers, list(labels),
-                        abstain=abstain)
+    spec = EnsembleSpec(
+        list(classifiers) if classifiers is not None else n_classifiers, list(labels), abstain=abstain
+    )
     if spec.n_classifiers != n_classifiers:
         raise SketchError(f"{spec.n_classifiers} classifier names for patterns of length {n_classifiers}")
 
@@ -257,8 +262,10 @@ def counts_table(
         for pattern, value in pattern_rows:
             unknown = [lab for lab in pattern if lab not in spec.responses]
             if unknown:
-                raise SketchError(f"{where}: unknown labels {unknown} in pattern {pattern}; labels are {list(spec.labels)}"
-                                  + (f", abstentions {list(spec.abstain)}" if spec.abstain else ""))
+                raise SketchError(
+                    f"{where}: unknown labels {unknown} in pattern {pattern}; labels are {list(spec.labels)}"
+                    + (f", abstentions {list(spec.abstain)}" if spec.abstain else "")
+                )
             code = int(encode(np.array([[spec.response_index(lab) for lab in pattern]]), spec.n_responses)[0])
             if code in result:
                 raise SketchError(f"{where}: pattern {pattern} listed twice")
@@ -288,10 +295,19 @@ def counts_table(
         cells = [(UNLABELLED, code, v) for code, v in total.items()]
     if not cells or sum(v for _, _, v in cells) == 0:
         raise SketchError("empty test: every count is zero")
-    truth_col, code_col, count_col = (np.array(col, dtype=np.int64 if k < 2 else object)
-                                      for k, col in enumerate(zip(*cells)))  # counts checked by the Sketch
-    return CellTable(spec.classifiers, spec.labels, np.zeros_like(code_col), truth_col, code_col, count_col,
-                     (population,), spec.abstain)
+    truth_col, code_col, count_col = (
+        np.array(col, dtype=np.int64 if k < 2 else object) for k, col in enumerate(zip(*cells))
+    )  # counts checked by the Sketch
+    return CellTable(
+        spec.classifiers,
+        spec.labels,
+        np.zeros_like(code_col),
+        truth_col,
+        code_col,
+        count_col,
+        (population,),
+        spec.abstain,
+    )
 
 
 def _names(names: Any, what: str) -> list[str] | None:
@@ -350,15 +366,21 @@ def long_table(
             raise SketchError(f"long table lacks column {short_repr(exc.args[0])}") from None
     else:
         if isinstance(records, (str, bytes)) or not isinstance(records, Iterable):
-            raise SketchError(f"long rows must be (task, worker, label) triples, got {type(records).__name__}")
+            raise SketchError(
+                f"long rows must be (task, worker, label) triples, got {type(records).__name__}"
+            )
         rows = list(records)
         if any(not isinstance(r, (tuple, list)) or len(r) != 3 for r in rows):
             raise SketchError("long rows must be (task, worker, label) triples")
-        tasks, workers, answers = (_objects([r[k] for r in rows], name) for k, name in enumerate((task, worker, label)))
+        tasks, workers, answers = (
+            _objects([r[k] for r in rows], name) for k, name in enumerate((task, worker, label))
+        )
     if tasks.size == 0:
         raise SketchError("empty test: no rows")
     if not tasks.size == workers.size == answers.size:
-        raise SketchError(f"long table columns have different lengths ({tasks.size}, {workers.size}, {answers.size})")
+        raise SketchError(
+            f"long table columns have different lengths ({tasks.size}, {workers.size}, {answers.size})"
+        )
     task_codes, task_names = factorize(tasks, "task")
     worker_codes, worker_names = factorize(workers, "worker")
     if any(isinstance(w, int) and w.bit_length() > 64 for w in worker_names):
@@ -392,19 +414,24 @@ def long_table(
         try:
             lookup = truth.to_dict() if hasattr(truth, "to_dict") else dict(truth)
         except (TypeError, ValueError):
-            raise SketchError(f"truth must map each task to its true label, got {type(truth).__name__}") from None
+            raise SketchError(
+                f"truth must map each task to its true label, got {type(truth).__name__}"
+            ) from None
         absent = [t for t in task_names if t not in lookup]
         if absent:
             raise SketchError(f"no true label for tasks {short_repr(absent[:5])}")
         truth_column = _objects([lookup[t] for t in task_names], "truth")
-    return decisions_table(matrix, labels=labels, classifiers=order, truth=truth_column, abstain=abstain,
-                           missing=missing)
+    return decisions_table(
+        matrix, labels=labels, classifiers=order, truth=truth_column, abstain=abstain, missing=missing
+    )
 
 
 def _objects(values: Any, what: str) -> np.ndarray:
     """A 1-D object array of ``values`` as they are (a list cell stays one cell, never a new axis)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise SketchError(f"long table column {short_repr(what)} must be a sequence, got {type(values).__name__}")
+        raise SketchError(
+            f"long table column {short_repr(what)} must be a sequence, got {type(values).__name__}"
+        )
     listed = list(values)
     out = np.empty(len(listed), dtype=object)
     for k, value in enumerate(listed):

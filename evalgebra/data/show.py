@@ -68,9 +68,13 @@ def _name_list(names: Sequence[Any]) -> str:
     return f"{text}, ... and {more} more" if more else text
 
 
-def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], more: int = 0, indent: str = "  ") -> str:
+def text_table(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], more: int = 0, indent: str = "  "
+) -> str:
     """Aligned plain-text columns (first left, the rest right), numbers printed exactly."""
-    cells = [[number_text(c) if isinstance(c, Fraction) or c is None else str(c) for c in row] for row in rows]
+    cells = [
+        [number_text(c) if isinstance(c, Fraction) or c is None else str(c) for c in row] for row in rows
+    ]
     widths = [max(len(str(h)), *(len(row[k]) for row in cells)) for k, h in enumerate(header)]
 
     def line(row: Sequence[str]) -> str:
@@ -87,8 +91,10 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], more: int =
 def _sketch_title(sketch: Any) -> str:
     kind = "labelled" if sketch.is_labelled else "unlabelled"
     abstain = getattr(sketch, "abstain", ())
-    return (f"Sketch: {sketch.Q} items, {kind}, {sketch.n_classifiers} classifiers, "
-            f"{sketch.n_labels} labels" + (f", {_plural(len(abstain), 'abstention')}" if abstain else ""))
+    return (
+        f"Sketch: {sketch.Q} items, {kind}, {sketch.n_classifiers} classifiers, "
+        f"{sketch.n_labels} labels" + (f", {_plural(len(abstain), 'abstention')}" if abstain else "")
+    )
 
 
 def _top_patterns(sketch: Any) -> tuple[list[list[Any]], list[str], int]:
@@ -128,11 +134,16 @@ def sketch_summary(sketch: Any) -> str:
         lines.append(f"  {report.text()}")
     if tuple(sketch.populations) != ("all",):
         shown, more = shorten(_population_rows(sketch))
-        lines.append("  populations: " + ", ".join(f"{n} ({q})" for n, q in shown)
-                     + (f", ... and {more} more" if more else ""))
+        lines.append(
+            "  populations: "
+            + ", ".join(f"{n} ({q})" for n, q in shown)
+            + (f", ... and {more} more" if more else "")
+        )
     if sketch.is_labelled:
-        lines.append("  items per true label: "
-                     + ", ".join(f"{label} {q}" for label, q in sketch.label_counts().items()))
+        lines.append(
+            "  items per true label: "
+            + ", ".join(f"{label} {q}" for label, q in sketch.label_counts().items())
+        )
     rows, header, more = _top_patterns(sketch)
     lines.append(text_table(header, rows, more))
     return "\n".join(lines)
@@ -140,14 +151,20 @@ def sketch_summary(sketch: Any) -> str:
 
 def sketch_html(sketch: Any) -> str:
     """A compact HTML block: names, sizes and the most frequent patterns with their counts."""
-    facts: dict[str, Any] = {"classifiers": _name_list(sketch.classifiers),
-                             "labels": _name_list(sketch.labels), "items": sketch.Q}
+    facts: dict[str, Any] = {
+        "classifiers": _name_list(sketch.classifiers),
+        "labels": _name_list(sketch.labels),
+        "items": sketch.Q,
+    }
     if tuple(sketch.populations) != ("all",):
         shown, more = shorten(_population_rows(sketch))
-        facts["populations"] = (", ".join(f"{n} ({q})" for n, q in shown)
-                                + (f", ... and {more} more" if more else ""))
+        facts["populations"] = ", ".join(f"{n} ({q})" for n, q in shown) + (
+            f", ... and {more} more" if more else ""
+        )
     if sketch.is_labelled:
-        facts["items per true label"] = ", ".join(f"{label} {q}" for label, q in sketch.label_counts().items())
+        facts["items per true label"] = ", ".join(
+            f"{label} {q}" for label, q in sketch.label_counts().items()
+        )
     rows, header, more = _top_patterns(sketch)
     return html_block(
         _sketch_title(sketch),
@@ -201,16 +218,21 @@ def _prevalence_rows(point: Any) -> tuple[list[str], list[list[Any]]]:
 def _accuracy_rows(point: Any) -> tuple[list[str], list[list[Any]]]:
     spec = point.spec
     header = ["classifier", *(f"accuracy on {label}" for label in spec.labels)]
-    rows = [[name, *(None if row is None else row[ell] for ell, row in enumerate(point.response[i]))]
-            for i, name in enumerate(spec.classifiers)]
+    rows = [
+        [name, *(None if row is None else row[ell] for ell, row in enumerate(point.response[i]))]
+        for i, name in enumerate(spec.classifiers)
+    ]
     return header, rows
 
 
 def _response_rows(point: Any) -> tuple[list[str], list[list[Any]]]:
     spec = point.spec
     header = ["classifier", "true label", *(f"answers {r}" for r in spec.responses)]
-    rows = [[name, spec.labels[ell], *(row if row is not None else (None,) * spec.n_responses)]
-            for i, name in enumerate(spec.classifiers) for ell, row in enumerate(point.response[i])]
+    rows = [
+        [name, spec.labels[ell], *(row if row is not None else (None,) * spec.n_responses)]
+        for i, name in enumerate(spec.classifiers)
+        for ell, row in enumerate(point.response[i])
+    ]
     return header, rows
 
 
@@ -254,8 +276,10 @@ def point_summary(point: Any) -> str:
     header, rows, note = _correlation_rows(point)
     if rows:
         shown, more = shorten(rows)
-        lines += [f"  error correlations at all-correct responses ({note}):",
-                  text_table(header, shown, more, indent="    ")]
+        lines += [
+            f"  error correlations at all-correct responses ({note}):",
+            text_table(header, shown, more, indent="    "),
+        ]
     else:
         lines.append("  error correlations: none (independent structure)")
     return "\n".join(lines)
@@ -268,17 +292,23 @@ def point_html(point: Any) -> str:
     parts.append(html_table(header, rows, caption="Prevalences", digits=DIGITS))
     header, rows = _accuracy_rows(point)
     shown, more = shorten(rows)
-    parts.append(html_table(header, shown, caption="Accuracies P(answer = truth | truth)", more=more, digits=DIGITS))
+    parts.append(
+        html_table(header, shown, caption="Accuracies P(answer = truth | truth)", more=more, digits=DIGITS)
+    )
     if point.spec.n_responses > 2:
         header, rows = _response_rows(point)
         shown, more = shorten(rows)
-        parts.append(html_table(header, shown, caption="Response rates P(answer | truth)", more=more,
-                                digits=DIGITS))
+        parts.append(
+            html_table(header, shown, caption="Response rates P(answer | truth)", more=more, digits=DIGITS)
+        )
     header, rows, note = _correlation_rows(point)
     if rows:
         shown, more = shorten(rows)
-        parts.append(html_table(header, shown, more=more,
-                                caption=f"Error correlations at all-correct responses: {note}"))
+        parts.append(
+            html_table(
+                header, shown, more=more, caption=f"Error correlations at all-correct responses: {note}"
+            )
+        )
     else:
         parts.append(html_table(["error correlations"], [["none (independent structure)"]]))
     return html_block(_point_title(point), *parts)
@@ -295,4 +325,3 @@ def point_frame(point: Any) -> Any:
         for r in range(spec.n_responses)
     ]
     return pd.DataFrame(records, columns=["classifier", "true_label", "response", "rate"])
-

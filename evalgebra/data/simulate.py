@@ -42,11 +42,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from evalgebra.numbers.seeds import check_seed
-from evalgebra.errors import PointError
 from evalgebra.data.patterns import encode
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import PointError
+from evalgebra.numbers.seeds import check_seed
 
 __all__ = ["smallest_test_size", "expected_sketch", "labelled_test", "LabelledTest"]
 
@@ -221,7 +221,9 @@ class LabelledTest:
 
 
 def labelled_test(
-    point: EvaluationPoint, Q: int | Mapping[str, int] | None = None, seed: int | None = None  # noqa: N803
+    point: EvaluationPoint,
+    Q: int | Mapping[str, int] | None = None,
+    seed: int | None = None,  # noqa: N803
 ) -> LabelledTest:
     r"""Per-item decisions and answer key whose sample statistics equal ``point`` exactly.
 
@@ -253,7 +255,6 @@ def labelled_test(
     if seed is not None:
         order = np.random.default_rng(seed).permutation(decisions.shape[0])
         decisions, truth_items, pop_items = decisions[order], truth_items[order], pop_items[order]
-    return LabelledTest(decisions, truth_items, pop_items, spec.classifiers, spec.labels, spec.populations,
-                        spec.abstain)
-
-
+    return LabelledTest(
+        decisions, truth_items, pop_items, spec.classifiers, spec.labels, spec.populations, spec.abstain
+    )

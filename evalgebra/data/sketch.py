@@ -94,7 +94,9 @@ class Sketch(SketchIO):
         abstain: Sequence[str] = (),
         missing_report: MissingReport | None = None,
     ) -> None:
-        spec = EnsembleSpec(list(classifiers), list(labels), populations=list(populations), abstain=list(abstain))
+        spec = EnsembleSpec(
+            list(classifiers), list(labels), populations=list(populations), abstain=list(abstain)
+        )
         self.classifiers = spec.classifiers
         self.labels = spec.labels
         self.populations = spec.populations
@@ -119,8 +121,7 @@ class Sketch(SketchIO):
         labelled = self._truth >= 0
         if labelled.any() and not labelled.all():
             raise SketchError(
-                "some items have a true label and some do not: a sketch is labelled "
-                "throughout or not at all"
+                "some items have a true label and some do not: a sketch is labelled throughout or not at all"
             )
 
     # -- basic facts -------------------------------------------------------------
@@ -205,11 +206,7 @@ class Sketch(SketchIO):
         sums = np.add.reduceat(counts, starts)
         digits = decode(codes[starts], self.n_classifiers, self.n_responses)
         names = self.responses
-        return {
-            tuple(names[k] for k in row): int(c)
-            for row, c in zip(digits.tolist(), sums.tolist())
-            if c
-        }
+        return {tuple(names[k] for k in row): int(c) for row, c in zip(digits.tolist(), sums.tolist()) if c}
 
     def size(self, population: str | int | None = None) -> int:
         """Number of items (of one population when given)."""
@@ -231,7 +228,9 @@ class Sketch(SketchIO):
         self._require_labels()
         mask = self._select(population)
         return {
-            label: self._count_dict(self._code[mask & (self._truth == t)], self._count[mask & (self._truth == t)])
+            label: self._count_dict(
+                self._code[mask & (self._truth == t)], self._count[mask & (self._truth == t)]
+            )
             for t, label in enumerate(self.labels)
         }
 
@@ -240,8 +239,7 @@ class Sketch(SketchIO):
         self._require_labels()
         mask = self._select(population)
         return {
-            label: int(self._count[mask & (self._truth == t)].sum())
-            for t, label in enumerate(self.labels)
+            label: int(self._count[mask & (self._truth == t)].sum()) for t, label in enumerate(self.labels)
         }
 
     # -- algebra of sketches -------------------------------------------------------------
@@ -354,16 +352,22 @@ class Sketch(SketchIO):
         labels = list(labels)
         if sorted(labels) != sorted(self.labels):
             raise SketchError(f"with_label_order needs a permutation of {list(self.labels)}")
-        position = np.array([labels.index(name) for name in self.labels] + list(range(len(labels), self.n_responses)),
-                            dtype=np.int64)  # abstentions keep their places after the labels
+        position = np.array(
+            [labels.index(name) for name in self.labels] + list(range(len(labels), self.n_responses)),
+            dtype=np.int64,
+        )  # abstentions keep their places after the labels
         digits = position[decode(self._code, self.n_classifiers, self.n_responses)]
         truth = np.where(self._truth >= 0, position[np.maximum(self._truth, 0)], UNLABELLED)
         return self._rebuild(labels=labels, code=encode(digits, self.n_responses), truth=truth)
 
     # -- the response alphabet ------------------------------------------------------------
     def _recoded(self, target: Sequence[str], old_to_new: Sequence[int]) -> Sketch:
-        digits = np.asarray(old_to_new, dtype=np.int64)[decode(self._code, self.n_classifiers, self.n_responses)]
-        return self._rebuild(abstain=[r for r in target if r not in self.labels], code=encode(digits, len(target)))
+        digits = np.asarray(old_to_new, dtype=np.int64)[
+            decode(self._code, self.n_classifiers, self.n_responses)
+        ]
+        return self._rebuild(
+            abstain=[r for r in target if r not in self.labels], code=encode(digits, len(target))
+        )
 
     def with_abstain(self, abstain: Sequence[str]) -> Sketch:
         """The same counts over a larger set of abstentions (a superset, in any order).
@@ -373,7 +377,9 @@ class Sketch(SketchIO):
         {('a', 'x'): 1}
         """
         if not set(self.abstain) <= set(abstain):
-            raise SketchError(f"with_abstain needs every abstention of the sketch {list(self.abstain)}, got {abstain}")
+            raise SketchError(
+                f"with_abstain needs every abstention of the sketch {list(self.abstain)}, got {abstain}"
+            )
         target = list(self.labels) + list(abstain)
         return self._recoded(target, [target.index(r) for r in self.responses])
 
@@ -386,8 +392,10 @@ class Sketch(SketchIO):
         """
         for source, target in dict(mapping).items():
             if source not in self.abstain or target not in self.responses or target in mapping:
-                raise SketchError(f"collapse_responses maps abstentions {list(self.abstain)} to responses that "
-                                  f"stay {list(self.responses)}; got {source!r} -> {target!r}")
+                raise SketchError(
+                    f"collapse_responses maps abstentions {list(self.abstain)} to responses that "
+                    f"stay {list(self.responses)}; got {source!r} -> {target!r}"
+                )
         kept = [r for r in self.responses if r not in mapping]
         return self._recoded(kept, [kept.index(mapping.get(r, r)) for r in self.responses])
 
@@ -400,10 +408,7 @@ class Sketch(SketchIO):
             and self.labels == other.labels
             and self.abstain == other.abstain
             and self.populations == other.populations
-            and all(
-                np.array_equal(a, b)
-                for a, b in zip(self.table(), other.table())
-            )
+            and all(np.array_equal(a, b) for a, b in zip(self.table(), other.table()))
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -471,9 +476,18 @@ class Sketch(SketchIO):
         >>> Sketch.from_decisions([[0, 1], [1, 1]], truth=[0, 1]).by_true_label()
         {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
         """
-        return cls(*decisions_table(decisions, labels=labels, classifiers=classifiers, truth=truth,
-                                    population=population, populations=populations, abstain=abstain,
-                                    missing=missing))
+        return cls(
+            *decisions_table(
+                decisions,
+                labels=labels,
+                classifiers=classifiers,
+                truth=truth,
+                population=population,
+                populations=populations,
+                abstain=abstain,
+                missing=missing,
+            )
+        )
 
     @classmethod
     def from_counts(
@@ -512,8 +526,16 @@ class Sketch(SketchIO):
         >>> Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 2}, "b": {"ab": 1}}).label_counts()
         {'a': 2, 'b': 1}
         """
-        return cls(*counts_table(counts, labels=labels, classifiers=classifiers,
-                                 by_true_label=by_true_label, population=population, abstain=abstain))
+        return cls(
+            *counts_table(
+                counts,
+                labels=labels,
+                classifiers=classifiers,
+                by_true_label=by_true_label,
+                population=population,
+                abstain=abstain,
+            )
+        )
 
     @classmethod
     def from_long(
@@ -555,8 +577,19 @@ class Sketch(SketchIO):
         >>> Sketch.from_long(rows, truth={"t1": "a", "t2": "b"}).by_true_label()
         {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
         """
-        return cls(*long_table(records, task=task, worker=worker, label=label, labels=labels,
-                               classifiers=classifiers, truth=truth, abstain=abstain, missing=missing))
+        return cls(
+            *long_table(
+                records,
+                task=task,
+                worker=worker,
+                label=label,
+                labels=labels,
+                classifiers=classifiers,
+                truth=truth,
+                abstain=abstain,
+                missing=missing,
+            )
+        )
 
     @classmethod
     def from_csv(
@@ -594,5 +627,8 @@ class Sketch(SketchIO):
         >>> sk.classifiers, sk.Q
         (('m1', 'm2'), 2)
         """
-        return cls(*csv_table(path, truth=truth, population=population, labels=labels, abstain=abstain,
-                              missing=missing))
+        return cls(
+            *csv_table(
+                path, truth=truth, population=population, labels=labels, abstain=abstain, missing=missing
+            )
+        )

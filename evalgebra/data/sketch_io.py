@@ -38,8 +38,12 @@ class SketchIO:
     """
 
     @classmethod
-    def from_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
-                  max_bytes: int = MAX_JSON_BYTES) -> Any:
+    def from_json(
+        cls,
+        source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any],
+        *,
+        max_bytes: int = MAX_JSON_BYTES,
+    ) -> Any:
         r"""A sketch from sketch JSON v1 (see :mod:`evalgebra.data.sketch_json`).
 
         Parameters
@@ -61,8 +65,12 @@ class SketchIO:
         return cls(*json_table(source, max_bytes))  # type: ignore[call-arg]  # the Sketch constructor
 
     @classmethod
-    def read_json(cls, source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any], *,
-                  max_bytes: int = MAX_JSON_BYTES) -> Any:
+    def read_json(
+        cls,
+        source: str | os.PathLike[str] | io.TextIOBase | Mapping[str, Any],
+        *,
+        max_bytes: int = MAX_JSON_BYTES,
+    ) -> Any:
         r"""Read sketch JSON v1: the same as :meth:`from_json`, named to pair with :meth:`write_json`.
 
         Parameters

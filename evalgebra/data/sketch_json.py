@@ -49,11 +49,18 @@ import numpy as np
 
 from evalgebra.data.cells import CellTable
 from evalgebra.data.readers import check_count, counts_table
-from evalgebra.numbers.rationals import short_repr
 from evalgebra.errors import SketchError
+from evalgebra.numbers.rationals import short_repr
 
-__all__ = ["json_table", "sketch_to_json", "CountSource", "SKETCH_FORMAT", "MAX_JSON_BYTES", "MAX_JSON_INT_DIGITS",
-           "parse_sketch_json"]
+__all__ = [
+    "json_table",
+    "sketch_to_json",
+    "CountSource",
+    "SKETCH_FORMAT",
+    "MAX_JSON_BYTES",
+    "MAX_JSON_INT_DIGITS",
+    "parse_sketch_json",
+]
 
 SKETCH_FORMAT = "evalgebra.sketch/1"
 
@@ -103,9 +110,7 @@ def _sketch_dict(sketch: CountSource) -> dict[str, Any]:
         for name in sketch.populations:
             entry: dict[str, Any] = {"counts": _count_list(sketch.counts(name))}
             if sketch.is_labelled:
-                entry["by_true_label"] = {
-                    t: _count_list(c) for t, c in sketch.by_true_label(name).items()
-                }
+                entry["by_true_label"] = {t: _count_list(c) for t, c in sketch.by_true_label(name).items()}
             data["populations"][name] = entry
     return data
 
@@ -118,7 +123,9 @@ def _dump(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = [f'{pad}  {json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}' for k, v in value.items()]
+        items = [
+            f"{pad}  {json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}" for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(value, list) and value and isinstance(value[0], dict):
         items = [f"{pad}  {_dump(v, indent + 1)}" for v in value]
@@ -156,12 +163,21 @@ def _read_capped(handle: Any, what: str, max_bytes: int) -> Any:
             raise SketchError(f"{what}: read() gave {type(chunk).__name__}, not text")
         if not chunks:
             head = chunk.lstrip() if isinstance(chunk, str) else bytes(chunk).lstrip().decode("latin-1")
-            if head and head[0] not in _JSON_START and head[0] != "\ufeff" and not head.startswith("\xef\xbb\xbf"):
-                raise SketchError(f"not valid JSON: {what} begins with {head[:1]!r}; a sketch file holds one JSON object")
+            if (
+                head
+                and head[0] not in _JSON_START
+                and head[0] != "\ufeff"
+                and not head.startswith("\xef\xbb\xbf")
+            ):
+                raise SketchError(
+                    f"not valid JSON: {what} begins with {head[:1]!r}; a sketch file holds one JSON object"
+                )
         chunks.append(chunk)
         size += len(chunk)
         if size > max_bytes:
-            raise SketchError(f"{what} is larger than {max_bytes} bytes (MAX_JSON_BYTES); pass max_bytes= to read it")
+            raise SketchError(
+                f"{what} is larger than {max_bytes} bytes (MAX_JSON_BYTES); pass max_bytes= to read it"
+            )
     if chunks and not isinstance(chunks[0], str):
         return b"".join(bytes(c) for c in chunks)
     return "".join(chunks)
@@ -173,8 +189,10 @@ def _decoded(data: Any, what: str) -> str:
     try:
         return bytes(data).decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SketchError(f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-                          "save it as UTF-8") from None
+        raise SketchError(
+            f"{what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8"
+        ) from None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -189,7 +207,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _json_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_JSON_INT_DIGITS:
-        raise SketchError(f"a JSON integer of {digits} digits is too large: counts are below 2^62 (19 digits)")
+        raise SketchError(
+            f"a JSON integer of {digits} digits is too large: counts are below 2^62 (19 digits)"
+        )
     return int(text)
 
 
@@ -231,9 +251,13 @@ def _check_text(data: Any) -> None:
 
 def _parse(text: str) -> Any:
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int, parse_constant=_refuse_constant)
+        data = json.loads(
+            text, object_pairs_hook=_unique_keys, parse_int=_json_int, parse_constant=_refuse_constant
+        )
     except RecursionError:
-        raise SketchError("not a sketch: the JSON is nested too deeply (a sketch nests four levels)") from None
+        raise SketchError(
+            "not a sketch: the JSON is nested too deeply (a sketch nests four levels)"
+        ) from None
     _check_text(data)
     return data
 
@@ -278,11 +302,15 @@ def _load(source: Any, max_bytes: int = MAX_JSON_BYTES) -> Any:
         try:
             text = _decoded(_read_capped(source, "the sketch JSON", max_bytes), "the sketch JSON")
         except UnicodeDecodeError as exc:
-            raise SketchError(f"the sketch JSON is not UTF-8 text ({exc.reason} at offset {exc.start})") from None
+            raise SketchError(
+                f"the sketch JSON is not UTF-8 text ({exc.reason} at offset {exc.start})"
+            ) from None
     elif isinstance(source, (bytes, bytearray)):
         text = _decoded(source, "the sketch JSON")
     else:
-        raise SketchError(f"a sketch is read from a path, a file object, JSON text or a dict; got {type(source).__name__}")
+        raise SketchError(
+            f"a sketch is read from a path, a file object, JSON text or a dict; got {type(source).__name__}"
+        )
     return parse_sketch_json(text)
 
 
@@ -339,7 +367,9 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
     counts = _parse_counts(data["counts"], "counts")
     split = _parse_split(data["by_true_label"], "by_true_label") if "by_true_label" in data else None
     if "populations" not in data:
-        return counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain)
+        return counts_table(
+            counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain
+        )
     populations = data["populations"]
     if not isinstance(populations, dict) or not populations:
         raise SketchError("'populations' must map population names to their counts")
@@ -347,26 +377,52 @@ def json_table(source: Any, max_bytes: int = MAX_JSON_BYTES) -> CellTable:
     pooled_counts: dict[tuple[str, ...], int] = {}
     pooled_split: dict[str, dict[tuple[str, ...], int]] = {}
     for position, (name, entry) in enumerate(populations.items()):
-        if not isinstance(entry, dict) or not set(entry) <= {"counts", "by_true_label"} or "counts" not in entry:
+        if (
+            not isinstance(entry, dict)
+            or not set(entry) <= {"counts", "by_true_label"}
+            or "counts" not in entry
+        ):
             raise SketchError(f"populations[{name!r}] must have 'counts' and optionally 'by_true_label'")
         if ("by_true_label" in entry) != (split is not None):
             raise SketchError(f"populations[{name!r}]: by_true_label must be given here iff at the top level")
         sub_counts = _parse_counts(entry["counts"], f"populations[{name!r}].counts")
-        sub_split = _parse_split(entry["by_true_label"], f"populations[{name!r}].by_true_label") if split is not None else None
-        if not any(sub_counts.values()) and not any(v for t in (sub_split or {}).values() for v in t.values()):
+        sub_split = (
+            _parse_split(entry["by_true_label"], f"populations[{name!r}].by_true_label")
+            if split is not None
+            else None
+        )
+        if not any(sub_counts.values()) and not any(
+            v for t in (sub_split or {}).values() for v in t.values()
+        ):
             continue  # a population with no items: kept by name below
-        parts.append((position, counts_table(
-            sub_counts, labels=labels, classifiers=classifiers, by_true_label=sub_split, population=name,
-            abstain=abstain,
-        )))
+        parts.append(
+            (
+                position,
+                counts_table(
+                    sub_counts,
+                    labels=labels,
+                    classifiers=classifiers,
+                    by_true_label=sub_split,
+                    population=name,
+                    abstain=abstain,
+                ),
+            )
+        )
         _add_counts(pooled_counts, sub_counts)
         for t, table in (sub_split or {}).items():
             _add_counts(pooled_split.setdefault(t, {}), table)
     if not parts:
         raise SketchError("empty test: every population is empty")
-    counts_table(counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain)  # checks the totals
-    if _nonzero(pooled_counts) != _nonzero(counts) or split is not None and any(
-        _nonzero(pooled_split.get(t, {})) != _nonzero(split.get(t, {})) for t in set(split) | set(pooled_split)
+    counts_table(
+        counts, labels=labels, classifiers=classifiers, by_true_label=split, abstain=abstain
+    )  # checks the totals
+    if (
+        _nonzero(pooled_counts) != _nonzero(counts)
+        or split is not None
+        and any(
+            _nonzero(pooled_split.get(t, {})) != _nonzero(split.get(t, {}))
+            for t in set(split) | set(pooled_split)
+        )
     ):
         raise SketchError("inconsistent totals: top-level counts differ from the sum of the populations")
     first = parts[0][1]

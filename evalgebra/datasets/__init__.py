@@ -65,8 +65,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from evalgebra.errors import SketchError
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError
 
 __all__ = ["names", "load", "path", "items_csv"]
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
+from evalgebra.numbers.seeds import check_seed
 
 __all__ = ["CrowdData", "sparse_crowd"]
 
@@ -84,21 +84,30 @@ class CrowdData:
         """The answers as a pandas DataFrame with columns ``task, worker, label`` (pandas is optional)."""
         import pandas as pd
 
-        return pd.DataFrame({"task": np.array(self.tasks, dtype=object)[self.task],
-                             "worker": np.array(self.workers, dtype=object)[self.worker],
-                             "label": np.array(self.labels, dtype=object)[self.answer]})
+        return pd.DataFrame(
+            {
+                "task": np.array(self.tasks, dtype=object)[self.task],
+                "worker": np.array(self.workers, dtype=object)[self.worker],
+                "label": np.array(self.labels, dtype=object)[self.answer],
+            }
+        )
 
     def records(self) -> list[tuple[str, str, str]]:
         """The answers as ``(task, worker, label)`` tuples."""
-        return [(self.tasks[t], self.workers[w], self.labels[r])
-                for t, w, r in zip(self.task.tolist(), self.worker.tolist(), self.answer.tolist())]
+        return [
+            (self.tasks[t], self.workers[w], self.labels[r])
+            for t, w, r in zip(self.task.tolist(), self.worker.tolist(), self.answer.tolist())
+        ]
 
     def true_labels(self) -> Any:
         """The answer key as a pandas Series indexed by task (pandas is optional)."""
         import pandas as pd
 
-        return pd.Series(np.array(self.labels, dtype=object)[self.truth], index=pd.Index(self.tasks, name="task"),
-                         name="label")
+        return pd.Series(
+            np.array(self.labels, dtype=object)[self.truth],
+            index=pd.Index(self.tasks, name="task"),
+            name="label",
+        )
 
     def worker_accuracy(self) -> np.ndarray:
         """Each worker's expected accuracy, ``sum_l P_l P_{w,l|l}`` (prior-weighted)."""
@@ -106,11 +115,18 @@ class CrowdData:
 
 
 #: (kind, how many of 40, diagonal range) of the default pool.
-_KINDS = (("expert", 6, (0.88, 0.96)), ("good", 14, (0.72, 0.86)), ("mediocre", 10, (0.5, 0.68)),
-          ("biased", 5, (0.6, 0.8)), ("spammer", 5, (0.3, 0.4)))
+_KINDS = (
+    ("expert", 6, (0.88, 0.96)),
+    ("good", 14, (0.72, 0.86)),
+    ("mediocre", 10, (0.5, 0.68)),
+    ("biased", 5, (0.6, 0.8)),
+    ("spammer", 5, (0.3, 0.4)),
+)
 
 
-def _confusion(rng: np.random.Generator, kind: str, low_high: tuple[float, float], n_labels: int) -> np.ndarray:
+def _confusion(
+    rng: np.random.Generator, kind: str, low_high: tuple[float, float], n_labels: int
+) -> np.ndarray:
     rows = np.empty((n_labels, n_labels))
     favourite = int(rng.integers(n_labels))
     for ell in range(n_labels):
@@ -127,8 +143,14 @@ def _confusion(rng: np.random.Generator, kind: str, low_high: tuple[float, float
     return rows
 
 
-def sparse_crowd(seed: int = 0, n_tasks: int = 3000, n_workers: int = 40, per_task: int = 5,
-                 n_labels: int = 3, priors: Any = None) -> CrowdData:
+def sparse_crowd(
+    seed: int = 0,
+    n_tasks: int = 3000,
+    n_workers: int = 40,
+    per_task: int = 5,
+    n_labels: int = 3,
+    priors: Any = None,
+) -> CrowdData:
     r"""Generate a sparse crowd with a known truth (seeded, reproducible).
 
     Parameters
@@ -157,8 +179,10 @@ def sparse_crowd(seed: int = 0, n_tasks: int = 3000, n_workers: int = 40, per_ta
     (8, 3)
     """
     if n_labels < 2 or n_tasks < 1 or n_workers < 1 or not 1 <= per_task <= n_workers:
-        raise SpecError(f"need n_labels >= 2, n_tasks >= 1 and 1 <= per_task <= n_workers; got n_labels={n_labels}, "
-                        f"n_tasks={n_tasks}, n_workers={n_workers}, per_task={per_task}")
+        raise SpecError(
+            f"need n_labels >= 2, n_tasks >= 1 and 1 <= per_task <= n_workers; got n_labels={n_labels}, "
+            f"n_tasks={n_tasks}, n_workers={n_workers}, per_task={per_task}"
+        )
     if priors is None:
         base = np.array([0.5, 0.3, 0.2]) if n_labels == 3 else np.arange(n_labels, 0, -1, dtype=float)
         priors = base / base.sum()
@@ -182,6 +206,15 @@ def sparse_crowd(seed: int = 0, n_tasks: int = 3000, n_workers: int = 40, per_ta
     answer = np.minimum(answer, n_labels - 1)
     labels = tuple(chr(ord("a") + k) if n_labels <= 26 else f"l{k}" for k in range(n_labels))
     width = len(str(n_tasks - 1))
-    return CrowdData(labels=labels, workers=tuple(f"w{w:0{max(2, len(str(n_workers - 1)))}d}" for w in range(n_workers)),
-                     tasks=tuple(f"t{t:0{max(4, width)}d}" for t in range(n_tasks)), task=task, worker=worker,
-                     answer=answer, truth=truth, priors=priors, confusion=confusion, kinds=tuple(kinds))
+    return CrowdData(
+        labels=labels,
+        workers=tuple(f"w{w:0{max(2, len(str(n_workers - 1)))}d}" for w in range(n_workers)),
+        tasks=tuple(f"t{t:0{max(4, width)}d}" for t in range(n_tasks)),
+        task=task,
+        worker=worker,
+        answer=answer,
+        truth=truth,
+        priors=priors,
+        confusion=confusion,
+        kinds=tuple(kinds),
+    )

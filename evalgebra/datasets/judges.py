@@ -39,9 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
+from evalgebra.numbers.seeds import check_seed
 
 __all__ = ["JudgesData", "llm_judges", "JUDGES"]
 
@@ -107,8 +107,14 @@ class JudgesData:
 
         ``labelled=True`` splits the counts by the true label (for checking estimates).
         """
-        return Sketch.from_decisions(self.verdicts, labels=list(self.labels), classifiers=list(self.judges),
-                                     truth=self.truth if labelled else None, abstain="unsure", missing=missing)
+        return Sketch.from_decisions(
+            self.verdicts,
+            labels=list(self.labels),
+            classifiers=list(self.judges),
+            truth=self.truth if labelled else None,
+            abstain="unsure",
+            missing=missing,
+        )
 
     def truth_point(self, structure: Any = "independent") -> Any:
         """The exact sample statistics of the test (every response row, abstentions included): an

@@ -37,8 +37,13 @@ def atlas_case(case: tuple[int, Any, int, float | None, bool]) -> Any:
     from evalgebra.spec import EnsembleSpec
 
     n_classifiers, structure, seed, time_limit, groebner = case
-    return identifiability(EnsembleSpec(n_classifiers, 2, structure), seed=seed, time_limit=time_limit,
-                           groebner=groebner, degree=False)
+    return identifiability(
+        EnsembleSpec(n_classifiers, 2, structure),
+        seed=seed,
+        time_limit=time_limit,
+        groebner=groebner,
+        degree=False,
+    )
 
 
 def case_cost(case: tuple[int, Any, int, float | None, bool]) -> float:

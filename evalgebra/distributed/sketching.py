@@ -45,8 +45,10 @@ def tree_merge(parts: list[Any], split_every: int = 8) -> Any:
         raise SketchError("empty test: no partitions")
     merge = delayed(merge_partials, pure=True)
     while len(parts) > 1:
-        parts = [merge(*parts[k : k + split_every]) if len(parts[k : k + split_every]) > 1 else parts[k]
-                 for k in range(0, len(parts), split_every)]
+        parts = [
+            merge(*parts[k : k + split_every]) if len(parts[k : k + split_every]) > 1 else parts[k]
+            for k in range(0, len(parts), split_every)
+        ]
     return parts[0]
 
 
@@ -102,8 +104,15 @@ def sketch_from_dask(
     from dask import delayed
 
     chosen = choose_columns(list(ddf.columns), classifiers, ignore, [truth, population])
-    options = dict(classifiers=chosen, labels=labels, truth=truth, population=population,
-                   populations=populations, abstain=abstain, missing=missing)
+    options = dict(
+        classifiers=chosen,
+        labels=labels,
+        truth=truth,
+        population=population,
+        populations=populations,
+        abstain=abstain,
+        missing=missing,
+    )
     count = delayed(partial_from_frame, pure=True)
     parts = [count(partition, **options) for partition in ddf.to_delayed()]
     return _compute(tree_merge(parts, split_every), client, scheduler).finish()
@@ -135,6 +144,8 @@ def sketch_parquet_dask(
     from dask import delayed
 
     options.pop("progress", None)  # no progress bars inside the workers
-    count = delayed(partial_from_parquet, pure=False)  # a path names no contents: files may change between runs
+    count = delayed(
+        partial_from_parquet, pure=False
+    )  # a path names no contents: files may change between runs
     parts = [count(str(path), **options) for path in parquet_paths(paths)]
     return _compute(tree_merge(parts, split_every), client, scheduler).finish()

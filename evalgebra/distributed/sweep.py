@@ -84,20 +84,27 @@ def run_sweep(
     [2, 1]
     """
     cases = list(cases)
-    order = sorted(range(len(cases)), key=lambda k: -cost(cases[k])) if cost is not None else list(range(len(cases)))
+    order = (
+        sorted(range(len(cases)), key=lambda k: -cost(cases[k]))
+        if cost is not None
+        else list(range(len(cases)))
+    )
     start = time.perf_counter()
     if client is None:
         done = {k: _timed(function, cases[k]) for k in order}
         workers = 0
     else:
-        futures = {k: client.submit(_timed, function, cases[k], pure=False, priority=len(order) - rank)
-                   for rank, k in enumerate(order)}
+        futures = {
+            k: client.submit(_timed, function, cases[k], pure=False, priority=len(order) - rank)
+            for rank, k in enumerate(order)
+        }
         gathered = client.gather([futures[k] for k in order])
         done = dict(zip(order, gathered))
         workers = len(client.scheduler_info().get("workers", {}))
     seconds = time.perf_counter() - start
-    return SweepResult([done[k][0] for k in range(len(cases))], seconds, workers,
-                       [done[k][1] for k in range(len(cases))])
+    return SweepResult(
+        [done[k][0] for k in range(len(cases))], seconds, workers, [done[k][1] for k in range(len(cases))]
+    )
 
 
 @contextlib.contextmanager
@@ -115,8 +122,13 @@ def local_cluster(workers: int, memory_limit: str | None = "auto") -> Iterator[A
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise EvalgebraError(f"workers must be a positive integer, got {workers!r}")
     with dask.config.set({"distributed.worker.daemon": False, "distributed.worker.profile.enabled": False}):
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", memory_limit=memory_limit)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            memory_limit=memory_limit,
+        )
         client = Client(cluster)
         try:
             yield client

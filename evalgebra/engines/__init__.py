@@ -21,15 +21,35 @@ Examples
 True
 """
 
-from evalgebra.engines.binaries import (MSOLVE_VARIABLE, SINGULAR_VARIABLE, engine_binary, msolve_binary,
-                                        singular_binary)
-from evalgebra.engines.limits import (DEFAULT_TIME_LIMIT, LONGEST_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit,
-                                      finite_limit, limit_seconds)
+from evalgebra.engines.binaries import (
+    MSOLVE_VARIABLE,
+    SINGULAR_VARIABLE,
+    engine_binary,
+    msolve_binary,
+    singular_binary,
+)
+from evalgebra.engines.limits import (
+    DEFAULT_TIME_LIMIT,
+    LONGEST_LIMIT,
+    TIME_LIMIT_VARIABLE,
+    default_time_limit,
+    finite_limit,
+    limit_seconds,
+)
 from evalgebra.engines.msolve import msolve_groebner, msolve_parametrisation, parse_basis, parse_lists
 from evalgebra.engines.singular import run_singular
-from evalgebra.engines.supervision import (EngineRun, EngineTimeout, ExternalEngineError, die_with_parent,
-                                           end_group, release_reaper, run_engine, start_engine, start_reaper,
-                                           watch_group)
+from evalgebra.engines.supervision import (
+    EngineRun,
+    EngineTimeout,
+    ExternalEngineError,
+    die_with_parent,
+    end_group,
+    release_reaper,
+    run_engine,
+    start_engine,
+    start_reaper,
+    watch_group,
+)
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",

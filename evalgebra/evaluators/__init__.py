@@ -22,7 +22,7 @@ show themselves) lives in :mod:`evalgebra.results`; the three are re-exported he
 """
 
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]

@@ -95,7 +95,9 @@ def _solve(matrix: list[list[Any]], rhs: list[Any]) -> list[Any] | None:
 
 
 def abstention_rows(
-    sketch: Sketch, prevalence: Mapping[str, Any], collapsed: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    sketch: Sketch,
+    prevalence: Mapping[str, Any],
+    collapsed: Mapping[str, Mapping[str, Mapping[str, Any]]],
     into: str,
 ) -> tuple[dict[str, dict[str, dict[str, Any]]], list[Alarm]]:
     r"""Every classifier's full response rows from the prevalences and its collapsed rows.
@@ -130,8 +132,9 @@ def abstention_rows(
     """
     pooled = sketch.pooled().unlabelled()
     labels, classifiers, total = list(sketch.labels), list(sketch.classifiers), pooled.Q
-    values = [prevalence[t] for t in labels] + [v for rows in collapsed.values() for row in rows.values()
-                                                for v in row.values()]
+    values = [prevalence[t] for t in labels] + [
+        v for rows in collapsed.values() for row in rows.values() for v in row.values()
+    ]
     exact = all(_rational(v) for v in values if v is not None)  # an undefined value (None) stays None
     convert: Callable[[Any], Any] = Fraction if exact else float
 
@@ -139,7 +142,10 @@ def abstention_rows(
         return None if value is None else convert(value)
 
     prev = {t: number(prevalence[t]) for t in labels}
-    merged = {c: {t: {r: number(v) for r, v in row.items()} for t, row in rows.items()} for c, rows in collapsed.items()}
+    merged = {
+        c: {t: {r: number(v) for r, v in row.items()} for t, row in rows.items()}
+        for c, rows in collapsed.items()
+    }
     out: dict[str, dict[str, dict[str, Any]]] = {}
     alarms: list[Alarm] = []
     undefined = any(v is None for v in prev.values())
@@ -149,12 +155,24 @@ def abstention_rows(
             matrix = [[0 * number(0)] * len(labels) for _ in labels]
             rhs = [0 * number(0)] * len(labels)
             for j, other in enumerate(classifiers):
-                if j == i or undefined or any(v is None for row in merged[other].values() for v in row.values()):
+                if (
+                    j == i
+                    or undefined
+                    or any(v is None for row in merged[other].values() for v in row.values())
+                ):
                     continue
                 counts = pooled.marginalise([i, j]).counts()
                 for r in labels:
-                    y = number(Fraction(sum(n for (a, b), n in counts.items() if a == abstention
-                                            and (b == r or (r == into and b in sketch.abstain))), total))
+                    y = number(
+                        Fraction(
+                            sum(
+                                n
+                                for (a, b), n in counts.items()
+                                if a == abstention and (b == r or (r == into and b in sketch.abstain))
+                            ),
+                            total,
+                        )
+                    )
                     coefficients = [prev[t] * merged[other][t][r] for t in labels]
                     for k in range(len(labels)):
                         rhs[k] = rhs[k] + coefficients[k] * y
@@ -162,9 +180,14 @@ def abstention_rows(
                             matrix[k][m] = matrix[k][m] + coefficients[k] * coefficients[m]
             solved[abstention] = None if undefined else _solve(matrix, rhs)
             if solved[abstention] is None and not undefined:
-                alarms.append(Alarm("blind_spot", f"the rows of {name!r} answering {abstention!r} are not fixed by the "
-                                                  "pairs: no other classifier's collapsed rows tell the labels apart",
-                                    (name,)))
+                alarms.append(
+                    Alarm(
+                        "blind_spot",
+                        f"the rows of {name!r} answering {abstention!r} are not fixed by the "
+                        "pairs: no other classifier's collapsed rows tell the labels apart",
+                        (name,),
+                    )
+                )
         rows: dict[str, dict[str, Any]] = {}
         for t_index, t in enumerate(labels):
             row: dict[str, Any] = {}
@@ -188,10 +211,12 @@ def _partition(sketch: Sketch, point: Estimate) -> dict[str, list[tuple[tuple[st
     """Each pattern's count split by true label in proportion to ``P_ell prod_i P_{i,d_i|ell}``."""
     labels, names = sketch.labels, sketch.classifiers
     if any(v is None for v in point.prevalence.values()) or any(
-            v is None for rows in point.response.values() for row in rows.values() for v in row.values()):
+        v is None for rows in point.response.values() for row in rows.values() for v in row.values()
+    ):
         return {}
-    values = list(point.prevalence.values()) + [v for rows in point.response.values() for row in rows.values()
-                                                for v in row.values()]
+    values = list(point.prevalence.values()) + [
+        v for rows in point.response.values() for row in rows.values() for v in row.values()
+    ]
     number: Callable[[Any], Any] = (lambda v: v) if all(_rational(v) for v in values) else _float
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {t: [] for t in labels}
     for pattern, count in sketch.pooled().unlabelled().counts().items():
@@ -250,13 +275,22 @@ def abstention_evaluation(
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the abstention evaluator needs a Sketch, got {type(sketch).__name__}")
     if not sketch.abstain:
-        raise SpecError("this sketch has no abstentions; evaluate(sketch) uses the algebraic evaluator directly")
+        raise SpecError(
+            "this sketch has no abstentions; evaluate(sketch) uses the algebraic evaluator directly"
+        )
     into = sketch.labels[-1] if collapse_into is None else collapse_into
     if into not in sketch.labels:
-        raise SpecError(f"collapse_into={into!r}: abstentions are counted as one of the labels {list(sketch.labels)}")
+        raise SpecError(
+            f"collapse_into={into!r}: abstentions are counted as one of the labels {list(sketch.labels)}"
+        )
     pooled = sketch.pooled().unlabelled()
-    inner = algebraic_evaluation(pooled.collapse_responses({a: into for a in sketch.abstain}), decoding,
-                                 prevalence_range, prevalence_order, known_prevalences)
+    inner = algebraic_evaluation(
+        pooled.collapse_responses({a: into for a in sketch.abstain}),
+        decoding,
+        prevalence_range,
+        prevalence_order,
+        known_prevalences,
+    )
     points, alarms = [], list(inner.alarms)
     for point in inner.points:
         rows, found = abstention_rows(pooled, point.prevalence, point.response_rows(), into)
@@ -264,13 +298,27 @@ def abstention_evaluation(
         accuracy = {c: {t: rows[c][t][t] for t in sketch.labels} for c in sketch.classifiers}
         points.append(Estimate(dict(point.prevalence), accuracy, response=rows))
     for k, point in enumerate(points):
-        if any(_outside(v) for rows in point.response.values() for row in rows.values() for v in row.values()):
-            alarms.append(Alarm("outside_unit_cube", f"point {k} has a response rate (abstention rows included) "
-                                                     "outside [0, 1]"))
+        if any(
+            _outside(v) for rows in point.response.values() for row in rows.values() for v in row.values()
+        ):
+            alarms.append(
+                Alarm(
+                    "outside_unit_cube",
+                    f"point {k} has a response rate (abstention rows included) outside [0, 1]",
+                )
+            )
     chosen = inner.chosen
     partition = _partition(sketch, points[chosen]) if chosen is not None else {}
-    return Evaluation("algebraic", tuple(sketch.labels), tuple(sketch.classifiers), tuple(points), chosen,
-                      partition, tuple(alarms), inner.trios)
+    return Evaluation(
+        "algebraic",
+        tuple(sketch.labels),
+        tuple(sketch.classifiers),
+        tuple(points),
+        chosen,
+        partition,
+        tuple(alarms),
+        inner.trios,
+    )
 
 
 def _float(value: Any) -> float:
@@ -280,8 +328,14 @@ def _float(value: Any) -> float:
         return math.nan
 
 
-def abstention_intervals(evaluation: Evaluation, sketch: Sketch, level: float = 0.95, n_boot: int | None = None,
-                         seed: int | None = None, options: Mapping[str, Any] | None = None) -> Evaluation:
+def abstention_intervals(
+    evaluation: Evaluation,
+    sketch: Sketch,
+    level: float = 0.95,
+    n_boot: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Evaluation:
     r"""Percentile bootstrap intervals for every statistic of an abstention evaluation.
 
     The pooled pattern counts are resampled from their multinomial (seeded), every resample is
@@ -307,17 +361,24 @@ def abstention_intervals(evaluation: Evaluation, sketch: Sketch, level: float = 
 
     n_boot = ABSTENTION_RESAMPLES if n_boot is None else n_boot
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or not 2 <= n_boot <= 10**6:
-        raise SpecError(f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**6")
+        raise SpecError(
+            f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**6"
+        )
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-        raise SpecError(f"level={level!r}: the coverage of the intervals must be a number strictly between 0 and 1")
+        raise SpecError(
+            f"level={level!r}: the coverage of the intervals must be a number strictly between 0 and 1"
+        )
     point = evaluation.point
     failed: dict[str, int] = {}
     info = IntervalInfo("bootstrap", float(level), n_boot, seed, failed)
     if point is None:
         return dataclasses.replace(evaluation, intervals=info)
     labels, classifiers, responses = list(sketch.labels), list(sketch.classifiers), list(sketch.responses)
-    keys = ([("prevalence", t) for t in labels] + [("accuracy", c, t) for c in classifiers for t in labels]
-            + [("response", c, t, r) for c in classifiers for t in labels for r in responses])
+    keys = (
+        [("prevalence", t) for t in labels]
+        + [("accuracy", c, t) for c in classifiers for t in labels]
+        + [("response", c, t, r) for c in classifiers for t in labels for r in responses]
+    )
 
     def values(estimate: Estimate) -> list[float]:
         out = []
@@ -333,11 +394,23 @@ def abstention_intervals(evaluation: Evaluation, sketch: Sketch, level: float = 
     table = np.full((n_boot, len(keys)), np.nan)
     for row, draw in enumerate(draws):
         keep = draw > 0
-        resample = Sketch(classifiers, labels, np.zeros(int(keep.sum()), dtype=np.int64),
-                          np.full(int(keep.sum()), -1), code[keep], draw[keep], abstain=sketch.abstain)
+        resample = Sketch(
+            classifiers,
+            labels,
+            np.zeros(int(keep.sum()), dtype=np.int64),
+            np.full(int(keep.sum()), -1),
+            code[keep],
+            draw[keep],
+            abstain=sketch.abstain,
+        )
         result = abstention_evaluation(resample, **dict(options or {}))
-        reason = "" if result.point is not None else next(
-            (k for k in ("complex", "blind_spot", "undecided") if k in result.alarm_kinds()), "undecided")
+        reason = (
+            ""
+            if result.point is not None
+            else next(
+                (k for k in ("complex", "blind_spot", "undecided") if k in result.alarm_kinds()), "undecided"
+            )
+        )
         if not reason:
             table[row] = values(result.point)  # type: ignore[arg-type]
             reason = "" if np.isfinite(table[row]).all() else "undefined"

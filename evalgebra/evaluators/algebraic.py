@@ -30,19 +30,20 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.many_labels_trios import evaluate_many_labels
-from evalgebra.results import Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import combined_evaluation, sketch_trios
-from evalgebra.data.sketch import Sketch
+from evalgebra.results import Estimate, Evaluation
 
 __all__ = ["algebraic_evaluation", "evaluate_algebraic"]
 
 
-def _decode(point: Estimate, labels: tuple[str, ...],
-            prevalence_range: tuple[Fraction, Fraction] | None) -> int | None:
+def _decode(
+    point: Estimate, labels: tuple[str, ...], prevalence_range: tuple[Fraction, Fraction] | None
+) -> int | None:
     """The three-classifier decoding rule on a point and its mirror: 0 (the point), 1 (the
     mirror) or ``None`` (undecided).
 
@@ -116,18 +117,27 @@ def algebraic_evaluation(
     if sketch.n_labels >= 3:
         return evaluate_many_labels(sketch, decoding, prevalence_order, known_prevalences)
     if prevalence_order is not None or known_prevalences is not None:
-        raise SpecError("prevalence_order and known_prevalences are decodings for R >= 3 labels; for R = 2 use "
-                        "prevalence_range")
+        raise SpecError(
+            "prevalence_order and known_prevalences are decodings for R >= 3 labels; for R = 2 use "
+            "prevalence_range"
+        )
     if sketch.n_labels != 2:
-        raise SpecError(f"the algebraic evaluator needs at least 2 labels; this sketch has R = {sketch.n_labels}")
+        raise SpecError(
+            f"the algebraic evaluator needs at least 2 labels; this sketch has R = {sketch.n_labels}"
+        )
     if sketch.n_classifiers < 3:
-        raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
+        raise SpecError(
+            f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}"
+        )
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
     if sketch.n_classifiers == 3:
         pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
-        return evaluate_counts(pooled.count_vector().tolist(), labels, classifiers, decoding, prevalence_range)
-    trios = sketch_trios(sketch, lambda counts, names: evaluate_counts(counts, labels, names, decoding,
-                                                                         prevalence_range))
+        return evaluate_counts(
+            pooled.count_vector().tolist(), labels, classifiers, decoding, prevalence_range
+        )
+    trios = sketch_trios(
+        sketch, lambda counts, names: evaluate_counts(counts, labels, names, decoding, prevalence_range)
+    )
     bounds = None
     if decoding == "prevalence_range" or prevalence_range is not None:
         bounds = prevalence_bounds(prevalence_range)
@@ -141,5 +151,6 @@ def algebraic_evaluation(
 
 
 #: Deprecated: ``evaluate(sketch, method="algebraic", ...)`` is the one entry point.
-evaluate_algebraic = deprecated_alias(algebraic_evaluation, "evaluate_algebraic",
-                                      'evaluate(sketch, method="algebraic", ...)')
+evaluate_algebraic = deprecated_alias(
+    algebraic_evaluation, "evaluate_algebraic", 'evaluate(sketch, method="algebraic", ...)'
+)

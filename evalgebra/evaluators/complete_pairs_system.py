@@ -27,8 +27,19 @@ import numpy as np
 
 from evalgebra.generated.structures.common import MOMENTS_5, moments_5
 
-__all__ = ["central_moments", "PAIRS", "TRIPLES", "QUADS", "MOMENT_SUBSETS", "N_FEATURES", "moment_matrix", "features", "residual", "system",
-           "mirror"]
+__all__ = [
+    "central_moments",
+    "PAIRS",
+    "TRIPLES",
+    "QUADS",
+    "MOMENT_SUBSETS",
+    "N_FEATURES",
+    "moment_matrix",
+    "features",
+    "residual",
+    "system",
+    "mirror",
+]
 
 N = 5
 PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
@@ -55,8 +66,11 @@ def central_moments(counts: Sequence[int]) -> tuple[list[Fraction], dict[tuple[i
     values = dict(zip(MOMENTS_5, moments_5(*counts)))  # B_T, and E_T = Q^|T| m_T, in integers
     q = values["Q"]
     mu = [Fraction(values[f"B_{i}"], q) for i in range(N)]
-    central = {subset: Fraction(values["E_" + "_".join(map(str, subset))], q ** len(subset))
-               for k in range(2, N + 1) for subset in combinations(range(N), k)}
+    central = {
+        subset: Fraction(values["E_" + "_".join(map(str, subset))], q ** len(subset))
+        for k in range(2, N + 1)
+        for subset in combinations(range(N), k)
+    }
     return mu, central
 
 

@@ -33,8 +33,8 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -42,18 +42,34 @@ from typing import Any
 import flint
 import numpy as np
 
-from evalgebra.evaluators.complete_pairs_system import central_moments, features, mirror, moment_matrix, system
+from evalgebra.evaluators.complete_pairs_system import (
+    central_moments,
+    features,
+    mirror,
+    moment_matrix,
+    system,
+)
 from evalgebra.generated.tracking import complete_pairs_start as start_data
 
-__all__ = ["GAMMA", "GAMMAS", "Tracked", "track", "certify", "tracked_solutions", "start_system", "simplest_between", "certified"]
+__all__ = [
+    "GAMMA",
+    "GAMMAS",
+    "Tracked",
+    "track",
+    "certify",
+    "tracked_solutions",
+    "start_system",
+    "simplest_between",
+    "certified",
+]
 
 GAMMAS = tuple(complex(np.exp(1j * angle)) for angle in (0.7231, -1.3, 1.6))  # tried in turn
 GAMMA = GAMMAS[0]
 DEGREE = 404
-_TOLERANCE = 1e-3        # largest first Newton correction (relative) accepted after a predictor step
-_CONTRACTION = 0.05      # the second correction must shrink by this factor (or be at rounding level)
+_TOLERANCE = 1e-3  # largest first Newton correction (relative) accepted after a predictor step
+_CONTRACTION = 0.05  # the second correction must shrink by this factor (or be at rounding level)
 _SMALLEST_STEP = 1e-10
-_ROUND = 1000            # predictor steps an arc takes before the next arc's turn
+_ROUND = 1000  # predictor steps an arc takes before the next arc's turn
 _MAX_ITERATIONS = 20000
 
 
@@ -124,7 +140,12 @@ class _Paths:
                 scale = 1 + np.abs(predicted).max(axis=1)
                 n1 = np.abs(d1).max(axis=1) / scale
                 n2 = np.abs(d2).max(axis=1) / scale
-                ok = np.isfinite(n1) & np.isfinite(n2) & (n1 < _TOLERANCE) & ((n2 < _CONTRACTION * n1) | (n1 < 1e-9))
+                ok = (
+                    np.isfinite(n1)
+                    & np.isfinite(n2)
+                    & (n1 < _TOLERANCE)
+                    & ((n2 < _CONTRACTION * n1) | (n1 < 1e-9))
+                )
             accepted, rejected = idx[ok], idx[~ok]
             x[accepted] = (predicted + d1 + d2)[ok]
             tau[accepted] = tn[ok]
@@ -136,8 +157,13 @@ class _Paths:
             active[small] = False
 
 
-def track(start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex = GAMMA,
-          max_iterations: int = _MAX_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+def track(
+    start: np.ndarray,
+    m0: np.ndarray,
+    m1: np.ndarray,
+    gamma: complex = GAMMA,
+    max_iterations: int = _MAX_ITERATIONS,
+) -> tuple[np.ndarray, np.ndarray]:
     """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which paths
     failed (or were still on their way after ``max_iterations`` predictor steps)."""
     paths = _Paths(start, m0, m1, gamma)
@@ -176,16 +202,27 @@ def _acb(z: complex) -> flint.acb:
 
 def _ball_matrix(moments: Mapping[tuple[int, ...], Fraction]) -> np.ndarray:
     """The moment matrix with the exact moments as balls (at the current ``flint.ctx.prec``)."""
-    return moment_matrix({k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()})
+    return moment_matrix(
+        {k: flint.acb(flint.arb(flint.fmpq(v.numerator, v.denominator))) for k, v in moments.items()}
+    )
 
 
 def _krawczyk(centre: np.ndarray, radius: np.ndarray, matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Krawczyk's test for the boxes ``centre[k] +- radius[k]`` (exact ``acb`` centres (n, 6), radii per coordinate
     for the real and the imaginary part) with approximate inverse Jacobians ``y`` (n, 6, 6, ``acb``): True where
     ``centre - Y f(centre) + (I - Y J(box)) (box - centre)`` lies inside the box, so that it holds exactly one solution."""
+
     def boxes(scale: float) -> np.ndarray:
-        return np.array([[flint.acb(flint.arb(c.real, scale * r), flint.arb(c.imag, scale * r)) for c, r in zip(row, rs)]
-                         for row, rs in zip(centre, radius)], dtype=object)
+        return np.array(
+            [
+                [
+                    flint.acb(flint.arb(c.real, scale * r), flint.arb(c.imag, scale * r))
+                    for c, r in zip(row, rs)
+                ]
+                for row, rs in zip(centre, radius)
+            ],
+            dtype=object,
+        )
 
     box, inner = boxes(1.0), boxes(0.999)
     f_centre, _ = system(centre, matrix)
@@ -194,11 +231,15 @@ def _krawczyk(centre: np.ndarray, radius: np.ndarray, matrix: np.ndarray, y: np.
     step = (y @ f_centre[..., None])[..., 0]
     contraction = identity[None] - y @ jac_box
     krawczyk = centre - step + (contraction @ (box - centre)[..., None])[..., 0]
-    return np.array([all(b.contains(k) for b, k in zip(inner_row, row)) for inner_row, row in zip(inner, krawczyk)],
-                    dtype=bool)
+    return np.array(
+        [all(b.contains(k) for b, k in zip(inner_row, row)) for inner_row, row in zip(inner, krawczyk)],
+        dtype=bool,
+    )
 
 
-def certify(points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], radius: np.ndarray) -> np.ndarray:
+def certify(
+    points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], radius: np.ndarray
+) -> np.ndarray:
     """Krawczyk's test for every box ``points[k] +- radius[k]`` (radii per coordinate, for the real and the
     imaginary part): True where the box holds exactly one solution.
 
@@ -218,8 +259,9 @@ def certify(points: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], rad
     return _krawczyk(centre, radius, _ball_matrix(moments), y)
 
 
-def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], real: bool,
-                     prec: int = 212) -> tuple[np.ndarray, np.ndarray] | None:
+def _prove_precisely(
+    point: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], real: bool, prec: int = 212
+) -> tuple[np.ndarray, np.ndarray] | None:
     """One solution near ``point``: Newton in ``prec``-bit midpoints, then Krawczyk in ``prec`` bits; None if unproved.
 
     Returns the centre (rounded to complex floats: within the returned radii of the solution) and the radii.
@@ -233,7 +275,8 @@ def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fracti
             f, jac = system(x[None, :], matrix)
             try:
                 step = flint.acb_mat([[v.mid() for v in row] for row in jac[0]]).solve(
-                    flint.acb_mat([[v.mid()] for v in f[0]]))
+                    flint.acb_mat([[v.mid()] for v in f[0]])
+                )
             except ZeroDivisionError:
                 return None
             x = np.array([(x[i] - step[i, 0]).mid() for i in range(6)], dtype=object)
@@ -248,7 +291,7 @@ def _prove_precisely(point: np.ndarray, moments: Mapping[tuple[int, ...], Fracti
             r = inflation * (move + 2.0 ** -(prec - 20) * (1 + size))
             if _krawczyk(x[None, :], r[None, :], matrix, y[None])[0]:
                 centre = np.array([complex(v) for v in x])  # rounded to doubles: widen by their rounding
-                return centre, r + np.abs(centre) * 2.0 ** -52
+                return centre, r + np.abs(centre) * 2.0**-52
         return None
     finally:
         flint.ctx.prec = saved
@@ -287,13 +330,17 @@ def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
 def _disjoint(points: np.ndarray, radius: np.ndarray) -> bool:
     """True when no two boxes meet (compared with a margin for the rounding of mirrored centres)."""
     reach = 2 * (radius[:, None, :] + radius[None, :, :]) + 1e-15
-    apart = ((np.abs(points.real[:, None, :] - points.real[None, :, :]) > reach)
-             | (np.abs(points.imag[:, None, :] - points.imag[None, :, :]) > reach)).any(axis=2)
+    apart = (
+        (np.abs(points.real[:, None, :] - points.real[None, :, :]) > reach)
+        | (np.abs(points.imag[:, None, :] - points.imag[None, :, :]) > reach)
+    ).any(axis=2)
     np.fill_diagonal(apart, True)
     return bool(apart.all())
 
 
-def tracked_solutions(moments: Mapping[tuple[int, ...], Fraction], gammas: Sequence[complex] = GAMMAS) -> Tracked | None:
+def tracked_solutions(
+    moments: Mapping[tuple[int, ...], Fraction], gammas: Sequence[complex] = GAMMAS
+) -> Tracked | None:
     """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not proved.
 
     The arcs ``gammas`` take turns of ``_ROUND`` predictor steps each, and the first whose paths
@@ -335,15 +382,21 @@ def certified(half: np.ndarray, moments: Mapping[tuple[int, ...], Fraction]) -> 
             break
         radius[todo] = inflation * (newton[todo] + floor[todo])
         proved[todo] = certify(points[todo], moments, radius[todo])
-    for k in np.nonzero(~proved)[0]:  # ill-conditioned (near the degenerate p = 0 or 1): refine and prove in 212 bits
+    for k in np.nonzero(~proved)[
+        0
+    ]:  # ill-conditioned (near the degenerate p = 0 or 1): refine and prove in 212 bits
         found = _prove_precisely(points[k], moments, bool(real[k]))
         if found is None:
             return None
         points[k], radius[k] = found
     swapped = mirror(points)  # 1 - p is rounded: widen those boxes by its rounding
     swapped_radius = radius.copy()
-    swapped_radius[:, 0] += np.abs(swapped[:, 0]) * 2.0 ** -52
-    points, radius, real = np.vstack([points, swapped]), np.vstack([radius, swapped_radius]), np.concatenate([real, real])
+    swapped_radius[:, 0] += np.abs(swapped[:, 0]) * 2.0**-52
+    points, radius, real = (
+        np.vstack([points, swapped]),
+        np.vstack([radius, swapped_radius]),
+        np.concatenate([real, real]),
+    )
     not_real = ~real & (np.abs(points.imag) > radius).any(axis=1)  # the box misses the real space
     if not np.all(real | not_real) or not _disjoint(points, radius) or len(points) != DEGREE:
         return None

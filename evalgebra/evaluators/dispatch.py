@@ -31,11 +31,11 @@ import functools
 import inspect
 from typing import Any
 
+from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.numbers.rationals import short_repr
 from evalgebra.numbers.seeds import check_seed
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.results import Evaluation
-from evalgebra.data.sketch import Sketch
 
 __all__ = ["METHODS", "UNCORRELATED_STRUCTURES", "evaluate"]
 
@@ -46,7 +46,7 @@ METHODS = ("algebraic", "majority", "hui_walter")
 UNCORRELATED_STRUCTURES = (None, "independent")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _options(function: Any) -> tuple[str, ...]:
     """The options a method's function takes: its parameters after the sketch."""
     return tuple(inspect.signature(function).parameters)[1:]
@@ -68,9 +68,19 @@ def _method(method: str) -> Any:
     raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
 
 
-def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *, intervals: str | None = None,
-             level: float | None = None, n_boot: int | None = None, seed: int | None = None,
-             fit: bool = True, fit_level: float = 0.01, **options: Any) -> Evaluation:
+def evaluate(
+    sketch: Sketch,
+    method: str = "algebraic",
+    structure: Any = None,
+    *,
+    intervals: str | None = None,
+    level: float | None = None,
+    n_boot: int | None = None,
+    seed: int | None = None,
+    fit: bool = True,
+    fit_level: float = 0.01,
+    **options: Any,
+) -> Evaluation:
     r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
 
     Parameters
@@ -148,8 +158,10 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     evalgebra.errors.SpecError: structure '0-1': the majority method assumes nothing about correlations; accepted: structure=None or 'independent', or method='algebraic' for a correlated structure
     """
     if not isinstance(sketch, Sketch):
-        raise SketchError(f"evaluate needs a Sketch (Sketch.from_decisions, from_counts, from_csv, ...), "
-                          f"got {type(sketch).__name__}")
+        raise SketchError(
+            f"evaluate needs a Sketch (Sketch.from_decisions, from_counts, from_csv, ...), "
+            f"got {type(sketch).__name__}"
+        )
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     function = _method(method)
@@ -163,24 +175,30 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
             parsed = parse_structure(structure, sketch.classifiers)  # empty: the independent structure
             if parsed:
                 example = {str(sketch.abstain[0]): str(sketch.labels[-1])}
-                raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} with the correlated structure "
-                                f"{structure_text(parsed)}: correlated structures are evaluated for two labels "
-                                "without abstentions; accepted: count them as a label first "
-                                f"(sketch.collapse_responses({example!r})), drop their items (evalgebra sketch "
-                                "--missing drop, for empty cells), or structure=None (independent errors: the "
-                                "abstention evaluator)")
+                raise SpecError(
+                    f"abstentions {short_repr(list(sketch.abstain))} with the correlated structure "
+                    f"{structure_text(parsed)}: correlated structures are evaluated for two labels "
+                    "without abstentions; accepted: count them as a label first "
+                    f"(sketch.collapse_responses({example!r})), drop their items (evalgebra sketch "
+                    "--missing drop, for empty cells), or structure=None (independent errors: the "
+                    "abstention evaluator)"
+                )
             correlated = False
         if method != "algebraic" or intervals not in (None, "bootstrap") or correlated:
-            raise SpecError(f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
-                            "independent errors (intervals: bootstrap); or count them as a label first: "
-                            "sketch.collapse_responses({...})")
+            raise SpecError(
+                f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
+                "independent errors (intervals: bootstrap); or count them as a label first: "
+                "sketch.collapse_responses({...})"
+            )
         from evalgebra.evaluators.abstention import abstention_evaluation, abstention_intervals
 
         function = abstention_evaluation
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
         if method != "algebraic":
-            raise SpecError(f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
-                            "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure")
+            raise SpecError(
+                f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
+                "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure"
+            )
         from evalgebra.evaluators.structured import evaluate_structured
         from evalgebra.structures import parse_structure
 
@@ -189,12 +207,16 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
     taken = tuple(name for name in _options(function) if name not in fixed)
     unknown = sorted(set(options) - set(taken))
     if unknown:
-        raise SpecError(f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "
-                        f"its options: {', '.join(taken) or 'none'}")
+        raise SpecError(
+            f"method {method!r} takes no option {', '.join(map(repr, unknown))}; "
+            f"its options: {', '.join(taken) or 'none'}"
+        )
     if intervals is None:
         if (level, n_boot, seed) != (None, None, None):
-            raise SpecError("level, n_boot and seed are options of the confidence intervals; ask for them with "
-                            "intervals='bootstrap' or intervals='delta'")
+            raise SpecError(
+                "level, n_boot and seed are options of the confidence intervals; ask for them with "
+                "intervals='bootstrap' or intervals='delta'"
+            )
         result = function(sketch, **fixed, **options)
         if fit and method == "algebraic" and not fixed:
             from evalgebra.evaluators.fitted.choice import with_fit
@@ -202,12 +224,22 @@ def evaluate(sketch: Sketch, method: str = "algebraic", structure: Any = None, *
             result = with_fit(result, sketch, level=fit_level, options=options)
         return result
     if fixed:
-        raise SpecError("confidence intervals are not computed for correlated structures yet; ask for them with "
-                        "structure=None (independent errors; on the command line, without --structure)")
+        raise SpecError(
+            "confidence intervals are not computed for correlated structures yet; ask for them with "
+            "structure=None (independent errors; on the command line, without --structure)"
+        )
     if sketch.abstain:
-        return abstention_intervals(function(sketch, **options), sketch, 0.95 if level is None else level,
-                                    n_boot, seed, options)
+        return abstention_intervals(
+            function(sketch, **options), sketch, 0.95 if level is None else level, n_boot, seed, options
+        )
     from evalgebra.evaluators.intervals import confidence_intervals
 
-    return confidence_intervals(function(sketch, **options), sketch, intervals, 0.95 if level is None else level,
-                                n_boot, seed, options)
+    return confidence_intervals(
+        function(sketch, **options),
+        sketch,
+        intervals,
+        0.95 if level is None else level,
+        n_boot,
+        seed,
+        options,
+    )

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -63,12 +63,12 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import Polynomial
 
-from evalgebra.numbers.rationals import short_repr
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import PointError, SketchError, SpecError
 from evalgebra.generated import containing_variety
-from evalgebra.results import Estimate
 from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.data.sketch import Sketch
+from evalgebra.numbers.rationals import short_repr
+from evalgebra.results import Estimate
 
 __all__ = ["ContainingDistance", "containing_distance", "containing_residuals"]
 
@@ -94,28 +94,40 @@ class ContainingDistance:
 
 def _frequencies_b(sketch: Sketch) -> list[Fraction]:
     if sketch.n_labels != 2:
-        raise SpecError(f"the containing variety is derived for binary classifiers; this sketch has R = {sketch.n_labels}")
+        raise SpecError(
+            f"the containing variety is derived for binary classifiers; this sketch has R = {sketch.n_labels}"
+        )
     counts = sketch.pooled().counts()
     q = sum(counts.values())
     second = sketch.labels[1]
-    return [Fraction(sum(c for pattern, c in counts.items() if pattern[i] == second), q)
-            for i in range(sketch.n_classifiers)]
+    return [
+        Fraction(sum(c for pattern, c in counts.items() if pattern[i] == second), q)
+        for i in range(sketch.n_classifiers)
+    ]
 
 
 def _coordinates(estimate: Estimate, sketch: Sketch) -> tuple[Any, list[tuple[Any, Any]]]:
     if not isinstance(sketch, Sketch):
-        raise SketchError(f"containing_distance needs a Sketch (Sketch.from_decisions, from_counts, ...), "
-                          f"got {type(sketch).__name__}")
+        raise SketchError(
+            f"containing_distance needs a Sketch (Sketch.from_decisions, from_counts, ...), "
+            f"got {type(sketch).__name__}"
+        )
     if not isinstance(estimate, Estimate):
-        raise PointError(f"containing_distance needs an Estimate (an Evaluation's point), got {type(estimate).__name__}")
+        raise PointError(
+            f"containing_distance needs an Estimate (an Evaluation's point), got {type(estimate).__name__}"
+        )
     if sketch.n_labels != 2:
-        raise SpecError(f"the containing variety is derived for binary classifiers; this sketch has R = {sketch.n_labels}")
+        raise SpecError(
+            f"the containing variety is derived for binary classifiers; this sketch has R = {sketch.n_labels}"
+        )
     first, second = sketch.labels
     try:
         prevalence = estimate.prevalence[first]
         rows = [(estimate.accuracy[c][first], estimate.accuracy[c][second]) for c in sketch.classifiers]
     except KeyError as exc:
-        raise PointError(f"the estimate has no value for {exc}: it must name the sketch's labels and classifiers") from None
+        raise PointError(
+            f"the estimate has no value for {exc}: it must name the sketch's labels and classifiers"
+        ) from None
     except (TypeError, IndexError, AttributeError):
         raise PointError("the estimate must map the sketch's labels and classifiers to values") from None
     if prevalence is None or any(v is None for row in rows for v in row):
@@ -126,8 +138,10 @@ def _coordinates(estimate: Estimate, sketch: Sketch) -> tuple[Any, list[tuple[An
         except (TypeError, ValueError, OverflowError, ArithmeticError):
             finite = False
         if not finite:
-            raise PointError(f"the estimate holds {short_repr(value)}, not a finite real number: "
-                             "no distance can be computed")
+            raise PointError(
+                f"the estimate holds {short_repr(value)}, not a finite real number: "
+                "no distance can be computed"
+            )
     return _plain(prevalence), [(_plain(x), _plain(y)) for x, y in rows]
 
 
@@ -196,8 +210,10 @@ def containing_distance(estimate: Estimate, sketch: Sketch) -> ContainingDistanc
     lines = []
     weight: Polynomial | None = None
     for (x, y), m in zip(points, _frequencies_b(sketch)):
-        alpha, beta, gamma = (Polynomial([float(c)]) if not isinstance(c, Polynomial) else c
-                              for c in containing_variety.line(t, float(m)))
+        alpha, beta, gamma = (
+            Polynomial([float(c)]) if not isinstance(c, Polynomial) else c
+            for c in containing_variety.line(t, float(m))
+        )
         h = alpha * x + beta * y + gamma
         weight = alpha * alpha + beta * beta
         lines.append((alpha, beta, h))
@@ -217,6 +233,10 @@ def containing_distance(estimate: Estimate, sketch: Sketch) -> ContainingDistanc
         w = a(best) ** 2 + b(best) ** 2
         nearest_rows.append((x - a(best) * h(best) / w, y - b(best) * h(best) / w))
     first, second = sketch.labels
-    nearest = Estimate({first: best, second: 1 - best},
-                       {c: {first: r[0], second: r[1]} for c, r in zip(sketch.classifiers, nearest_rows)})
-    return ContainingDistance(float(np.sqrt(max(squared(best), 0.0))), nearest, containing_residuals(estimate, sketch))
+    nearest = Estimate(
+        {first: best, second: 1 - best},
+        {c: {first: r[0], second: r[1]} for c, r in zip(sketch.classifiers, nearest_rows)},
+    )
+    return ContainingDistance(
+        float(np.sqrt(max(squared(best), 0.0))), nearest, containing_residuals(estimate, sketch)
+    )

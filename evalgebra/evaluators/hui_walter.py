@@ -66,11 +66,11 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.generated import hui_walter as generated
-from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.data.sketch import Sketch
+from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 
 __all__ = [
     "DECODINGS",
@@ -114,19 +114,30 @@ class HuiWalterEstimate(Estimate):
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
-        out["by_population"] = {pop: {k: as_float(v) for k, v in row.items()} for pop, row in self.by_population.items()}
+        out["by_population"] = {
+            pop: {k: as_float(v) for k, v in row.items()} for pop, row in self.by_population.items()
+        }
         if "exact" in out:
             out["exact"]["by_population"] = {
                 pop: {k: None if v is None else exact_text(v) for k, v in row.items()}
-                for pop, row in self.by_population.items()}
+                for pop, row in self.by_population.items()
+            }
         return out
 
 
-def hui_walter_estimate(theta: Sequence[Any], accuracy: Sequence[Any], sizes: Sequence[int], labels: Sequence[str],
-              classifiers: Sequence[str], populations: Sequence[str]) -> HuiWalterEstimate:
+def hui_walter_estimate(
+    theta: Sequence[Any],
+    accuracy: Sequence[Any],
+    sizes: Sequence[int],
+    labels: Sequence[str],
+    classifiers: Sequence[str],
+    populations: Sequence[str],
+) -> HuiWalterEstimate:
     """The estimate of ``theta[s]`` (prevalence of the first label) and ``accuracy = (P_{0,a}, P_{0,b}, P_{1,a}, ...)``."""
     first, second = labels
-    by_population = {pop: {first: t, second: None if t is None else 1 - t} for pop, t in zip(populations, theta)}
+    by_population = {
+        pop: {first: t, second: None if t is None else 1 - t} for pop, t in zip(populations, theta)
+    }
     pooled: Any = None
     items = sum(int(q) for q in sizes)
     if items and all(t is not None for t in theta):
@@ -177,8 +188,7 @@ def _same(x: Any, y: Any) -> bool:
     if isinstance(x, QuadraticNumber) or isinstance(y, QuadraticNumber):
         qx = x if isinstance(x, QuadraticNumber) else QuadraticNumber(x)
         qy = y if isinstance(y, QuadraticNumber) else QuadraticNumber(y)
-        return (qx.p == qy.p and qx.q * qx.q * qx.d == qy.q * qy.q * qy.d
-                and _sign(qx.q) == _sign(qy.q))
+        return qx.p == qy.p and qx.q * qx.q * qx.d == qy.q * qy.q * qy.d and _sign(qx.q) == _sign(qy.q)
     return bool(x == y)
 
 
@@ -209,26 +219,35 @@ def check_decoding(decoding: str) -> None:
 # -- the closed form ----------------------------------------------------------------------------
 _DETAILS = {
     "complex": "R = {R} < 0: the discriminant F is imaginary (F^2 = R / (Q_s0 Q_s1)^4, eq. 2 of the Hui-Walter paper), "
-               "so there is no real evaluation",
+    "so there is no real evaluation",
     "irrational": "R = {R} is not a square: the evaluations are irrational, so on this test the classifiers were "
-                  "not sample-independent within the populations, or their accuracies differ between populations",
+    "not sample-independent within the populations, or their accuracies differ between populations",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
     "empty_variety": "the closed-form points do not reproduce the observed cross-tabs under the Hui-Walter model",
 }
 
 
-def _blind_spot_text(factor: str, undefined: Sequence[str], classifiers: Sequence[str],
-                     populations: Sequence[str], labels: Sequence[str]) -> str:
+def _blind_spot_text(
+    factor: str,
+    undefined: Sequence[str],
+    classifiers: Sequence[str],
+    populations: Sequence[str],
+    labels: Sequence[str],
+) -> str:
     lost = ", ".join(undefined)
     if factor in ("Q_s0", "Q_s1"):
         return f"population {populations[int(factor[-1])]!r} has no items; undefined: {lost}"
     if factor == generated.BLIND_SPOTS[-1]:
-        return (f"F = 0 ({factor[:24]}... = 0): the two evaluations coincide (equal prevalences, or a test no "
-                f"better than chance); undefined: {lost}")
+        return (
+            f"F = 0 ({factor[:24]}... = 0): the two evaluations coincide (equal prevalences, or a test no "
+            f"better than chance); undefined: {lost}"
+        )
     for i, name in enumerate(classifiers):
         if f"B_s0_{i}" in factor:
-            return (f"{name} answers {labels[1]!r} equally often in both populations (equal prevalences, or "
-                    f"{name} no better than chance); undefined: {lost}")
+            return (
+                f"{name} answers {labels[1]!r} equally often in both populations (equal prevalences, or "
+                f"{name} no better than chance); undefined: {lost}"
+            )
     return f"{factor} = 0; undefined: {lost}"
 
 
@@ -236,14 +255,16 @@ def _values(out: Sequence[int], square: int | None, radicand: int, sign: int) ->
     values: list[Any] = []
     split = None if square is not None else _square_free(radicand)
     for k in range(_N_STATS):
-        num, root, den = out[1 + 3 * k: 4 + 3 * k]
+        num, root, den = out[1 + 3 * k : 4 + 3 * k]
         if den == 0:
             values.append(None)
         elif root == 0 or square is not None:
             values.append(Fraction(num + sign * root * (square or 0), den))
         else:
             assert split is not None
-            values.append(QuadraticNumber(Fraction(num, den), Fraction(sign * root * split[0], den), split[1]))
+            values.append(
+                QuadraticNumber(Fraction(num, den), Fraction(sign * root * split[0], den), split[1])
+            )
     return values
 
 
@@ -296,8 +317,12 @@ def evaluate_cross_tabs(
     check_decoding(decoding)
     rows = [list(row) for row in counts]
     ints = [int(c) for row in rows for c in row]
-    if len(rows) != 2 or any(len(row) != 4 for row in rows) or any(c < 0 for c in ints) or any(
-            c != x for c, x in zip(ints, (x for row in rows for x in row))):
+    if (
+        len(rows) != 2
+        or any(len(row) != 4 for row in rows)
+        or any(c < 0 for c in ints)
+        or any(c != x for c, x in zip(ints, (x for row in rows for x in row)))
+    ):
         raise SketchError(f"need two rows of 4 non-negative integer counts (aa, ab, ba, bb), got {rows!r}")
     labels, classifiers, populations = tuple(labels), tuple(classifiers), tuple(populations)
     if len(labels) != 2 or len(classifiers) != 2 or len(populations) != 2:
@@ -305,7 +330,7 @@ def evaluate_cross_tabs(
     sizes = [sum(ints[:4]), sum(ints[4:])]
     out = generated.evaluate(*ints)
     radicand = out[0]
-    factors = out[1 + 3 * _N_STATS:]
+    factors = out[1 + 3 * _N_STATS :]
     square = math.isqrt(radicand) if radicand >= 0 else None
     if square is not None and square * square != radicand:
         square = None
@@ -315,7 +340,9 @@ def evaluate_cross_tabs(
     for factor, value in zip(generated.BLIND_SPOTS, factors):
         if value == 0:
             undefined = [names[k] for k in range(_N_STATS) if out[3 + 3 * k] == 0]
-            alarms.append(Alarm("blind_spot", _blind_spot_text(factor, undefined, classifiers, populations, labels)))
+            alarms.append(
+                Alarm("blind_spot", _blind_spot_text(factor, undefined, classifiers, populations, labels))
+            )
     kinds = []
     if radicand < 0:
         kinds.append("complex")
@@ -326,23 +353,39 @@ def evaluate_cross_tabs(
     # unchanged and maps [0, 1] onto itself (and for irrational points it is the conjugate)
     if None not in first:
         model = generated.model(*first)
-        if not all(_same(m * sizes[s], ints[4 * s + k]) for s in range(2) for k, m in enumerate(model[4 * s: 4 * s + 4])):
+        if not all(
+            _same(m * sizes[s], ints[4 * s + k])
+            for s in range(2)
+            for k, m in enumerate(model[4 * s : 4 * s + 4])
+        ):
             kinds.append("empty_variety")
         if radicand >= 0 and not all(_in_unit_interval(v) for v in first):
             kinds.append("outside_unit_cube")
-    alarms += [Alarm(kind, _DETAILS[kind].format(R=radicand)) for kind in ("complex", "irrational",
-                                                                          "outside_unit_cube", "empty_variety")
-               if kind in kinds]
+    alarms += [
+        Alarm(kind, _DETAILS[kind].format(R=radicand))
+        for kind in ("complex", "irrational", "outside_unit_cube", "empty_variety")
+        if kind in kinds
+    ]
     chosen: int | None = None
     if radicand >= 0 and None not in first:
         side = _side(first, sizes, decoding)
         chosen = None if side == 0 else (0 if side > 0 else 1)
         if chosen is None:
-            rule = ("the tests' Youden indices sum to 0" if decoding == "youden"
-                    else "the mean accuracy over all items and tests is exactly 1/2")
-            alarms.append(Alarm("undecided", f"decoding {decoding!r} chooses neither evaluation: {rule} on both "
-                                             "(the label swap maps one onto the other)"))
-    estimates = tuple(hui_walter_estimate(p[:2], p[2:], sizes, labels, classifiers, populations) for p in points)
+            rule = (
+                "the tests' Youden indices sum to 0"
+                if decoding == "youden"
+                else "the mean accuracy over all items and tests is exactly 1/2"
+            )
+            alarms.append(
+                Alarm(
+                    "undecided",
+                    f"decoding {decoding!r} chooses neither evaluation: {rule} on both "
+                    "(the label swap maps one onto the other)",
+                )
+            )
+    estimates = tuple(
+        hui_walter_estimate(p[:2], p[2:], sizes, labels, classifiers, populations) for p in points
+    )
     partition: dict[str, list[tuple[tuple[str, ...], Any]]] = {labels[0]: [], labels[1]: []}
     if chosen is not None:
         point = points[chosen]
@@ -359,34 +402,49 @@ def evaluate_cross_tabs(
     return Evaluation("hui_walter", labels, classifiers, estimates, chosen, partition, tuple(alarms))
 
 
-def _statistic_name(k: int, labels: Sequence[str], classifiers: Sequence[str], populations: Sequence[str]) -> str:
+def _statistic_name(
+    k: int, labels: Sequence[str], classifiers: Sequence[str], populations: Sequence[str]
+) -> str:
     if k < 2:
         return f"prevalence of {labels[0]} in {populations[k]}"
     i, ell = divmod(k - 2, 2)
     return f"accuracy of {classifiers[i]} on {labels[ell]}"
 
 
-def check_hui_walter_sketch(sketch: Sketch, min_classifiers: int, max_classifiers: int | None,
-                            min_populations: int) -> None:
+def check_hui_walter_sketch(
+    sketch: Sketch, min_classifiers: int, max_classifiers: int | None, min_populations: int
+) -> None:
     """Raise unless ``sketch`` is binary with this many classifiers and populations (what each method needs)."""
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     if sketch.n_labels != 2:
-        raise SpecError(f"Hui-Walter evaluation is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}")
+        raise SpecError(
+            f"Hui-Walter evaluation is for binary classifiers (R = 2); this sketch has R = {sketch.n_labels}"
+        )
     n = sketch.n_classifiers
     if n < min_classifiers or (max_classifiers is not None and n > max_classifiers):
-        wanted = f"exactly {min_classifiers}" if max_classifiers == min_classifiers else f"at least {min_classifiers}"
-        raise SpecError(f"this Hui-Walter method needs {wanted} classifiers, the sketch has {n}"
-                        + (" (marginalise to a pair, or use gibbs_hui_walter)" if max_classifiers else ""))
+        wanted = (
+            f"exactly {min_classifiers}"
+            if max_classifiers == min_classifiers
+            else f"at least {min_classifiers}"
+        )
+        raise SpecError(
+            f"this Hui-Walter method needs {wanted} classifiers, the sketch has {n}"
+            + (" (marginalise to a pair, or use gibbs_hui_walter)" if max_classifiers else "")
+        )
     if len(sketch.populations) < min_populations:
-        raise SpecError(f"Hui-Walter evaluation needs at least {min_populations} populations, the sketch has "
-                        f"{list(sketch.populations)}: give each item's population (e.g. a clustering of the items)")
+        raise SpecError(
+            f"Hui-Walter evaluation needs at least {min_populations} populations, the sketch has "
+            f"{list(sketch.populations)}: give each item's population (e.g. a clustering of the items)"
+        )
 
 
 def _named_pair(pair: Evaluation, p: str, q: str) -> Evaluation:
     """The evaluation of the pair of populations ``p, q`` with its alarms naming the pair."""
-    return dataclasses.replace(pair, alarms=tuple(dataclasses.replace(a, detail=f"populations {p}, {q}: {a.detail}")
-                                                  for a in pair.alarms))
+    return dataclasses.replace(
+        pair,
+        alarms=tuple(dataclasses.replace(a, detail=f"populations {p}, {q}: {a.detail}") for a in pair.alarms),
+    )
 
 
 def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
@@ -428,8 +486,10 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     tabs = {pop: [int(c) for c in sketch.count_vector(pop)] for pop in populations}
     if len(populations) == 2:
         return evaluate_cross_tabs([tabs[p] for p in populations], labels, classifiers, populations, decoding)
-    pairs = [_named_pair(evaluate_cross_tabs([tabs[p], tabs[q]], labels, classifiers, (p, q), decoding), p, q)
-             for p, q in itertools.combinations(populations, 2)]
+    pairs = [
+        _named_pair(evaluate_cross_tabs([tabs[p], tabs[q]], labels, classifiers, (p, q), decoding), p, q)
+        for p, q in itertools.combinations(populations, 2)
+    ]
     values: dict[tuple[str, ...], list[Any]] = {}
     for pair in pairs:
         point = pair.point
@@ -456,11 +516,17 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     alarms = [a for pair in pairs for a in pair.alarms]
     differ = [" ".join(k) for k, xs in values.items() if not all(_same(x, xs[0]) for x in xs[1:])]
     if differ:
-        alarms.append(Alarm("empty_variety", "the pairs of populations give different evaluations, so no evaluation "
-                                             "of the Hui-Walter model explains every population: " + "; ".join(differ)))
+        alarms.append(
+            Alarm(
+                "empty_variety",
+                "the pairs of populations give different evaluations, so no evaluation "
+                "of the Hui-Walter model explains every population: " + "; ".join(differ),
+            )
+        )
     usable = any(isinstance(pair.point, HuiWalterEstimate) for pair in pairs)
-    return Evaluation("hui_walter", labels, classifiers, (combined,), 0 if usable else None, {}, tuple(alarms),
-                      tuple(pairs))
+    return Evaluation(
+        "hui_walter", labels, classifiers, (combined,), 0 if usable else None, {}, tuple(alarms), tuple(pairs)
+    )
 
 
 def hui_walter_truth(sketch: Sketch) -> dict[tuple[str, ...], Fraction]:
@@ -485,5 +551,7 @@ def hui_walter_truth(sketch: Sketch) -> dict[tuple[str, ...], Fraction]:
             rows = by_label[label]
             total = sum(rows.values())
             if total:
-                out[("accuracy", c, label)] = Fraction(sum(n for d, n in rows.items() if d[i] == label), total)
+                out[("accuracy", c, label)] = Fraction(
+                    sum(n for d, n in rows.items() if d[i] == label), total
+                )
     return out

@@ -74,17 +74,22 @@ def decoded_side(stats: np.ndarray, bounds: tuple[float, float] | None) -> np.nd
     """0 (keep), 1 (mirror) or -1 (undecided) per row: the prevalence range, else the summed total accuracy."""
     p = stats[..., 0]
     defined = np.isfinite(stats[..., 1::2]) & np.isfinite(stats[..., 2::2])
-    total = np.where(defined, p[..., None] * stats[..., 1::2] + (1 - p[..., None]) * stats[..., 2::2], 0.0).sum(-1)
+    total = np.where(
+        defined, p[..., None] * stats[..., 1::2] + (1 - p[..., None]) * stats[..., 2::2], 0.0
+    ).sum(-1)
     difference = 2 * total - defined.sum(-1)
     side = np.where(difference > 0, 0, np.where(difference < 0, 1, -1))
     if bounds is not None:
-        inside = np.stack([(bounds[0] <= p) & (p <= bounds[1]), (bounds[0] <= 1 - p) & (1 - p <= bounds[1])], -1)
+        inside = np.stack(
+            [(bounds[0] <= p) & (p <= bounds[1]), (bounds[0] <= 1 - p) & (1 - p <= bounds[1])], -1
+        )
         side = np.where(inside.all(-1), side, np.where(inside[..., 0], 0, np.where(inside[..., 1], 1, -1)))
     return np.where(np.isfinite(p), side, -1)
 
 
-def binary_statistics(codes: np.ndarray, n_classifiers: int, reference: np.ndarray,
-            bounds: tuple[float, float] | None) -> Statistics:
+def binary_statistics(
+    codes: np.ndarray, n_classifiers: int, reference: np.ndarray, bounds: tuple[float, float] | None
+) -> Statistics:
     """Two labels: the closed form of every trio, aligned with the reference point, averaged, decoded.
 
     ``reference`` is the chosen point's ``(P_a, acc_0_a, acc_0_b, ...)``. With three classifiers
@@ -102,7 +107,9 @@ def binary_statistics(codes: np.ndarray, n_classifiers: int, reference: np.ndarr
         reasons = np.full(size, "", dtype=object)
         for members, tc in zip(trios, codes_of):
             out = evaluate_batch(dense_counts(counts, tc, 8))
-            stats = np.concatenate([out["prevalence"][:, :, None], out["accuracy"].reshape(size, 2, 6)], axis=2)
+            stats = np.concatenate(
+                [out["prevalence"][:, :, None], out["accuracy"].reshape(size, 2, 6)], axis=2
+            )
             columns = [0, *(1 + 2 * i + s for i in members for s in (0, 1))]
             if n_classifiers == 3:
                 pick = out["chosen"] if bounds is None else decoded_side(stats[:, 0], bounds)
@@ -121,7 +128,9 @@ def binary_statistics(codes: np.ndarray, n_classifiers: int, reference: np.ndarr
             side = decoded_side(mean, bounds)
             mean = np.where((side == 1)[:, None], mirror_points(mean), mean)
             some = weight[:, 0] > 0
-            reasons = np.where(some, np.where(side < 0, "undecided", ""), np.where(reasons == "", "undefined", reasons))
+            reasons = np.where(
+                some, np.where(side < 0, "undecided", ""), np.where(reasons == "", "undefined", reasons)
+            )
         values = np.concatenate([mean[:, :1], 1 - mean[:, :1], mean[:, 1:]], axis=1)
         return values, reasons.astype(object)
 
@@ -132,19 +141,30 @@ def closed_form_point(dense: np.ndarray, sign: int) -> np.ndarray:
     """``(P_a, acc_0_a, ...)`` of the closed form's point with the given sign, on real or complex counts."""
     out = three_independent.solve(*dense.T)
     root = np.sqrt(np.asarray(out[0], dtype=complex))
-    stats = [(out[1 + 3 * k] + sign * out[2 + 3 * k] * root) / out[3 + 3 * k] for k in range(len(three_independent.STATISTICS))]
+    stats = [
+        (out[1 + 3 * k] + sign * out[2 + 3 * k] * root) / out[3 + 3 * k]
+        for k in range(len(three_independent.STATISTICS))
+    ]
     return np.stack(np.broadcast_arrays(*stats), axis=1)
 
 
-def binary_delta_statistics(codes: np.ndarray, n_classifiers: int, reference: np.ndarray,
-                  bounds: tuple[float, float] | None, counts: np.ndarray) -> Statistics:
+def binary_delta_statistics(
+    codes: np.ndarray,
+    n_classifiers: int,
+    reference: np.ndarray,
+    bounds: tuple[float, float] | None,
+    counts: np.ndarray,
+) -> Statistics:
     """The binary closed form with every discrete choice (point of each trio, side) fixed at the data: analytic."""
     trios = list(itertools.combinations(range(n_classifiers), 3))
     plan = []
     for members in trios:
         tc = trio_codes(codes, n_classifiers, 2, members)
         columns = [0, *(1 + 2 * i + s for i in members for s in (0, 1))]
-        at_data = [closed_form_point(dense_counts(counts[None, :].astype(float), tc, 8), s)[0] for s in three_independent.SIGNS]
+        at_data = [
+            closed_form_point(dense_counts(counts[None, :].astype(float), tc, 8), s)[0]
+            for s in three_independent.SIGNS
+        ]
         real = [np.isfinite(p).all() and np.allclose(p.imag, 0) for p in at_data]
         if not all(real):
             continue
@@ -162,14 +182,17 @@ def binary_delta_statistics(codes: np.ndarray, n_classifiers: int, reference: np
             mean = total / weight
         if n_classifiers > 3 and decoded_side(mean[:1].real, bounds)[0] == 1:
             mean = mirror_points(mean)
-        return np.concatenate([mean[:, :1], 1 - mean[:, :1], mean[:, 1:]], axis=1), np.full(z.shape[0], "", dtype=object)
+        return np.concatenate([mean[:, :1], 1 - mean[:, :1], mean[:, 1:]], axis=1), np.full(
+            z.shape[0], "", dtype=object
+        )
 
     return run
 
 
 # -- vectorised evaluators: many labels, majority -------------------------------------------------
-def redecode(prevalence: np.ndarray, response: np.ndarray, labels: Sequence[str], decoding: str,
-              option: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def redecode(
+    prevalence: np.ndarray, response: np.ndarray, labels: Sequence[str], decoding: str, option: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Relabel batch points (decoded by total accuracy) by ``prevalence_order`` or ``known_prevalences``."""
     r = len(labels)
     rows = np.arange(prevalence.shape[0])[:, None]
@@ -196,8 +219,9 @@ def redecode(prevalence: np.ndarray, response: np.ndarray, labels: Sequence[str]
     return out_prevalence, out_response, undecided
 
 
-def align_to_reference(prevalence: np.ndarray, response: np.ndarray, members: Sequence[int],
-                       reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def align_to_reference(
+    prevalence: np.ndarray, response: np.ndarray, members: Sequence[int], reference: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Rename each batch trio point's hidden labels to match the reference point (its decoded evaluation).
 
     The vectorised form of the trios' alignment (:mod:`evalgebra.evaluators.trio_alignment`): the renaming
@@ -208,7 +232,7 @@ def align_to_reference(prevalence: np.ndarray, response: np.ndarray, members: Se
     r = prevalence.shape[1]
     n_classifiers = (reference.size - r) // (r + r * r)
     ref_prevalence = reference[:r]
-    ref_rows = reference[r + n_classifiers * r:].reshape(n_classifiers, r, r)[list(members)]  # (3, R, R)
+    ref_rows = reference[r + n_classifiers * r :].reshape(n_classifiers, r, r)[list(members)]  # (3, R, R)
     perms = np.array(list(itertools.permutations(range(r))))  # perm[trio label] = reference label
     gaps = np.abs(prevalence[:, None, :] - ref_prevalence[perms][None]).sum(axis=2)
     moved = ref_rows[:, perms].transpose(1, 0, 2, 3)  # (P, 3, R, R): reference rows under each renaming
@@ -220,8 +244,14 @@ def align_to_reference(prevalence: np.ndarray, response: np.ndarray, members: Se
     return prevalence[rows, source], renamed
 
 
-def many_label_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], decoding: str,
-                          option: Any, reference: np.ndarray | None = None) -> Statistics:
+def many_label_statistics(
+    codes: np.ndarray,
+    n_classifiers: int,
+    labels: Sequence[str],
+    decoding: str,
+    option: Any,
+    reference: np.ndarray | None = None,
+) -> Statistics:
     """Three or more labels: the batched eigenvector route on every trio, decoded, averaged.
 
     With more than three classifiers and the chosen point as ``reference``, each trio's point is
@@ -265,7 +295,9 @@ def many_label_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequenc
     return run
 
 
-def majority_statistics(codes: np.ndarray, n_classifiers: int, labels: Sequence[str], ties: Any) -> Statistics:
+def majority_statistics(
+    codes: np.ndarray, n_classifiers: int, labels: Sequence[str], ties: Any
+) -> Statistics:
     """Majority voting: imputed shares of every cell as one design matrix; ratios of linear forms."""
     r = len(labels)
     if isinstance(ties, str) and ties in ("split", "drop"):

@@ -67,13 +67,18 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.cells import UNLABELLED
-from evalgebra.numbers.rationals import exact_rational, short_repr
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.closed_form import prevalence_bounds
-from evalgebra.evaluators.interval_statistics import (Statistics, binary_delta_statistics, binary_statistics,
-                                                      majority_statistics, many_label_statistics)
+from evalgebra.evaluators.interval_statistics import (
+    Statistics,
+    binary_delta_statistics,
+    binary_statistics,
+    majority_statistics,
+    many_label_statistics,
+)
+from evalgebra.numbers.rationals import exact_rational, short_repr
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import INTERVAL_KINDS, Evaluation, IntervalInfo
 
 __all__ = ["DEFAULT_RESAMPLES", "confidence_intervals", "resample_counts", "statistic_keys"]
@@ -179,8 +184,14 @@ def resample_counts(counts: Any, n_boot: int, rng: np.random.Generator, groups: 
     return out
 
 
-def _looped(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], keys: list[Key],
-            pops: np.ndarray, codes: np.ndarray) -> Statistics:
+def _looped(
+    sketch: Sketch,
+    evaluation: Evaluation,
+    options: Mapping[str, Any],
+    keys: list[Key],
+    pops: np.ndarray,
+    codes: np.ndarray,
+) -> Statistics:
     """Any method, one resample at a time through its exact evaluator (Hui-Walter; and the tests' reference)."""
     function = _method_function(evaluation.method)
     order = ("complex", "empty_variety", "blind_spot", "undecided")
@@ -190,8 +201,16 @@ def _looped(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], 
         reasons = np.full(counts.shape[0], "", dtype=object)
         for row, draw in enumerate(counts):
             keep = draw > 0
-            resample = Sketch(sketch.classifiers, sketch.labels, pops[keep], np.full(int(keep.sum()), UNLABELLED),
-                              codes[keep], draw[keep].astype(np.int64), sketch.populations, abstain=sketch.abstain)
+            resample = Sketch(
+                sketch.classifiers,
+                sketch.labels,
+                pops[keep],
+                np.full(int(keep.sum()), UNLABELLED),
+                codes[keep],
+                draw[keep].astype(np.int64),
+                sketch.populations,
+                abstain=sketch.abstain,
+            )
             result = function(resample, **options)
             if result.point is None:
                 kinds = result.alarm_kinds()
@@ -209,23 +228,34 @@ def _method_function(method: str) -> Callable[..., Evaluation]:
     from evalgebra.evaluators.majority import majority_vote
 
     functions: dict[str, Callable[..., Evaluation]] = {
-        "algebraic": algebraic_evaluation, "majority": majority_vote, "hui_walter": evaluate_hui_walter}
+        "algebraic": algebraic_evaluation,
+        "majority": majority_vote,
+        "hui_walter": evaluate_hui_walter,
+    }
     if method not in functions:
-        raise SpecError(f"no confidence intervals for the {method!r} method; they cover {', '.join(functions)}")
+        raise SpecError(
+            f"no confidence intervals for the {method!r} method; they cover {', '.join(functions)}"
+        )
     return functions[method]
 
 
 # -- the driver ----------------------------------------------------------------------------------
 def _check(kind: Any, level: Any, n_boot: Any, seed: Any) -> tuple[float, int]:
     if not isinstance(kind, str) or kind not in INTERVAL_KINDS:
-        raise SpecError(f"intervals={kind!r}: unknown kind of interval; accepted: {', '.join(map(repr, INTERVAL_KINDS))} "
-                        "(or None for none)")
+        raise SpecError(
+            f"intervals={kind!r}: unknown kind of interval; accepted: {', '.join(map(repr, INTERVAL_KINDS))} "
+            "(or None for none)"
+        )
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-        raise SpecError(f"level={level!r}: the coverage of the intervals must be a number strictly between 0 and 1 "
-                        "(e.g. 0.95)")
+        raise SpecError(
+            f"level={level!r}: the coverage of the intervals must be a number strictly between 0 and 1 "
+            "(e.g. 0.95)"
+        )
     n_boot = DEFAULT_RESAMPLES if n_boot is None else n_boot
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 2 <= n_boot <= 10**7:
-        raise SpecError(f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**7")
+        raise SpecError(
+            f"n_boot={n_boot!r}: the number of bootstrap resamples must be an integer from 2 to 10**7"
+        )
     check_seed(seed)
     return float(level), int(n_boot)
 
@@ -236,8 +266,9 @@ def _decoding_many(options: Mapping[str, Any]) -> tuple[str, Any]:
         return "prevalence_order", [str(x) for x in options["prevalence_order"]]
     if options.get("known_prevalences") is not None:
         known = dict(options["known_prevalences"]).items()
-        return "known_prevalences", {str(k): float(exact_rational(v, f"known_prevalences[{str(k)!r}]", SpecError))
-                                     for k, v in known}
+        return "known_prevalences", {
+            str(k): float(exact_rational(v, f"known_prevalences[{str(k)!r}]", SpecError)) for k, v in known
+        }
     return decoding, None
 
 
@@ -248,11 +279,20 @@ def _bounds(options: Mapping[str, Any]) -> tuple[float, float] | None:
     return float(low), float(high)
 
 
-def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], keys: list[Key],
-                estimate: np.ndarray, cells: tuple[np.ndarray, np.ndarray, np.ndarray], vectorised: bool) -> Statistics:
+def _statistics(
+    sketch: Sketch,
+    evaluation: Evaluation,
+    options: Mapping[str, Any],
+    keys: list[Key],
+    estimate: np.ndarray,
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray],
+    vectorised: bool,
+) -> Statistics:
     pops, codes, counts = cells
     n_classifiers, labels = sketch.n_classifiers, tuple(sketch.labels)
-    if not vectorised or evaluation.method == "hui_walter" or sketch.abstain:  # abstentions: exact evaluator per draw
+    if (
+        not vectorised or evaluation.method == "hui_walter" or sketch.abstain
+    ):  # abstentions: exact evaluator per draw
         return _looped(sketch, evaluation, options, keys, pops, codes)
     if evaluation.method == "majority":
         return majority_statistics(codes, n_classifiers, labels, options.get("ties", "split"))
@@ -264,8 +304,14 @@ def _statistics(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, An
     return many_label_statistics(codes, n_classifiers, labels, *_decoding_many(options), estimate)
 
 
-def _bootstrap(statistics: Statistics, cells: tuple[np.ndarray, np.ndarray, np.ndarray], n_boot: int,
-               seed: int | None, stratified: bool, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+def _bootstrap(
+    statistics: Statistics,
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray],
+    n_boot: int,
+    seed: int | None,
+    stratified: bool,
+    n_keys: int,
+) -> tuple[np.ndarray, np.ndarray]:
     pops, codes, counts = cells
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK // max(1, codes.size))
@@ -294,27 +340,42 @@ def _clip(low: float, high: float, value: float) -> tuple[float, float]:
     return float(max(min(0.0, value), min(low, value))), float(min(max(1.0, value), max(high, value)))
 
 
-def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], estimate: np.ndarray,
-           cells: tuple[np.ndarray, np.ndarray, np.ndarray], level: float) -> list[tuple[float, float] | None]:
+def _delta(
+    sketch: Sketch,
+    evaluation: Evaluation,
+    options: Mapping[str, Any],
+    estimate: np.ndarray,
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray],
+    level: float,
+) -> list[tuple[float, float] | None]:
     _, codes, counts = cells
     labels = tuple(sketch.labels)
     observed = counts.astype(float)
     if sketch.abstain:
-        raise SpecError(f"intervals='delta' is not derived for abstentions {short_repr(list(sketch.abstain))}; "
-                        "use intervals='bootstrap'")
+        raise SpecError(
+            f"intervals='delta' is not derived for abstentions {short_repr(list(sketch.abstain))}; "
+            "use intervals='bootstrap'"
+        )
     if evaluation.method == "majority":
-        statistics, analytic = majority_statistics(codes, sketch.n_classifiers, labels, options.get("ties", "split")), True
+        statistics, analytic = (
+            majority_statistics(codes, sketch.n_classifiers, labels, options.get("ties", "split")),
+            True,
+        )
     elif evaluation.method == "algebraic" and len(labels) == 2:
         reference = np.concatenate([estimate[:1], estimate[2:]])
-        statistics = binary_delta_statistics(codes, sketch.n_classifiers, reference, _bounds(options), observed)
+        statistics = binary_delta_statistics(
+            codes, sketch.n_classifiers, reference, _bounds(options), observed
+        )
         analytic = True
     elif evaluation.method == "algebraic":
         decoding, option = _decoding_many(options)
         statistics = many_label_statistics(codes, sketch.n_classifiers, labels, decoding, option, estimate)
         analytic = False
     else:
-        raise SpecError(f"intervals='delta' covers the closed forms of the algebraic and majority methods; for "
-                        f"{evaluation.method!r} use intervals='bootstrap'")
+        raise SpecError(
+            f"intervals='delta' covers the closed forms of the algebraic and majority methods; for "
+            f"{evaluation.method!r} use intervals='bootstrap'"
+        )
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         gradient = np.real(_gradient(statistics, observed, analytic))
         # the multinomial covariance of the pooled counts, diag(n) - n n^T / Q, between two gradients
@@ -330,9 +391,16 @@ def _delta(sketch: Sketch, evaluation: Evaluation, options: Mapping[str, Any], e
     return pairs
 
 
-def confidence_intervals(evaluation: Evaluation, sketch: Sketch, kind: str = "bootstrap", level: float = 0.95,
-                         n_boot: int | None = None, seed: int | None = None, options: Mapping[str, Any] | None = None,
-                         vectorised: bool = True) -> Evaluation:
+def confidence_intervals(
+    evaluation: Evaluation,
+    sketch: Sketch,
+    kind: str = "bootstrap",
+    level: float = 0.95,
+    n_boot: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    vectorised: bool = True,
+) -> Evaluation:
     r"""The evaluation with confidence intervals for every statistic of its chosen point.
 
     Parameters
@@ -384,11 +452,15 @@ def confidence_intervals(evaluation: Evaluation, sketch: Sketch, kind: str = "bo
     if not isinstance(evaluation, Evaluation):
         raise SpecError(f"confidence_intervals needs an Evaluation, got {type(evaluation).__name__}")
     if not isinstance(sketch, Sketch):
-        raise SketchError(f"confidence_intervals needs the Sketch that was evaluated, got {type(sketch).__name__}")
+        raise SketchError(
+            f"confidence_intervals needs the Sketch that was evaluated, got {type(sketch).__name__}"
+        )
     level, n_boot = _check(kind, level, n_boot, seed)
     options = dict(options or {})
     point = evaluation.point
-    info = IntervalInfo(kind, level, n_boot if kind == "bootstrap" else None, seed if kind == "bootstrap" else None)
+    info = IntervalInfo(
+        kind, level, n_boot if kind == "bootstrap" else None, seed if kind == "bootstrap" else None
+    )
     if point is None:
         return dataclasses.replace(evaluation, intervals=info)
     keys = statistic_keys(evaluation)
@@ -398,7 +470,9 @@ def confidence_intervals(evaluation: Evaluation, sketch: Sketch, kind: str = "bo
         pairs = _delta(sketch, evaluation, options, estimate, cells, level)
     else:
         statistics = _statistics(sketch, evaluation, options, keys, estimate, cells, vectorised)
-        values, reasons = _bootstrap(statistics, cells, n_boot, seed, evaluation.method == "hui_walter", len(keys))
+        values, reasons = _bootstrap(
+            statistics, cells, n_boot, seed, evaluation.method == "hui_walter", len(keys)
+        )
         defined = np.isfinite(estimate)
         reasons[(reasons == "") & ~np.isfinite(values[:, defined]).all(axis=1)] = "undefined"
         good = reasons == ""
@@ -409,8 +483,10 @@ def confidence_intervals(evaluation: Evaluation, sketch: Sketch, kind: str = "bo
         pairs = [None] * len(keys)
         if good.any():
             low, high = np.quantile(values[good], [(1 - level) / 2, (1 + level) / 2], axis=0)
-            pairs = [_clip(float(lo), float(hi), float(v)) if ok else None
-                     for lo, hi, v, ok in zip(low, high, estimate, defined)]
+            pairs = [
+                _clip(float(lo), float(hi), float(v)) if ok else None
+                for lo, hi, v, ok in zip(low, high, estimate, defined)
+            ]
     chosen = dataclasses.replace(point, interval=_tree(keys, pairs))
     points = tuple(chosen if k == evaluation.chosen else p for k, p in enumerate(evaluation.points))
     return dataclasses.replace(evaluation, points=points, intervals=info)

@@ -94,11 +94,11 @@ from typing import Any, Union
 
 import numpy as np
 
-from evalgebra.numbers.rationals import short_repr, show_int
-from evalgebra.errors import SketchError, SpecError
-from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.data.patterns import check_size, decode
 from evalgebra.data.sketch import DENSE_LIMIT, Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.numbers.rationals import short_repr, show_int
+from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = ["TIE_RULES", "majority_vote", "majority_vote_counts", "vote_design", "vote_weights"]
 
@@ -319,21 +319,36 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     total = sum(imputed)
     prevalence = {lab: (Fraction(imputed[ell], total) if total else None) for ell, lab in enumerate(labels)}
     accuracy = {
-        name: {lab: (Fraction(agreed[i][ell], imputed[ell]) if imputed[ell] else None) for ell, lab in enumerate(labels)}
+        name: {
+            lab: (Fraction(agreed[i][ell], imputed[ell]) if imputed[ell] else None)
+            for ell, lab in enumerate(labels)
+        }
         for i, name in enumerate(classifiers)
     }
     response = _response_rates(sketch, digits, shares, imputed) if sketch.abstain else {}
     alarms = []
     if total == 0:
-        why = "a tie left out by ties='drop' or has no vote (every classifier abstained)" if sketch.abstain \
+        why = (
+            "a tie left out by ties='drop' or has no vote (every classifier abstained)"
+            if sketch.abstain
             else "a tie and ties='drop' leaves them all out"
-        alarms.append(Alarm("blind_spot", f"every one of the {sketch.Q} items is {why}: no prevalence or "
-                                          "accuracy is defined"))
+        )
+        alarms.append(
+            Alarm(
+                "blind_spot",
+                f"every one of the {sketch.Q} items is {why}: no prevalence or accuracy is defined",
+            )
+        )
     else:
         for ell, lab in enumerate(labels):
             if not imputed[ell]:
-                alarms.append(Alarm("blind_spot", f"majority voting imputes no item the label {lab!r}: the "
-                                                  f"accuracies on {lab!r} are undefined (None)"))
+                alarms.append(
+                    Alarm(
+                        "blind_spot",
+                        f"majority voting imputes no item the label {lab!r}: the "
+                        f"accuracies on {lab!r} are undefined (None)",
+                    )
+                )
     rows = shares.tolist()
     partition = {
         lab: [(pattern, Fraction(int(row[ell]), scale)) for pattern, row in zip(patterns, rows)]
@@ -343,15 +358,23 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     return Evaluation("majority", labels, classifiers, (estimate,), 0, partition, tuple(alarms))
 
 
-def _response_rates(sketch: Sketch, digits: np.ndarray, shares: np.ndarray,
-                    imputed: list[int]) -> dict[str, dict[str, dict[str, Fraction | None]]]:
+def _response_rates(
+    sketch: Sketch, digits: np.ndarray, shares: np.ndarray, imputed: list[int]
+) -> dict[str, dict[str, dict[str, Fraction | None]]]:
     """``{classifier: {imputed label: {answer: rate}}}``, abstentions included, exactly."""
     out: dict[str, dict[str, dict[str, Fraction | None]]] = {}
     for i, name in enumerate(sketch.classifiers):
         # answered[k][ell]: shares of the items imputed ell that this classifier answered k
-        answered = [_exact((shares * (digits[:, i] == k)[:, None]).sum(axis=0)) for k in range(sketch.n_responses)]
-        out[name] = {lab: {answer: (Fraction(answered[k][ell], imputed[ell]) if imputed[ell] else None)
-                           for k, answer in enumerate(sketch.responses)} for ell, lab in enumerate(sketch.labels)}
+        answered = [
+            _exact((shares * (digits[:, i] == k)[:, None]).sum(axis=0)) for k in range(sketch.n_responses)
+        ]
+        out[name] = {
+            lab: {
+                answer: (Fraction(answered[k][ell], imputed[ell]) if imputed[ell] else None)
+                for k, answer in enumerate(sketch.responses)
+            }
+            for ell, lab in enumerate(sketch.labels)
+        }
     return out
 
 
@@ -400,8 +423,10 @@ def majority_vote_counts(
     try:
         matrix = np.asarray(counts)
     except (TypeError, ValueError, OverflowError):
-        raise SketchError(f"counts must be an array of shape (sketches, {n_patterns}) of non-negative integers; "
-                          f"cannot read this {type(counts).__name__} as one") from None
+        raise SketchError(
+            f"counts must be an array of shape (sketches, {n_patterns}) of non-negative integers; "
+            f"cannot read this {type(counts).__name__} as one"
+        ) from None
     single, shape = matrix.ndim == 1, matrix.shape
     matrix = np.atleast_2d(matrix)
     if matrix.ndim != 2 or matrix.shape[1] != n_patterns:

@@ -56,13 +56,18 @@ from typing import Any
 
 import flint
 
-from evalgebra.numbers.rationals import exact_rational
-from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.numbers.algebraic_numbers import (
-    AlgebraicNumber, FieldElement, as_fraction, poly_text, real_roots, solve_linear)
-from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.evaluators.many_labels_tables import count_tables, pattern_order
+from evalgebra.numbers.algebraic_numbers import (
+    AlgebraicNumber,
+    FieldElement,
+    as_fraction,
+    poly_text,
+    real_roots,
+    solve_linear,
+)
+from evalgebra.numbers.rationals import exact_rational
+from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 
 __all__ = [
     "DECODINGS",
@@ -116,14 +121,18 @@ class ResponseEstimate(Estimate):
         out: dict[str, Any] = {
             "prevalence": {k: _float(v) for k, v in self.prevalence.items()},
             "accuracy": {c: {k: _float(v) for k, v in row.items()} for c, row in self.accuracy.items()},
-            "response": {c: {t: {r: _float(v) for r, v in row.items()} for t, row in rows.items()}
-                         for c, rows in self.response.items()},
+            "response": {
+                c: {t: {r: _float(v) for r, v in row.items()} for t, row in rows.items()}
+                for c, rows in self.response.items()
+            },
         }
         out["exact"] = {
             "prevalence": {k: _text(v) for k, v in self.prevalence.items()},
             "accuracy": {c: {k: _text(v) for k, v in row.items()} for c, row in self.accuracy.items()},
-            "response": {c: {t: {r: _text(v) for r, v in row.items()} for t, row in rows.items()}
-                         for c, rows in self.response.items()},
+            "response": {
+                c: {t: {r: _text(v) for r, v in row.items()} for t, row in rows.items()}
+                for c, rows in self.response.items()
+            },
         }
         return out
 
@@ -155,8 +164,18 @@ class ManyLabelSolution:
         field: exact products (the partition) stay in one field.
     """
 
-    __slots__ = ("n_labels", "polynomial", "role", "weights", "prevalence", "response", "kinds", "details", "exact",
-                 "fields")
+    __slots__ = (
+        "n_labels",
+        "polynomial",
+        "role",
+        "weights",
+        "prevalence",
+        "response",
+        "kinds",
+        "details",
+        "exact",
+        "fields",
+    )
 
     def __init__(self, n_labels: int) -> None:
         self.n_labels = n_labels
@@ -209,13 +228,13 @@ def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSoluti
             if out[r] == 0:  # det M = 0: this pair table is singular, no weighting helps
                 break
             singular = False
-            poly = flint.fmpz_poly(out[:r + 1])
+            poly = flint.fmpz_poly(out[: r + 1])
             factors = poly.factor()[1]
             if any(mult > 1 for _, mult in factors):
                 continue  # a repeated root: two hidden labels not separated by these weights
             sol.polynomial, sol.role, sol.weights = poly, role, weights
-            tables = out[r + 1:]
-            m, k, s = tables[:r * r], tables[r * r:2 * r * r], tables[2 * r * r:]
+            tables = out[r + 1 :]
+            m, k, s = tables[: r * r], tables[r * r : 2 * r * r], tables[2 * r * r :]
             if all(f.degree() == 1 for f, _ in factors):
                 if _rational_columns(sol, factors, m, k, s, q, counts):
                     return sol
@@ -227,17 +246,30 @@ def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSoluti
             sol.kinds.clear()
             sol.details.clear()
     if singular:
-        sol.alarm("blind_spot", "every pair table is singular (a classifier that never gives some answer, "
-                                "or answers that do not depend on the truth): the columns are undefined")
+        sol.alarm(
+            "blind_spot",
+            "every pair table is singular (a classifier that never gives some answer, "
+            "or answers that do not depend on the truth): the columns are undefined",
+        )
     else:
-        sol.alarm("blind_spot", "no weighting of the slices separates the hidden labels (two labels on which "
-                                "every classifier answers alike, or a label of zero prevalence)")
+        sol.alarm(
+            "blind_spot",
+            "no weighting of the slices separates the hidden labels (two labels on which "
+            "every classifier answers alike, or a label of zero prevalence)",
+        )
     sol.prevalence, sol.response, sol.fields = [], [], []
     return sol
 
 
-def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], k: list[int], s: list[int],
-                      q: int, counts: Sequence[int]) -> bool:
+def _rational_columns(
+    sol: ManyLabelSolution,
+    factors: list[Any],
+    m: list[int],
+    k: list[int],
+    s: list[int],
+    q: int,
+    counts: Sequence[int],
+) -> bool:
     """Rational roots: integer null spaces and one rational inverse. False on a degenerate column."""
     r = sol.n_labels
     mz, kz, sz = flint.fmpz_mat(r, r, m), flint.fmpz_mat(r, r, k), flint.fmpz_mat(r, r, s)
@@ -273,18 +305,24 @@ def _rational_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], 
     order = pattern_order(r, sol.role)
     for t in range(r):
         scaled = flint.fmpq_mat(r, r, [b_j[row, c] * col_k[row][t] for row in range(r) for c in range(r)])
-        observed = flint.fmpq_mat(r, r, [counts[order[(x * r + y) * r + t]] for x in range(r) for y in range(r)])
+        observed = flint.fmpq_mat(
+            r, r, [counts[order[(x * r + y) * r + t]] for x in range(r) for y in range(r)]
+        )
         if a_i * scaled != observed:
-            sol.alarm("empty_variety", "the exact residual of the three-way table is not zero: no independent "
-                                       "evaluation reproduces the counts")
+            sol.alarm(
+                "empty_variety",
+                "the exact residual of the three-way table is not zero: no independent "
+                "evaluation reproduces the counts",
+            )
             break
     sol.exact = True
     _store(sol, prevalence, columns, col_j, col_k)
     return True
 
 
-def _store(sol: ManyLabelSolution, prevalence: list[Any], col_i: list[Any], col_j: list[Any],
-           col_k: list[Any]) -> None:
+def _store(
+    sol: ManyLabelSolution, prevalence: list[Any], col_i: list[Any], col_j: list[Any], col_k: list[Any]
+) -> None:
     """Columns in the roles' order to ``response[classifier][column][answer]``, checked against [0, 1]."""
     by_role = (col_i, col_j, col_k)
     response: list[list[list[Any]]] = [[], [], []]
@@ -294,26 +332,41 @@ def _store(sol: ManyLabelSolution, prevalence: list[Any], col_i: list[Any], col_
     values = [*prevalence, *(v for rows in response for row in rows for v in row)]
     # every column and the prevalences sum to one exactly, so [0, 1] is the same as >= 0
     if sol.exact and any(v.p < 0 for v in values) or not sol.exact and any(v < 0 for v in values):
-        sol.alarm("outside_unit_cube", "a prevalence or response rate lies outside [0, 1] (outside the "
-                                       "probability simplex)")
+        sol.alarm(
+            "outside_unit_cube",
+            "a prevalence or response rate lies outside [0, 1] (outside the probability simplex)",
+        )
 
 
-def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int], k: list[int], s: list[int],
-                       q: int, counts: Sequence[int]) -> None:
+def _algebraic_columns(
+    sol: ManyLabelSolution,
+    factors: list[Any],
+    m: list[int],
+    k: list[int],
+    s: list[int],
+    q: int,
+    counts: Sequence[int],
+) -> None:
     """Irrational or complex roots: every column computed once per irreducible factor, in its number field."""
     r = sol.n_labels
     polynomial = sol.polynomial
     assert polynomial is not None
     roots, n_complex = real_roots(polynomial)
     if n_complex:
-        sol.alarm("complex", f"det(lambda M - S) = {poly_text(polynomial)} has {n_complex} non-real root(s): "
-                             "complex evaluations")
+        sol.alarm(
+            "complex",
+            f"det(lambda M - S) = {poly_text(polynomial)} has {n_complex} non-real root(s): "
+            "complex evaluations",
+        )
         return
-    sol.alarm("irrational", f"det(lambda M - S) = {poly_text(polynomial)} has irrational roots: the "
-                            "classifiers were not sample independent on this test")
+    sol.alarm(
+        "irrational",
+        f"det(lambda M - S) = {poly_text(polynomial)} has irrational roots: the "
+        "classifiers were not sample independent on this test",
+    )
     prevalence: list[Any] = []
     cols: list[list[Any]] = [[], [], []]
-    residual = [Fraction(0)] * (r ** 3)
+    residual = [Fraction(0)] * (r**3)
     order = pattern_order(r, sol.role)
     for f, _ in factors:
         modulus = f
@@ -340,7 +393,11 @@ def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int],
         for d in itertools.product(range(r), repeat=3):
             term = prev * q * col_i[d[0]] * col_j[d[1]] * col_k[d[2]]
             residual[(d[0] * r + d[1]) * r + d[2]] += term.trace()
-        own = [x for x in roots if isinstance(x, AlgebraicNumber) and x.poly in (f, -f)] if f.degree() > 1 else [None]
+        own = (
+            [x for x in roots if isinstance(x, AlgebraicNumber) and x.poly in (f, -f)]
+            if f.degree() > 1
+            else [None]
+        )
         by_classifier: list[list[FieldElement]] = [[], [], []]
         for position, column in enumerate((col_i, col_j, col_k)):
             by_classifier[sol.role[position]] = column
@@ -350,16 +407,19 @@ def _algebraic_columns(sol: ManyLabelSolution, factors: list[Any], m: list[int],
             sol.fields.append((root, prev, by_classifier))
             for position, column in enumerate((col_i, col_j, col_k)):
                 cols[position].append([at(v) for v in column])
-    if any(residual[p] != counts[order[p]] for p in range(r ** 3)):
-        sol.alarm("empty_variety", "the exact residual of the three-way table is not zero: no independent "
-                                   "evaluation reproduces the counts")
+    if any(residual[p] != counts[order[p]] for p in range(r**3)):
+        sol.alarm(
+            "empty_variety",
+            "the exact residual of the three-way table is not zero: no independent "
+            "evaluation reproduces the counts",
+        )
     _store(sol, prevalence, cols[0], cols[1], cols[2])
 
 
 # -- decoding -----------------------------------------------------------------------------------
 def _ball(value: Any) -> flint.arb:
     if isinstance(value, AlgebraicNumber):
-        value.refine(Fraction(1, 2 ** 80))
+        value.refine(Fraction(1, 2**80))
         return value.arb()
     return flint.arb(flint.fmpq(value.numerator, value.denominator) if isinstance(value, Fraction) else value)
 
@@ -381,8 +441,9 @@ def _best(scores: list[Any]) -> int | None:
     return best if all(n == best or scores[n].upper() < lower for n in range(len(scores))) else None
 
 
-def _decode(sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[str, ...], decoding: str,
-            option: Any) -> int | None:
+def _decode(
+    sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[str, ...], decoding: str, option: Any
+) -> int | None:
     """Index into ``perms`` (``perm[column] = label index``) chosen by the decoding rule, or None."""
     r = sol.n_labels
     exact = sol.exact
@@ -407,17 +468,25 @@ def _decode(sol: ManyLabelSolution, perms: list[tuple[int, ...]], labels: tuple[
     # total accuracy: sum over classifiers of sum_l P_l P_{i,l|l}
     if exact:
         resp = sol.response
-        weight = [[sol.prevalence[c] * (resp[0][c][ell] + resp[1][c][ell] + resp[2][c][ell]) for ell in range(r)]
-                  for c in range(r)]
+        weight = [
+            [sol.prevalence[c] * (resp[0][c][ell] + resp[1][c][ell] + resp[2][c][ell]) for ell in range(r)]
+            for c in range(r)
+        ]
         return _best([sum([weight[c][perm[c]] for c in range(r)], zero) for perm in perms])
-    weight = [[lift(sol.prevalence[c]) * sum((lift(sol.response[i][c][ell]) for i in range(3)), zero)
-               for ell in range(r)] for c in range(r)]
+    weight = [
+        [
+            lift(sol.prevalence[c]) * sum((lift(sol.response[i][c][ell]) for i in range(3)), zero)
+            for ell in range(r)
+        ]
+        for c in range(r)
+    ]
     scores = [sum((weight[c][perm[c]] for c in range(r)), zero) for perm in perms]
     return _best(scores)
 
 
-def check_decoding(decoding: str, prevalence_order: Any, known_prevalences: Any,
-                   labels: tuple[str, ...]) -> tuple[str, Any]:
+def check_decoding(
+    decoding: str, prevalence_order: Any, known_prevalences: Any, labels: tuple[str, ...]
+) -> tuple[str, Any]:
     """The decoding rule a call asks for and its option (the prevalence order, or the known prevalences as
     Fractions), checked against the labels."""
     if prevalence_order is not None and decoding == "total_accuracy":
@@ -429,36 +498,54 @@ def check_decoding(decoding: str, prevalence_order: Any, known_prevalences: Any,
     if decoding == "prevalence_order":
         order = tuple(str(x) for x in (prevalence_order or ()))
         if sorted(order) != sorted(labels):
-            raise SpecError(f"prevalence_order must list every label once, most prevalent first; got "
-                            f"{prevalence_order!r} for labels {list(labels)}")
+            raise SpecError(
+                f"prevalence_order must list every label once, most prevalent first; got "
+                f"{prevalence_order!r} for labels {list(labels)}"
+            )
         return decoding, order
     if decoding == "known_prevalences":
         try:
-            known = {str(k): exact_rational(v, f"known_prevalences[{k!r}]", SpecError)
-                     for k, v in dict(known_prevalences or {}).items()}
+            known = {
+                str(k): exact_rational(v, f"known_prevalences[{k!r}]", SpecError)
+                for k, v in dict(known_prevalences or {}).items()
+            }
         except (TypeError, ValueError, SpecError):
             known = {}
         if sorted(known) != sorted(labels) or sum(known.values()) != 1 or min(known.values()) < 0:
-            raise SpecError(f"known_prevalences must give every label an exact rational prevalence (int, Fraction "
-                            f"or 'p/q'), summing to 1; got {known_prevalences!r}")
+            raise SpecError(
+                f"known_prevalences must give every label an exact rational prevalence (int, Fraction "
+                f"or 'p/q'), summing to 1; got {known_prevalences!r}"
+            )
         return decoding, known
     return decoding, None
 
 
-def _estimate(sol: ManyLabelSolution, perm: tuple[int, ...], labels: tuple[str, ...],
-              classifiers: tuple[str, ...]) -> ResponseEstimate:
+def _estimate(
+    sol: ManyLabelSolution, perm: tuple[int, ...], labels: tuple[str, ...], classifiers: tuple[str, ...]
+) -> ResponseEstimate:
     r = sol.n_labels
     column_of = {perm[c]: c for c in range(r)}
-    convert = (lambda v: v if isinstance(v, AlgebraicNumber) else as_fraction(v))  # noqa: E731
+    convert = lambda v: v if isinstance(v, AlgebraicNumber) else as_fraction(v)  # noqa: E731
     prevalence = {labels[ell]: convert(sol.prevalence[column_of[ell]]) for ell in range(r)}
-    response = {classifiers[i]: {labels[ell]: {labels[a]: convert(sol.response[i][column_of[ell]][a])
-                                               for a in range(r)} for ell in range(r)} for i in range(3)}
+    response = {
+        classifiers[i]: {
+            labels[ell]: {labels[a]: convert(sol.response[i][column_of[ell]][a]) for a in range(r)}
+            for ell in range(r)
+        }
+        for i in range(3)
+    }
     accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
     return ResponseEstimate(prevalence, accuracy, response)
 
 
-def _partition(point: ResponseEstimate, labels: tuple[str, ...], classifiers: tuple[str, ...],
-               q: int, sol: ManyLabelSolution, perm: tuple[int, ...]) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+def _partition(
+    point: ResponseEstimate,
+    labels: tuple[str, ...],
+    classifiers: tuple[str, ...],
+    q: int,
+    sol: ManyLabelSolution,
+    perm: tuple[int, ...],
+) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     """``Q P_l P_{0,d_0|l} P_{1,d_1|l} P_{2,d_2|l}`` for every label ``l`` and pattern ``d``, exactly."""
     if sol.fields:
         return _partition_in_fields(labels, q, sol, perm)
@@ -466,13 +553,16 @@ def _partition(point: ResponseEstimate, labels: tuple[str, ...], classifiers: tu
     for ell in labels:
         base = point.prevalence[ell] * q
         rows = [point.response[c][ell] for c in classifiers]
-        out[ell] = [(pattern, base * rows[0][pattern[0]] * rows[1][pattern[1]] * rows[2][pattern[2]])
-                    for pattern in itertools.product(labels, repeat=3)]
+        out[ell] = [
+            (pattern, base * rows[0][pattern[0]] * rows[1][pattern[1]] * rows[2][pattern[2]])
+            for pattern in itertools.product(labels, repeat=3)
+        ]
     return out
 
 
-def _partition_in_fields(labels: tuple[str, ...], q: int, sol: ManyLabelSolution,
-                         perm: tuple[int, ...]) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+def _partition_in_fields(
+    labels: tuple[str, ...], q: int, sol: ManyLabelSolution, perm: tuple[int, ...]
+) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     """The partition of an irrational point: each product formed in its column's number field, then valued
     at the column's root (so every count is one exact algebraic number, not a product of rounded ones)."""
     r = sol.n_labels
@@ -490,8 +580,10 @@ def _partition_in_fields(labels: tuple[str, ...], q: int, sol: ManyLabelSolution
 
 
 #: The detail of the ``undecided`` alarm of the many-labels decoding rules.
-DETAIL_UNDECIDED = ("the decoding rule chooses no assignment of the hidden labels (a tie, equal prevalences for a "
-                     "prevalence order, or no separation of the candidates)")
+DETAIL_UNDECIDED = (
+    "the decoding rule chooses no assignment of the hidden labels (a tie, equal prevalences for a "
+    "prevalence order, or no separation of the candidates)"
+)
 
 
 def _counts(counts: Sequence[Any], r: int) -> list[int]:
@@ -500,9 +592,11 @@ def _counts(counts: Sequence[Any], r: int) -> list[int]:
         ints = [int(c) for c in values]
         exact = all(c == x for c, x in zip(ints, values))
     except (TypeError, ValueError, OverflowError):
-        raise SketchError(f"need {r ** 3} non-negative integer pattern counts, got {counts!r}") from None
-    if len(ints) != r ** 3 or not exact or any(c < 0 for c in ints):
-        raise SketchError(f"need {r ** 3} non-negative integer pattern counts for R = {r}, got {len(values)} values")
+        raise SketchError(f"need {r**3} non-negative integer pattern counts, got {counts!r}") from None
+    if len(ints) != r**3 or not exact or any(c < 0 for c in ints):
+        raise SketchError(
+            f"need {r**3} non-negative integer pattern counts for R = {r}, got {len(values)} values"
+        )
     if sum(ints) == 0:
         raise SketchError("empty test: the counts sum to 0")
     return ints
@@ -546,8 +640,11 @@ def evaluate_counts_many(
     decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
     ints = _counts(counts, r)
     sol = exact_solution_many(ints, r)
-    alarms = [Alarm(kind, sol.details[kind]) for kind in
-              ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety") if kind in sol.kinds]
+    alarms = [
+        Alarm(kind, sol.details[kind])
+        for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety")
+        if kind in sol.kinds
+    ]
     if not sol.defined:
         return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms))
     perms = list(itertools.permutations(range(r)))
@@ -569,8 +666,9 @@ def _perms(r: int) -> list[tuple[int, ...]]:
     return _PERMS[r]
 
 
-def best_assignment(sol: ManyLabelSolution, labels: Sequence[str], decoding: str = "total_accuracy",
-                    option: Any = None) -> tuple[int, ...] | None:
+def best_assignment(
+    sol: ManyLabelSolution, labels: Sequence[str], decoding: str = "total_accuracy", option: Any = None
+) -> tuple[int, ...] | None:
     r"""The decoded assignment ``perm[column] = label index`` of a solution, or ``None`` (undecided).
 
     ``option`` is the prevalence order (a sequence of label names) or the known prevalences
@@ -581,4 +679,3 @@ def best_assignment(sol: ManyLabelSolution, labels: Sequence[str], decoding: str
     perms = _perms(sol.n_labels)
     chosen = _decode(sol, perms, tuple(labels), decoding, option)
     return None if chosen is None else perms[chosen]
-

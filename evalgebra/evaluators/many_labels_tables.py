@@ -52,7 +52,9 @@ def _tables_any(counts: Sequence[int], r: int, weights: tuple[int, ...]) -> list
     ``det(lambda M - S) = det M * charpoly(M^{-1} S)``, or the Berkowitz determinant if ``M`` is singular)."""
     m = [[sum(counts[(a * r + b) * r + t] for t in range(r)) for b in range(r)] for a in range(r)]
     k = [[sum(counts[(a * r + b) * r + t] for b in range(r)) for t in range(r)] for a in range(r)]
-    s = [[sum(weights[t] * counts[(a * r + b) * r + t] for t in range(r)) for b in range(r)] for a in range(r)]
+    s = [
+        [sum(weights[t] * counts[(a * r + b) * r + t] for t in range(r)) for b in range(r)] for a in range(r)
+    ]
     mz, sz = flint.fmpz_mat(m), flint.fmpz_mat(s)
     det = mz.det()
     if det != 0:
@@ -60,4 +62,9 @@ def _tables_any(counts: Sequence[int], r: int, weights: tuple[int, ...]) -> list
         coeffs = [int(c * det) for c in char.coeffs()]
     else:
         coeffs = [0] * (r + 1)
-    return [*coeffs, *(x for row in m for x in row), *(x for row in k for x in row), *(x for row in s for x in row)]
+    return [
+        *coeffs,
+        *(x for row in m for x in row),
+        *(x for row in k for x in row),
+        *(x for row in s for x in row),
+    ]

@@ -24,9 +24,14 @@ import numpy as np
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, check_decoding, evaluate_counts_many
-from evalgebra.results import BatchResult, Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import (
-    Perm, combined_evaluation, least_assignment, sketch_trios, total_accuracy_assignment)
+    Perm,
+    combined_evaluation,
+    least_assignment,
+    sketch_trios,
+    total_accuracy_assignment,
+)
+from evalgebra.results import BatchResult, Estimate, Evaluation
 
 __all__ = ["evaluate_many_labels", "evaluate_batch_many"]
 
@@ -90,17 +95,27 @@ def evaluate_many_labels(
     ({'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}, 4, ())
     """
     if sketch.n_classifiers < 3:
-        raise SpecError(f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}")
+        raise SpecError(
+            f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}"
+        )
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
     decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
-    options: dict[str, Any] = {"decoding": decoding, "prevalence_order": prevalence_order,
-                               "known_prevalences": known_prevalences}
+    options: dict[str, Any] = {
+        "decoding": decoding,
+        "prevalence_order": prevalence_order,
+        "known_prevalences": known_prevalences,
+    }
     if sketch.n_classifiers == 3:
         pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
         return evaluate_counts_many(pooled.count_vector().tolist(), labels, classifiers, **options)
     trios = sketch_trios(sketch, lambda counts, names: evaluate_counts_many(counts, labels, names, **options))
-    return combined_evaluation(trios, labels, classifiers, lambda point: _decode_combined(
-        point, labels, decoding, option), DETAIL_UNDECIDED)
+    return combined_evaluation(
+        trios,
+        labels,
+        classifiers,
+        lambda point: _decode_combined(point, labels, decoding, option),
+        DETAIL_UNDECIDED,
+    )
 
 
 def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
@@ -144,7 +159,9 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     q = data.sum(axis=1)
     ok = np.abs(np.linalg.det(m)) > 1e-9 * np.maximum(q, 1.0) ** r
     safe = np.where(ok[:, None, None], m, np.eye(r))
-    values, vectors = np.linalg.eig(np.linalg.solve(safe.transpose(0, 2, 1), s.transpose(0, 2, 1)).transpose(0, 2, 1))
+    values, vectors = np.linalg.eig(
+        np.linalg.solve(safe.transpose(0, 2, 1), s.transpose(0, 2, 1)).transpose(0, 2, 1)
+    )
     ok &= np.all(np.abs(values.imag) < 1e-9, axis=1)
     a0 = vectors.real
     a0 = a0 / np.where(ok[:, None, None], a0.sum(axis=1, keepdims=True), 1.0)
@@ -165,5 +182,6 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     response = cols[np.arange(n)[:, None, None], np.arange(3)[None, :, None], order[:, None, :]]
     out_prevalence[~ok] = np.nan
     response[~ok] = np.nan
-    return BatchResult("evaluate_batch_many", {"prevalence": out_prevalence, "response": response, "ok": ok},
-                       decoded=ok)
+    return BatchResult(
+        "evaluate_batch_many", {"prevalence": out_prevalence, "response": response, "ok": ok}, decoded=ok
+    )

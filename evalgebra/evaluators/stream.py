@@ -52,11 +52,11 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.patterns import check_size
+from evalgebra.data.sketch import DENSE_LIMIT, UNLABELLED, Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
 from evalgebra.results import Evaluation
-from evalgebra.data.patterns import check_size
-from evalgebra.data.sketch import DENSE_LIMIT, UNLABELLED, Sketch
 from evalgebra.spec import EnsembleSpec
 
 __all__ = ["STREAM_FORMAT", "StreamEvaluator"]
@@ -78,8 +78,10 @@ def _count(value: Any, key: str, where: str, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise SketchError(f"{where}: {key!r} must be a non-negative integer, got {value!r}")
     if value >= limit:
-        raise SketchError(f"{where}: {key!r} must be below 2^{limit.bit_length() - 1}, got {value}: "
-                          "counts are 64-bit integers")
+        raise SketchError(
+            f"{where}: {key!r} must be below 2^{limit.bit_length() - 1}, got {value}: "
+            "counts are 64-bit integers"
+        )
     return value
 
 
@@ -173,8 +175,13 @@ class StreamEvaluator:
                 cells = np.flatnonzero(self._dense)
                 pop, code = np.divmod(cells, self._n_codes)
                 self._cache = Sketch(
-                    self.classifiers, self.labels, pop, np.full(cells.size, UNLABELLED), code,
-                    self._dense[cells], self.populations,
+                    self.classifiers,
+                    self.labels,
+                    pop,
+                    np.full(cells.size, UNLABELLED),
+                    code,
+                    self._dense[cells],
+                    self.populations,
                 )
             else:
                 assert self._sparse is not None
@@ -223,7 +230,9 @@ class StreamEvaluator:
             )
         return matrix
 
-    def _batch_table(self, decisions: Any, population: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def _batch_table(
+        self, decisions: Any, population: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """``(population index, pattern code, count)`` of one batch; None when it is empty."""
         matrix = self._matrix(decisions)
         if len(matrix) == 0:
@@ -238,15 +247,20 @@ class StreamEvaluator:
             single = 0
         elif isinstance(population, str):
             if population not in self.populations:
-                raise SketchError(f"unknown population {population!r}; populations are {list(self.populations)}")
+                raise SketchError(
+                    f"unknown population {population!r}; populations are {list(self.populations)}"
+                )
             single = self.populations.index(population)
         if single is not None:
             sketch = Sketch.from_decisions(matrix, labels=self.labels, classifiers=self.classifiers)
             _, _, code, count = sketch.table()
             return np.full(code.size, single, dtype=np.int64), code, count
         sketch = Sketch.from_decisions(
-            matrix, labels=self.labels, classifiers=self.classifiers,
-            population=population, populations=self.populations,
+            matrix,
+            labels=self.labels,
+            classifiers=self.classifiers,
+            population=population,
+            populations=self.populations,
         )
         pop, _, code, count = sketch.table()
         return pop, code, count
@@ -258,8 +272,15 @@ class StreamEvaluator:
         if self._dense is not None:
             np.add.at(self._dense, pop * self._n_codes + code, count)
         else:
-            part = Sketch(self.classifiers, self.labels, pop, np.full(code.size, UNLABELLED), code, count,
-                          self.populations)
+            part = Sketch(
+                self.classifiers,
+                self.labels,
+                pop,
+                np.full(code.size, UNLABELLED),
+                code,
+                count,
+                self.populations,
+            )
             self._sparse = part if self._sparse is None else self._sparse.merge(part)
         self._items += added
         self._cache = None
@@ -363,9 +384,11 @@ class StreamEvaluator:
             ``classifiers``, ``labels`` or ``populations`` is not a sequence of names (a bare
             string is refused, not split into characters).
         """
-        expected = {"classifiers": _expected_names(classifiers, "classifiers"),
-                    "labels": _expected_names(labels, "labels"),
-                    "populations": _expected_names(populations, "populations")}
+        expected = {
+            "classifiers": _expected_names(classifiers, "classifiers"),
+            "labels": _expected_names(labels, "labels"),
+            "populations": _expected_names(populations, "populations"),
+        }
         where = f"checkpoint {str(path)!r}"
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -377,7 +400,9 @@ class StreamEvaluator:
             raise SketchError(f"{where} is not valid JSON ({exc})") from None
         if not isinstance(data, dict) or data.get("format") != STREAM_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise SketchError(f"{where} is not a stream checkpoint: format {found!r}, expected {STREAM_FORMAT!r}")
+            raise SketchError(
+                f"{where} is not a stream checkpoint: format {found!r}, expected {STREAM_FORMAT!r}"
+            )
         if set(data) != _TOP_KEYS:
             raise SketchError(f"{where} must have exactly the keys {sorted(_TOP_KEYS)}, has {sorted(data)}")
         settings = data["settings"]
@@ -400,16 +425,22 @@ class StreamEvaluator:
             return stream
         if not isinstance(data["sketch"], dict):
             # the sketch is embedded as a JSON object; a string would be read as a file path
-            raise SketchError(f"{where}: 'sketch' must be the embedded sketch document (a JSON object) or null, "
-                              f"got {type(data['sketch']).__name__}")
+            raise SketchError(
+                f"{where}: 'sketch' must be the embedded sketch document (a JSON object) or null, "
+                f"got {type(data['sketch']).__name__}"
+            )
         try:
             sketch = Sketch.read_json(data["sketch"])
         except (SketchError, SpecError, OverflowError, TypeError, ValueError) as exc:
             raise SketchError(f"{where}: its sketch is invalid: {exc}") from None
         if (list(sketch.classifiers), list(sketch.labels), list(sketch.populations)) != (
-            saved["classifiers"], saved["labels"], saved["populations"]
+            saved["classifiers"],
+            saved["labels"],
+            saved["populations"],
         ):
-            raise SketchError(f"{where}: its sketch's classifiers, labels or populations differ from its settings")
+            raise SketchError(
+                f"{where}: its sketch's classifiers, labels or populations differ from its settings"
+            )
         if sketch.is_labelled:
             raise SketchError(f"{where}: its sketch is labelled; a stream holds unlabelled counts")
         if sketch.Q != items:

@@ -37,6 +37,7 @@ from evalgebra.structures import Structure, isomorphism, structure_text
 
 __all__ = ["correlation_freedom", "free_correlations_refusal", "independent_trios"]
 
+
 def _generic_point(n_classifiers: int, seed: int) -> tuple[Fraction, list[tuple[Fraction, Fraction]]]:
     """A fixed rational point off the special loci (no accuracy 1/2, no symmetry between classifiers)."""
     state = 7919 + 104729 * seed
@@ -72,7 +73,7 @@ def _coefficients(structure: Structure, n_classifiers: int, seed: int) -> list[l
     """Row per pattern (classifier 0 slowest, 0 = the first label), column per ``(T, ell)``: the coefficient of ``G^ell_T``."""
     prevalence, accuracy = _generic_point(n_classifiers, seed)
     rows = []
-    for code in range(2 ** n_classifiers):
+    for code in range(2**n_classifiers):
         answers = [(code >> (n_classifiers - 1 - i)) & 1 for i in range(n_classifiers)]
         row = []
         for subset in structure:
@@ -126,8 +127,13 @@ def independent_trios(structure: Sequence[Sequence[int]], n_classifiers: int) ->
     """
     sets = [set(s) for s in structure]
     n = n_classifiers
-    return [(i, j, k) for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)
-            if not any(s <= {i, j, k} for s in sets)]
+    return [
+        (i, j, k)
+        for i in range(n)
+        for j in range(i + 1, n)
+        for k in range(j + 1, n)
+        if not any(s <= {i, j, k} for s in sets)
+    ]
 
 
 def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) -> SpecError:
@@ -140,17 +146,29 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
     """
     n = len(classifiers)
     free = correlation_freedom(tuple(structure), n)
-    points = next((e.points for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (n, 2) and e.finite
-                   and isomorphism(tuple(structure), e.structure, n) is not None), None)
+    points = next(
+        (
+            e.points
+            for e in atlas_entries()
+            if (e.n_classifiers, e.n_labels) == (n, 2)
+            and e.finite
+            and isomorphism(tuple(structure), e.structure, n) is not None
+        ),
+        None,
+    )
     many = f"each of its {points} evaluations" if points else "each evaluation"
-    text = (f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its correlations free "
-            f"(a {free}-dimensional family of them fits {many} of prevalence and accuracies) and no "
-            "evaluator solves such a structure yet (the code generator finds no derivation for it); accepted: a "
-            "structure whose correlations are determined (see docs/guide/correlated.md)")
+    text = (
+        f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its correlations free "
+        f"(a {free}-dimensional family of them fits {many} of prevalence and accuracies) and no "
+        "evaluator solves such a structure yet (the code generator finds no derivation for it); accepted: a "
+        "structure whose correlations are determined (see docs/guide/correlated.md)"
+    )
     trios = independent_trios(structure, n)
     if trios:
         names = [str(classifiers[i]) for i in trios[0]]
-        text += (f", or a trio this structure leaves independent, alone: its prevalence and its accuracies are exact "
-                 f"from the independent closed form: evaluate(sketch.marginalise({names!r})) "
-                 f"(evaluate --classifiers {','.join(names)} on the command line)")
+        text += (
+            f", or a trio this structure leaves independent, alone: its prevalence and its accuracies are exact "
+            f"from the independent closed form: evaluate(sketch.marginalise({names!r})) "
+            f"(evaluate --classifiers {','.join(names)} on the command line)"
+        )
     return SpecError(text)

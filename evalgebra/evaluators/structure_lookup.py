@@ -118,8 +118,14 @@ def _entry(row: dict[str, Any]) -> AtlasEntry | None:
     finite = _first(row, "finite")
     if dim is None and finite is not None:
         dim = 0 if finite else None
-    return AtlasEntry(int(n), int(r), structure, None if dim is None else int(dim),
-                      _first(row, "points"), _first(row, "module"))
+    return AtlasEntry(
+        int(n),
+        int(r),
+        structure,
+        None if dim is None else int(dim),
+        _first(row, "points"),
+        _first(row, "module"),
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -130,7 +136,9 @@ def atlas_entries() -> tuple[AtlasEntry, ...]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ()
-    rows: Any = document.get("structures", document.get("entries", [])) if isinstance(document, dict) else document
+    rows: Any = (
+        document.get("structures", document.get("entries", [])) if isinstance(document, dict) else document
+    )
     if not isinstance(rows, list):
         return ()
     entries = (_entry(row) for row in rows if isinstance(row, dict))
@@ -193,7 +201,7 @@ def _valid(module: ModuleType) -> bool:
     return all(hasattr(module, name) for name in names)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _packaged(name: str) -> ModuleType | None:
     try:
         module = importlib.import_module(f"{_PACKAGE}.{name}")
@@ -204,8 +212,9 @@ def _packaged(name: str) -> ModuleType | None:
 
 def _module_from_source(path: Path, source: str) -> ModuleType | None:
     """The module that ``source`` (the checked bytes of ``path``) defines; None when it fails to run."""
-    spec = importlib.util.spec_from_loader(f"evalgebra_cache_{path.stem}_{abs(hash(path))}", loader=None,
-                                           origin=str(path))
+    spec = importlib.util.spec_from_loader(
+        f"evalgebra_cache_{path.stem}_{abs(hash(path))}", loader=None, origin=str(path)
+    )
     if spec is None:
         return None
     module = importlib.util.module_from_spec(spec)
@@ -219,8 +228,9 @@ def _module_from_source(path: Path, source: str) -> ModuleType | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_modules(folder: str, stamp: tuple[tuple[str, int, int], ...], record: tuple[int, int] | None
-                    ) -> tuple[tuple[tuple[str, ModuleType], ...], tuple[str, ...]]:
+def _cached_modules(
+    folder: str, stamp: tuple[tuple[str, int, int], ...], record: tuple[int, int] | None
+) -> tuple[tuple[tuple[str, ModuleType], ...], tuple[str, ...]]:
     """The valid modules of a cache folder that its manifest records, and why each other file was refused
     (re-read when a file there or the manifest changes: ``stamp``, ``record``)."""
     out, refused = [], []
@@ -232,8 +242,10 @@ def _cached_modules(folder: str, stamp: tuple[tuple[str, int, int], ...], record
             refused.append(str(reason))
             continue
         if entry.get("protocol") != LOADED_PROTOCOL:
-            refused.append(f"{name} was written for protocol {entry.get('protocol')!r}; this evalgebra loads "
-                           f"protocol {LOADED_PROTOCOL}")
+            refused.append(
+                f"{name} was written for protocol {entry.get('protocol')!r}; this evalgebra loads "
+                f"protocol {LOADED_PROTOCOL}"
+            )
             continue
         module = _module_from_source(path, source)
         if module is not None and _valid(module):
@@ -257,9 +269,12 @@ def _cache_candidates(n: int, r: int) -> tuple[tuple[tuple[str, ModuleType], ...
         files = sorted(p for p in folder.iterdir() if _MODULE_NAME.match(p.name))
     except OSError:
         return (), ()
-    stamp = tuple((p.name, *found) for p in files
-                  if tuple(map(int, _MODULE_NAME.match(p.name).groups())) == (n, r)  # type: ignore[union-attr]
-                  and (found := _stat(p)) is not None)
+    stamp = tuple(
+        (p.name, *found)
+        for p in files
+        if tuple(map(int, _MODULE_NAME.match(p.name).groups())) == (n, r)  # type: ignore[union-attr]
+        and (found := _stat(p)) is not None
+    )
     return _cached_modules(str(folder), stamp, _stat(folder / RECORD_NAME)) if stamp else ((), ())
 
 
@@ -299,13 +314,19 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
             continue
         atlas = entry
         if entry.dimension is not None and entry.dimension > 0:
-            raise SpecError(f"structure {text} on {n_classifiers} classifiers is not identifiable: a "
-                            f"{entry.dimension}-dimensional family of evaluations fits every sketch; accepted: a "
-                            "structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)")
+            raise SpecError(
+                f"structure {text} on {n_classifiers} classifiers is not identifiable: a "
+                f"{entry.dimension}-dimensional family of evaluations fits every sketch; accepted: a "
+                "structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)"
+            )
         module = _packaged(entry.module) if entry.module else None
         if module is not None:
-            return StructureMatch(module, _mapping(structure, module, n_classifiers, sigma), structure,
-                                  f"{_PACKAGE}.{entry.module}")
+            return StructureMatch(
+                module,
+                _mapping(structure, module, n_classifiers, sigma),
+                structure,
+                f"{_PACKAGE}.{entry.module}",
+            )
         break
     cached, refused = _cache_candidates(n_classifiers, n_labels)
     for origin, module in cached:
@@ -315,7 +336,9 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         if sigma is not None:
             return StructureMatch(module, sigma, structure, origin)
     if atlas is not None and atlas.finite:
-        status = f"is identifiable ({atlas.points or 'finitely many'} evaluations) but has no generated evaluator"
+        status = (
+            f"is identifiable ({atlas.points or 'finitely many'} evaluations) but has no generated evaluator"
+        )
     else:
         status = "has no generated evaluator (and is not in the identifiability atlas)"
     raise MissingStructureModule(
@@ -323,16 +346,24 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' --out {cache_dir()} "
         f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)"
         + (f"; not loaded from it: {'; '.join(refused)}" if refused else ""),
-        structure, n_classifiers, n_labels)
+        structure,
+        n_classifiers,
+        n_labels,
+    )
 
 
 def available_structures() -> list[tuple[int, int, Structure, str]]:
     """``(N, R, structure, origin)`` of every generated module found: the package's, then the cache folder's."""
-    out = [(e.n_classifiers, e.n_labels, e.structure, f"{_PACKAGE}.{e.module}") for e in atlas_entries()
-           if e.module and _packaged(e.module) is not None]
+    out = [
+        (e.n_classifiers, e.n_labels, e.structure, f"{_PACKAGE}.{e.module}")
+        for e in atlas_entries()
+        if e.module and _packaged(e.module) is not None
+    ]
     folder = cache_dir()
     try:
-        sizes = sorted({tuple(map(int, m.groups())) for p in folder.iterdir() if (m := _MODULE_NAME.match(p.name))})
+        sizes = sorted(
+            {tuple(map(int, m.groups())) for p in folder.iterdir() if (m := _MODULE_NAME.match(p.name))}
+        )
     except OSError:
         sizes = []
     for n, r in sizes:

@@ -70,23 +70,40 @@ import flint
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
-from evalgebra.numbers.real_algebraic import as_fmpq
-from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.closed_form import DECODINGS, prevalence_bounds
-from evalgebra.results import Alarm, Evaluation
+from evalgebra.evaluators.complete_pairs import CompletePairs, is_complete_pairs
 from evalgebra.evaluators.structure_freedom import correlation_freedom, free_correlations_refusal
-from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.evaluators.structure_lookup import (
-    CACHE_VARIABLE, MissingStructureModule, StructureMatch, find_structure_module)
+    CACHE_VARIABLE,
+    MissingStructureModule,
+    StructureMatch,
+    find_structure_module,
+)
 from evalgebra.evaluators.structured_points import (
-    Partition, StructuredPoint, explains, label_terms, observed_fractions, observed_moments, point_estimates)
-from evalgebra.numbers.symmetric_roots import eliminant_roots
+    Partition,
+    StructuredPoint,
+    explains,
+    label_terms,
+    observed_fractions,
+    observed_moments,
+    point_estimates,
+)
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
+from evalgebra.numbers.quadratic_field import QuadraticElement
+from evalgebra.numbers.real_algebraic import as_fmpq
+from evalgebra.numbers.symmetric_roots import eliminant_roots
+from evalgebra.results import Alarm, Evaluation
 from evalgebra.structures import parse_structure, structure_text
 
-__all__ = ["evaluate_structured", "evaluate_structured_counts", "structure_match", "exact_points", "unknown_key"]
+__all__ = [
+    "evaluate_structured",
+    "evaluate_structured_counts",
+    "structure_match",
+    "exact_points",
+    "unknown_key",
+]
 
 _NAME = re.compile(r"^(acc|corr)_((?:\d+_)+)([ab])$")
 
@@ -110,8 +127,10 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
         if isinstance(structure, (str, tuple)) and len(_PARSED) < 1024:
             _PARSED[(structure, tuple(classifiers))] = parsed
     if not parsed:
-        raise SpecError("structure: the empty structure is the independent one; use structure=None or "
-                        "'independent' (the algebraic method's own assumption)")
+        raise SpecError(
+            "structure: the empty structure is the independent one; use structure=None or "
+            "'independent' (the algebraic method's own assumption)"
+        )
     key = (parsed, len(classifiers), n_labels, os.environ.get(CACHE_VARIABLE))
     if key not in _MATCHES:  # found modules are kept; a refusal is looked up again next time
         try:
@@ -120,8 +139,12 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
             if n_labels != 2:
                 raise _two_labels_only(parsed, len(classifiers), n_labels) from missing
             if is_complete_pairs(parsed, len(classifiers)):  # no closed form: msolve on each sketch
-                _MATCHES[key] = StructureMatch(CompletePairs(), tuple(range(len(classifiers))), parsed,
-                                               "evalgebra.evaluators.complete_pairs")
+                _MATCHES[key] = StructureMatch(
+                    CompletePairs(),
+                    tuple(range(len(classifiers))),
+                    parsed,
+                    "evalgebra.evaluators.complete_pairs",
+                )
                 return _MATCHES[key]
             if correlation_freedom(parsed, len(classifiers)):
                 raise free_correlations_refusal(parsed, classifiers) from missing
@@ -130,10 +153,12 @@ def structure_match(structure: Any, classifiers: Sequence[str], n_labels: int = 
 
 
 def _two_labels_only(structure: tuple[tuple[int, ...], ...], n: int, n_labels: int) -> SpecError:
-    return SpecError(f"structure {structure_text(structure)} on {n} classifiers with R = {n_labels}: correlated "
-                     "structures are evaluated for two labels only (the code generator needs R = 2); accepted: "
-                     f"structure=None, the independent evaluator for {n_labels} labels (leave out --structure on "
-                     "the command line)")
+    return SpecError(
+        f"structure {structure_text(structure)} on {n} classifiers with R = {n_labels}: correlated "
+        "structures are evaluated for two labels only (the code generator needs R = 2); accepted: "
+        f"structure=None, the independent evaluator for {n_labels} labels (leave out --structure on "
+        "the command line)"
+    )
 
 
 _MATCHES: dict[tuple[Any, ...], StructureMatch] = {}
@@ -175,7 +200,9 @@ def _routes(names: Any, match: StructureMatch) -> dict[str, tuple[str, tuple[int
     return _ROUTES[key]
 
 
-def _user_values(values: dict[str, Any], match: StructureMatch, n: int) -> tuple[list[list[Any]], dict[tuple[int, ...], list[Any]]]:
+def _user_values(
+    values: dict[str, Any], match: StructureMatch, n: int
+) -> tuple[list[list[Any]], dict[tuple[int, ...], list[Any]]]:
     """The module's named values renamed to the user's classifiers."""
     accuracy: list[list[Any]] = [[None, None] for _ in range(n)]
     correlation: dict[tuple[int, ...], list[Any]] = {}
@@ -217,35 +244,53 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if isinstance(module, CompletePairs):
         return _solved_points(ordered, match, module)
     alarms: dict[str, str] = {}
-    moments = module.moments(*ordered) if hasattr(module, "moments") else None  # once: eliminant and back-substitution
-    raw = (module.eliminant_coefficients(*moments) if moments is not None and hasattr(module, "eliminant_coefficients")
-           else module.eliminant(ordered))
+    moments = (
+        module.moments(*ordered) if hasattr(module, "moments") else None
+    )  # once: eliminant and back-substitution
+    raw = (
+        module.eliminant_coefficients(*moments)
+        if moments is not None and hasattr(module, "eliminant_coefficients")
+        else module.eliminant(ordered)
+    )
     coefficients = [c if isinstance(c, (int, flint.fmpz)) else as_fmpq(c) for c in raw]
     while coefficients and coefficients[-1] == 0:
         coefficients.pop()
     if not coefficients:
-        alarms["blind_spot"] = ("the eliminant vanishes identically: a degenerate sketch (a constant classifier, answers "
-                                "that do not depend on the truth, or accuracies and correlations so symmetric that "
-                                "the generated equations leave the prevalence undetermined)")
+        alarms["blind_spot"] = (
+            "the eliminant vanishes identically: a degenerate sketch (a constant classifier, answers "
+            "that do not depend on the truth, or accuracies and correlations so symmetric that "
+            "the generated equations leave the prevalence undetermined)"
+        )
         return [], alarms
     if len(coefficients) == 1:
-        alarms["empty_variety"] = "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
+        alarms["empty_variety"] = (
+            "the eliminant is a nonzero constant: no evaluation with this structure explains the counts"
+        )
         return [], alarms
     integral = all(c.__class__ is int or c.__class__ is flint.fmpz for c in coefficients)
     poly = flint.fmpz_poly(cast(list[int], coefficients)) if integral else flint.fmpq_poly(coefficients)
     roots, n_complex = eliminant_roots(poly)  # through s = p (1 - p) when the label swap maps it onto itself
     if n_complex:
-        alarms["complex"] = (f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
-                             + ("; no real evaluation explains the counts" if not roots else ""))
-    generators: dict[Any, Any] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
+        alarms["complex"] = (
+            f"{n_complex} of the eliminant's roots (degree {len(coefficients) - 1}) are not real"
+            + ("; no real evaluation explains the counts" if not roots else "")
+        )
+    generators: dict[
+        Any, Any
+    ] = {}  # one number field, one back-substitution, for the conjugate roots of a factor
     prevalences: list[Any] = []
-    fields: list[Any] = []  # an irrational root's minimal polynomial (by identity: the roots of one factor share it)
+    fields: list[
+        Any
+    ] = []  # an irrational root's minimal polynomial (by identity: the roots of one factor share it)
     for root in roots:
         if isinstance(root, AlgebraicNumber):
             key = id(root.poly)  # distinct factors are distinct objects, alive while roots is
             if key not in generators:  # a quadratic's first root (the smaller): -b/2a - sqrt(d)/2a
-                generators[key] = (QuadraticElement.root_of(root.poly, root.index) if root.degree == 2
-                                   else FieldElement.generator(root))
+                generators[key] = (
+                    QuadraticElement.root_of(root.poly, root.index)
+                    if root.degree == 2
+                    else FieldElement.generator(root)
+                )
             prevalences.append(generators[key])
             fields.append(key)
         else:
@@ -254,8 +299,12 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     rational = [k for k, p in enumerate(prevalences) if p.__class__ is flint.fmpq]
     twins = {k: j for k in rational for j in rational if j < k and prevalences[j] == 1 - prevalences[k]}
     distinct = list({id(p): p for k, p in enumerate(prevalences) if k not in twins}.values())
-    by_id = {id(p): values for p, values in zip(distinct, _back_substitute(module, ordered, distinct, moments))}
-    if any(by_id[id(prevalences[j])] is None for j in twins.values()):  # a blind root's mirror: solved, not swapped
+    by_id = {
+        id(p): values for p, values in zip(distinct, _back_substitute(module, ordered, distinct, moments))
+    }
+    if any(
+        by_id[id(prevalences[j])] is None for j in twins.values()
+    ):  # a blind root's mirror: solved, not swapped
         twins = {k: j for k, j in twins.items() if by_id[id(prevalences[j])] is not None}
         missing = [prevalences[k] for k in rational if k not in twins and id(prevalences[k]) not in by_id]
         by_id.update({id(p): v for p, v in zip(missing, _back_substitute(module, ordered, missing, moments))})
@@ -284,8 +333,10 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
             first[field] = point
         points.append(point)
     if blind:
-        alarms["blind_spot"] = (f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
-                                f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch")
+        alarms["blind_spot"] = (
+            f"the back-substitution divides by zero at {len(blind)} root(s) of the eliminant "
+            f"(P_a = {', '.join(str(float(r))[:8] for r in blind)}): a degenerate sketch"
+        )
     observed = _observed(moments, module, match) if moments is not None else None
     if observed is None:
         observed = observed_moments(counts, n)
@@ -298,16 +349,20 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
         else:
             point.fits = explains(point, match.structure, n, observed, fractions)
     if points and not any(p.fits for p in points):
-        alarms["empty_variety"] = ("no point reproduces the counts exactly (the generating set's residual is not zero): "
-                                   "no evaluation with this structure explains the sketch; the points solve the "
-                                   "generated equations only")
+        alarms["empty_variety"] = (
+            "no point reproduces the counts exactly (the generating set's residual is not zero): "
+            "no evaluation with this structure explains the sketch; the points solve the "
+            "generated equations only"
+        )
     elif roots and not points and not blind:
         alarms.setdefault("empty_variety", "no root of the eliminant extends to a point")
     if any(p.fits for p in points):
         points = [p for p in points if p.fits]
     if points and not any(not isinstance(p.root, AlgebraicNumber) for p in points):
-        alarms["irrational"] = ("no point is rational: on a test whose classifiers' sample correlations vanish off "
-                                "the structure the true point is rational, so the errors correlate beyond it")
+        alarms["irrational"] = (
+            "no point is rational: on a test whose classifiers' sample correlations vanish off "
+            "the structure the true point is rational, so the errors correlate beyond it"
+        )
     return points, alarms
 
 
@@ -336,9 +391,15 @@ def _observed(moments: Sequence[Any], module: Any, match: StructureMatch) -> lis
     return None if table is None else [int(moments[k]) for k in table]
 
 
-def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any], moments: Any = None) -> list[Any]:
+def _back_substitute(
+    module: Any, ordered: list[int], prevalences: list[Any], moments: Any = None
+) -> list[Any]:
     """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers (fmpz)."""
-    if getattr(module, "div", None) is generated_div and hasattr(module, "prepare") and hasattr(module, "solve"):
+    if (
+        getattr(module, "div", None) is generated_div
+        and hasattr(module, "prepare")
+        and hasattr(module, "solve")
+    ):
         # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the time of
         # fmpz at these sizes), and solve at a rational root gets the same integers as fmpz (exact division into fmpq)
         # (a QuadraticElement takes the Python ints as they are)
@@ -350,16 +411,24 @@ def _back_substitute(module: Any, ordered: list[int], prevalences: list[Any], mo
             if prevalence.__class__ is not QuadraticElement and prepared is None:
                 prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in integers)
             try:
-                out.append(module.solve(integers if prevalence.__class__ is QuadraticElement else prepared, prevalence))
+                out.append(
+                    module.solve(
+                        integers if prevalence.__class__ is QuadraticElement else prepared, prevalence
+                    )
+                )
             except Blind:
                 out.append(None)
         return out
     if hasattr(module, "back_substitute_all"):
         return list(module.back_substitute_all([flint.fmpz(c) for c in ordered], prevalences))
-    return [module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in prevalences]  # an older module
+    return [
+        module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in prevalences
+    ]  # an older module
 
 
-def _solved_points(counts: list[int], match: StructureMatch, module: CompletePairs) -> tuple[list[Any], dict[str, str]]:
+def _solved_points(
+    counts: list[int], match: StructureMatch, module: CompletePairs
+) -> tuple[list[Any], dict[str, str]]:
     """The points of a structure solved per sketch; exact points checked exactly, float points to 1e-9 of the counts."""
     found, alarms = module.solve(counts)
     q = sum(counts)
@@ -368,15 +437,21 @@ def _solved_points(counts: list[int], match: StructureMatch, module: CompletePai
         point = StructuredPoint(root, prevalence, accuracy, correlation)
         point.terms = label_terms(point, match.structure, len(match.sigma))
         residual = [q * (a + b) - c for a, b, c in zip(point.terms[0], point.terms[1], counts)]
-        point.fits = all(r == 0 for r in residual) if root is not None else max(map(abs, residual)) <= 1e-9 * q
+        point.fits = (
+            all(r == 0 for r in residual) if root is not None else max(map(abs, residual)) <= 1e-9 * q
+        )
         points.append(point)
     if points and not any(p.fits for p in points):
-        alarms["empty_variety"] = "no point reproduces the counts: no evaluation with this structure explains the sketch"
+        alarms["empty_variety"] = (
+            "no point reproduces the counts: no evaluation with this structure explains the sketch"
+        )
     points = [p for p in points if p.fits] or points
     if points and all(p.root is None for p in points):
-        alarms["irrational"] = ("no point is rational (the points are floats rounded from certified isolating boxes): "
-                                "on a test whose sample correlations vanish off the structure the true point is "
-                                "rational, so the errors correlate beyond it")
+        alarms["irrational"] = (
+            "no point is rational (the points are floats rounded from certified isolating boxes): "
+            "on a test whose sample correlations vanish off the structure the true point is "
+            "rational, so the errors correlate beyond it"
+        )
     return sorted(points, key=lambda p: float(p.prevalence)), alarms
 
 
@@ -470,25 +545,42 @@ def evaluate_structured_counts(
     return _evaluation(ints, match, labels, classifiers, bounds)
 
 
-def _evaluation(ints: list[int], match: StructureMatch, labels: tuple[str, ...], classifiers: tuple[str, ...],
-                bounds: tuple[Fraction, Fraction] | None) -> Evaluation:
+def _evaluation(
+    ints: list[int],
+    match: StructureMatch,
+    labels: tuple[str, ...],
+    classifiers: tuple[str, ...],
+    bounds: tuple[Fraction, Fraction] | None,
+) -> Evaluation:
     n = len(classifiers)
     points, found = exact_points(ints, match)
     estimates = point_estimates(points, labels, classifiers)
-    if points and not (any(p.is_inside() for p in points if p.is_rational)  # the rational points first
-                       or any(p.is_inside() for p in points if not p.is_rational)):
-        found["outside_unit_cube"] = (f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
-                                      "accuracy outside [0, 1])")
+    if points and not (
+        any(p.is_inside() for p in points if p.is_rational)  # the rational points first
+        or any(p.is_inside() for p in points if not p.is_rational)
+    ):
+        found["outside_unit_cube"] = (
+            f"none of the {len(estimates)} point(s) lies in the unit cube (a prevalence or "
+            "accuracy outside [0, 1])"
+        )
     chosen = _decode(points, bounds) if points else None
     if estimates and chosen is None:
-        found["undecided"] = ("the decoding rule chooses no point (an exact tie in summed total accuracy, or no point "
-                              "in the prevalence range)")
-    alarms = tuple(Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
-                   for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
-                   if kind in found)
-    partition: Mapping[str, Any] = {} if chosen is None else Partition(points[chosen], labels, n, sum(ints), match.structure)
+        found["undecided"] = (
+            "the decoding rule chooses no point (an exact tie in summed total accuracy, or no point "
+            "in the prevalence range)"
+        )
+    alarms = tuple(
+        Alarm(kind, f"structure {structure_text(match.structure)}: {found[kind]}")
+        for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety", "undecided")
+        if kind in found
+    )
+    partition: Mapping[str, Any] = (
+        {} if chosen is None else Partition(points[chosen], labels, n, sum(ints), match.structure)
+    )
     assumed = ",".join("-".join(classifiers[i] for i in subset) for subset in match.structure)
-    return Evaluation("algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed)
+    return Evaluation(
+        "algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed
+    )
 
 
 def evaluate_structured(
@@ -528,5 +620,6 @@ def evaluate_structured(
         match = structure_match(structure, classifiers, sketch.n_labels)
         raise _two_labels_only(match.structure, len(classifiers), sketch.n_labels)
     pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
-    return evaluate_structured_counts(pooled.count_vector().tolist(), structure, labels, classifiers,
-                                      decoding, prevalence_range)
+    return evaluate_structured_counts(
+        pooled.count_vector().tolist(), structure, labels, classifiers, decoding, prevalence_range
+    )

@@ -72,13 +72,16 @@ def _columns(counts: np.ndarray, match: StructureMatch) -> list[np.ndarray]:
     k = counts.shape[0]
     cube = counts.reshape((k,) + (2,) * n)
     if match.sigma != tuple(range(n)):
-        cube = cube.transpose((0,) + tuple(1 + i for i in match.inverse))  # module axis m <- user axis inverse[m]
-    flat = np.ascontiguousarray(cube.reshape(k, 2 ** n).T, dtype=float)  # one contiguous row per pattern
+        cube = cube.transpose(
+            (0,) + tuple(1 + i for i in match.inverse)
+        )  # module axis m <- user axis inverse[m]
+    flat = np.ascontiguousarray(cube.reshape(k, 2**n).T, dtype=float)  # one contiguous row per pattern
     return list(flat)
 
 
-def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence[str] | None = None,
-                              tolerance: float = 1e-9) -> BatchResult:
+def evaluate_structured_batch(
+    counts: Any, structure: Any, classifiers: Sequence[str] | None = None, tolerance: float = 1e-9
+) -> BatchResult:
     r"""Evaluate ``k`` count vectors of binary classifiers under a correlated structure, in floats.
 
     Parameters
@@ -102,7 +105,9 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
     """
     array = np.asarray(counts)
     if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] < 4 or array.shape[1] & (array.shape[1] - 1):
-        raise SketchError(f"need a (k, 2**N) array of pattern counts with k >= 1, N >= 2; got shape {array.shape}")
+        raise SketchError(
+            f"need a (k, 2**N) array of pattern counts with k >= 1, N >= 2; got shape {array.shape}"
+        )
     n = array.shape[1].bit_length() - 1
     names = tuple(classifiers) if classifiers is not None else tuple(f"c{i}" for i in range(n))
     match = structure_match(structure, names, 2)
@@ -135,7 +140,9 @@ def evaluate_structured_batch(counts: Any, structure: Any, classifiers: Sequence
                 for name, value in every.items():
                     key = unknown_key(name, match)
                     if key is not None:
-                        point[key] = np.broadcast_to(np.asarray(value, dtype=float), (k, roots.shape[1]))[:, j]
+                        point[key] = np.broadcast_to(np.asarray(value, dtype=float), (k, roots.shape[1]))[
+                            :, j
+                        ]
             keys = keys or sorted(point, key=_order)
             missing = np.full(k, np.nan)
             finite = np.ones(k, dtype=bool)

@@ -50,8 +50,17 @@ from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.results import Estimate
 
-__all__ = ["StructuredPoint", "label_terms", "label_moments", "observed_moments", "observed_fractions", "explains",
-           "pattern_terms", "point_estimates", "Partition"]
+__all__ = [
+    "StructuredPoint",
+    "label_terms",
+    "label_moments",
+    "observed_moments",
+    "observed_fractions",
+    "explains",
+    "pattern_terms",
+    "point_estimates",
+    "Partition",
+]
 
 _fmpq = flint.fmpq
 
@@ -59,9 +68,26 @@ _fmpq = flint.fmpq
 class StructuredPoint:
     """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its root."""
 
-    __slots__ = ("root", "prevalence", "accuracy", "correlation", "terms", "moments", "fits", "inside", "source", "conjugate_of")
+    __slots__ = (
+        "root",
+        "prevalence",
+        "accuracy",
+        "correlation",
+        "terms",
+        "moments",
+        "fits",
+        "inside",
+        "source",
+        "conjugate_of",
+    )
 
-    def __init__(self, root: Any, prevalence: Any, accuracy: list[list[Any]], correlation: dict[tuple[int, ...], list[Any]]):
+    def __init__(
+        self,
+        root: Any,
+        prevalence: Any,
+        accuracy: list[list[Any]],
+        correlation: dict[tuple[int, ...], list[Any]],
+    ):
         self.root = root  # Fraction, AlgebraicNumber, or None (a float point)
         self.prevalence = prevalence
         self.accuracy = accuracy
@@ -71,7 +97,9 @@ class StructuredPoint:
         self.fits = False
         self.inside: bool | None = None
         self.source: StructuredPoint | None = None  # the point this one is the label swap of
-        self.conjugate_of: StructuredPoint | None = None  # the point at the other root of its quadratic (or field)
+        self.conjugate_of: StructuredPoint | None = (
+            None  # the point at the other root of its quadratic (or field)
+        )
 
     @property
     def is_rational(self) -> bool:
@@ -82,7 +110,10 @@ class StructuredPoint:
         """The label swap of this point (``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``, ``G^a_T <-> (-1)^|T| G^b_T``),
         at ``root`` (its prevalence); it explains the same counts (the swap maps the generating set onto itself)."""
         accuracy = [[1 - row[1], 1 - row[0]] for row in self.accuracy]
-        correlation = {subset: [-g[1], -g[0]] if len(subset) % 2 else [g[1], g[0]] for subset, g in self.correlation.items()}
+        correlation = {
+            subset: [-g[1], -g[0]] if len(subset) % 2 else [g[1], g[0]]
+            for subset, g in self.correlation.items()
+        }
         point = StructuredPoint(root, 1 - self.prevalence, accuracy, correlation)
         point.source = self
         return point
@@ -114,10 +145,14 @@ class StructuredPoint:
             return value.exact()
         if cls is float:
             return value
-        if isinstance(value, np.floating):  # a float point's value from NumPy: a float, never rounded to a Fraction
+        if isinstance(
+            value, np.floating
+        ):  # a float point's value from NumPy: a float, never rounded to a Fraction
             return float(value)
         if isinstance(value, FieldElement):
-            if value.modulus.degree() == 2:  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
+            if (
+                value.modulus.degree() == 2
+            ):  # p + q sqrt(d) directly: no minimal polynomial, no root isolation
                 return _quadratic(value, self.root)
             return value.value(self.root)
         return as_fraction(value)
@@ -204,7 +239,9 @@ def label_moments(point: StructuredPoint, structure: Sequence[tuple[int, ...]], 
     return _moments(point.accuracy, point.correlation, _plan(tuple(structure), n))
 
 
-def _moments(accuracy: list[list[Any]], correlation: Mapping[tuple[int, ...], list[Any]], plan: Any) -> list[list[Any]]:
+def _moments(
+    accuracy: list[list[Any]], correlation: Mapping[tuple[int, ...], list[Any]], plan: Any
+) -> list[list[Any]]:
     """label_moments from the values (in any ring) and the index plan of the structure."""
     steps, parts, _ = plan
     out = []
@@ -261,8 +298,13 @@ def observed_moments(counts: Sequence[int], n: int) -> list[int]:
     return out
 
 
-def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int, observed: Sequence[int],
-             fractions: Sequence[Any] | None = None) -> bool:
+def explains(
+    point: StructuredPoint,
+    structure: Sequence[tuple[int, ...]],
+    n: int,
+    observed: Sequence[int],
+    fractions: Sequence[Any] | None = None,
+) -> bool:
     r"""True when the point reproduces every pattern count exactly: ``Q (P_a moments[a][T] + P_b moments[b][T]) = B_T``
     for every ``T`` (``observed``: :func:`observed_moments`; ``fractions``: :func:`observed_fractions` of it, when
     several points are checked against one sketch).
@@ -279,7 +321,9 @@ def explains(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: in
     point.moments = _moments(point.accuracy, point.correlation, plan)  # in the field: fmpq are fast enough
     if fractions is None:
         fractions = observed_fractions(observed)
-    return all(p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], fractions[1:]))
+    return all(
+        p * (a - b) + b == f for a, b, f in zip(point.moments[0][1:], point.moments[1][1:], fractions[1:])
+    )
 
 
 def observed_fractions(observed: Sequence[int]) -> list[flint.fmpq]:
@@ -290,7 +334,11 @@ def observed_fractions(observed: Sequence[int]) -> list[flint.fmpq]:
 
 def _values(point: StructuredPoint) -> list[Any]:
     """Prevalence, then each classifier's two accuracies, then each subset's two correlations (plan order)."""
-    return [point.prevalence, *(v for row in point.accuracy for v in row), *(v for g in point.correlation.values() for v in g)]
+    return [
+        point.prevalence,
+        *(v for row in point.accuracy for v in row),
+        *(v for g in point.correlation.values() for v in g),
+    ]
 
 
 def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], d: int) -> bool:
@@ -300,7 +348,10 @@ def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], 
     pairs = [(v.a * (scale // v.c), v.b * (scale // v.c)) for v in elements]
     n = len(point.accuracy)
     accuracy = [(pairs[1 + 2 * i], pairs[2 + 2 * i]) for i in range(n)]
-    correlation = {subset: (pairs[1 + 2 * n + 2 * k], pairs[2 + 2 * n + 2 * k]) for k, subset in enumerate(point.correlation)}
+    correlation = {
+        subset: (pairs[1 + 2 * n + 2 * k], pairs[2 + 2 * n + 2 * k])
+        for k, subset in enumerate(point.correlation)
+    }
     steps, parts, sizes = plan
     sums = []
     for ell in (0, 1):
@@ -359,23 +410,33 @@ def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
 def _estimate(point: StructuredPoint, labels: tuple[str, ...], classifiers: tuple[str, ...]) -> Estimate:
     a, b = labels
     subsets = sorted(point.correlation, key=lambda subset: (len(subset), subset))
-    values = [point.prevalence, 1 - point.prevalence, *(v for row in point.accuracy for v in row),
-              *(v for subset in subsets for v in point.correlation[subset])]
+    values = [
+        point.prevalence,
+        1 - point.prevalence,
+        *(v for row in point.accuracy for v in row),
+        *(v for subset in subsets for v in point.correlation[subset]),
+    ]
     if point.is_rational:  # every value an fmpq: straight to Fraction
         exact = [Fraction(int(v.p), int(v.q)) if v.__class__ is _fmpq else point.exact(v) for v in values]
-    elif point.prevalence.__class__ is QuadraticElement:  # every value in one field: its radicand converted once
+    elif (
+        point.prevalence.__class__ is QuadraticElement
+    ):  # every value in one field: its radicand converted once
         radicand = Fraction(int(point.prevalence.d))
         exact = [v.exact(radicand) if v.__class__ is QuadraticElement else point.exact(v) for v in values]
     else:
         exact = [point.exact(v) for v in values]
     n = len(classifiers)
     accuracy = {c: {a: exact[2 + 2 * i], b: exact[3 + 2 * i]} for i, c in enumerate(classifiers)}
-    correlation = {tuple(classifiers[i] for i in subset): {a: exact[2 + 2 * n + 2 * k], b: exact[3 + 2 * n + 2 * k]}
-                   for k, subset in enumerate(subsets)}
+    correlation = {
+        tuple(classifiers[i] for i in subset): {a: exact[2 + 2 * n + 2 * k], b: exact[3 + 2 * n + 2 * k]}
+        for k, subset in enumerate(subsets)
+    }
     return Estimate({a: exact[0], b: exact[1]}, accuracy, correlation=correlation)
 
 
-def point_estimates(points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]) -> list[Estimate]:
+def point_estimates(
+    points: list[StructuredPoint], labels: tuple[str, ...], classifiers: tuple[str, ...]
+) -> list[Estimate]:
     """Every point's :class:`~evalgebra.results.estimates.Estimate` (exact values, the user's names);
     a label swap's or a quadratic conjugate's from its partner's exact values (no second conversion)."""
     out: list[Estimate] = []
@@ -383,7 +444,9 @@ def point_estimates(points: list[StructuredPoint], labels: tuple[str, ...], clas
     a, b = labels
     for point in points:
         partner = point.source
-        if partner is None and point.prevalence.__class__ is QuadraticElement:  # two conjugates, one computation
+        if (
+            partner is None and point.prevalence.__class__ is QuadraticElement
+        ):  # two conjugates, one computation
             partner = point.conjugate_of
         known = done.get(id(partner)) if partner is not None else None
         if known is None:
@@ -392,14 +455,20 @@ def point_estimates(points: list[StructuredPoint], labels: tuple[str, ...], clas
             estimate = Estimate(
                 {a: known.prevalence[b], b: known.prevalence[a]},
                 {c: {a: _complement(row[b]), b: _complement(row[a])} for c, row in known.accuracy.items()},
-                correlation={names: {a: -g[b], b: -g[a]} if len(names) % 2 else {a: g[b], b: g[a]}
-                             for names, g in known.correlation.items()})
+                correlation={
+                    names: {a: -g[b], b: -g[a]} if len(names) % 2 else {a: g[b], b: g[a]}
+                    for names, g in known.correlation.items()
+                },
+            )
         else:  # sqrt(d) -> -sqrt(d) in every value
             conjugate = _conjugate_number
             estimate = Estimate(
                 {a: conjugate(known.prevalence[a]), b: conjugate(known.prevalence[b])},
                 {c: {a: conjugate(row[a]), b: conjugate(row[b])} for c, row in known.accuracy.items()},
-                correlation={names: {a: conjugate(g[a]), b: conjugate(g[b])} for names, g in known.correlation.items()})
+                correlation={
+                    names: {a: conjugate(g[a]), b: conjugate(g[b])} for names, g in known.correlation.items()
+                },
+            )
         done[id(point)] = estimate
         out.append(estimate)
     return out
@@ -420,7 +489,9 @@ class Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
     """``label -> [(pattern, Q P_ell pi_ell(pattern))]`` for the chosen point, made exact when first read
     (an evaluation of many sketches whose partitions nobody reads does not pay for them)."""
 
-    def __init__(self, point: StructuredPoint, labels: tuple[str, ...], n: int, q: int, structure: Any) -> None:
+    def __init__(
+        self, point: StructuredPoint, labels: tuple[str, ...], n: int, q: int, structure: Any
+    ) -> None:
         self._args = (point, labels, n, q, structure)
         self._table: dict[str, list[tuple[tuple[str, ...], Any]]] | None = None
 
@@ -431,9 +502,13 @@ class Partition(Mapping[str, list[tuple[tuple[str, ...], Any]]]):
                 if not point.moments:  # a mirrored or conjugate point was not expanded when it was checked
                     point.moments = label_moments(point, structure, n)
                 point.terms = [pattern_terms(point, 0), pattern_terms(point, 1)]
-            patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2 ** n)]
-            self._table = {labels[ell]: [(pattern, point.exact(q * term))
-                                         for pattern, term in zip(patterns, point.terms[ell])] for ell in (0, 1)}
+            patterns = [tuple(labels[(code >> (n - 1 - i)) & 1] for i in range(n)) for code in range(2**n)]
+            self._table = {
+                labels[ell]: [
+                    (pattern, point.exact(q * term)) for pattern, term in zip(patterns, point.terms[ell])
+                ]
+                for ell in (0, 1)
+            }
         return self._table
 
     def __getitem__(self, label: str) -> list[tuple[tuple[str, ...], Any]]:

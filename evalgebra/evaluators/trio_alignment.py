@@ -88,16 +88,24 @@ _INEXACT = ("irrational", "empty_variety", "complex")
 #: Relative gap below which two float costs count as tied.
 _TIE = 1e-9
 
-_DISAGREE = ("trio {} and the trios aligned before it are each an exact independent evaluation, but no "
-             "renaming of its labels makes them agree: no independent evaluation of all the classifiers "
-             "reproduces the counts; not combined (each trio's evaluation is in trios)")
-_TIED = ("the trios cannot be aligned: the statistics that trio(s) {} share with the aligned trios do not "
-         "tell two of their labels apart (two renamings fit equally well); not combined (each trio's "
-         "evaluation is in trios)")
-_APART = ("trio {} shares no classifier with the aligned trios (the trios between them have no usable "
-          "point): left out of the combination")
-_UNFIXED = ("{} is in no trio with a usable point (see the trios' alarms): the trios do not fix its "
-            "rows over the labels, undefined (None) in the combination")
+_DISAGREE = (
+    "trio {} and the trios aligned before it are each an exact independent evaluation, but no "
+    "renaming of its labels makes them agree: no independent evaluation of all the classifiers "
+    "reproduces the counts; not combined (each trio's evaluation is in trios)"
+)
+_TIED = (
+    "the trios cannot be aligned: the statistics that trio(s) {} share with the aligned trios do not "
+    "tell two of their labels apart (two renamings fit equally well); not combined (each trio's "
+    "evaluation is in trios)"
+)
+_APART = (
+    "trio {} shares no classifier with the aligned trios (the trios between them have no usable "
+    "point): left out of the combination"
+)
+_UNFIXED = (
+    "{} is in no trio with a usable point (see the trios' alarms): the trios do not fix its "
+    "rows over the labels, undefined (None) in the combination"
+)
 
 
 def _rational(value: Any) -> bool:
@@ -123,11 +131,18 @@ def relabel(point: Estimate, perm: Perm, labels: Sequence[str]) -> Estimate:
     source = {perm[k]: labels[k] for k in range(len(labels))}  # new index -> old name
     rows = point.response_rows()
     prevalence = {labels[m]: point.prevalence[source[m]] for m in range(len(labels))}
-    response = {c: {labels[m]: dict(by_truth[source[m]]) for m in range(len(labels))}
-                for c, by_truth in rows.items()}
+    response = {
+        c: {labels[m]: dict(by_truth[source[m]]) for m in range(len(labels))} for c, by_truth in rows.items()
+    }
     accuracy = {c: {t: response[c][t][t] for t in labels} for c in point.accuracy}
-    return dataclasses.replace(point, prevalence=prevalence, accuracy=accuracy,
-                               response=response if point.response else {}, interval={}, correlation={})
+    return dataclasses.replace(
+        point,
+        prevalence=prevalence,
+        accuracy=accuracy,
+        response=response if point.response else {},
+        interval={},
+        correlation={},
+    )
 
 
 def least_assignment(cost: Sequence[Sequence[Any]]) -> tuple[Perm | None, Any]:
@@ -183,8 +198,9 @@ def least_assignment(cost: Sequence[Sequence[Any]]) -> tuple[Perm | None, Any]:
     return (chosen if len(winners) == 1 else None), costs[chosen]
 
 
-def sketch_trios(sketch: Sketch,
-                 evaluate: Callable[[list[int], tuple[str, ...]], Evaluation]) -> list[Evaluation]:
+def sketch_trios(
+    sketch: Sketch, evaluate: Callable[[list[int], tuple[str, ...]], Evaluation]
+) -> list[Evaluation]:
     r"""Every trio of the sketch's classifiers evaluated on its marginal pattern counts (pooled).
 
     ``evaluate(counts, names)`` gets the ``R^3`` counts in lexicographic pattern order and the
@@ -241,8 +257,10 @@ def _representative(trio: Evaluation) -> tuple[Estimate, Rows] | None:
     if point is None:
         return None
     rows = point.response_rows()
-    values = [*point.prevalence.values(),
-              *(v for c in trio.classifiers for row in rows.get(c, {}).values() for v in row.values())]
+    values = [
+        *point.prevalence.values(),
+        *(v for c in trio.classifiers for row in rows.get(c, {}).values() for v in row.values()),
+    ]
     if any(c not in rows for c in trio.classifiers) or any(v is None for v in values):
         return None
     try:
@@ -266,8 +284,12 @@ def _names(trio: Evaluation) -> str:
     return ", ".join(trio.classifiers)
 
 
-def combine_trios(trios: Sequence[Evaluation], labels: Sequence[str], classifiers: Sequence[str],
-                  weights: Sequence[Any] | None = None) -> TrioCombination:
+def combine_trios(
+    trios: Sequence[Evaluation],
+    labels: Sequence[str],
+    classifiers: Sequence[str],
+    weights: Sequence[Any] | None = None,
+) -> TrioCombination:
     r"""Align the trios' labellings on their shared classifiers, then take the weighted mean.
 
     Parameters
@@ -288,9 +310,11 @@ def combine_trios(trios: Sequence[Evaluation], labels: Sequence[str], classifier
     weights = [1] * len(trios) if weights is None else list(weights)
     reps = [_representative(t) for t in trios]
     usable = [k for k, rep in enumerate(reps) if rep is not None]
-    exact = bool(usable) and all(not set(_INEXACT) & trios[k].alarm_kinds()
-                                 and all(_rational(v) for v in _flat(reps[k], trios[k], labels))
-                                 for k in usable)
+    exact = bool(usable) and all(
+        not set(_INEXACT) & trios[k].alarm_kinds()
+        and all(_rational(v) for v in _flat(reps[k], trios[k], labels))
+        for k in usable
+    )
     relabellings: list[Perm | None] = [None] * len(trios)
     if not usable:
         return TrioCombination(None, tuple(relabellings), (), 0.0, exact, ())
@@ -320,9 +344,20 @@ def combine_trios(trios: Sequence[Evaluation], labels: Sequence[str], classifier
         point, rows = reps[k]  # type: ignore[misc]
         out = []
         for ell in labels:
-            out.append([abs(number(point.prevalence[ell]) - consensus(("prevalence", m)))
-                        + sum((abs(number(v) - consensus(("response", c, m, a)))
-                               for c in seen for a, v in rows[c][ell].items()), number(0)) for m in labels])
+            out.append(
+                [
+                    abs(number(point.prevalence[ell]) - consensus(("prevalence", m)))
+                    + sum(
+                        (
+                            abs(number(v) - consensus(("response", c, m, a)))
+                            for c in seen
+                            for a, v in rows[c][ell].items()
+                        ),
+                        number(0),
+                    )
+                    for m in labels
+                ]
+            )
         return out
 
     first = max(usable, key=lambda k: (weights[k], -k))
@@ -333,8 +368,10 @@ def combine_trios(trios: Sequence[Evaluation], labels: Sequence[str], classifier
     alarms: list[Alarm] = []
     refused = False
     while pending and not refused:
-        reach = sorted((k for k in pending if aligned & set(trios[k].classifiers)),
-                       key=lambda k: (-len(aligned & set(trios[k].classifiers)), k))
+        reach = sorted(
+            (k for k in pending if aligned & set(trios[k].classifiers)),
+            key=lambda k: (-len(aligned & set(trios[k].classifiers)), k),
+        )
         if not reach:
             break
         tied = []
@@ -367,13 +404,22 @@ def combine_trios(trios: Sequence[Evaluation], labels: Sequence[str], classifier
 
 def _flat(rep: Any, trio: Evaluation, labels: tuple[str, ...]) -> list[Any]:
     point, rows = rep
-    return [*(point.prevalence[t] for t in labels),
-            *(v for c in trio.classifiers for row in rows[c].values() for v in row.values())]
+    return [
+        *(point.prevalence[t] for t in labels),
+        *(v for c in trio.classifiers for row in rows[c].values() for v in row.values()),
+    ]
 
 
-def _combination(trios: Sequence[Evaluation], reps: list[Any], relabellings: list[Perm | None],
-                 weights: list[Any], labels: tuple[str, ...], classifiers: tuple[str, ...], exact: bool,
-                 alarms: list[Alarm]) -> TrioCombination:
+def _combination(
+    trios: Sequence[Evaluation],
+    reps: list[Any],
+    relabellings: list[Perm | None],
+    weights: list[Any],
+    labels: tuple[str, ...],
+    classifiers: tuple[str, ...],
+    exact: bool,
+    alarms: list[Alarm],
+) -> TrioCombination:
     """The weighted mean of the aligned trios, statistic by statistic, with their exact values."""
     values: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
     answers: dict[str, list[str]] = {}
@@ -400,11 +446,16 @@ def _combination(trios: Sequence[Evaluation], reps: list[Any], relabellings: lis
     if any(isinstance(v, float) for v in means.values()):  # irrational numbers do not mix with floats
         means = {key: v if _rational(v) else float(v) for key, v in means.items()}
     prevalence = {t: means[("prevalence", t)] for t in labels}
-    response = {c: {t: {a: means[("response", c, t, a)] for a in answers[c]} for t in labels}
-                if c in answers else {t: {a: None for a in labels} for t in labels} for c in classifiers}
+    response = {
+        c: {t: {a: means[("response", c, t, a)] for a in answers[c]} for t in labels}
+        if c in answers
+        else {t: {a: None for a in labels} for t in labels}
+        for c in classifiers
+    }
     accuracy = {c: {t: response[c][t][t] for t in labels} for c in classifiers}
-    point = dataclasses.replace(template, prevalence=prevalence, accuracy=accuracy,
-                                response=response if template.response else {})
+    point = dataclasses.replace(
+        template, prevalence=prevalence, accuracy=accuracy, response=response if template.response else {}
+    )
     differ = tuple(" ".join(key) for key, (xs, _) in values.items() if len(set(xs)) > 1)
     spread = max((max(map(float, xs)) - min(map(float, xs)) for xs, _ in values.values()), default=0.0)
     return TrioCombination(point, tuple(relabellings), differ, spread, exact, tuple(alarms))
@@ -425,15 +476,18 @@ def total_accuracy_assignment(point: Estimate, labels: Sequence[str]) -> Perm | 
     """
     labels = tuple(labels)
     rows = point.response_rows()
-    defined = [c for c, by_truth in rows.items()
-               if all(by_truth[t][a] is not None for t in labels for a in labels)]
+    defined = [
+        c for c, by_truth in rows.items() if all(by_truth[t][a] is not None for t in labels for a in labels)
+    ]
     prevalence = [point.prevalence[t] for t in labels]
     if any(p is None for p in prevalence):
         return None
     values = [*prevalence, *(rows[c][t][a] for c in defined for t in labels for a in labels)]
     number: Callable[[Any], Any] = (lambda v: v) if all(_rational(v) for v in values) else float
-    gain = [[-number(prevalence[ell]) * sum((number(rows[c][t][m]) for c in defined), number(0))
-             for m in labels] for ell, t in enumerate(labels)]
+    gain = [
+        [-number(prevalence[ell]) * sum((number(rows[c][t][m]) for c in defined), number(0)) for m in labels]
+        for ell, t in enumerate(labels)
+    ]
     return least_assignment(gain)[0]
 
 
@@ -446,9 +500,14 @@ def _outside(value: Any) -> bool:
         return True
 
 
-def combined_evaluation(trios: Sequence[Evaluation], labels: Sequence[str], classifiers: Sequence[str],
-                        decode: Callable[[Estimate], Perm | None], undecided: str,
-                        method: str = "algebraic") -> Evaluation:
+def combined_evaluation(
+    trios: Sequence[Evaluation],
+    labels: Sequence[str],
+    classifiers: Sequence[str],
+    decode: Callable[[Estimate], Perm | None],
+    undecided: str,
+    method: str = "algebraic",
+) -> Evaluation:
     r"""The evaluation of a larger ensemble from its trios: aligned, combined, decoded once.
 
     Parameters
@@ -472,31 +531,44 @@ def combined_evaluation(trios: Sequence[Evaluation], labels: Sequence[str], clas
     """
     labels, classifiers = tuple(labels), tuple(classifiers)
     combination = combine_trios(trios, labels, classifiers)
-    alarms = [Alarm(a.kind, f"trio {_names(t)}: {a.detail}", t.classifiers)
-              for t in trios for a in t.alarms]
+    alarms = [Alarm(a.kind, f"trio {_names(t)}: {a.detail}", t.classifiers) for t in trios for a in t.alarms]
     alarms += combination.alarms
     if combination.differ:
         differ = combination.differ
         listed = "; ".join(differ[:6]) + ("; ..." if len(differ) > 6 else "")
-        alarms.append(Alarm("trio_disagreement", f"the aligned trios differ on {len(differ)} statistic(s) "
-                                                 f"(largest spread {combination.spread:.3g}): {listed}"))
+        alarms.append(
+            Alarm(
+                "trio_disagreement",
+                f"the aligned trios differ on {len(differ)} statistic(s) "
+                f"(largest spread {combination.spread:.3g}): {listed}",
+            )
+        )
     point = combination.point
     if point is None:
         return Evaluation(method, labels, classifiers, (), None, {}, tuple(alarms), tuple(trios))
-    covered = {c for trio, perm in zip(trios, combination.relabellings) if perm is not None
-               for c in trio.classifiers}
+    covered = {
+        c for trio, perm in zip(trios, combination.relabellings) if perm is not None for c in trio.classifiers
+    }
     alarms += [Alarm("blind_spot", _UNFIXED.format(repr(c)), (c,)) for c in classifiers if c not in covered]
     rows = point.response_rows()
-    values = [*point.prevalence.values(),
-              *(v for by_truth in rows.values() for row in by_truth.values() for v in row.values())]
+    values = [
+        *point.prevalence.values(),
+        *(v for by_truth in rows.values() for row in by_truth.values() for v in row.values()),
+    ]
     if any(_outside(v) for v in values):
-        alarms.append(Alarm("outside_unit_cube", "the combined estimate (the mean of the aligned trios) has "
-                                                 "a prevalence or response rate outside [0, 1]"))
+        alarms.append(
+            Alarm(
+                "outside_unit_cube",
+                "the combined estimate (the mean of the aligned trios) has "
+                "a prevalence or response rate outside [0, 1]",
+            )
+        )
     perm = decode(point)
     if perm is None:
         alarms.append(Alarm("undecided", undecided))
         renamings = itertools.permutations(range(len(labels)))
         points = tuple(relabel(point, p, labels) for p in renamings)
         return Evaluation(method, labels, classifiers, points, None, {}, tuple(alarms), tuple(trios))
-    return Evaluation(method, labels, classifiers, (relabel(point, perm, labels),), 0, {}, tuple(alarms),
-                      tuple(trios))
+    return Evaluation(
+        method, labels, classifiers, (relabel(point, perm, labels),), 0, {}, tuple(alarms), tuple(trios)
+    )

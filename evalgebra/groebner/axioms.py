@@ -128,8 +128,13 @@ def classifier_axioms(ideal: Ideal, classifier: int) -> list[Any]:
     rows = par.response[classifier]
     r_count = registry.spec.n_labels
     if registry.space == "P":
-        return [sum((weights[ell] * (rows[ell][r] - marginals[r]) for ell in range(r_count)),
-                    ideal.ring.q.from_dict({})) for r in range(r_count)]
+        return [
+            sum(
+                (weights[ell] * (rows[ell][r] - marginals[r]) for ell in range(r_count)),
+                ideal.ring.q.from_dict({}),
+            )
+            for r in range(r_count)
+        ]
     return [sum((rows[ell][r] for ell in range(r_count)), -marginals[r]) for r in range(r_count)]
 
 
@@ -172,8 +177,10 @@ def pair_minors(ideal: Ideal, classifiers: Sequence[int]) -> list[Any]:
     matrix = prevalence_matrix(ideal, classifiers)
     size = len(matrix[0])
     zero = ideal.ring.q.from_dict({})
-    return [_determinant([matrix[k] for k in rows], zero)
-            for rows in itertools.combinations(range(len(matrix)), size)]
+    return [
+        _determinant([matrix[k] for k in rows], zero)
+        for rows in itertools.combinations(range(len(matrix)), size)
+    ]
 
 
 def values_at(ideal: Ideal, point: Any, sketch: Any) -> list[Any]:
@@ -192,4 +199,6 @@ def values_at(ideal: Ideal, point: Any, sketch: Any) -> list[Any]:
     missing = [n for n in ideal.ring.names if n not in known]
     if missing:
         raise SpecError(f"no value for {missing}")
-    return [flint.fmpq(Fraction(known[n]).numerator, Fraction(known[n]).denominator) for n in ideal.ring.names]
+    return [
+        flint.fmpq(Fraction(known[n]).numerator, Fraction(known[n]).denominator) for n in ideal.ring.names
+    ]

@@ -42,7 +42,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-
 from evalgebra.errors import InconsistentIdealError, SpecError
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.ideal import Ideal
@@ -60,14 +59,15 @@ def _coefficient(poly: Any, index: int) -> Any:
     terms = {}
     for monomial, coeff in zip(poly.monoms(), poly.coeffs()):
         if monomial[index] == 1:
-            terms[monomial[:index] + (0,) + monomial[index + 1:]] = coeff
+            terms[monomial[:index] + (0,) + monomial[index + 1 :]] = coeff
         elif monomial[index] > 1:
             raise InconsistentIdealError("a correlation enters non-linearly")
     return ctx.from_dict(terms)
 
 
-def containing_variety(classifiers: int | EnsembleSpec, time_limit: float | None = None,
-                       progress: Progress | None = None) -> Ideal:
+def containing_variety(
+    classifiers: int | EnsembleSpec, time_limit: float | None = None, progress: Progress | None = None
+) -> Ideal:
     r"""Reduced basis of the complete-structure evaluation ideal with correlations eliminated.
 
     Parameters
@@ -112,8 +112,12 @@ def containing_variety(classifiers: int | EnsembleSpec, time_limit: float | None
             raise InconsistentIdealError("each generator should hold exactly one moment")
         by_subset[moment_of[moments[0]]] = p
     for subset in subsets:
-        ga = full.names.index(str(registry.symbol(VariableKey("correlation", subset, (0, 0) + (0,) * (len(subset) - 1)))))
-        gb = full.names.index(str(registry.symbol(VariableKey("correlation", subset, (1, 1) + (1,) * (len(subset) - 1)))))
+        ga = full.names.index(
+            str(registry.symbol(VariableKey("correlation", subset, (0, 0) + (0,) * (len(subset) - 1))))
+        )
+        gb = full.names.index(
+            str(registry.symbol(VariableKey("correlation", subset, (1, 1) + (1,) * (len(subset) - 1))))
+        )
         p = by_subset[subset]
         ca, cb = _coefficient(p, ga), _coefficient(p, gb)
         # the generator holds +-(P_a G^a_T +- P_b G^b_T): read the relative sign s_T
@@ -132,19 +136,30 @@ def containing_variety(classifiers: int | EnsembleSpec, time_limit: float | None
         lead_monomial, lead_coeff = transformed[t].monoms()[0], transformed[t].coeffs()[0]
         expected = tuple(1 if k == u_index[t] else 0 for k in range(full.nvars))
         if lead_monomial != expected or abs(lead_coeff) != 1:
-            raise InconsistentIdealError(f"pivot check failed for {t}: leading term {lead_coeff}*{lead_monomial}")
-        if any(transformed[t].degrees()[k] for k in range(full.nvars)
-               if full.names[k] in correlations):
+            raise InconsistentIdealError(
+                f"pivot check failed for {t}: leading term {lead_coeff}*{lead_monomial}"
+            )
+        if any(transformed[t].degrees()[k] for k in range(full.nvars) if full.names[k] in correlations):
             raise InconsistentIdealError("a correlation survived the change of variables")
     singles = [p for t, p in by_subset.items() if len(t) == 1]
     rest = PolyRing(others, "lex")
     kept = [rest.convert(p, full) for p in singles]
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
     if remaining is not None and remaining <= 0:
-        raise GroebnerTimeout(f"containing variety of {spec.n_classifiers} classifiers: the change of variables "
-                              f"alone took more than {time_limit:g} s")
+        raise GroebnerTimeout(
+            f"containing variety of {spec.n_classifiers} classifiers: the change of variables "
+            f"alone took more than {time_limit:g} s"
+        )
     _, basis = run_backend("flint", "groebner", rest, kept, (), remaining, progress)
-    ideal = Ideal(rest, basis, "containing variety: correlations eliminated", "flint",
-                  "moments", time.perf_counter() - start, True, tuple(correlations))
+    ideal = Ideal(
+        rest,
+        basis,
+        "containing variety: correlations eliminated",
+        "flint",
+        "moments",
+        time.perf_counter() - start,
+        True,
+        tuple(correlations),
+    )
     ideal.registry = registry  # type: ignore[attr-defined]
     return ideal

@@ -20,12 +20,11 @@ f_a + f_b - 1
 from __future__ import annotations
 
 import time
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import flint
-
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import SpecError
@@ -112,8 +111,13 @@ def evaluation_ideal(
             exact = sketch_moments(observed)
             values = {k: one * _fmpq(exact[registry.symbol(k)]) for k in model_moments}
         generators = [values[k] - m for k, m in model_moments.items()]
-    ideal = Ideal(ring, [g for g in generators if g.coeffs()], "evaluation ideal generators",
-                  coordinates=coordinates, is_groebner=False)
+    ideal = Ideal(
+        ring,
+        [g for g in generators if g.coeffs()],
+        "evaluation ideal generators",
+        coordinates=coordinates,
+        is_groebner=False,
+    )
     ideal.registry = registry  # type: ignore[attr-defined]
     return ideal
 
@@ -126,8 +130,13 @@ def _resolve(ideal: Ideal, variables: Sequence[Any] | str) -> list[str]:
         if isinstance(item, str) and item in KINDS:
             if registry is None:
                 raise SpecError(f"cannot resolve kind {item!r}: the ideal has no registry")
-            names += _names(registry.observables("moments") if item == "moment" else
-                            registry.observables() if item == "observed" else registry.variables((item,)))
+            names += _names(
+                registry.observables("moments")
+                if item == "moment"
+                else registry.observables()
+                if item == "observed"
+                else registry.variables((item,))
+            )
         else:
             names.append(str(item))
     unknown = [n for n in names if n not in ideal.ring.names]
@@ -136,10 +145,25 @@ def _resolve(ideal: Ideal, variables: Sequence[Any] | str) -> list[str]:
     return names
 
 
-def _finish(ideal: Ideal, ring: PolyRing, basis: list[Any], description: str, backend: str,
-            seconds: float, eliminated: Sequence[str]) -> Ideal:
-    out = Ideal(ring, basis, description, backend, ideal.coordinates, seconds, True,
-                tuple(ideal.eliminated) + tuple(eliminated))
+def _finish(
+    ideal: Ideal,
+    ring: PolyRing,
+    basis: list[Any],
+    description: str,
+    backend: str,
+    seconds: float,
+    eliminated: Sequence[str],
+) -> Ideal:
+    out = Ideal(
+        ring,
+        basis,
+        description,
+        backend,
+        ideal.coordinates,
+        seconds,
+        True,
+        tuple(ideal.eliminated) + tuple(eliminated),
+    )
     registry = getattr(ideal, "registry", None)
     if registry is not None:
         out.registry = registry  # type: ignore[attr-defined]
@@ -163,8 +187,7 @@ def groebner_basis(
     polys = [ring.convert(p, ideal.ring) for p in ideal.generators]
     start = time.perf_counter()
     out_ring, basis = run_backend(backend, "groebner", ring, polys, (), time_limit, progress)
-    return _finish(ideal, out_ring, basis, "reduced Gröbner basis", backend,
-                   time.perf_counter() - start, ())
+    return _finish(ideal, out_ring, basis, "reduced Gröbner basis", backend, time.perf_counter() - start, ())
 
 
 def eliminate(
@@ -181,12 +204,10 @@ def eliminate(
     """
     names = _resolve(ideal, variables)
     start = time.perf_counter()
-    out_ring, basis = run_backend(backend, "eliminate", ideal.ring, list(ideal.generators), names,
-                                  time_limit, progress)
-    return _finish(ideal, out_ring, basis, "elimination ideal", backend,
-                   time.perf_counter() - start, names)
-
-
+    out_ring, basis = run_backend(
+        backend, "eliminate", ideal.ring, list(ideal.generators), names, time_limit, progress
+    )
+    return _finish(ideal, out_ring, basis, "elimination ideal", backend, time.perf_counter() - start, names)
 
 
 def saturate(
@@ -220,5 +241,12 @@ def saturate(
     gens.append(t * ring.convert(h, ideal.ring) - 1)
     start = time.perf_counter()
     out_ring, basis = run_backend(backend, "eliminate", ring, gens, [helper], time_limit, progress)
-    return _finish(ideal, out_ring, basis, f"saturation by {ideal.ring.text(h)}", backend,
-                   time.perf_counter() - start, ())
+    return _finish(
+        ideal,
+        out_ring,
+        basis,
+        f"saturation by {ideal.ring.text(h)}",
+        backend,
+        time.perf_counter() - start,
+        (),
+    )

@@ -110,7 +110,9 @@ class Ideal:
 
     def _repr_latex_(self) -> str:
         rows, more = self._latex_rows(LATEX_ROWS)
-        title = f"{self.description or 'ideal'}: {len(self.generators)} generators in {self.ring.nvars} variables"
+        title = (
+            f"{self.description or 'ideal'}: {len(self.generators)} generators in {self.ring.nvars} variables"
+        )
         return aligned([f"& {latex_text(title)}", *rows], more, "generators", display=True)
 
     def leading_monomials(self) -> list[tuple[int, ...]]:
@@ -136,7 +138,4 @@ class Ideal:
     def polynomials_in(self, variables: Sequence[str]) -> list[Any]:
         """The generators that involve only the given variables."""
         allowed = {k for k, n in enumerate(self.ring.names) if n in set(variables)}
-        return [
-            p for p in self.generators
-            if all(k in allowed for k, e in enumerate(p.degrees()) if e)
-        ]
+        return [p for p in self.generators if all(k in allowed for k, e in enumerate(p.degrees()) if e)]

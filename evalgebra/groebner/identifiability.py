@@ -95,7 +95,6 @@ from typing import Any
 import flint
 
 from evalgebra.builder import GeneratingSet
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import InconsistentIdealError, PointError, SpecError
 from evalgebra.groebner.coordinates import sketch_moments
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
@@ -103,6 +102,7 @@ from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout
 from evalgebra.groebner.solving import point_count, real_point_count
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import Structure
 from evalgebra.variables import VariableKey, auxiliary_name, free_responses
@@ -118,12 +118,13 @@ __all__ = [
 ]
 
 
-
 # -- random evaluation points ----------------------------------------------------------------
 def _check_binary(spec: EnsembleSpec) -> None:
     if spec.n_labels != 2 or spec.n_populations != 1:
-        raise SpecError("Youden coordinates need two labels and one population; "
-                        f"got R = {spec.n_labels}, {spec.n_populations} population(s)")
+        raise SpecError(
+            "Youden coordinates need two labels and one population; "
+            f"got R = {spec.n_labels}, {spec.n_populations} population(s)"
+        )
 
 
 def _check_population(spec: EnsembleSpec) -> None:
@@ -182,8 +183,9 @@ def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
     rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}")
     if r_count == 2:
         prevalence: dict[str, Any] = {spec.labels[0]: Fraction(rng.randint(3, 10), 13)}
-        rates: dict[str, Any] = {"accuracy": {i: {lab: Fraction(rng.randint(22, 35), 40) for lab in spec.labels}
-                                              for i in range(n)}}
+        rates: dict[str, Any] = {
+            "accuracy": {i: {lab: Fraction(rng.randint(22, 35), 40) for lab in spec.labels} for i in range(n)}
+        }
     else:
         prevalence, response = _random_rows(spec, rng)
         rates = {"response": response}
@@ -191,16 +193,26 @@ def random_point(spec: EnsembleSpec, seed: int = 0, salt: str = "") -> Any:
     for subset in spec.structure:
         sub_rng = random.Random(f"evalgebra.identifiability:{seed}:{n}:{salt}:{subset}")
         if r_count == 2:
-            correlation[subset] = {lab: Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100) for lab in spec.labels}
+            correlation[subset] = {
+                lab: Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100) for lab in spec.labels
+            }
             continue
         correlation[subset] = {
-            spec.labels[ell]: {tuple(spec.labels[r] for r in free): Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100)
-                               for free in itertools.product(free_responses(ell, r_count), repeat=len(subset))}
-            for ell in range(r_count)}
+            spec.labels[ell]: {
+                tuple(spec.labels[r] for r in free): Fraction(sub_rng.choice((-3, -2, -1, 1, 2, 3)), 100)
+                for free in itertools.product(free_responses(ell, r_count), repeat=len(subset))
+            }
+            for ell in range(r_count)
+        }
     scale = Fraction(1)
     for _ in range(40):
-        values = {t: {lab: (v * scale if r_count == 2 else {k: x * scale for k, x in v.items()})
-                      for lab, v in per.items()} for t, per in correlation.items()}
+        values = {
+            t: {
+                lab: (v * scale if r_count == 2 else {k: x * scale for k, x in v.items()})
+                for lab, v in per.items()
+            }
+            for t, per in correlation.items()
+        }
         point = EvaluationPoint.from_values(spec, prevalence, correlation=values, **rates)
         try:
             smallest_test_size(point)
@@ -247,8 +259,10 @@ def jacobian_ranks(spec: EnsembleSpec, point: Any) -> tuple[int, int]:
 
 
 def _generic_ranks(spec: EnsembleSpec, seed: int, points: int) -> tuple[int, int]:
-    ranks = [jacobian_ranks(spec, random_point(spec, seed, salt=f"jacobian{k}" if k else ""))
-             for k in range(points)]
+    ranks = [
+        jacobian_ranks(spec, random_point(spec, seed, salt=f"jacobian{k}" if k else ""))
+        for k in range(points)
+    ]
     return max(r[0] for r in ranks), max(r[1] for r in ranks)
 
 
@@ -312,8 +326,9 @@ def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dic
     """
     _check_binary(spec)
     n = spec.n_classifiers
-    source = evaluation_ideal(spec, coordinates="moments", observed=sketch,
-                              blocks=("correlation", "accuracy", "prevalence"))
+    source = evaluation_ideal(
+        spec, coordinates="moments", observed=sketch, blocks=("correlation", "accuracy", "prevalence")
+    )
     registry = source.registry  # type: ignore[attr-defined]
     moments = {str(k): v for k, v in sketch_moments(sketch).items()}
     subsets = list(spec.structure)
@@ -339,28 +354,38 @@ def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dic
         for ell, value in ((0, sign * (u + (1 - p) * w)), (1, u - p * w)):
             key = VariableKey("correlation", t, (ell,) + (ell,) * len(t))
             image[str(registry.symbol(key))] = value
-    mapped = [poly.compose(*[image[name] for name in source.ring.names], ctx=ring.q)
-              for poly in source.generators]
+    mapped = [
+        poly.compose(*[image[name] for name in source.ring.names], ctx=ring.q) for poly in source.generators
+    ]
     vanished = sum(1 for poly in mapped if not poly.coeffs())
     if vanished != n:
         raise InconsistentIdealError(
-            f"Youden substitution: {vanished} generators vanished, expected the {n} single-classifier ones")
+            f"Youden substitution: {vanished} generators vanished, expected the {n} single-classifier ones"
+        )
     generators = [poly for poly in mapped if poly.coeffs()]
     gens = list(ring.gens())
     for t, u_name in sorted(zip(subsets, u_names), key=lambda item: (len(item[0]), item[0])):
         k = ring.names.index(u_name)
-        pivots = [(len(poly.coeffs()), idx) for idx, poly in enumerate(generators)
-                  if _linear_pivot(poly, k) is not None]
+        pivots = [
+            (len(poly.coeffs()), idx)
+            for idx, poly in enumerate(generators)
+            if _linear_pivot(poly, k) is not None
+        ]
         if not pivots:
             raise InconsistentIdealError(f"no generator is linear in {u_name} with a constant coefficient")
         pivot = generators.pop(min(pivots)[1])
         solved = gens[k] - pivot / _linear_pivot(pivot, k)
-        images = gens[:k] + [solved] + gens[k + 1:]
+        images = gens[:k] + [solved] + gens[k + 1 :]
         generators = [poly.compose(*images, ctx=ring.q) for poly in generators]
         generators = [poly for poly in generators if poly.coeffs()]
     keep = PolyRing(w_names + j_names + [prev_name], "lex")
-    ideal = Ideal(keep, [keep.convert(poly, ring) for poly in generators],
-                  "evaluation ideal in Youden coordinates", coordinates="moments", is_groebner=False)
+    ideal = Ideal(
+        keep,
+        [keep.convert(poly, ring) for poly in generators],
+        "evaluation ideal in Youden coordinates",
+        coordinates="moments",
+        is_groebner=False,
+    )
     target = PolyRing(j_names + [prev_name], "lex")
     return ideal, w_names, {name: target.convert(poly, ring) for name, poly in back.items()}
 
@@ -488,8 +513,12 @@ def identifiability(
     n = spec.n_classifiers
     full, partial = _generic_ranks(spec, seed, 2)
     fields: dict[str, Any] = dict(
-        n_classifiers=n, structure=spec.structure, unknowns=spec.n_free_variables(),
-        observables=spec.n_observables(), rank=full, correlation_rank=partial,
+        n_classifiers=n,
+        structure=spec.structure,
+        unknowns=spec.n_free_variables(),
+        observables=spec.n_observables(),
+        rank=full,
+        correlation_rank=partial,
         dimension=_n_basic(spec) - full + partial,
     )
     if spec.n_labels > 2:
@@ -508,17 +537,26 @@ def identifiability(
         projected = eliminate(system, names, time_limit=time_limit, backend=backend or "flint")
     except GroebnerTimeout:
         if fields["dimension"] > 0:
-            fields["groebner_dimension"] = _sliced_dimension(system, names, fields["dimension"], seed, time_limit)
+            fields["groebner_dimension"] = _sliced_dimension(
+                system, names, fields["dimension"], seed, time_limit
+            )
         return Identifiability(**fields, status="elimination timeout")
     registry = GeneratingSet(spec).registry
     truth = {str(registry.symbol(k)): v for k, v in point.free_values().items()}
-    at = [_fmpq(truth[name] if name == "prev_a" else truth[f"acc_{name[2:]}_a"] + truth[f"acc_{name[2:]}_b"] - 1)
-          for name in projected.ring.names]
+    at = [
+        _fmpq(
+            truth[name] if name == "prev_a" else truth[f"acc_{name[2:]}_a"] + truth[f"acc_{name[2:]}_b"] - 1
+        )
+        for name in projected.ring.names
+    ]
     fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
     fields["groebner_dimension"] = projected.dimension()
     if fields["groebner_dimension"] == 0:
-        fields.update(degree=point_count(projected, distinct=False), points=point_count(projected),
-                      real_points=real_point_count(projected))
+        fields.update(
+            degree=point_count(projected, distinct=False),
+            points=point_count(projected),
+            real_points=real_point_count(projected),
+        )
     elif degree:
         try:
             fields["degree"] = _basic_degree(projected, back, time_limit)
@@ -527,8 +565,9 @@ def identifiability(
     return Identifiability(**fields, status="ok")
 
 
-def _sliced_dimension(system: Ideal, names: list[str], cut: int, seed: int,
-                      time_limit: float | None) -> int | None:
+def _sliced_dimension(
+    system: Ideal, names: list[str], cut: int, seed: int, time_limit: float | None
+) -> int | None:
     """Dimension of the projection from its slice by ``cut`` random hyperplanes (None: timeout)."""
     ring = system.ring
     coordinates = [name for name in ring.names if name not in names]
@@ -539,9 +578,12 @@ def _sliced_dimension(system: Ideal, names: list[str], cut: int, seed: int,
     g = dict(zip(kept.names, kept.gens()))
     one = kept.q.from_dict({(0,) * kept.nvars: 1})
     free = coordinates[cut:]
-    images = [g[name] if name in g else
-              one * rng.randint(-999, 999) + sum((rng.randint(-999, 999) * g[f] for f in free), 0 * one)
-              for name in ring.names]
+    images = [
+        g[name]
+        if name in g
+        else one * rng.randint(-999, 999) + sum((rng.randint(-999, 999) * g[f] for f in free), 0 * one)
+        for name in ring.names
+    ]
     sliced = Ideal(kept, [poly.compose(*images, ctx=kept.q) for poly in system.generators], is_groebner=False)
     try:
         dim = eliminate(sliced, names, time_limit=time_limit).dimension()
@@ -569,8 +611,9 @@ def _basic_degree(projected: Ideal, back: dict[str, Any], time_limit: float | No
     return groebner_basis(Ideal(ring, generators, is_groebner=False), time_limit=time_limit).degree()
 
 
-def _finite_many_labels(spec: EnsembleSpec, fields: dict[str, Any], seed: int, time_limit: float | None,
-                        backend: str | None) -> Identifiability:
+def _finite_many_labels(
+    spec: EnsembleSpec, fields: dict[str, Any], seed: int, time_limit: float | None, backend: str | None
+) -> Identifiability:
     """The points of a finite projection for ``R >= 3``: correlations eliminated, points counted."""
     from evalgebra.data.simulate import expected_sketch
     from evalgebra.groebner.backends import available_backends
@@ -594,6 +637,9 @@ def _finite_many_labels(spec: EnsembleSpec, fields: dict[str, Any], seed: int, t
     fields["contains_truth"] = all(not poly(*at) for poly in projected.generators)
     fields["groebner_dimension"] = projected.dimension()
     if fields["groebner_dimension"] == 0:
-        fields.update(degree=point_count(projected, distinct=False), points=point_count(projected),
-                      real_points=real_point_count(projected))
+        fields.update(
+            degree=point_count(projected, distinct=False),
+            points=point_count(projected),
+            real_points=real_point_count(projected),
+        )
     return Identifiability(**fields, status="ok")

@@ -124,7 +124,7 @@ class PolyRing:
         pos = 0
         for match in _TERM.finditer(text):
             if match.start() != pos:
-                raise SpecError(f"cannot parse polynomial near {text[pos:pos + 30]!r}")
+                raise SpecError(f"cannot parse polynomial near {text[pos : pos + 30]!r}")
             pos = match.end()
             sign, body = match.groups()
             coeff = Fraction(-1 if sign == "-" else 1)
@@ -142,7 +142,7 @@ class PolyRing:
             key = tuple(exps)
             terms[key] = terms.get(key, Fraction(0)) + coeff
         if pos != len(text):
-            raise SpecError(f"cannot parse polynomial near {text[pos:pos + 30]!r}")
+            raise SpecError(f"cannot parse polynomial near {text[pos : pos + 30]!r}")
         return self.from_terms(terms)
 
     def to_sympy(self, poly: Any, symbols: Sequence[sympy.Symbol] | None = None) -> sympy.Expr:
@@ -211,7 +211,9 @@ def canonical_basis(polys: Iterable[Any]) -> list[Any]:
     return sorted(ordered, key=cmp_to_key(compare))
 
 
-def dump(ring: PolyRing, polys: Iterable[Any]) -> tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]]:
+def dump(
+    ring: PolyRing, polys: Iterable[Any]
+) -> tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]]:
     """Plain-data form (picklable) of polynomials of a ring."""
     return (
         ring.names,
@@ -220,7 +222,9 @@ def dump(ring: PolyRing, polys: Iterable[Any]) -> tuple[tuple[str, ...], str, li
     )
 
 
-def load(data: tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]]) -> tuple[PolyRing, list[Any]]:
+def load(
+    data: tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]],
+) -> tuple[PolyRing, list[Any]]:
     """Inverse of :func:`dump`."""
     names, ordering, polys = data
     ring = PolyRing(names, ordering)

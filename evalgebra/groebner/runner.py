@@ -50,14 +50,33 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from evalgebra.engines import (DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, default_time_limit, die_with_parent, end_group,
-                               finite_limit, limit_seconds, release_reaper, start_reaper)
-from evalgebra.errors import EvalgebraError, SpecError
+from evalgebra.engines import (
+    DEFAULT_TIME_LIMIT,
+    TIME_LIMIT_VARIABLE,
+    default_time_limit,
+    die_with_parent,
+    end_group,
+    finite_limit,
+    limit_seconds,
+    release_reaper,
+    start_reaper,
+)
+from evalgebra.errors import EvalgebraError
 from evalgebra.groebner.backends import BACKENDS, get_backend
 from evalgebra.groebner.polys import PolyRing, dump, load
 
-__all__ = ["GroebnerTimeout", "run_backend", "run_limited", "stderr_progress", "Progress", "DEFAULT_TIME_LIMIT",
-           "TIME_LIMIT_VARIABLE", "PROGRESS_VARIABLE", "default_time_limit", "default_progress"]
+__all__ = [
+    "GroebnerTimeout",
+    "run_backend",
+    "run_limited",
+    "stderr_progress",
+    "Progress",
+    "DEFAULT_TIME_LIMIT",
+    "TIME_LIMIT_VARIABLE",
+    "PROGRESS_VARIABLE",
+    "default_time_limit",
+    "default_progress",
+]
 
 Progress = Callable[[str, float], None]
 
@@ -108,7 +127,9 @@ def default_progress() -> Progress | None:
         return None
 
 
-def _compute(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
+def _compute(
+    backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]
+) -> tuple[PolyRing, list[Any]]:
     engine = get_backend(backend)
     if task == "groebner":
         return ring, engine.groebner(ring, polys)
@@ -164,20 +185,32 @@ def run_backend(
             return found
     scratch = tempfile.mkdtemp(prefix="evalgebra-run-")
     try:
-        return _supervise(backend, task, ring, polys, variables, limit, report, interval, scratch, label,
-                          by_default)
+        return _supervise(
+            backend, task, ring, polys, variables, limit, report, interval, scratch, label, by_default
+        )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _timeout(label: str, limit: float, by_default: bool) -> GroebnerTimeout:
-    how = (f"the default limit: set {TIME_LIMIT_VARIABLE}=SECONDS (or none), pass time_limit=..., "
-           "or --time-limit on the command line" if by_default else "raise time_limit= to give it longer")
+    how = (
+        f"the default limit: set {TIME_LIMIT_VARIABLE}=SECONDS (or none), pass time_limit=..., "
+        "or --time-limit on the command line"
+        if by_default
+        else "raise time_limit= to give it longer"
+    )
     return GroebnerTimeout(f"{label} did not finish within {limit:g} s ({how})")
 
 
-def _wait(conn: Any, alive: Callable[[], bool], label: str, limit: float | None, progress: Progress | None,
-          interval: float, by_default: bool) -> Any:
+def _wait(
+    conn: Any,
+    alive: Callable[[], bool],
+    label: str,
+    limit: float | None,
+    progress: Progress | None,
+    interval: float,
+    by_default: bool,
+) -> Any:
     """The message the child sends on ``conn``, reporting progress and keeping the time limit."""
     start = time.perf_counter()
     next_report = interval
@@ -195,16 +228,42 @@ def _wait(conn: Any, alive: Callable[[], bool], label: str, limit: float | None,
             next_report += interval
 
 
-def _supervise(backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],
-               time_limit: float | None, progress: Progress | None, interval: float,
-               scratch: str, label: str, by_default: bool) -> tuple[PolyRing, list[Any]]:
-    payload = _call_in_child(_compute_dumped, (backend, task, dump(ring, polys), tuple(variables)), time_limit,
-                             progress, interval, scratch, label, by_default)
+def _supervise(
+    backend: str,
+    task: str,
+    ring: PolyRing,
+    polys: Sequence[Any],
+    variables: Sequence[str],
+    time_limit: float | None,
+    progress: Progress | None,
+    interval: float,
+    scratch: str,
+    label: str,
+    by_default: bool,
+) -> tuple[PolyRing, list[Any]]:
+    payload = _call_in_child(
+        _compute_dumped,
+        (backend, task, dump(ring, polys), tuple(variables)),
+        time_limit,
+        progress,
+        interval,
+        scratch,
+        label,
+        by_default,
+    )
     return load(payload)
 
 
-def _call_in_child(function: Callable[..., Any], args: tuple[Any, ...], time_limit: float | None,
-                   progress: Progress | None, interval: float, scratch: str, label: str, by_default: bool) -> Any:
+def _call_in_child(
+    function: Callable[..., Any],
+    args: tuple[Any, ...],
+    time_limit: float | None,
+    progress: Progress | None,
+    interval: float,
+    scratch: str,
+    label: str,
+    by_default: bool,
+) -> Any:
     """``function(*args)`` in a forked child guarded by a reaper; its (picklable) result."""
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=False)
@@ -225,8 +284,14 @@ def _call_in_child(function: Callable[..., Any], args: tuple[Any, ...], time_lim
     return payload
 
 
-def run_limited(function: Callable[..., Any], *args: Any, label: str, time_limit: float | None = None,
-                progress: Progress | None = None, interval: float = 10.0) -> Any:
+def run_limited(
+    function: Callable[..., Any],
+    *args: Any,
+    label: str,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    interval: float = 10.0,
+) -> Any:
     """``function(*args)`` in a supervised child process, limited in time like every Gröbner step.
 
     For a computation that runs in Python (a SymPy derivation) rather than through a backend:
@@ -273,7 +338,9 @@ class _Workers:
     failure, ended at exit (or by its reaper if this process is killed)."""
 
     def __init__(self) -> None:
-        self.worker: tuple[int, Any, Any, int, int, str] | None = None  # owner pid, process, conn, reaper, pipe, scratch
+        self.worker: tuple[int, Any, Any, int, int, str] | None = (
+            None  # owner pid, process, conn, reaper, pipe, scratch
+        )
 
     def _start(self) -> tuple[int, Any, Any, int, int, str]:
         context = multiprocessing.get_context("fork")
@@ -298,9 +365,18 @@ class _Workers:
         release_reaper(reaper, pipe)
         shutil.rmtree(scratch, ignore_errors=True)
 
-    def run(self, backend: str, task: str, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str],
-            limit: float | None, progress: Progress | None, interval: float,
-            label: str) -> tuple[PolyRing, list[Any]] | None:
+    def run(
+        self,
+        backend: str,
+        task: str,
+        ring: PolyRing,
+        polys: Sequence[Any],
+        variables: Sequence[str],
+        limit: float | None,
+        progress: Progress | None,
+        interval: float,
+        label: str,
+    ) -> tuple[PolyRing, list[Any]] | None:
         """The result from the long-lived child; ``None`` when it does not know the backend."""
         if self.worker is not None and self.worker[0] == os.getpid() and not self.worker[1].is_alive():
             self.close()  # ended meanwhile (e.g. with the thread that started it): start another

@@ -248,8 +248,10 @@ def structured_solution(
     (2, True, [2])
     """
     if spec.n_labels != 2 or spec.n_populations != 1:
-        raise SpecError("the structured reference route handles two labels and one population; "
-                        f"got R = {spec.n_labels}, {spec.n_populations} population(s)")
+        raise SpecError(
+            "the structured reference route handles two labels and one population; "
+            f"got R = {spec.n_labels}, {spec.n_populations} population(s)"
+        )
     start = time.perf_counter()
     unknowns = unknown_names(spec)
     ideal = evaluation_ideal(spec, coordinates="moments", observed=sketch, ordering="degrevlex")
@@ -266,8 +268,10 @@ def structured_solution(
         else:
             dimension = basic.dimension()
     if dimension > 0:
-        raise SpecError(f"structure {spec.structure}: the sketch is explained by a {dimension}-dimensional "
-                        "family of evaluations (prevalence and accuracies), not finitely many points")
+        raise SpecError(
+            f"structure {spec.structure}: the sketch is explained by a {dimension}-dimensional "
+            "family of evaluations (prevalence and accuracies), not finitely many points"
+        )
     if dimension < 0:
         return StructuredSolution(spec, (Fraction(1),), (), unknowns, -1, time.perf_counter() - start, graded)
     eliminant_poly = univariate_eliminant(graded, PREVALENCE)
@@ -276,17 +280,25 @@ def structured_solution(
     order = [name for name in graded.ring.names if name != PREVALENCE] + [PREVALENCE]
     components = []
     _, factors = univariate.factor()
-    for factor, multiplicity in sorted(factors, key=lambda f: (f[0].degree(), [_fraction(c) for c in f[0].coeffs()])):
+    for factor, multiplicity in sorted(
+        factors, key=lambda f: (f[0].degree(), [_fraction(c) for c in f[0].coeffs()])
+    ):
         monic_factor = factor / factor.coeffs()[-1]
         coefficients = tuple(_fraction(c) for c in monic_factor.coeffs())
         ring = graded.ring
         gens = dict(zip(ring.names, ring.gens()))
         one = ring.q.from_dict({(0,) * ring.nvars: 1})
-        extra = sum((gens[PREVALENCE] ** k * flint.fmpq(c.numerator, c.denominator)
-                     for k, c in enumerate(coefficients)), 0 * one)
+        extra = sum(
+            (
+                gens[PREVALENCE] ** k * flint.fmpq(c.numerator, c.denominator)
+                for k, c in enumerate(coefficients)
+            ),
+            0 * one,
+        )
         with_factor = Ideal(ring, list(graded.generators) + [extra], is_groebner=False)
         lex = groebner_basis(with_factor, ordering="lex", order=order, backend=backend, time_limit=time_limit)
         values = _shape_values(lex, unknowns)
         components.append(Component(coefficients, int(multiplicity), values is not None, values or {}, lex))
-    return StructuredSolution(spec, eliminant, tuple(components), unknowns, 0,
-                              time.perf_counter() - start, graded, free)
+    return StructuredSolution(
+        spec, eliminant, tuple(components), unknowns, 0, time.perf_counter() - start, graded, free
+    )

@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 import sympy
 
@@ -61,7 +61,7 @@ def dimension(leading: Sequence[Monomial], nvars: int) -> int:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _numerator(gens: tuple[Monomial, ...]) -> tuple[int, ...]:
     """Coefficients of ``N(t)`` for ``k[x]/(gens)``, gens minimal (recursive pivoting)."""
     if not gens:

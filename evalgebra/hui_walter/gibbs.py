@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.patterns import decode
+from evalgebra.data.sketch import Sketch
 from evalgebra.display import html_block, html_table, number_text
-from evalgebra.numbers.seeds import check_seed
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,
@@ -40,9 +41,8 @@ from evalgebra.evaluators.hui_walter import (
     check_hui_walter_sketch,
     hui_walter_estimate,
 )
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Evaluation
-from evalgebra.data.patterns import decode
-from evalgebra.data.sketch import Sketch
 
 __all__ = ["Key", "GibbsResult", "gibbs_hui_walter"]
 
@@ -93,18 +93,26 @@ class GibbsResult:
 
     def summary(self) -> dict[Key, tuple[float, float, float]]:
         """Parameter -> ``(posterior mean, interval low, interval high)``."""
-        return {k: (float(m), float(lo), float(hi)) for k, m, (lo, hi) in zip(self.parameters, self.mean, self.interval)}
+        return {
+            k: (float(m), float(lo), float(hi))
+            for k, m, (lo, hi) in zip(self.parameters, self.mean, self.interval)
+        }
 
     def covers(self, truth: Mapping[Key, Any]) -> dict[Key, bool]:
         """Parameter -> whether its credible interval holds the value in ``truth`` (keys present only)."""
-        return {k: bool(lo <= float(truth[k]) <= hi) for k, (lo, hi) in zip(self.parameters, self.interval)
-                if k in truth}
+        return {
+            k: bool(lo <= float(truth[k]) <= hi)
+            for k, (lo, hi) in zip(self.parameters, self.interval)
+            if k in truth
+        }
 
     def estimate(self) -> HuiWalterEstimate:
         """The posterior means as an estimate (floats)."""
         n_pops = len(self.populations)
         means = [float(v) for v in self.mean]
-        return hui_walter_estimate(means[:n_pops], means[n_pops:], self.sizes, self.labels, self.classifiers, self.populations)
+        return hui_walter_estimate(
+            means[:n_pops], means[n_pops:], self.sizes, self.labels, self.classifiers, self.populations
+        )
 
     def evaluation(self) -> Evaluation:
         """The posterior means as an :class:`Evaluation` (method ``hui_walter_gibbs``, no alarms)."""
@@ -121,17 +129,23 @@ class GibbsResult:
 
     def __repr__(self) -> str:
         chains, iterations, _ = self.draws.shape
-        return (f"GibbsResult({len(self.parameters)} parameters, {chains} chains x {iterations} draws, "
-                f"classifiers={list(self.classifiers)}, populations={list(self.populations)}, "
-                f"max R-hat={number_text(float(np.nanmax(self.rhat)), 4)})")
+        return (
+            f"GibbsResult({len(self.parameters)} parameters, {chains} chains x {iterations} draws, "
+            f"classifiers={list(self.classifiers)}, populations={list(self.populations)}, "
+            f"max R-hat={number_text(float(np.nanmax(self.rhat)), 4)})"
+        )
 
     def _repr_html_(self) -> str:
         percent = f"{100 * self.level:g}%"
-        rows = [[" ".join(k), f"{m:.4f}", f"{sd:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{r:.3f}"]
-                for k, m, sd, (lo, hi), r in zip(self.parameters, self.mean, self.sd, self.interval, self.rhat)]
+        rows = [
+            [" ".join(k), f"{m:.4f}", f"{sd:.4f}", f"[{lo:.4f}, {hi:.4f}]", f"{r:.3f}"]
+            for k, m, sd, (lo, hi), r in zip(self.parameters, self.mean, self.sd, self.interval, self.rhat)
+        ]
         chains, iterations, _ = self.draws.shape
-        title = (f"Hui-Walter posterior (Gibbs): {chains} chains x {iterations} draws, "
-                 f"decoding {self.settings.get('decoding', 'youden')}")
+        title = (
+            f"Hui-Walter posterior (Gibbs): {chains} chains x {iterations} draws, "
+            f"decoding {self.settings.get('decoding', 'youden')}"
+        )
         table = html_table(["parameter", "mean", "sd", f"{percent} interval", "R-hat"], rows)
         return html_block(title, table)
 
@@ -151,7 +165,7 @@ def _split_rhat(draws: np.ndarray) -> np.ndarray:
     half = draws.shape[1] // 2
     if half < 2:
         return np.full(draws.shape[2], np.nan)
-    chains = np.concatenate([draws[:, :half], draws[:, half:2 * half]], axis=0)
+    chains = np.concatenate([draws[:, :half], draws[:, half : 2 * half]], axis=0)
     n = chains.shape[1]
     within = chains.var(axis=1, ddof=1).mean(axis=0)
     between = n * chains.mean(axis=1).var(axis=0, ddof=1)
@@ -235,13 +249,23 @@ def gibbs_hui_walter(
     """
     check_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, None, 1)
-    if not (isinstance(iterations, int) and isinstance(burn_in, int) and isinstance(chains, int)
-            and iterations >= 2 and burn_in >= 0 and chains >= 1):
+    if not (
+        isinstance(iterations, int)
+        and isinstance(burn_in, int)
+        and isinstance(chains, int)
+        and iterations >= 2
+        and burn_in >= 0
+        and chains >= 1
+    ):
         raise SpecError("iterations >= 2, burn_in >= 0 and chains >= 1 must be integers")
     if not 0 < level < 1:
         raise SpecError(f"level must lie strictly between 0 and 1, got {level!r}")
     seed = check_seed(seed)
-    labels, classifiers, populations = tuple(sketch.labels), tuple(sketch.classifiers), tuple(sketch.populations)
+    labels, classifiers, populations = (
+        tuple(sketch.labels),
+        tuple(sketch.classifiers),
+        tuple(sketch.populations),
+    )
     a_prev, b_prev = _beta(prevalence_prior, "prevalence_prior")
     if isinstance(accuracy_prior, Mapping):
         if set(accuracy_prior) != set(labels):
@@ -250,12 +274,13 @@ def gibbs_hui_walter(
     else:
         priors = [_beta(accuracy_prior, "accuracy_prior")] * 2
     n, n_pops = len(classifiers), len(populations)
-    counts = np.array([sketch.count_vector(pop) for pop in populations], dtype=np.int64)   # (S, D)
+    counts = np.array([sketch.count_vector(pop) for pop in populations], dtype=np.int64)  # (S, D)
     sizes = counts.sum(axis=1)
     total = counts.sum(axis=0)
-    bits = decode(np.arange(2**n), n, 2).astype(np.float64)                                # (D, N): 1 = second label
+    bits = decode(np.arange(2**n), n, 2).astype(np.float64)  # (D, N): 1 = second label
     parameters: tuple[Key, ...] = tuple(("prevalence", pop) for pop in populations) + tuple(
-        ("accuracy", c, label) for c in classifiers for label in labels)
+        ("accuracy", c, label) for c in classifiers for label in labels
+    )
     rng = np.random.default_rng(seed)
     if initial is not None:
         missing = [k for k in parameters if k not in initial]
@@ -266,7 +291,7 @@ def gibbs_hui_walter(
             raise SpecError("initial values must lie in [0, 1]")
         theta = np.tile(start[:n_pops], (chains, 1))
         sens = np.tile(start[n_pops::2][:n], (chains, 1))
-        spec = np.tile(start[n_pops + 1::2][:n], (chains, 1))
+        spec = np.tile(start[n_pops + 1 :: 2][:n], (chains, 1))
     else:
         theta = rng.beta(a_prev, b_prev, size=(chains, n_pops))
         sens = rng.beta(*priors[0], size=(chains, n))
@@ -274,15 +299,15 @@ def gibbs_hui_walter(
     draws = np.empty((chains, iterations, len(parameters)))
     is_b = bits[None, :, :] == 1
     for sweep in range(burn_in + iterations):
-        pa = np.prod(np.where(is_b, 1 - sens[:, None, :], sens[:, None, :]), axis=2)      # (C, D)
+        pa = np.prod(np.where(is_b, 1 - sens[:, None, :], sens[:, None, :]), axis=2)  # (C, D)
         pb = np.prod(np.where(is_b, spec[:, None, :], 1 - spec[:, None, :]), axis=2)
-        wa = theta[:, :, None] * pa[:, None, :]                                              # (C, S, D)
+        wa = theta[:, :, None] * pa[:, None, :]  # (C, S, D)
         both = wa + (1 - theta)[:, :, None] * pb[:, None, :]
         w = np.where(both > 0, wa / np.where(both > 0, both, 1), theta[:, :, None])
-        y = rng.binomial(counts[None, :, :], np.clip(w, 0.0, 1.0))                         # items of label a
+        y = rng.binomial(counts[None, :, :], np.clip(w, 0.0, 1.0))  # items of label a
         ya = y.sum(axis=2)
         theta = rng.beta(a_prev + ya, b_prev + sizes[None, :] - ya)
-        y_all = y.sum(axis=1).astype(np.float64)                                             # (C, D)
+        y_all = y.sum(axis=1).astype(np.float64)  # (C, D)
         z_all = total[None, :] - y_all
         sens = rng.beta(priors[0][0] + y_all @ (1 - bits), priors[0][1] + y_all @ bits)
         spec = rng.beta(priors[1][0] + z_all @ bits, priors[1][1] + z_all @ (1 - bits))
@@ -290,22 +315,40 @@ def gibbs_hui_walter(
             row = draws[:, sweep - burn_in]
             row[:, :n_pops] = theta
             row[:, n_pops::2] = sens
-            row[:, n_pops + 1::2] = spec
+            row[:, n_pops + 1 :: 2] = spec
     switched = _apply_rule(draws, n_pops, sizes, decoding)
     flat = draws.reshape(-1, len(parameters))
     tail = (1 - level) / 2
     interval = np.quantile(flat, [tail, 1 - tail], axis=0).T
-    settings = {"iterations": iterations, "burn_in": burn_in, "chains": chains, "seed": seed,
-                "prevalence_prior": (a_prev, b_prev), "accuracy_prior": dict(zip(labels, priors)),
-                "decoding": decoding}
-    return GibbsResult(parameters, draws, flat.mean(axis=0), flat.std(axis=0, ddof=1), interval,
-                       _split_rhat(draws), switched, level, labels, classifiers, populations,
-                       tuple(int(q) for q in sizes), settings)
+    settings = {
+        "iterations": iterations,
+        "burn_in": burn_in,
+        "chains": chains,
+        "seed": seed,
+        "prevalence_prior": (a_prev, b_prev),
+        "accuracy_prior": dict(zip(labels, priors)),
+        "decoding": decoding,
+    }
+    return GibbsResult(
+        parameters,
+        draws,
+        flat.mean(axis=0),
+        flat.std(axis=0, ddof=1),
+        interval,
+        _split_rhat(draws),
+        switched,
+        level,
+        labels,
+        classifiers,
+        populations,
+        tuple(int(q) for q in sizes),
+        settings,
+    )
 
 
 def _apply_rule(draws: np.ndarray, n_pops: int, sizes: np.ndarray, decoding: str) -> np.ndarray:
     """Mirror, in place, every draw on the wrong side of the label swap; the share mirrored per chain."""
-    theta, sens, spec = draws[..., :n_pops], draws[..., n_pops::2], draws[..., n_pops + 1::2]
+    theta, sens, spec = draws[..., :n_pops], draws[..., n_pops::2], draws[..., n_pops + 1 :: 2]
     if decoding == "youden":
         side = (sens + spec - 1).sum(axis=-1)
     else:
@@ -315,7 +358,7 @@ def _apply_rule(draws: np.ndarray, n_pops: int, sizes: np.ndarray, decoding: str
     mirrored_theta = 1 - theta[wrong]
     mirrored_sens, mirrored_spec = 1 - spec[wrong], 1 - sens[wrong]
     draws[..., :n_pops][wrong] = mirrored_theta
-    view_sens, view_spec = draws[..., n_pops::2], draws[..., n_pops + 1::2]
+    view_sens, view_spec = draws[..., n_pops::2], draws[..., n_pops + 1 :: 2]
     view_sens[wrong] = mirrored_sens
     view_spec[wrong] = mirrored_spec
     return wrong.mean(axis=1)

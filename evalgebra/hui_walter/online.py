@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import HuiWalterEstimate, as_float, check_decoding, evaluate_hui_walter
-from evalgebra.results import Evaluation
 from evalgebra.evaluators.stream import StreamEvaluator
-from evalgebra.data.sketch import Sketch
 from evalgebra.hui_walter.gibbs import GibbsResult, Key, gibbs_hui_walter
+from evalgebra.results import Evaluation
 
 __all__ = ["OnlineStep", "OnlineHuiWalter"]
 
@@ -82,7 +82,11 @@ class OnlineHuiWalter:
     ) -> None:
         check_decoding(decoding)
         self.stream = StreamEvaluator(classifiers, labels, populations=list(populations))
-        if len(self.stream.classifiers) != 2 or len(self.stream.labels) != 2 or len(self.stream.populations) < 2:
+        if (
+            len(self.stream.classifiers) != 2
+            or len(self.stream.labels) != 2
+            or len(self.stream.populations) < 2
+        ):
             raise SpecError("OnlineHuiWalter needs 2 classifiers, 2 labels and at least 2 populations")
         self.decoding = decoding
         self.history: list[OnlineStep] = []
@@ -124,20 +128,33 @@ class OnlineHuiWalter:
         values: dict[Key, float | None] = {}
         if isinstance(point, HuiWalterEstimate):
             first = self.stream.labels[0]
-            values.update({("prevalence", pop): as_float(row[first]) for pop, row in point.by_population.items()})
-            values.update({("accuracy", c, label): as_float(v) for c, row in point.accuracy.items()
-                           for label, v in row.items()})
-        self.history.append(OnlineStep(self.stream.items, self.stream.batches, values,
-                                       tuple(sorted({a.kind for a in result.alarms}))))
+            values.update(
+                {("prevalence", pop): as_float(row[first]) for pop, row in point.by_population.items()}
+            )
+            values.update(
+                {
+                    ("accuracy", c, label): as_float(v)
+                    for c, row in point.accuracy.items()
+                    for label, v in row.items()
+                }
+            )
+        self.history.append(
+            OnlineStep(
+                self.stream.items, self.stream.batches, values, tuple(sorted({a.kind for a in result.alarms}))
+            )
+        )
         return result
 
     def trace(self) -> dict[Key, np.ndarray]:
         """Per parameter the value after every batch (NaN where undefined); key ``("items",)`` the items."""
         keys: list[Key] = [("prevalence", pop) for pop in self.stream.populations] + [
-            ("accuracy", c, label) for c in self.stream.classifiers for label in self.stream.labels]
+            ("accuracy", c, label) for c in self.stream.classifiers for label in self.stream.labels
+        ]
         out: dict[Key, np.ndarray] = {("items",): np.array([h.items for h in self.history], dtype=np.int64)}
         for key in keys:
-            out[key] = np.array([np.nan if h.values.get(key) is None else h.values[key] for h in self.history])
+            out[key] = np.array(
+                [np.nan if h.values.get(key) is None else h.values[key] for h in self.history]
+            )
         return out
 
     def posterior(self, **options: Any) -> GibbsResult:

@@ -37,8 +37,23 @@ import flint
 
 from evalgebra.errors import NumberError
 from evalgebra.numbers.real_algebraic import (
-    Interval, RealAlgebraic, as_fmpq, as_fraction, ball_interval, composed_product, composed_sum, integer_poly,
-    interval_product, interval_sum, isolating_intervals, poly_text, primitive, root_index, sign_of, solve_linear)
+    Interval,
+    RealAlgebraic,
+    as_fmpq,
+    as_fraction,
+    ball_interval,
+    composed_product,
+    composed_sum,
+    integer_poly,
+    interval_product,
+    interval_sum,
+    isolating_intervals,
+    poly_text,
+    primitive,
+    root_index,
+    sign_of,
+    solve_linear,
+)
 
 __all__ = ["AlgebraicNumber", "FieldElement", "real_roots", "poly_text", "as_fraction", "solve_linear"]
 
@@ -134,7 +149,9 @@ class AlgebraicNumber(RealAlgebraic):
     def __init__(self, poly: Any, index: int) -> None:
         p = integer_poly(poly)
         if p.degree() < 2:
-            raise NumberError(f"{poly_text(p)}: an algebraic number here has degree at least 2 (use Fraction)")
+            raise NumberError(
+                f"{poly_text(p)}: an algebraic number here has degree at least 2 (use Fraction)"
+            )
         constant, factors = p.factor()
         if len(factors) != 1 or factors[0][1] != 1:
             raise NumberError(f"{poly_text(p)} is not irreducible over the rationals; real_roots() takes any")
@@ -272,7 +289,9 @@ class AlgebraicNumber(RealAlgebraic):
             if o == 0:
                 return self
             shifted = flint.fmpq_poly(self.poly)(flint.fmpq_poly([-as_fmpq(o), 1]))  # f(x - r)
-            return AlgebraicNumber._make(primitive(shifted), self.index, self.lo + as_fmpq(o), self.hi + as_fmpq(o))
+            return AlgebraicNumber._make(
+                primitive(shifted), self.index, self.lo + as_fmpq(o), self.hi + as_fmpq(o)
+            )
         return _pick(composed_sum(self.poly, o.poly), _enclosure(self, o, interval_sum))
 
     __radd__ = __add__
@@ -361,8 +380,9 @@ def _operand(other: Any) -> Fraction | AlgebraicNumber | None:
     return None
 
 
-def _enclosure(x: AlgebraicNumber, y: AlgebraicNumber,
-               combine: Callable[[Interval, Interval], Interval]) -> Callable[[], Interval]:
+def _enclosure(
+    x: AlgebraicNumber, y: AlgebraicNumber, combine: Callable[[Interval, Interval], Interval]
+) -> Callable[[], Interval]:
     """An interval holding ``x (op) y``, narrower at every call (the operands are refined)."""
     calls = [0]
 
@@ -457,7 +477,9 @@ class FieldElement:
     def _other(self, other: Any) -> flint.fmpq_poly | None:
         if isinstance(other, FieldElement):
             if other.modulus is not self.modulus and other.modulus != self.modulus:
-                raise NumberError(f"elements of two number fields: mod {self.modulus} and mod {other.modulus}")
+                raise NumberError(
+                    f"elements of two number fields: mod {self.modulus} and mod {other.modulus}"
+                )
             return other.g
         if isinstance(other, (int, Fraction, flint.fmpq, flint.fmpz)):
             return flint.fmpq_poly([as_fmpq(as_fraction(other))])
@@ -589,7 +611,7 @@ class FieldElement:
                 hits = [c for c in numbers if not (c.hi < blo or bhi < c.lo)]
                 if len(hits) == 1:
                     return hits[0]
-                theta.refine((theta.hi - theta.lo) / 2 ** 16)
+                theta.refine((theta.hi - theta.lo) / 2**16)
                 for c in hits:
                     c.refine((c.hi - c.lo) / 256)
         finally:

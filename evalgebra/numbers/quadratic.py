@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.numbers.rationals import parse_rational, short_repr
 from evalgebra.errors import InexactError, NumberError
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
+from evalgebra.numbers.rationals import parse_rational, short_repr
 from evalgebra.numbers.real_algebraic import RealAlgebraic
 
 __all__ = ["QuadraticNumber"]
@@ -80,8 +80,10 @@ class QuadraticNumber(RealAlgebraic):
                 # sqrt(d_o) = s*sqrt(d_s) when d_o/d_s = s**2: the same field, another radicand
                 scale = _rational_root(other.d / self.d) if self.d else None
                 if scale is None:
-                    raise NumberError(f"numbers of different fields: sqrt({self.d}) and sqrt({other.d}); "
-                                      "compare them, or convert both with to_algebraic()")
+                    raise NumberError(
+                        f"numbers of different fields: sqrt({self.d}) and sqrt({other.d}); "
+                        "compare them, or convert both with to_algebraic()"
+                    )
                 return QuadraticNumber._make(other.p, other.q * scale, self.d)
             return other
         if isinstance(other, (int, Fraction)):
@@ -204,8 +206,11 @@ class QuadraticNumber(RealAlgebraic):
         if isinstance(other, QuadraticNumber):
             # q*sqrt(d) is irrational unless q == 0, so the parts match one by one; the
             # irrational parts are equal when their squares and their signs are
-            return (self.p == other.p and self.q * self.q * self.d == other.q * other.q * other.d
-                    and _sign(self.q) == _sign(other.q))
+            return (
+                self.p == other.p
+                and self.q * self.q * self.d == other.q * other.q * other.d
+                and _sign(self.q) == _sign(other.q)
+            )
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -216,7 +221,9 @@ class QuadraticNumber(RealAlgebraic):
         except AttributeError:
             key = self.minimal_key()
             # a real value hashes as the same value as an AlgebraicNumber
-            self._hash = hash(key) if key is not None else hash((self.p, self.q * self.q * self.d, _sign(self.q)))
+            self._hash = (
+                hash(key) if key is not None else hash((self.p, self.q * self.q * self.d, _sign(self.q)))
+            )
             return self._hash
 
     def minimal_key(self) -> tuple[tuple[int, ...], int] | None:
@@ -279,7 +286,9 @@ class QuadraticNumber(RealAlgebraic):
         num, den = self.q.numerator, self.q.denominator
         coefficient = "" if abs(num) == 1 else f"{abs(num)}*"
         sign = "-" if num < 0 else ""
-        root = f"sqrt({self.d})" if self.d.denominator == 1 else f"sqrt({self.d.numerator}/{self.d.denominator})"
+        root = (
+            f"sqrt({self.d})" if self.d.denominator == 1 else f"sqrt({self.d.numerator}/{self.d.denominator})"
+        )
         text = f"{sign}{coefficient}{root}" + ("" if den == 1 else f"/{den}")
         return p + text if not sign or not p else p[:-3] + " - " + text[1:]
 
@@ -316,8 +325,10 @@ def _rational(x: Any) -> Fraction:
     if isinstance(x, (float, np.floating)):
         raise InexactError(f"QuadraticNumber: {x!r} is not exact; give an int, a Fraction or a 'p/q' string")
     if not hasattr(x, "numerator") or not hasattr(x, "denominator"):
-        raise InexactError(f"QuadraticNumber: needs exact rationals (int, Fraction, fmpq or 'p/q' text), "
-                           f"not {type(x).__name__} {short_repr(x)}")
+        raise InexactError(
+            f"QuadraticNumber: needs exact rationals (int, Fraction, fmpq or 'p/q' text), "
+            f"not {type(x).__name__} {short_repr(x)}"
+        )
     num, den = x.numerator, x.denominator
     num, den = (num() if callable(num) else num), (den() if callable(den) else den)
     try:

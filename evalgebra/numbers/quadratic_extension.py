@@ -64,8 +64,13 @@ class QuadraticExtension:
 
     __slots__ = ("d", "_normal", "_reduce")
 
-    def __init__(self, d: Any, *, normal: Callable[[Any], Any] | None = None,
-                 reduce: Callable[[Triple], Triple] | None = None) -> None:
+    def __init__(
+        self,
+        d: Any,
+        *,
+        normal: Callable[[Any], Any] | None = None,
+        reduce: Callable[[Triple], Triple] | None = None,
+    ) -> None:
         self.d = d
         self._normal = normal
         self._reduce = reduce

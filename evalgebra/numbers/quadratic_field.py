@@ -83,8 +83,10 @@ class QuadraticElement:
     def __init__(self, u: Any, v: Any = 0, d: Any = 2) -> None:
         (un, ud), (vn, vd) = _ratio(u), _ratio(v)
         if ud is None or vd is None:
-            raise TypeError(f"a QuadraticElement needs exact rationals (int, Fraction, fmpz, fmpq), not "
-                            f"{type(u).__name__ if ud is None else type(v).__name__}")
+            raise TypeError(
+                f"a QuadraticElement needs exact rationals (int, Fraction, fmpz, fmpq), not "
+                f"{type(u).__name__ if ud is None else type(v).__name__}"
+            )
         c = ud * vd // gcd(ud, vd)
         self.a, self.b, self.c, self.d = un * (c // ud), vn * (c // vd), c, int(d)
 
@@ -244,8 +246,11 @@ class QuadraticElement:
         k = other.__class__
         if k is QuadraticElement:
             c, z = self.c, other.c  # type: ignore[attr-defined]
-            return (self.d == other.d and self.a * z == other.a * c  # type: ignore[attr-defined]
-                    and self.b * z == other.b * c)  # type: ignore[attr-defined]
+            return (
+                self.d == other.d
+                and self.a * z == other.a * c  # type: ignore[attr-defined]
+                and self.b * z == other.b * c
+            )  # type: ignore[attr-defined]
         if k is int:
             return not self.b and self.a == other * self.c  # type: ignore[operator]
         num, den = _ratio(other)
@@ -293,7 +298,9 @@ class QuadraticElement:
         u = Fraction(self.a, self.c)
         if not self.b:
             return u
-        return QuadraticNumber._make(u, Fraction(self.b, self.c), Fraction(self.d) if radicand is None else radicand)
+        return QuadraticNumber._make(
+            u, Fraction(self.b, self.c), Fraction(self.d) if radicand is None else radicand
+        )
 
     def __float__(self) -> float:
         return float(self.exact())

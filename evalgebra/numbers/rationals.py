@@ -42,8 +42,17 @@ import numpy as np
 
 from evalgebra.errors import EvalgebraError, SketchError
 
-__all__ = ["parse_rational", "exact_rational", "show_int", "short_repr", "MAX_DIGITS", "MAX_EXPONENT",
-           "MAX_BITS", "RATIONAL_BOUNDS", "ErrorType"]
+__all__ = [
+    "parse_rational",
+    "exact_rational",
+    "show_int",
+    "short_repr",
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "MAX_BITS",
+    "RATIONAL_BOUNDS",
+    "ErrorType",
+]
 
 #: Digits a rational written as text may have (numerator, decimals and denominator together).
 MAX_DIGITS = 1000
@@ -107,15 +116,19 @@ def parse_rational(text: str, where: str, error: ErrorType = SketchError) -> Fra
     stripped = text.strip()
     found = _RATIONAL.fullmatch(stripped) if len(stripped) <= 4 * MAX_DIGITS else None
     if found is None:
-        raise error(f"{_at(where)}cannot read {shown!r} as a rational; accepted: an integer, 'p/q' or a decimal "
-                    f"such as '0.25' (ASCII digits), with {RATIONAL_BOUNDS}")
+        raise error(
+            f"{_at(where)}cannot read {shown!r} as a rational; accepted: an integer, 'p/q' or a decimal "
+            f"such as '0.25' (ASCII digits), with {RATIONAL_BOUNDS}"
+        )
     digits = sum(len((found[k] or "").replace("_", "")) for k in ("num", "denom", "decimal"))
     if digits > MAX_DIGITS:
         raise error(f"{_at(where)}{shown!r} has {digits} digits; accepted: at most {MAX_DIGITS}")
     exponent = (found["exp"] or "0").replace("_", "")
     if len(exponent.lstrip("+-").lstrip("0")) > len(str(MAX_EXPONENT)) or abs(int(exponent)) > MAX_EXPONENT:
-        raise error(f"{_at(where)}exponent {exponent.lstrip('+')} of {shown!r} is out of range; accepted: exponents "
-                    f"of at most {MAX_EXPONENT} in absolute value")
+        raise error(
+            f"{_at(where)}exponent {exponent.lstrip('+')} of {shown!r} is out of range; accepted: exponents "
+            f"of at most {MAX_EXPONENT} in absolute value"
+        )
     try:
         return _bounded(Fraction(stripped), where, error)
     except ZeroDivisionError:
@@ -128,8 +141,10 @@ def _at(where: str) -> str:
 
 def _bounded(value: Fraction, where: str, error: ErrorType) -> Fraction:
     if max(abs(value.numerator), value.denominator).bit_length() > MAX_BITS:
-        raise error(f"{_at(where)}{show_int(value.numerator)}/{show_int(value.denominator)} is too large; accepted: "
-                    f"numerators and denominators of at most {MAX_BITS} bits")
+        raise error(
+            f"{_at(where)}{show_int(value.numerator)}/{show_int(value.denominator)} is too large; accepted: "
+            f"numerators and denominators of at most {MAX_BITS} bits"
+        )
     return value
 
 
@@ -201,5 +216,7 @@ def exact_rational(value: Any, where: str, error: ErrorType = SketchError) -> Fr
         else:
             if bottom != 0:
                 return _bounded(Fraction(top, bottom), where, error)
-    raise error(f"{_at(where)}cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
-                "or a 'p/q' string")
+    raise error(
+        f"{_at(where)}cannot read {short_repr(value)} as an exact rational; give an int, a Fraction "
+        "or a 'p/q' string"
+    )

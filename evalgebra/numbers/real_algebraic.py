@@ -37,12 +37,29 @@ from typing import Any
 import flint
 import numpy as np
 
-from evalgebra.numbers.rationals import MAX_BITS, short_repr, show_int
 from evalgebra.errors import InexactError, NumberError
+from evalgebra.numbers.rationals import MAX_BITS, short_repr, show_int
 
-__all__ = ["RealAlgebraic", "minimal_key", "primitive", "poly_text", "isolating_intervals", "ball_interval",
-           "composed_sum", "composed_product", "sign_at", "sign_of", "as_fraction", "as_fmpq", "integer_poly",
-           "root_index", "Interval", "interval_sum", "interval_product", "solve_linear"]
+__all__ = [
+    "RealAlgebraic",
+    "minimal_key",
+    "primitive",
+    "poly_text",
+    "isolating_intervals",
+    "ball_interval",
+    "composed_sum",
+    "composed_product",
+    "sign_at",
+    "sign_of",
+    "as_fraction",
+    "as_fmpq",
+    "integer_poly",
+    "root_index",
+    "Interval",
+    "interval_sum",
+    "interval_product",
+    "solve_linear",
+]
 
 #: A closed rational interval ``(lo, hi)``.
 Interval = tuple[flint.fmpq, flint.fmpq]
@@ -164,7 +181,7 @@ def poly_text(poly: flint.fmpz_poly, variable: str = "x", power: str = "^") -> s
 
 def _dyadic(man: Any, exp: Any) -> flint.fmpq:
     e = int(exp)
-    return flint.fmpq(int(man)) * flint.fmpq(2) ** e if e >= 0 else flint.fmpq(int(man), 2 ** -e)
+    return flint.fmpq(int(man)) * flint.fmpq(2) ** e if e >= 0 else flint.fmpq(int(man), 2**-e)
 
 
 def ball_interval(ball: flint.arb) -> tuple[flint.fmpq, flint.fmpq]:
@@ -214,7 +231,7 @@ def _resultant_in_y(f: Any, terms: Any) -> flint.fmpz_poly:
     """``Res_y(f(y), sum of terms)`` as a primitive polynomial in ``x`` (python-flint's multivariate resultant)."""
     x, y = _BIVARIATE.gens()
     zero = _BIVARIATE.from_dict({})
-    first = sum((int(c) * y ** k for k, c in enumerate(integer_poly(f).coeffs())), zero)
+    first = sum((int(c) * y**k for k, c in enumerate(integer_poly(f).coeffs())), zero)
     second = sum(terms(x, y), zero)
     resultant = first.resultant(second, "y").to_dict()
     coeffs = [0] * (max(e[0] for e in resultant) + 1)
@@ -235,7 +252,7 @@ def composed_product(f: Any, g: Any) -> flint.fmpz_poly:
     the resultant ``Res_y(f(y), y^n g(x / y))``."""
     coeffs = [int(c) for c in integer_poly(g).coeffs()]
     n = len(coeffs) - 1
-    return _resultant_in_y(f, lambda x, y: (c * x ** k * y ** (n - k) for k, c in enumerate(coeffs)))
+    return _resultant_in_y(f, lambda x, y: (c * x**k * y ** (n - k) for k, c in enumerate(coeffs)))
 
 
 def as_fraction(value: Any) -> Fraction:
@@ -276,8 +293,10 @@ def integer_poly(poly: Any) -> flint.fmpz_poly:
     if isinstance(poly, flint.fmpq_poly):
         return poly.numer()
     if isinstance(poly, (str, bytes)) or not isinstance(poly, (Sequence, np.ndarray)):
-        raise NumberError(f"a polynomial is a fmpz_poly or a list of integer coefficients (constant first), "
-                          f"got {type(poly).__name__}")
+        raise NumberError(
+            f"a polynomial is a fmpz_poly or a list of integer coefficients (constant first), "
+            f"got {type(poly).__name__}"
+        )
     return flint.fmpz_poly([_integer(c) for c in poly])
 
 
@@ -289,9 +308,15 @@ def root_index(index: Any, poly: flint.fmpz_poly, n_roots: int) -> int:
     ...
     evalgebra.errors.NumberError: x^2 - 2 has 2 real root(s); no index 3: give an int from 0 (the smallest) to 1
     """
-    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) or not 0 <= index < n_roots:
+    if (
+        isinstance(index, (bool, np.bool_))
+        or not isinstance(index, (int, np.integer))
+        or not 0 <= index < n_roots
+    ):
         upto = f"an int from 0 (the smallest) to {n_roots - 1}" if n_roots else "another polynomial"
-        raise NumberError(f"{poly_text(poly)} has {n_roots} real root(s); no index {short_repr(index)}: give {upto}")
+        raise NumberError(
+            f"{poly_text(poly)} has {n_roots} real root(s); no index {short_repr(index)}: give {upto}"
+        )
     return int(index)
 
 
@@ -303,10 +328,14 @@ def _integer(c: Any) -> int:
     try:
         value = operator.index(c)
     except TypeError:
-        raise NumberError(f"polynomial coefficient {short_repr(c)} is not an integer; give exact integers "
-                          "(scale a rational polynomial by its denominators)") from None
+        raise NumberError(
+            f"polynomial coefficient {short_repr(c)} is not an integer; give exact integers "
+            "(scale a rational polynomial by its denominators)"
+        ) from None
     if value.bit_length() > MAX_BITS:
-        raise NumberError(f"polynomial coefficient {show_int(value)} is too large; accepted: at most {MAX_BITS} bits")
+        raise NumberError(
+            f"polynomial coefficient {show_int(value)} is too large; accepted: at most {MAX_BITS} bits"
+        )
     return value
 
 

@@ -25,8 +25,9 @@ __all__ = ["check_seed", "MAX_SEED_BITS"]
 MAX_SEED_BITS = 256
 
 
-def check_seed(seed: Any, where: str = "seed", error: ErrorType = SpecError, *, none: bool = True,
-               generators: tuple = ()) -> Any:
+def check_seed(
+    seed: Any, where: str = "seed", error: ErrorType = SpecError, *, none: bool = True, generators: tuple = ()
+) -> Any:
     r"""A random seed as an ``int``: non-negative, below ``2**MAX_SEED_BITS``; else ``error`` in one line.
 
     Parameters
@@ -48,12 +49,17 @@ def check_seed(seed: Any, where: str = "seed", error: ErrorType = SpecError, *, 
     """
     if (seed is None and none) or (generators and isinstance(seed, generators)):
         return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0 \
-            or int(seed).bit_length() > MAX_SEED_BITS:
+    if (
+        isinstance(seed, (bool, np.bool_))
+        or not isinstance(seed, (int, np.integer))
+        or seed < 0
+        or int(seed).bit_length() > MAX_SEED_BITS
+    ):
         allowed = ", or None (not reproducible)" if none else ""
         allowed += "".join(f", or a {_type_name(kind)}" for kind in generators)
-        raise error(f"{where}={short_repr(seed)}: a seed is a non-negative integer below "
-                    f"2**{MAX_SEED_BITS}{allowed}")
+        raise error(
+            f"{where}={short_repr(seed)}: a seed is a non-negative integer below 2**{MAX_SEED_BITS}{allowed}"
+        )
     return int(seed)
 
 

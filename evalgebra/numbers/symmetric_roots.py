@@ -71,8 +71,10 @@ def _halves(s: flint.fmpq, discriminant: flint.fmpq) -> list[AlgebraicNumber]:
     scale = b * (flint.fmpz(1) << (_BITS + 1))  # 2 b 2^k: the halves
     low, high = flint.fmpq(r, scale), flint.fmpq(r + 1, scale)  # sqrt(D) / 2 lies strictly between
     half = flint.fmpq(1, 2)
-    return [AlgebraicNumber._make(quadratic, 0, half - high, half - low),
-            AlgebraicNumber._make(quadratic, 1, half + low, half + high)]
+    return [
+        AlgebraicNumber._make(quadratic, 0, half - high, half - low),
+        AlgebraicNumber._make(quadratic, 1, half + low, half + high),
+    ]
 
 
 _BITS = 40  # the isolating intervals of _halves: 2^-41 / b wide, so most comparisons need no bisection

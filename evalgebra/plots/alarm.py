@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.logical import axiom_segments, logical_alarm
 from evalgebra.alarm.report import AlarmReport
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
 
 __all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_accuracy_ranges", "plot_alarm_rates"]
 
@@ -128,13 +128,25 @@ def plot_alarm_trace(
     for k, row in enumerate(rows):
         level = len(rows) - 1 - k
         members = ", ".join(row.classifiers)
-        axis.broken_barh([(-0.5, total + 1)], (level - 0.35, 0.7), facecolors=FAILS, edgecolors="none",
-                         label=f"_infeasible: {members}")
+        axis.broken_barh(
+            [(-0.5, total + 1)],
+            (level - 0.35, 0.7),
+            facecolors=FAILS,
+            edgecolors="none",
+            label=f"_infeasible: {members}",
+        )
         if row.feasible_Qa:
-            axis.broken_barh([(lo - 0.5, hi - lo + 1) for lo, hi in row.feasible_Qa], (level - 0.35, 0.7),
-                             facecolors=MEETS, edgecolors="none", label=f"_feasible: {members}")
+            axis.broken_barh(
+                [(lo - 0.5, hi - lo + 1) for lo, hi in row.feasible_Qa],
+                (level - 0.35, 0.7),
+                facecolors=MEETS,
+                edgecolors="none",
+                label=f"_feasible: {members}",
+            )
     axis.set_yticks(range(len(rows)))
-    axis.set_yticklabels([", ".join(r.classifiers) + ("  (fires)" if r.fires else "") for r in reversed(rows)])
+    axis.set_yticklabels(
+        [", ".join(r.classifiers) + ("  (fires)" if r.fires else "") for r in reversed(rows)]
+    )
     for tick, row in zip(axis.get_yticklabels(), reversed(rows)):
         if row.fires:
             tick.set_color(FAILS)
@@ -145,8 +157,10 @@ def plot_alarm_trace(
     axis.set_xlim(-0.5, total + 0.5)
     axis.set_ylim(-0.6, len(rows) - 0.4)
     axis.set_xlabel(f"assumed $Q_a$ (items of true label {report.labels[0]!r}), Q = {total}")
-    title = (f"Logical alarm trace, specification: {report.spec.describe()}\n"
-             "green: every member can meet it at this $Q_a$; red: not all can")
+    title = (
+        f"Logical alarm trace, specification: {report.spec.describe()}\n"
+        "green: every member can meet it at this $Q_a$; red: not all can"
+    )
     if ax is None:
         fig.suptitle(title, fontsize="medium")
     else:
@@ -191,8 +205,11 @@ def plot_accuracy_bands(
     spec = SafetySpec() if spec is None else spec
     if not isinstance(spec, SafetySpec):
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
-    names = list(sketch.classifiers) if classifiers is None else [
-        sketch.classifiers[sketch.spec().classifier_index(c)] for c in classifiers]
+    names = (
+        list(sketch.classifiers)
+        if classifiers is None
+        else [sketch.classifiers[sketch.spec().classifier_index(c)] for c in classifiers]
+    )
     pooled = sketch.pooled().unlabelled()
     total = sketch.Q
     q_a = np.arange(total + 1)
@@ -207,8 +224,10 @@ def plot_accuracy_bands(
             lo, hi = (v.astype(float) for v in axiom_segments(pooled, name))
             on_a = q_a > 0
             on_b = q_b > 0
-            bands = ((left, q_a[on_a], (lo / q_a)[on_a], (hi / q_a)[on_a]),
-                     (right, q_a[on_b], ((q_b - r_a + lo) / q_b)[on_b], ((q_b - r_a + hi) / q_b)[on_b]))
+            bands = (
+                (left, q_a[on_a], (lo / q_a)[on_a], (hi / q_a)[on_a]),
+                (right, q_a[on_b], ((q_b - r_a + lo) / q_b)[on_b], ((q_b - r_a + hi) / q_b)[on_b]),
+            )
             for axis, where, low, high in bands:
                 axis.fill_between(where, low, high, color=colour, alpha=0.18, linewidth=0)
                 axis.plot(where, low, color=colour, linewidth=1.2, label=f"{name} ($R_{{a_i}} = {r_a}$)")
@@ -217,23 +236,45 @@ def plot_accuracy_bands(
                 by_label = truth.marginalise([name]).by_true_label()
                 true_a, true_b = sum(by_label[a].values()), sum(by_label[b].values())
                 if true_a:
-                    left.scatter([true_a], [by_label[a].get((a,), 0) / true_a], marker="*", s=110,
-                                 color=colour, edgecolors="black", zorder=4)
+                    left.scatter(
+                        [true_a],
+                        [by_label[a].get((a,), 0) / true_a],
+                        marker="*",
+                        s=110,
+                        color=colour,
+                        edgecolors="black",
+                        zorder=4,
+                    )
                 if true_b:
-                    right.scatter([true_a], [by_label[b].get((b,), 0) / true_b], marker="*", s=110,
-                                  color=colour, edgecolors="black", zorder=4)
+                    right.scatter(
+                        [true_a],
+                        [by_label[b].get((b,), 0) / true_b],
+                        marker="*",
+                        s=110,
+                        color=colour,
+                        edgecolors="black",
+                        zorder=4,
+                    )
     for axis, label in ((left, a), (right, b)):
         if spec.min_accuracy is not None:
-            axis.axhline(float(spec.min_accuracy), color="black", linestyle=":", linewidth=1.0,
-                         label=f"threshold {spec.min_accuracy}")
+            axis.axhline(
+                float(spec.min_accuracy),
+                color="black",
+                linestyle=":",
+                linewidth=1.0,
+                label=f"threshold {spec.min_accuracy}",
+            )
         axis.set_xlim(0, total)
         axis.set_ylim(-0.02, 1.02)
         axis.set_xlabel("assumed $Q_a$")
         axis.set_ylabel(f"possible accuracy on label {label!r}")
     handles, labels = left.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4), fontsize="small")
-    fig.suptitle("What the single-classifier axiom leaves of each accuracy"
-                 + ("  (stars: the truth)" if truth is not None else ""), fontsize="medium")
+    fig.suptitle(
+        "What the single-classifier axiom leaves of each accuracy"
+        + ("  (stars: the truth)" if truth is not None else ""),
+        fontsize="medium",
+    )
     return fig
 
 
@@ -282,8 +323,11 @@ def plot_accuracy_ranges(
     spec = SafetySpec() if spec is None else spec
     if not isinstance(spec, SafetySpec):
         raise SpecError(f"spec must be a SafetySpec, got {type(spec).__name__}")
-    names = list(sketch.classifiers) if classifiers is None else [
-        sketch.classifiers[sketch.spec().classifier_index(c)] for c in classifiers]
+    names = (
+        list(sketch.classifiers)
+        if classifiers is None
+        else [sketch.classifiers[sketch.spec().classifier_index(c)] for c in classifiers]
+    )
     pooled = sketch.pooled()
     singles = [[name] for name in names]
     free = logical_alarm(pooled.unlabelled(), SafetySpec(None), singles, prevalences=False, accuracy=True)
@@ -295,18 +339,32 @@ def plot_accuracy_ranges(
         for k, name in enumerate(names):
             level = len(names) - 1 - k
             colour = PALETTE[sketch.classifiers.index(name) % len(PALETTE)]
-            for report, height, style in ((free, 0.7, {"color": "#d0d0d0"}), (meeting, 0.36, {"color": colour})):
+            for report, height, style in (
+                (free, 0.7, {"color": "#d0d0d0"}),
+                (meeting, 0.36, {"color": colour}),
+            ):
                 ranges = report.result(name).accuracy
                 lo, hi = (None, None) if ranges is None else ranges[name][label]
                 if lo is not None and hi is not None:
-                    axis.broken_barh([(float(lo), max(float(hi - lo), 0.004))], (level - height / 2, height),
-                                     label=f"_{'meets' if report is meeting else 'counts'}: {name}", **style)
+                    axis.broken_barh(
+                        [(float(lo), max(float(hi - lo), 0.004))],
+                        (level - height / 2, height),
+                        label=f"_{'meets' if report is meeting else 'counts'}: {name}",
+                        **style,
+                    )
             if truth is not None:
                 cells = truth.marginalise([name]).by_true_label().get(label, {})
                 size = sum(cells.values())
                 if size:
-                    axis.scatter([cells.get((label,), 0) / size], [level], marker="*", s=110, color=colour,
-                                 edgecolors="black", zorder=4)
+                    axis.scatter(
+                        [cells.get((label,), 0) / size],
+                        [level],
+                        marker="*",
+                        s=110,
+                        color=colour,
+                        edgecolors="black",
+                        zorder=4,
+                    )
         t = spec.threshold(names[0], label) if names else None
         if t is not None and all(spec.threshold(n, label) == t for n in names):
             axis.axvline(float(t), color="black", linestyle=":", linewidth=1.0)
@@ -317,9 +375,13 @@ def plot_accuracy_ranges(
         axis.set_xlabel(f"accuracy on label {label!r}")
         if ell:
             axis.tick_params(labelleft=False)
-    fig.suptitle(f"Exact accuracy ranges from the counts alone (grey: any answer key; colour: answer keys under "
-                 f"which the classifier meets {spec.describe()})" + ("; stars: the truth" if truth is not None else ""),
-                 fontsize="medium", wrap=True)
+    fig.suptitle(
+        f"Exact accuracy ranges from the counts alone (grey: any answer key; colour: answer keys under "
+        f"which the classifier meets {spec.describe()})"
+        + ("; stars: the truth" if truth is not None else ""),
+        fontsize="medium",
+        wrap=True,
+    )
     return fig
 
 

@@ -31,8 +31,9 @@ from evalgebra.samplewise.metrics import ERROR_METRICS, PREDICTION_METRICS, cons
 __all__ = ["plot_consistency"]
 
 
-def plot_consistency(predictions: Any, truth: Any = None, metrics: Sequence[str] | None = None,
-                     ax: Any = None) -> Any:
+def plot_consistency(
+    predictions: Any, truth: Any = None, metrics: Sequence[str] | None = None, ax: Any = None
+) -> Any:
     r"""Box plots of every metric over all pairs of runs, with the mean marked.
 
     Parameters

@@ -29,17 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.results import Evaluation
-from evalgebra.data.sketch import Sketch
 
 __all__ = ["plot_partition"]
 
 COLOURS = {"truth": "#2ca02c", "algebraic": "#1f77b4", "majority": "#ff7f0e", "hui_walter": "#9467bd"}
 
 
-def plot_partition(sketch: Sketch, evaluations: Mapping[str, Evaluation], label: str | None = None,
-                   ax: Any = None) -> Any:
+def plot_partition(
+    sketch: Sketch, evaluations: Mapping[str, Evaluation], label: str | None = None, ax: Any = None
+) -> Any:
     r"""Items of each decision pattern assigned to ``label`` by each evaluation (and the truth).
 
     Parameters
@@ -77,8 +78,9 @@ def plot_partition(sketch: Sketch, evaluations: Mapping[str, Evaluation], label:
     width = 0.8 / max(len(series), 1)
     x = np.arange(len(patterns))
     for k, (name, values) in enumerate(series.items()):
-        ax.bar(x + (k - (len(series) - 1) / 2) * width, values, width, label=name,
-               color=COLOURS.get(name, None))
+        ax.bar(
+            x + (k - (len(series) - 1) / 2) * width, values, width, label=name, color=COLOURS.get(name, None)
+        )
     ax.set_xticks(x, ["".join(p) for p in patterns])
     ax.set_xlabel("decision pattern")
     ax.set_ylabel(f"items with true label {label}")

@@ -49,10 +49,10 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.alarm.logical import axiom_segments
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
 
 __all__ = ["PairEvaluations", "pair_evaluations", "plot_axiom_planes", "plot_pair_evaluations"]
 
@@ -68,8 +68,10 @@ def _binary(sketch: Any) -> Sketch:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     if sketch.n_labels != 2:
-        raise SketchError(f"evaluation spaces are drawn for binary classifiers (R = 2); this sketch has "
-                          f"{sketch.n_labels} labels {list(sketch.labels)}")
+        raise SketchError(
+            f"evaluation spaces are drawn for binary classifiers (R = 2); this sketch has "
+            f"{sketch.n_labels} labels {list(sketch.labels)}"
+        )
     return sketch
 
 
@@ -141,8 +143,10 @@ class PairEvaluations:
 
     def rectangle_b(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """The single-axiom rectangle in label ``b`` space, ``(lo, hi)`` of ``R_{b_i,b}``, ``R_{b_j,b}``."""
-        return tuple((self.q_b - r + lo, self.q_b - r + hi)  # type: ignore[return-value]
-                     for r, (lo, hi) in zip(self.r_a, self.rectangle))
+        return tuple(
+            (self.q_b - r + lo, self.q_b - r + hi)  # type: ignore[return-value]
+            for r, (lo, hi) in zip(self.r_a, self.rectangle)
+        )
 
 
 def pair_evaluations(
@@ -204,12 +208,19 @@ def pair_evaluations(
     for name in names:
         lo, hi = axiom_segments(sketch, name)
         bounds.append((int(lo[q_a]), int(hi[q_a])))
-    grid_i, grid_j = np.meshgrid(np.arange(bounds[0][0], bounds[0][1] + 1, dtype=np.int64),
-                                 np.arange(bounds[1][0], bounds[1][1] + 1, dtype=np.int64), indexing="ij")
+    grid_i, grid_j = np.meshgrid(
+        np.arange(bounds[0][0], bounds[0][1] + 1, dtype=np.int64),
+        np.arange(bounds[1][0], bounds[1][1] + 1, dtype=np.int64),
+        indexing="ij",
+    )
     x = np.column_stack([grid_i.ravel(), grid_j.ravel()])
     if cuts:
-        keep = ((x[:, 0] + x[:, 1] >= q_a - n_bb) & (x[:, 0] + x[:, 1] <= q_a + n_aa)
-                & (x[:, 0] - x[:, 1] <= n_ab) & (x[:, 1] - x[:, 0] <= n_ba))
+        keep = (
+            (x[:, 0] + x[:, 1] >= q_a - n_bb)
+            & (x[:, 0] + x[:, 1] <= q_a + n_aa)
+            & (x[:, 0] - x[:, 1] <= n_ab)
+            & (x[:, 1] - x[:, 0] <= n_ba)
+        )
         x = x[keep]
     y = q_b - r_a + x
     meets_a: np.ndarray = np.ones(len(x), dtype=bool)
@@ -220,8 +231,19 @@ def pair_evaluations(
     if spec.min_total_accuracy is not None:
         whole = np.asarray(_above(x + y, spec.min_total_accuracy, total, spec.strict).all(axis=1))
         meets_a, meets_b = meets_a & whole, meets_b & whole
-    return PairEvaluations((names[0], names[1]), total, q_a, x, y, meets_a, meets_b,
-                           (bounds[0], bounds[1]), (n_aa, n_ab, n_ba, n_bb), bool(cuts), spec)
+    return PairEvaluations(
+        (names[0], names[1]),
+        total,
+        q_a,
+        x,
+        y,
+        meets_a,
+        meets_b,
+        (bounds[0], bounds[1]),
+        (n_aa, n_ab, n_ba, n_bb),
+        bool(cuts),
+        spec,
+    )
 
 
 # -- drawing --------------------------------------------------------------------------------
@@ -238,25 +260,54 @@ def _axes_row(axes: Any, count: int, width: float, height: float) -> tuple[Any, 
     return axes[0].figure, axes
 
 
-def _panel(ax: Any, size: int, points: np.ndarray, meets: np.ndarray, box: tuple[tuple[int, int], ...],
-           threshold: Fraction | None, label: str, names: tuple[str, str], lattice: bool) -> None:
+def _panel(
+    ax: Any,
+    size: int,
+    points: np.ndarray,
+    meets: np.ndarray,
+    box: tuple[tuple[int, int], ...],
+    threshold: Fraction | None,
+    label: str,
+    names: tuple[str, str],
+    lattice: bool,
+) -> None:
     from matplotlib.patches import Rectangle
 
     if lattice and (size + 1) ** 2 <= _MAX_LATTICE:
         grid = np.arange(size + 1)
         gi, gj = np.meshgrid(grid, grid, indexing="ij")
-        ax.scatter(gi.ravel(), gj.ravel(), s=2, color=LATTICE, linewidths=0, zorder=1,
-                   label="all evaluations")
+        ax.scatter(
+            gi.ravel(), gj.ravel(), s=2, color=LATTICE, linewidths=0, zorder=1, label="all evaluations"
+        )
     ax.add_patch(Rectangle((0, 0), size, size, fill=False, edgecolor="0.55", linewidth=0.8, zorder=0.5))
     (lo_i, hi_i), (lo_j, hi_j) = box
-    ax.add_patch(Rectangle((lo_i - 0.5, lo_j - 0.5), hi_i - lo_i + 1, hi_j - lo_j + 1, fill=False,
-                           edgecolor="black", linestyle="--", linewidth=1.2, zorder=4,
-                           label="single-classifier axioms"))
+    ax.add_patch(
+        Rectangle(
+            (lo_i - 0.5, lo_j - 0.5),
+            hi_i - lo_i + 1,
+            hi_j - lo_j + 1,
+            fill=False,
+            edgecolor="black",
+            linestyle="--",
+            linewidth=1.2,
+            zorder=4,
+            label="single-classifier axioms",
+        )
+    )
     marker = 12 if len(points) <= 2500 else 4
-    for mask, colour, text in ((meets, MEETS, "both meet the specification"),
-                               (~meets, FAILS, "a member fails it")):
-        ax.scatter(points[mask, 0], points[mask, 1], s=marker, color=colour, linewidths=0, zorder=3,
-                   label=f"{text} ({int(mask.sum())})")
+    for mask, colour, text in (
+        (meets, MEETS, "both meet the specification"),
+        (~meets, FAILS, "a member fails it"),
+    ):
+        ax.scatter(
+            points[mask, 0],
+            points[mask, 1],
+            s=marker,
+            color=colour,
+            linewidths=0,
+            zorder=3,
+            label=f"{text} ({int(mask.sum())})",
+        )
     if threshold is not None:
         level = float(threshold * size)
         ax.axvline(level, color="black", linestyle=":", linewidth=0.8)
@@ -303,16 +354,37 @@ def plot_pair_evaluations(
     fig, (left, right) = _axes_row(axes, 2, 4.6, 4.4)
     a, b = sketch.labels
     threshold = points.spec.min_accuracy
-    _panel(left, points.q_a, points.x, points.meets_a, points.rectangle, threshold, "a", points.classifiers,
-           lattice)
-    _panel(right, points.q_b, points.y, points.meets_b, points.rectangle_b(), threshold, "b", points.classifiers,
-           lattice)
+    _panel(
+        left,
+        points.q_a,
+        points.x,
+        points.meets_a,
+        points.rectangle,
+        threshold,
+        "a",
+        points.classifiers,
+        lattice,
+    )
+    _panel(
+        right,
+        points.q_b,
+        points.y,
+        points.meets_b,
+        points.rectangle_b(),
+        threshold,
+        "b",
+        points.classifiers,
+        lattice,
+    )
     left.set_title(f"label {a}: $Q_a = {points.q_a}$")
     right.set_title(f"label {b}: $Q_b = {points.q_b}$")
     left.legend(loc="upper left", fontsize="x-small", framealpha=0.9)
-    fig.suptitle(f"Possible evaluations of ({points.classifiers[0]}, {points.classifiers[1]}), "
-                 f"Q = {points.Q}; {points.spec.describe()}"
-                 + ("" if points.cuts else " (single-classifier axioms only)"), fontsize="medium")
+    fig.suptitle(
+        f"Possible evaluations of ({points.classifiers[0]}, {points.classifiers[1]}), "
+        f"Q = {points.Q}; {points.spec.describe()}"
+        + ("" if points.cuts else " (single-classifier axioms only)"),
+        fontsize="medium",
+    )
     return fig
 
 
@@ -386,21 +458,44 @@ def plot_axiom_planes(
         colour = PALETTE[sketch.classifiers.index(name) % len(PALETTE)]
         r_a = sum(c for p, c in pooled.marginalise([name]).counts().items() if p[0] == a)
         lo, hi = axiom_segments(pooled, name)
-        ax.add_collection3d(Poly3DCollection([_polygon(lo, hi, r_a, total)], facecolors=colour,
-                                             edgecolors=colour, linewidths=0.6, alpha=0.35,
-                                             label=f"{name} ($R_{{a_i}} = {r_a}$)"))
+        ax.add_collection3d(
+            Poly3DCollection(
+                [_polygon(lo, hi, r_a, total)],
+                facecolors=colour,
+                edgecolors=colour,
+                linewidths=0.6,
+                alpha=0.35,
+                label=f"{name} ($R_{{a_i}} = {r_a}$)",
+            )
+        )
         if spec is not None:
             lo, hi = axiom_segments(pooled, name, spec)
             if (lo <= hi).any():
-                ax.add_collection3d(Poly3DCollection([_polygon(lo, hi, r_a, total)], facecolors=colour,
-                                                     edgecolors="black", linewidths=0.4, alpha=0.8))
+                ax.add_collection3d(
+                    Poly3DCollection(
+                        [_polygon(lo, hi, r_a, total)],
+                        facecolors=colour,
+                        edgecolors="black",
+                        linewidths=0.4,
+                        alpha=0.8,
+                    )
+                )
         if truth is not None:
             by_label = truth.marginalise([name]).by_true_label()
             q_true = sum(by_label[a].values())
             right_a = by_label[a].get((a,), 0)
             right_b = by_label[sketch.labels[1]].get((sketch.labels[1],), 0)
-            ax.scatter([right_a], [right_b], [q_true], color=colour, edgecolors="black", marker="*", s=90,
-                       depthshade=False, zorder=5)
+            ax.scatter(
+                [right_a],
+                [right_b],
+                [q_true],
+                color=colour,
+                edgecolors="black",
+                marker="*",
+                s=90,
+                depthshade=False,
+                zorder=5,
+            )
     ax.set_xlim(0, total)
     ax.set_ylim(0, total)
     ax.set_zlim(0, total)

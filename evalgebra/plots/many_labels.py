@@ -69,7 +69,9 @@ def _float(value: Any) -> float:
         return float("nan")
 
 
-def plot_label_permutations(result: Evaluation, truth: EvaluationPoint | None = None, figsize: Any = (9.0, 4.2)) -> Any:
+def plot_label_permutations(
+    result: Evaluation, truth: EvaluationPoint | None = None, figsize: Any = (9.0, 4.2)
+) -> Any:
     r"""The candidate points of a many-label evaluation and the chosen point against the truth.
 
     Parameters
@@ -103,7 +105,9 @@ def plot_label_permutations(result: Evaluation, truth: EvaluationPoint | None = 
     fig = new_figure(figsize=figsize)
     left, right = fig.subplots(1, 2)
     fit = result.fit
-    exact_points = result.points if fit is None else result.points[:fit.fitted_index]  # the permutations only
+    exact_points = (
+        result.points if fit is None else result.points[: fit.fitted_index]
+    )  # the permutations only
     prevalences = np.array([[_float(p.prevalence[label]) for label in labels] for p in exact_points])
     chosen = result.chosen if result.chosen is not None and result.chosen < len(exact_points) else None
     true_prevalence = None if truth is None else [_float(truth.prevalence_of()[label]) for label in labels]
@@ -131,8 +135,15 @@ def plot_label_permutations(result: Evaluation, truth: EvaluationPoint | None = 
         x, y, on = np.array(true_rates), np.array(estimates), np.array(diagonal)
         marker, size = _MARKERS[k % len(_MARKERS)], max(90 - 25 * k, 15)  # overlapping marks stay visible
         dots = right.scatter(x[on], y[on], s=size, marker=marker, label=f"{c} accuracy")
-        right.scatter(x[~on], y[~on], s=size, marker=marker, facecolors="none", edgecolors=dots.get_facecolor(),
-                      label=f"{c} errors")
+        right.scatter(
+            x[~on],
+            y[~on],
+            s=size,
+            marker=marker,
+            facecolors="none",
+            edgecolors=dots.get_facecolor(),
+            label=f"{c} errors",
+        )
     right.plot([0, 1], [0, 1], color="0.6", lw=0.8, zorder=0)
     right.set_xlim(0, 1)
     right.set_ylim(0, 1)
@@ -144,20 +155,34 @@ def plot_label_permutations(result: Evaluation, truth: EvaluationPoint | None = 
     return fig
 
 
-def _triangle(ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int | None,
-              truth: list[float] | None) -> None:
+def _triangle(
+    ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int | None, truth: list[float] | None
+) -> None:
     outline = np.vstack([CORNERS, CORNERS[:1]])
     ax.plot(outline[:, 0], outline[:, 1], color="0.3", lw=0.8)
     for corner, label in zip(CORNERS, labels):
-        ax.annotate(f"all {label}", corner, textcoords="offset points", xytext=(0, -12 if corner[1] == 0 else 5),
-                    ha="center", fontsize=8)
+        ax.annotate(
+            f"all {label}",
+            corner,
+            textcoords="offset points",
+            xytext=(0, -12 if corner[1] == 0 else 5),
+            ha="center",
+            fontsize=8,
+        )
     xy = simplex_xy(prevalences)
     ax.scatter(xy[:, 0], xy[:, 1], s=40, color="#1f77b4", label="candidate points")
     for k, (x, y) in enumerate(xy):
         ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(5, 3), fontsize=7)
     if chosen is not None:
-        ax.scatter(xy[chosen, 0], xy[chosen, 1], s=160, facecolors="none", edgecolors="#d62728", lw=1.6,
-                   label=f"chosen (point {chosen})")
+        ax.scatter(
+            xy[chosen, 0],
+            xy[chosen, 1],
+            s=160,
+            facecolors="none",
+            edgecolors="#d62728",
+            lw=1.6,
+            label=f"chosen (point {chosen})",
+        )
     if truth is not None:
         star = simplex_xy(truth)[0]
         ax.scatter(star[0], star[1], marker="*", s=90, color="#2ca02c", zorder=3, label="truth")
@@ -166,8 +191,9 @@ def _triangle(ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int |
     ax.legend(fontsize=7, loc="upper left")
 
 
-def _lines(ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int | None,
-           truth: list[float] | None) -> None:
+def _lines(
+    ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int | None, truth: list[float] | None
+) -> None:
     x = np.arange(len(labels))
     for k, row in enumerate(prevalences):
         ax.plot(x, row, color="#1f77b4", alpha=0.25, lw=0.8, label="candidate points" if k == 0 else None)
@@ -181,7 +207,9 @@ def _lines(ax: Any, labels: list[str], prevalences: np.ndarray, chosen: int | No
 
 
 def _matrices(ax: Any, labels: list[str], rows: dict[str, dict[str, dict[str, Any]]]) -> None:
-    blocks = [np.array([[_float(by_truth[ell][r]) for r in labels] for ell in labels]) for by_truth in rows.values()]
+    blocks = [
+        np.array([[_float(by_truth[ell][r]) for r in labels] for ell in labels]) for by_truth in rows.values()
+    ]
     image = np.hstack(blocks)
     ax.imshow(image, vmin=0, vmax=1, cmap="Blues")
     for k in range(1, len(blocks)):  # one block per classifier

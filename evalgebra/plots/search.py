@@ -86,6 +86,7 @@ def _plain_ticks(axis: Any, at: ArrayLike | None = None, values: ArrayLike | Non
     data = np.asarray(values if values is not None else [], dtype=float)
     data = data[np.isfinite(data) & (data > 0)]
     if len(data) and np.log10(data.max() / data.min()) < 2:
+
         def minor(value: float, _: Any) -> str:
             leading = value / 10 ** np.floor(np.log10(value) + 1e-9)
             return f"{value:g}" if round(leading, 6) in (2.0, 5.0) else ""
@@ -133,7 +134,14 @@ def spearman(x: ArrayLike, y: ArrayLike) -> float:
 def plot_failure_profile(
     profile: FailureProfile,
     ax: Any = None,
-    kinds: Sequence[str] = ("rejected", "complex", "outside_unit_cube", "blind_spot", "irrational", "always_rejected"),
+    kinds: Sequence[str] = (
+        "rejected",
+        "complex",
+        "outside_unit_cube",
+        "blind_spot",
+        "irrational",
+        "always_rejected",
+    ),
     title: str | None = None,
 ) -> Axes:
     r"""Failure-rate curves of a pool's candidate trios against test size.
@@ -210,7 +218,9 @@ def plot_score_vs_error(
     ax.scatter(x, y, s=12, alpha=0.6, color="tab:blue", label=f"survivors (Spearman {rho:.2f})")
     if best and len(x):
         top = np.argsort(x, kind="mergesort")[:best]
-        ax.scatter(x[top], y[top], s=40, facecolors="none", edgecolors="tab:red", label=f"best {len(top)} by score")
+        ax.scatter(
+            x[top], y[top], s=40, facecolors="none", edgecolors="tab:red", label=f"best {len(top)} by score"
+        )
     if len(x) and (x > 0).all():
         ax.set_xscale("log")
         _plain_ticks(ax.xaxis, values=x)

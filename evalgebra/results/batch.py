@@ -78,8 +78,9 @@ class BatchResult(Mapping[str, np.ndarray]):
         sizes = {name: value.shape[0] if value.ndim else None for name, value in columns.items()}
         rows = set(sizes.values())
         if None in rows or len(rows) > 1:
-            raise ValueError(f"every array of a batch result needs the same rows on its first axis; "
-                             f"got {sizes}")
+            raise ValueError(
+                f"every array of a batch result needs the same rows on its first axis; got {sizes}"
+            )
         mask = np.asarray(self.decoded, dtype=bool)
         n_rows = rows.pop() if rows else (mask.shape[0] if mask.ndim == 1 else -1)
         if mask.shape != (n_rows,):
@@ -117,8 +118,10 @@ class BatchResult(Mapping[str, np.ndarray]):
     def __repr__(self) -> str:
         shown, more = shorten([f"{name} {shape}" for name, shape, _ in self._shapes()], REPR_ARRAYS)
         arrays = ", ".join(shown) + (f", ... {more} more" if more else "")
-        return (f"BatchResult({self.method}; {self.n_rows} rows, {int(self.decoded.sum())} decoded; "
-                f"arrays {arrays or 'none'})")
+        return (
+            f"BatchResult({self.method}; {self.n_rows} rows, {int(self.decoded.sum())} decoded; "
+            f"arrays {arrays or 'none'})"
+        )
 
     def summary(self) -> str:
         """Plain text: the method, the rows and how many have a decoded point, one line per array."""

@@ -109,8 +109,9 @@ class Estimate:
     @property
     def is_exact(self) -> bool:
         """True when every defined value is exact (rational or algebraic)."""
-        values = self.values() + [v for rows in self.response.values() for row in rows.values()
-                                  for v in row.values()]
+        values = self.values() + [
+            v for rows in self.response.values() for row in rows.values() for v in row.values()
+        ]
         values += [v for row in self.correlation.values() for v in row.values()]
         return all(isinstance(v, EXACT_TYPES) for v in values if v is not None)
 
@@ -128,8 +129,10 @@ class Estimate:
         flip = lambda v, same: v if v is None or same else 1 - v  # noqa: E731 - P_{i,b|a} = 1 - P_{i,a|a}
         if len(labels) != 2:
             return {}
-        return {c: {t: {r: flip(row.get(t), r == t) for r in labels} for t in labels}
-                for c, row in self.accuracy.items()}
+        return {
+            c: {t: {r: flip(row.get(t), r == t) for r in labels} for t in labels}
+            for c, row in self.accuracy.items()
+        }
 
     def values(self) -> list[Any]:
         """Prevalences, then accuracies classifier by classifier."""
@@ -170,17 +173,20 @@ class Estimate:
         rows = self.response_rows()
 
         def table(convert: Any) -> dict[str, Any]:
-            out: dict[str, Any] = {"prevalence": {k: convert(v) for k, v in self.prevalence.items()},
-                                   "accuracy": {c: {k: convert(v) for k, v in row.items()}
-                                                for c, row in self.accuracy.items()}}
+            out: dict[str, Any] = {
+                "prevalence": {k: convert(v) for k, v in self.prevalence.items()},
+                "accuracy": {c: {k: convert(v) for k, v in row.items()} for c, row in self.accuracy.items()},
+            }
             if rows:
-                out["response"] = {c: {t: {r: convert(v) for r, v in row.items()}
-                                       for t, row in by_truth.items()}
-                                   for c, by_truth in rows.items()}
+                out["response"] = {
+                    c: {t: {r: convert(v) for r, v in row.items()} for t, row in by_truth.items()}
+                    for c, by_truth in rows.items()
+                }
             if self.correlation:
-                out["correlation"] = [{"classifiers": list(subset),
-                                       "value": {k: convert(v) for k, v in row.items()}}
-                                      for subset, row in self.correlation.items()]
+                out["correlation"] = [
+                    {"classifiers": list(subset), "value": {k: convert(v) for k, v in row.items()}}
+                    for subset, row in self.correlation.items()
+                ]
             return out
 
         out = table(render.float_or_none)

@@ -154,9 +154,14 @@ class Evaluation:
             "points": [{"kind": self.point_kind(k), **p.to_dict()} for k, p in enumerate(self.points)],
             "chosen": self.chosen,
             "partition": {
-                label: [{"decisions": list(pattern), "count": render.float_or_none(count),
-                         **({"exact": exact_text(count)} if isinstance(count, EXACT_TYPES) else {})}
-                        for pattern, count in rows]
+                label: [
+                    {
+                        "decisions": list(pattern),
+                        "count": render.float_or_none(count),
+                        **({"exact": exact_text(count)} if isinstance(count, EXACT_TYPES) else {}),
+                    }
+                    for pattern, count in rows
+                ]
                 for label, rows in self.partition.items()
             },
             "alarms": [a.to_dict() for a in self.alarms],

@@ -80,11 +80,18 @@ class IntervalInfo:
             seed = "no seed" if self.seed is None else f"seed {self.seed}"
             failed = ""
             if self.n_failed:
-                failed = (f"; {self.n_failed} failed ({100 * (self.failed_share or 0):.3g}%): "
-                          + ", ".join(f"{k} {v}" for k, v in sorted(self.failed.items())))
+                failed = f"; {self.n_failed} failed ({100 * (self.failed_share or 0):.3g}%): " + ", ".join(
+                    f"{k} {v}" for k, v in sorted(self.failed.items())
+                )
             text += f" ({self.n_boot} resamples, {seed}{failed})"
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "n_boot": self.n_boot, "seed": self.seed,
-                "failed": dict(self.failed), "failed_share": self.failed_share}
+        return {
+            "kind": self.kind,
+            "level": self.level,
+            "n_boot": self.n_boot,
+            "seed": self.seed,
+            "failed": dict(self.failed),
+            "failed_share": self.failed_share,
+        }

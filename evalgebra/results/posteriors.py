@@ -94,8 +94,14 @@ class PointRows:
     (True, [[1, 0], [Fraction(1, 2), Fraction(1, 2)]])
     """
 
-    def __init__(self, labels: tuple[str, ...], classifiers: tuple[str, ...], prevalence: list[Any],
-                 rows: dict[str, list[list[Any]]], exact: bool) -> None:
+    def __init__(
+        self,
+        labels: tuple[str, ...],
+        classifiers: tuple[str, ...],
+        prevalence: list[Any],
+        rows: dict[str, list[list[Any]]],
+        exact: bool,
+    ) -> None:
         self.labels = labels
         self.classifiers = classifiers
         self.prevalence = prevalence
@@ -155,15 +161,21 @@ def point_rows(estimate: Estimate) -> PointRows:
         raise PointError(f"need at least two labels, got {list(labels)!r}")
     by_classifier = estimate.response_rows()
     if estimate.accuracy and not by_classifier:
-        raise PointError(f"the estimate gives accuracies only, no response rows, for {len(labels)} labels: posteriors "
-                         "need every rate P_{i,r|l} (the algebraic evaluator's points have them)")
+        raise PointError(
+            f"the estimate gives accuracies only, no response rows, for {len(labels)} labels: posteriors "
+            "need every rate P_{i,r|l} (the algebraic evaluator's points have them)"
+        )
     classifiers = tuple(by_classifier)
     raw_prevalence = [estimate.prevalence[x] for x in labels]
-    raw_rows = {c: [[by_classifier[c].get(t, {}).get(r) for r in labels] for t in labels] for c in classifiers}
+    raw_rows = {
+        c: [[by_classifier[c].get(t, {}).get(r) for r in labels] for t in labels] for c in classifiers
+    }
     values = raw_prevalence + [v for rows in raw_rows.values() for row in rows for v in row]
     if any(v is None for v in values):
-        raise PointError("the estimate leaves some prevalence or response rate undefined (None); "
-                         "posteriors need a fully defined point")
+        raise PointError(
+            "the estimate leaves some prevalence or response rate undefined (None); "
+            "posteriors need a fully defined point"
+        )
     exact = all(_is_rational(v) for v in values)
     try:
         convert: Any = (lambda v: v) if exact else float
@@ -174,8 +186,11 @@ def point_rows(estimate: Estimate) -> PointRows:
     return PointRows(labels, classifiers, prevalence, rows, exact)
 
 
-def pattern_posteriors(estimate: Estimate, classifiers: Sequence[str] | None = None,
-                       patterns: Sequence[Sequence[str]] | None = None) -> dict[tuple[str, ...], dict[str, Any]]:
+def pattern_posteriors(
+    estimate: Estimate,
+    classifiers: Sequence[str] | None = None,
+    patterns: Sequence[Sequence[str]] | None = None,
+) -> dict[tuple[str, ...], dict[str, Any]]:
     r"""The posterior of every true label for decision patterns: ``{pattern: {label: P(label | pattern)}}``.
 
     Parameters
@@ -207,7 +222,9 @@ def pattern_posteriors(estimate: Estimate, classifiers: Sequence[str] | None = N
     for pattern in patterns:
         key = tuple(str(x) for x in pattern)
         if len(key) != len(names) or any(x not in index for x in key):
-            raise SketchError(f"pattern {key!r}: need {len(names)} answers among the labels {list(rows.labels)}")
+            raise SketchError(
+                f"pattern {key!r}: need {len(names)} answers among the labels {list(rows.labels)}"
+            )
         out[key] = dict(zip(rows.labels, rows.posterior([index[x] for x in key], names)))
     return out
 
@@ -216,7 +233,9 @@ def _classifiers(rows: PointRows, classifiers: Sequence[str] | None) -> tuple[st
     names = rows.classifiers if classifiers is None else tuple(str(c) for c in classifiers)
     unknown = [c for c in names if c not in rows.rows]
     if unknown:
-        raise PointError(f"the estimate has no rows for classifier(s) {unknown}; it has {list(rows.classifiers)}")
+        raise PointError(
+            f"the estimate has no rows for classifier(s) {unknown}; it has {list(rows.classifiers)}"
+        )
     return names
 
 
@@ -244,13 +263,17 @@ def posterior_partition(estimate: Estimate, sketch: Sketch) -> dict[str, list[tu
     return out
 
 
-def _observed(estimate: Estimate, sketch: Sketch) -> tuple[PointRows, tuple[str, ...], list[tuple[Any, list[int], int]]]:
+def _observed(
+    estimate: Estimate, sketch: Sketch
+) -> tuple[PointRows, tuple[str, ...], list[tuple[Any, list[int], int]]]:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     rows = point_rows(estimate)
     names = _classifiers(rows, sketch.classifiers)
     if tuple(sketch.labels) != rows.labels:
-        raise SketchError(f"the sketch's labels {list(sketch.labels)} are not the estimate's {list(rows.labels)}")
+        raise SketchError(
+            f"the sketch's labels {list(sketch.labels)} are not the estimate's {list(rows.labels)}"
+        )
     index = {x: k for k, x in enumerate(rows.labels)}
     observed = [(pattern, [index[x] for x in pattern], count) for pattern, count in sketch.counts().items()]
     return rows, names, observed
@@ -285,7 +308,9 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
     return out
 
 
-def _items(decisions: Any, classifiers: Sequence[str] | None) -> tuple[list[tuple[str, ...]], tuple[str, ...] | None, Any]:
+def _items(
+    decisions: Any, classifiers: Sequence[str] | None
+) -> tuple[list[tuple[str, ...]], tuple[str, ...] | None, Any]:
     """Item rows as tuples of label names, the classifier names, and a pandas index (or None)."""
     index = None
     if hasattr(decisions, "columns") and hasattr(decisions, "to_numpy"):  # a pandas DataFrame
@@ -334,7 +359,9 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
     for item in items:
         if item not in cache:
             if len(item) != len(names) or any(x not in code for x in item):
-                raise SketchError(f"item {item!r}: need {len(names)} answers among the labels {list(rows.labels)}")
+                raise SketchError(
+                    f"item {item!r}: need {len(names)} answers among the labels {list(rows.labels)}"
+                )
             cache[item] = rows.posterior([code[x] for x in item], names)
         out.append(cache[item])
     array = np.array(out, dtype=object if rows.exact else float).reshape(len(items), len(rows.labels))
@@ -376,4 +403,3 @@ def predict(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | Non
 
         return pd.Series(out, index=proba.index, name="label", dtype=object)
     return out
-

@@ -127,28 +127,48 @@ def _with_interval(value: Any, estimate: Any, *path: str) -> str:
 def estimate_repr(estimate: Any) -> str:
     """``Estimate(prevalence a=1/4, b=3/4; accuracy of 5 classifiers)``."""
     shown, more = shorten(list(estimate.prevalence.items()), REPR_NAMES)
-    prevalence = ", ".join(_short(str(label), v) for label, v in shown) + (f", ... {more} more" if more else "")
+    prevalence = ", ".join(_short(str(label), v) for label, v in shown) + (
+        f", ... {more} more" if more else ""
+    )
     return f"Estimate(prevalence {prevalence}; accuracy of {len(estimate.accuracy)} classifiers)"
 
 
 def estimate_lines(estimate: Any, indent: str = "") -> list[str]:
     """Plain-text lines: the prevalences, then one line per classifier (cut short)."""
-    lines = [indent + "prevalence: " + "   ".join(f"P_{label} = {_with_interval(v, estimate, 'prevalence', label)}"
-                                                  for label, v in estimate.prevalence.items())]
+    lines = [
+        indent
+        + "prevalence: "
+        + "   ".join(
+            f"P_{label} = {_with_interval(v, estimate, 'prevalence', label)}"
+            for label, v in estimate.prevalence.items()
+        )
+    ]
     for population, row in (getattr(estimate, "by_population", None) or {}).items():
-        lines.append(f"{indent}  in {population}: " + "   ".join(
-            f"P_{label} = {_with_interval(v, estimate, 'by_population', population, label)}" for label, v in row.items()))
+        lines.append(
+            f"{indent}  in {population}: "
+            + "   ".join(
+                f"P_{label} = {_with_interval(v, estimate, 'by_population', population, label)}"
+                for label, v in row.items()
+            )
+        )
     rows, more = shorten(list(estimate.accuracy.items()))
     width = max((len(str(c)) for c, _ in rows), default=0)
     for c, row in rows:
-        lines.append(f"{indent}{str(c):<{width}}  " + "   ".join(
-            f"acc on {label} = {_with_interval(v, estimate, 'accuracy', c, label)}" for label, v in row.items()))
+        lines.append(
+            f"{indent}{str(c):<{width}}  "
+            + "   ".join(
+                f"acc on {label} = {_with_interval(v, estimate, 'accuracy', c, label)}"
+                for label, v in row.items()
+            )
+        )
     if more:
         lines.append(f"{indent}... and {more} more classifiers")
     subsets, more = shorten(list((getattr(estimate, "correlation", None) or {}).items()))
     for subset, row in subsets:  # a correlated structure's G^ell_T
-        lines.append(f"{indent}G of {', '.join(map(str, subset))}  " + "   ".join(
-            f"on {label} = {value_text(v)}" for label, v in row.items()))
+        lines.append(
+            f"{indent}G of {', '.join(map(str, subset))}  "
+            + "   ".join(f"on {label} = {value_text(v)}" for label, v in row.items())
+        )
     if more:
         lines.append(f"{indent}... and {more} more correlated subsets")
     return lines
@@ -156,22 +176,44 @@ def estimate_lines(estimate: Any, indent: str = "") -> list[str]:
 
 def _estimate_tables(estimate: Any) -> list[str]:
     labels = list(estimate.prevalence)
-    rows = [["prevalence", *(_with_interval(v, estimate, "prevalence", label) for label, v in estimate.prevalence.items())]]
+    rows = [
+        [
+            "prevalence",
+            *(_with_interval(v, estimate, "prevalence", label) for label, v in estimate.prevalence.items()),
+        ]
+    ]
     by_population = getattr(estimate, "by_population", None) or {}  # a Hui-Walter estimate's own rows
-    rows.extend([f"in {population}", *(_with_interval(shares.get(label), estimate, "by_population", population, label)
-                                       for label in labels)]
-                for population, shares in by_population.items())
+    rows.extend(
+        [
+            f"in {population}",
+            *(
+                _with_interval(shares.get(label), estimate, "by_population", population, label)
+                for label in labels
+            ),
+        ]
+        for population, shares in by_population.items()
+    )
     prevalence = html_table(["", *labels], rows)
     classifiers, more = shorten(list(estimate.accuracy.items()))
-    accuracy = html_table(["classifier", *(f"accuracy on {label}" for label in labels)],
-                          [[c, *(_with_interval(row.get(label), estimate, "accuracy", c, label) for label in labels)]
-                           for c, row in classifiers], more=more)
+    accuracy = html_table(
+        ["classifier", *(f"accuracy on {label}" for label in labels)],
+        [
+            [c, *(_with_interval(row.get(label), estimate, "accuracy", c, label) for label in labels)]
+            for c, row in classifiers
+        ],
+        more=more,
+    )
     subsets, more = shorten(list((getattr(estimate, "correlation", None) or {}).items()))
     if not subsets:
         return [prevalence, accuracy]
-    correlation = html_table(["correlated subset", *(f"G on {label}" for label in labels)],
-                             [[", ".join(map(str, subset)), *(value_text(row.get(label)) for label in labels)]
-                              for subset, row in subsets], more=more)
+    correlation = html_table(
+        ["correlated subset", *(f"G on {label}" for label in labels)],
+        [
+            [", ".join(map(str, subset)), *(value_text(row.get(label)) for label in labels)]
+            for subset, row in subsets
+        ],
+        more=more,
+    )
     return [prevalence, accuracy, correlation]
 
 
@@ -183,15 +225,42 @@ def estimate_html(estimate: Any) -> str:
 def estimate_records(estimate: Any) -> list[dict[str, Any]]:
     """One record per statistic: ``statistic``, ``label``, ``classifier``, ``value``, ``exact``
     (and ``low``, ``high`` when the estimate has intervals)."""
-    records = [{"statistic": "prevalence", "label": label, "classifier": None, "value": float_or_none(v),
-                "exact": _exact_text(v), **_bounds(estimate, "prevalence", label)}
-               for label, v in estimate.prevalence.items()]
+    records = [
+        {
+            "statistic": "prevalence",
+            "label": label,
+            "classifier": None,
+            "value": float_or_none(v),
+            "exact": _exact_text(v),
+            **_bounds(estimate, "prevalence", label),
+        }
+        for label, v in estimate.prevalence.items()
+    ]
     for c, row in estimate.accuracy.items():
-        records.extend({"statistic": "accuracy", "label": label, "classifier": c, "value": float_or_none(v),
-                        "exact": _exact_text(v), **_bounds(estimate, "accuracy", c, label)} for label, v in row.items())
-    for subset, row in (getattr(estimate, "correlation", None) or {}).items():  # classifier: the subset, "c0,c1"
-        records.extend({"statistic": "correlation", "label": label, "classifier": ",".join(map(str, subset)),
-                        "value": float_or_none(v), "exact": _exact_text(v)} for label, v in row.items())
+        records.extend(
+            {
+                "statistic": "accuracy",
+                "label": label,
+                "classifier": c,
+                "value": float_or_none(v),
+                "exact": _exact_text(v),
+                **_bounds(estimate, "accuracy", c, label),
+            }
+            for label, v in row.items()
+        )
+    for subset, row in (
+        getattr(estimate, "correlation", None) or {}
+    ).items():  # classifier: the subset, "c0,c1"
+        records.extend(
+            {
+                "statistic": "correlation",
+                "label": label,
+                "classifier": ",".join(map(str, subset)),
+                "value": float_or_none(v),
+                "exact": _exact_text(v),
+            }
+            for label, v in row.items()
+        )
     return records
 
 
@@ -225,14 +294,19 @@ def evaluation_repr(evaluation: Any) -> str:
         choice = "no point chosen"
     else:
         shown, more = shorten(list(point.prevalence.items()), REPR_NAMES)
-        choice = "chosen " + ", ".join(_short(f"P_{label}", v) for label, v in shown) + (
-            f", ... {more} more" if more else "")
+        choice = (
+            "chosen "
+            + ", ".join(_short(f"P_{label}", v) for label, v in shown)
+            + (f", ... {more} more" if more else "")
+        )
     kinds = sorted({a.kind for a in evaluation.alarms})
     alarms = f"alarms: {names_text(kinds)}" if kinds else "no alarms"
     parts = f"; {len(evaluation.trios)} {_parts_name(evaluation)}" if evaluation.trios else ""
     structure = f"; structure {evaluation.structure}" if _correlated(evaluation) else ""
-    text = (f"Evaluation({evaluation.method}{structure}; classifiers {names_text(evaluation.classifiers)}; "
-            f"labels {names_text(evaluation.labels)}; {choice}; {alarms}{parts})")
+    text = (
+        f"Evaluation({evaluation.method}{structure}; classifiers {names_text(evaluation.classifiers)}; "
+        f"labels {names_text(evaluation.labels)}; {choice}; {alarms}{parts})"
+    )
     return text if len(text) <= 400 else text[:396] + "...)"
 
 
@@ -270,26 +344,40 @@ def _alarm_rows(evaluation: Any) -> tuple[list[list[str]], int]:
                 members.append(trio)
     for kind, members in sorted(by_kind.items()):
         shown, more = shorten(members, 3)
-        own.append([kind, f"in {len(members)} of {len(trios)} trios ({'; '.join(shown)}"
-                          + (f"; and {more} more" if more else "") + ")"])
+        own.append(
+            [
+                kind,
+                f"in {len(members)} of {len(trios)} trios ({'; '.join(shown)}"
+                + (f"; and {more} more" if more else "")
+                + ")",
+            ]
+        )
     return shorten(own)
 
 
 def evaluation_summary(evaluation: Any) -> str:
     """Plain text: the chosen point (or the candidates), the alarms one line each, the trios in one line."""
-    lines = [f"Evaluation by the {evaluation.method} method{_correlated(evaluation)}: "
-             f"{len(evaluation.classifiers)} classifiers ({names_text(evaluation.classifiers)}), "
-             f"labels {', '.join(map(str, evaluation.labels))}"]
+    lines = [
+        f"Evaluation by the {evaluation.method} method{_correlated(evaluation)}: "
+        f"{len(evaluation.classifiers)} classifiers ({names_text(evaluation.classifiers)}), "
+        f"labels {', '.join(map(str, evaluation.labels))}"
+    ]
     fit = getattr(evaluation, "fit", None)
     if evaluation.point is not None:
-        kind = " (fitted by maximum likelihood)" if fit is not None and evaluation.chosen == fit.fitted_index else ""
+        kind = (
+            " (fitted by maximum likelihood)"
+            if fit is not None and evaluation.chosen == fit.fitted_index
+            else ""
+        )
         lines.append(f"chosen point{kind}:")
         lines.extend(estimate_lines(evaluation.point, indent="  "))
     else:
         lines.append(f"no point chosen; {len(evaluation.points)} candidate(s):")
         for k, candidate in enumerate(evaluation.points):
-            lines.append(f"  candidate {k}: " + "   ".join(f"P_{label} = {value_text(v)}"
-                                                          for label, v in candidate.prevalence.items()))
+            lines.append(
+                f"  candidate {k}: "
+                + "   ".join(f"P_{label} = {value_text(v)}" for label, v in candidate.prevalence.items())
+            )
     if getattr(evaluation, "intervals", None) is not None and evaluation.point is not None:
         lines.append("  " + evaluation.intervals.text())
     if fit is not None:
@@ -307,8 +395,10 @@ def evaluation_summary(evaluation: Any) -> str:
 
 def evaluation_html(evaluation: Any) -> str:
     """A compact HTML block: the chosen point, the alarms one line each, the trios summarised."""
-    title = (f"Evaluation ({evaluation.method}{_correlated(evaluation)}): {len(evaluation.classifiers)} classifiers, "
-             f"{len(evaluation.labels)} labels")
+    title = (
+        f"Evaluation ({evaluation.method}{_correlated(evaluation)}): {len(evaluation.classifiers)} classifiers, "
+        f"{len(evaluation.labels)} labels"
+    )
     parts: list[str] = []
     if evaluation.point is not None:
         parts.append("<p>Chosen point:</p>")
@@ -317,8 +407,12 @@ def evaluation_html(evaluation: Any) -> str:
             parts.append(f"<p>{escape(evaluation.intervals.text())}.</p>")
     else:
         labels = list(evaluation.labels)
-        rows, more = shorten([[f"candidate {k}", *(value_text(p.prevalence.get(label)) for label in labels)]
-                              for k, p in enumerate(evaluation.points)])
+        rows, more = shorten(
+            [
+                [f"candidate {k}", *(value_text(p.prevalence.get(label)) for label in labels)]
+                for k, p in enumerate(evaluation.points)
+            ]
+        )
         parts.append("<p>No point chosen (see the alarms).</p>")
         parts.append(html_table(["", *(f"prevalence of {label}" for label in labels)], rows, more=more))
     rows, more = _alarm_rows(evaluation)
@@ -346,6 +440,7 @@ def frame(records: list[dict[str, Any]], columns: Sequence[str]) -> Any:
     try:
         import pandas as pd
     except ImportError:
-        raise ImportError("to_frame() needs pandas, which is optional: pip install pandas "
-                          "(or use to_dict() / summary())") from None
+        raise ImportError(
+            "to_frame() needs pandas, which is optional: pip install pandas (or use to_dict() / summary())"
+        ) from None
     return pd.DataFrame.from_records(records, columns=list(columns))

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from evalgebra.samplewise.runs import ERROR_METRICS, Runs
 from evalgebra.numbers.quadratic import QuadraticNumber
+from evalgebra.samplewise.runs import ERROR_METRICS, Runs
 
 __all__ = [
     "subset_chunks",
@@ -51,9 +51,7 @@ def subset_chunks(p: int, n: int, chunk: int) -> Iterator[np.ndarray]:
     """Index arrays ``(k, n)`` of the n-subsets of ``range(p)``, itertools order, in chunks."""
     source = itertools.combinations(range(p), n)
     while True:
-        block = np.fromiter(
-            itertools.chain.from_iterable(itertools.islice(source, chunk)), dtype=np.int64
-        )
+        block = np.fromiter(itertools.chain.from_iterable(itertools.islice(source, chunk)), dtype=np.int64)
         if block.size == 0:
             return
         yield block.reshape(-1, n)
@@ -72,7 +70,7 @@ def set_counts(runs: Runs, n: int) -> tuple[np.ndarray, np.ndarray]:
         gram = np.zeros((p, p), dtype=np.int64)
         step = 1 << 16  # float32 sums of at most 2**16 ones are exact
         for start in range(0, runs.N, step):
-            block = errors[:, start:start + step].astype(np.float32)
+            block = errors[:, start : start + step].astype(np.float32)
             gram += np.rint(block @ block.T).astype(np.int64)
         rows, cols = np.triu_indices(p, 1)
         inter = gram[rows, cols]
@@ -105,7 +103,7 @@ def agreements(codes: np.ndarray, n: int) -> np.ndarray:
     if n == 2:
         out = np.empty(math.comb(p, 2), dtype=np.int64)
         for i, j0, j1, at in pair_blocks(p, n_items):
-            out[at:at + j1 - j0] = (codes[j0:j1] == codes[i]).sum(axis=1)
+            out[at : at + j1 - j0] = (codes[j0:j1] == codes[i]).sum(axis=1)
         return out
     chunk = max(1, _BLOCK // (n * n_items))
     parts = []
@@ -222,7 +220,7 @@ def cramers_v(runs: Runs, exact: bool) -> np.ndarray:
             value[np.einsum("kaa->k", tables) == runs.N] = 1.0  # identical runs: exactly 1
             value[shared < 2] = np.nan
             value[same_constant] = 1.0
-            out[at:at + m] = value
+            out[at : at + m] = value
             continue
         for k in range(m):
             if same_constant[k]:
@@ -232,8 +230,10 @@ def cramers_v(runs: Runs, exact: bool) -> np.ndarray:
             else:
                 a_idx, b_idx = np.nonzero(tables[k])
                 s = sum(
-                    (Fraction(int(tables[k, a, b]) ** 2, int(row[k, a]) * int(col[k, b]))
-                     for a, b in zip(a_idx.tolist(), b_idx.tolist())),
+                    (
+                        Fraction(int(tables[k, a, b]) ** 2, int(row[k, a]) * int(col[k, b]))
+                        for a, b in zip(a_idx.tolist(), b_idx.tolist())
+                    ),
                     Fraction(0),
                 )
                 out[at + k] = signed_root(1, (s - 1) / (int(shared[k]) - 1))
@@ -284,7 +284,7 @@ def exact_mean(top: np.ndarray, bottom: np.ndarray) -> Fraction:
     np.add.at(numerators, where.ravel(), top.astype(object))
     terms = [Fraction(int(a), int(b)) for a, b in zip(numerators.tolist(), denominators.tolist())]
     while len(terms) > 1:
-        terms = [sum(terms[k:k + 2], Fraction(0)) for k in range(0, len(terms), 2)]
+        terms = [sum(terms[k : k + 2], Fraction(0)) for k in range(0, len(terms), 2)]
     return terms[0] / int(top.size)
 
 

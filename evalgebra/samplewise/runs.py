@@ -67,9 +67,9 @@ def read_labels(values: Any, what: str) -> tuple[np.ndarray, str]:
         arr = np.asarray(values) if hasattr(values, "__array__") else np.asarray(values, dtype=object)
     except ValueError:
         arr = None
-    if arr is None or (arr.dtype.kind == "O" and any(
-        isinstance(v, (list, tuple, np.ndarray)) for v in arr.ravel().tolist()
-    )):
+    if arr is None or (
+        arr.dtype.kind == "O" and any(isinstance(v, (list, tuple, np.ndarray)) for v in arr.ravel().tolist())
+    ):
         raise SketchError(f"{what} must be rectangular: every run predicts every item once")
     kind = arr.dtype.kind
     if arr.size == 0 or kind in "iub":
@@ -85,8 +85,10 @@ def read_labels(values: Any, what: str) -> tuple[np.ndarray, str]:
         odd = [v for v in flat if not isinstance(v, (str, int, np.integer))]
         if not odd:
             raise SketchError(f"{what}: labels must be all integer codes or all strings, not a mix")
-        raise SketchError(f"{what}: labels must be integer codes or strings; found {odd[0]!r} "
-                          f"({type(odd[0]).__name__}); convert floats with int() or str()")
+        raise SketchError(
+            f"{what}: labels must be integer codes or strings; found {odd[0]!r} "
+            f"({type(odd[0]).__name__}); convert floats with int() or str()"
+        )
     raise SketchError(
         f"{what}: labels must be integer codes or strings, not {arr.dtype} values; "
         "convert floats with .astype(int) or .astype(str)"
@@ -112,7 +114,9 @@ class Runs:
     def __init__(self, predictions: Any, truth: Any, need_truth: bool, what: str) -> None:
         preds, kind = read_labels(predictions, "predictions")
         if preds.ndim != 2:
-            raise SketchError(f"predictions must have shape (runs, items), one row per run; got {preds.shape}")
+            raise SketchError(
+                f"predictions must have shape (runs, items), one row per run; got {preds.shape}"
+            )
         p, n_items = preds.shape
         if p < 2:
             raise SketchError(f"consistency compares runs: need at least 2 rows, got {p}")
@@ -125,14 +129,18 @@ class Runs:
         if truth is not None:
             labels, truth_kind = read_labels(truth, "truth")
             if labels.ndim != 1 or labels.size != n_items:
-                raise SketchError(f"truth must hold one label per item: shape ({n_items},), got {labels.shape}")
+                raise SketchError(
+                    f"truth must hold one label per item: shape ({n_items},), got {labels.shape}"
+                )
             if truth_kind != kind:
-                raise SketchError(f"predictions are {kind} labels but truth holds {truth_kind} labels; use one kind")
+                raise SketchError(
+                    f"predictions are {kind} labels but truth holds {truth_kind} labels; use one kind"
+                )
             flat = np.concatenate([flat, labels])
         self.n_labels, inverse = compact_codes(flat)
         self.codes = inverse[: p * n_items].reshape(p, n_items)
         if truth is not None:
-            truth_codes = inverse[p * n_items:]
+            truth_codes = inverse[p * n_items :]
         self.truth = truth_codes
         self._errors: np.ndarray | None = None
 
@@ -170,9 +178,7 @@ def check_arity(n: Any, p: int, name: str) -> int:
     if not 2 <= n <= p:
         raise SpecError(f"n must satisfy 2 <= n <= p = {p} (the number of runs), got n={n}")
     if n > 2 and name not in N_ARY_METRICS:
-        raise SpecError(
-            f"{name} is defined for pairs only (n=2); n-ary metrics: {', '.join(N_ARY_METRICS)}"
-        )
+        raise SpecError(f"{name} is defined for pairs only (n=2); n-ary metrics: {', '.join(N_ARY_METRICS)}")
     return n
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.numbers.seeds import check_seed
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.numbers.seeds import check_seed
 from evalgebra.search.trios import REJECT, compatibility_graph, graph_cliques, search_trios
 
 __all__ = ["FailureProfile", "subsample", "failure_profile"]
@@ -54,8 +54,9 @@ def subsample(sketch: Sketch, size: int, rng: np.random.Generator | int | None =
     pop, truth, code, count = sketch.table()
     drawn = generator.multivariate_hypergeometric(count, int(size))
     keep = drawn > 0
-    return Sketch(sketch.classifiers, sketch.labels, pop[keep], truth[keep], code[keep], drawn[keep],
-                  sketch.populations)
+    return Sketch(
+        sketch.classifiers, sketch.labels, pop[keep], truth[keep], code[keep], drawn[keep], sketch.populations
+    )
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,9 @@ def failure_profile(
         per_size: Counter[str] = Counter()
         failed: Counter[tuple[int, ...]] = Counter()
         for _ in range(repeats):
-            search = search_trios(subsample(pool, size, generator), exclude=exclude, reject=reject,
-                                  criterion=None, exact=exact)
+            search = search_trios(
+                subsample(pool, size, generator), exclude=exclude, reject=reject, criterion=None, exact=exact
+            )
             per_size.update(search.failure_counts())
             per_size["rejected"] += len(search.rejected())
             failed.update(r.indices for r in search.rejected())

@@ -135,8 +135,9 @@ def trio_points(out: BatchResult) -> np.ndarray:
     return np.concatenate([out["prevalence"][:, :, None], out["accuracy"].reshape(k, 2, 6)], axis=2)
 
 
-def containing_distances(prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.ndarray,
-                         freq_b: np.ndarray) -> np.ndarray:
+def containing_distances(
+    prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.ndarray, freq_b: np.ndarray
+) -> np.ndarray:
     r"""Vectorised :func:`~evalgebra.evaluators.distance.containing_distance`, in floating point.
 
     Parameters
@@ -197,7 +198,7 @@ def containing_distances(prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.nd
     crit[:, 0:3] += term
     crit[:, 1:4] += 2 * (hd[..., 1:2] * w[None, None, :]).sum(axis=1)
     for power in range(3):
-        crit[:, power:power + 2] -= hh[..., power].sum(axis=1)[:, None] * wd[None, :]
+        crit[:, power : power + 2] -= hh[..., power].sum(axis=1)[:, None] * wd[None, :]
     lead = crit[:, 5:6]
     companion = np.zeros((k, 5, 5))
     companion[:, 1:, :-1] = np.eye(4)
@@ -215,8 +216,17 @@ def containing_distances(prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.nd
     with np.errstate(invalid="ignore"):
         return np.sqrt(np.maximum(np.nanmin(np.where(np.isnan(g), np.inf, g), axis=1), 0.0))
 
-def trio_scores(trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survive: np.ndarray, criterion: str,
-                freq_b: np.ndarray, quads: np.ndarray, partners: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+
+def trio_scores(
+    trios: np.ndarray,
+    points: np.ndarray,
+    chosen: np.ndarray,
+    survive: np.ndarray,
+    criterion: str,
+    freq_b: np.ndarray,
+    quads: np.ndarray,
+    partners: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""The score and number of partners of every trio (nan and 0 where not scored).
 
     Parameters
@@ -317,7 +327,7 @@ def trio_scores(trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survi
         arange = np.arange(len(t_part))
         for drop in range(3):  # the other trios drop one member of T
             other = np.stack([quad[arange, c] for c in range(4)], axis=1)
-            other = np.where(other == members[:, drop:drop + 1], -1, other)
+            other = np.where(other == members[:, drop : drop + 1], -1, other)
             other = np.sort(other, axis=1)[:, 1:]  # the quad without T's member ``drop``, sorted
             u = lookup(other)
             cand = points[u]  # (c, 2, 7)
@@ -362,13 +372,21 @@ def trio_scores(trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survi
             who = np.concatenate([members, m_part[:, None]], axis=1)
             value = np.full(len(t_part), np.nan)
             if valid.any():
-                value[valid] = containing_distances((prevalence_sum / prevalence_n)[valid], combined_a[valid],
-                                              combined_b[valid], freq_b[who[valid]])
+                value[valid] = containing_distances(
+                    (prevalence_sum / prevalence_n)[valid],
+                    combined_a[valid],
+                    combined_b[valid],
+                    freq_b[who[valid]],
+                )
         return np.where(valid, value, np.nan)
 
     step = 1 << 18  # pairs per block: bounded memory for large pools
-    value = np.concatenate([values(t_idx[k:k + step], m_idx[k:k + step], q_idx[k:k + step])
-                            for k in range(0, len(t_idx), step)])
+    value = np.concatenate(
+        [
+            values(t_idx[k : k + step], m_idx[k : k + step], q_idx[k : k + step])
+            for k in range(0, len(t_idx), step)
+        ]
+    )
     valid = ~np.isnan(value)
     t_idx, value = t_idx[valid], value[valid]
     if not len(t_idx):

@@ -162,36 +162,56 @@ class TrioSearch:
     def __repr__(self) -> str:
         best = self.best(1)
         shown = f", best={best[0].classifiers!r}" if best else ""
-        return (f"TrioSearch({len(self.classifiers)} classifiers, Q={self.Q}, {len(self.results)} trios, "
-                f"{len(self.survivors())} survive, criterion={self.criterion!r}{shown})")
+        return (
+            f"TrioSearch({len(self.classifiers)} classifiers, Q={self.Q}, {len(self.results)} trios, "
+            f"{len(self.survivors())} survive, criterion={self.criterion!r}{shown})"
+        )
 
     def _rows(self, k: int) -> list[list[Any]]:
-        return [[r.rank, ", ".join(r.classifiers), "" if r.score != r.score else f"{r.score:.4g}",
-                 ", ".join(sorted(r.alarms)) or "none"] for r in self.best(k)]
+        return [
+            [
+                r.rank,
+                ", ".join(r.classifiers),
+                "" if r.score != r.score else f"{r.score:.4g}",
+                ", ".join(sorted(r.alarms)) or "none",
+            ]
+            for r in self.best(k)
+        ]
 
     def summary(self, k: int = 5) -> str:
         """Plain text: the search in one line, the ``k`` best survivors, the alarm counts."""
-        lines = [f"Trio search: {len(self.classifiers)} classifiers, {self.Q} items, {len(self.results)} "
-                 f"candidate trios, {len(self.survivors())} survive (ranked by {self.criterion})"]
-        lines.extend(f"  {rank:>3}  {names}  score {score or '-'}  alarms: {alarms}"
-                     for rank, names, score, alarms in self._rows(k))
+        lines = [
+            f"Trio search: {len(self.classifiers)} classifiers, {self.Q} items, {len(self.results)} "
+            f"candidate trios, {len(self.survivors())} survive (ranked by {self.criterion})"
+        ]
+        lines.extend(
+            f"  {rank:>3}  {names}  score {score or '-'}  alarms: {alarms}"
+            for rank, names, score, alarms in self._rows(k)
+        )
         counts = ", ".join(f"{kind} {count}" for kind, count in self.failure_counts().items())
         lines.append(f"alarms raised: {counts or 'none'}; rejecting: {', '.join(self.reject)}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         more = max(0, len(self.survivors()) - _HTML_TRIOS)
-        table = html_table(["rank", "trio", "score", "alarms"], self._rows(_HTML_TRIOS),
-                           caption=f"Best survivors (ranked by {self.criterion})", more=more)
+        table = html_table(
+            ["rank", "trio", "score", "alarms"],
+            self._rows(_HTML_TRIOS),
+            caption=f"Best survivors (ranked by {self.criterion})",
+            more=more,
+        )
         counts = ", ".join(f"{kind} {count}" for kind, count in self.failure_counts().items())
-        facts = (f"<p>{len(self.results)} candidate trios on {self.Q} items; {len(self.rejected())} rejected "
-                 f"({escape(', '.join(self.reject))}); alarms raised: {escape(counts or 'none')}.</p>")
-        return html_block(f"Trio search: {len(self.survivors())} of {len(self.results)} trios survive", facts, table)
+        facts = (
+            f"<p>{len(self.results)} candidate trios on {self.Q} items; {len(self.rejected())} rejected "
+            f"({escape(', '.join(self.reject))}); alarms raised: {escape(counts or 'none')}.</p>"
+        )
+        return html_block(
+            f"Trio search: {len(self.survivors())} of {len(self.results)} trios survive", facts, table
+        )
 
 
 # -- evaluation of the trios -----------------------------------------------------------------
-def float_evaluation(out: BatchResult, t: int, labels: tuple[str, ...],
-                      names: tuple[str, ...]) -> Evaluation:
+def float_evaluation(out: BatchResult, t: int, labels: tuple[str, ...], names: tuple[str, ...]) -> Evaluation:
     """An :class:`Evaluation` in floating point from row ``t`` of :func:`evaluate_batch`."""
     kinds = [k for k in ("blind_spot", "complex", "outside_unit_cube") if out[k][t]]
     points = []
@@ -199,9 +219,12 @@ def float_evaluation(out: BatchResult, t: int, labels: tuple[str, ...],
         value = lambda x: float(x) if np.isfinite(x) else None  # noqa: E731
         p = value(out["prevalence"][t, s])
         acc = out["accuracy"][t, s]
-        points.append(Estimate({labels[0]: p, labels[1]: None if p is None else 1 - p},
-                               {c: {labels[0]: value(acc[i, 0]), labels[1]: value(acc[i, 1])}
-                                for i, c in enumerate(names)}))
+        points.append(
+            Estimate(
+                {labels[0]: p, labels[1]: None if p is None else 1 - p},
+                {c: {labels[0]: value(acc[i, 0]), labels[1]: value(acc[i, 1])} for i, c in enumerate(names)},
+            )
+        )
     chosen = int(out["chosen"][t])
     alarms = tuple(Alarm(k, "floating-point check (vectorised search)") for k in kinds)
     return Evaluation("algebraic", labels, names, tuple(points), None if chosen < 0 else chosen, {}, alarms)

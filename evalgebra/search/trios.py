@@ -83,15 +83,15 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from evalgebra.data.patterns import decode
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import exact_solution
-from evalgebra.data.patterns import decode
 from evalgebra.search.rank import CRITERIA, trio_scores
 from evalgebra.search.rank import containing_distances as _distance_many  # noqa: F401 - importable here
 from evalgebra.search.rank import trio_points as _points
 from evalgebra.search.result import TrioResult, TrioSearch
-from evalgebra.data.sketch import Sketch
 
 __all__ = [
     "REJECT",
@@ -133,14 +133,18 @@ class _Pool:
 def _as_sketch(pool: Any, labels: Sequence[str] | None, classifiers: Sequence[str] | None) -> Sketch:
     if isinstance(pool, Sketch):
         if labels is not None or classifiers is not None:
-            raise SpecError("labels and classifiers name the columns of decisions; a Sketch has its own names")
+            raise SpecError(
+                "labels and classifiers name the columns of decisions; a Sketch has its own names"
+            )
         return pool
     return Sketch.from_decisions(pool, labels=labels, classifiers=classifiers)
 
 
 def _pool(sketch: Sketch) -> _Pool:
     if sketch.n_labels != 2:
-        raise SpecError(f"the trio search is for binary classifiers (R = 2); this pool has R = {sketch.n_labels}")
+        raise SpecError(
+            f"the trio search is for binary classifiers (R = 2); this pool has R = {sketch.n_labels}"
+        )
     if sketch.n_classifiers < 3:
         raise SpecError(f"a trio search needs at least 3 classifiers; this pool has {sketch.n_classifiers}")
     _, _, code, count = sketch.table()
@@ -150,9 +154,13 @@ def _pool(sketch: Sketch) -> _Pool:
     w = weights.astype(np.float64)
     singles = np.rint(w @ bits).astype(np.int64)
     if sketch.Q >= 2**53:
-        raise SketchError(f"a test of {sketch.Q} items is too large for exact float64 moments (at most 2**53 - 1)")
+        raise SketchError(
+            f"a test of {sketch.Q} items is too large for exact float64 moments (at most 2**53 - 1)"
+        )
     pairs = np.rint(bits.T @ (bits * w[:, None])).astype(np.int64)  # exact: integer sums below 2**53
-    return _Pool(tuple(sketch.classifiers), tuple(sketch.labels), bits, weights, int(weights.sum()), singles, pairs)
+    return _Pool(
+        tuple(sketch.classifiers), tuple(sketch.labels), bits, weights, int(weights.sum()), singles, pairs
+    )
 
 
 def _exclusions(exclude: Any, names: Sequence[str]) -> set[frozenset[int]]:
@@ -179,8 +187,13 @@ def _exclusions(exclude: Any, names: Sequence[str]) -> set[frozenset[int]]:
     return out
 
 
-def compatibility_graph(pool: Any, exclude: Any = None, *, labels: Sequence[str] | None = None,
-                        classifiers: Sequence[str] | None = None) -> nx.Graph:
+def compatibility_graph(
+    pool: Any,
+    exclude: Any = None,
+    *,
+    labels: Sequence[str] | None = None,
+    classifiers: Sequence[str] | None = None,
+) -> nx.Graph:
     r"""The graph whose triangles are the candidate trios of a pool.
 
     Parameters
@@ -218,7 +231,9 @@ def _graph(pool: _Pool, exclude: Any) -> nx.Graph:
         if frozenset((i, j)) in excluded:
             continue
         covariance = pool.q * int(pool.pairs[i, j]) - int(pool.singles[i]) * int(pool.singles[j])
-        graph.add_edge(pool.classifiers[i], pool.classifiers[j], covariance=covariance, blind_spot=covariance == 0)
+        graph.add_edge(
+            pool.classifiers[i], pool.classifiers[j], covariance=covariance, blind_spot=covariance == 0
+        )
     return graph
 
 
@@ -240,7 +255,7 @@ def graph_cliques(graph: nx.Graph, size: int) -> np.ndarray:
         grown = []
         step = max(1, (1 << 22) // max(1, n))
         for start in range(0, len(cliques), step):
-            block = cliques[start:start + step]
+            block = cliques[start : start + step]
             common = adjacency[block[:, 0]]
             for c in range(1, block.shape[1]):
                 common = common & adjacency[block[:, c]]
@@ -262,13 +277,20 @@ def _counts(pool: _Pool, trios: np.ndarray) -> np.ndarray:
     w = pool.weights.astype(np.float64)
     step = max(1, _BLOCK // max(1, len(w)))
     for start in range(0, len(trios), step):
-        block = trios[start:start + step]
+        block = trios[start : start + step]
         product = pool.bits[:, block[:, 0]] * pool.bits[:, block[:, 1]] * pool.bits[:, block[:, 2]]
-        triple[start:start + step] = np.rint(w @ product).astype(np.int64)
+        triple[start : start + step] = np.rint(w @ product).astype(np.int64)
     i, j, k = trios.T
-    moments = {(): np.full(len(trios), pool.q, dtype=np.int64), (0,): pool.singles[i], (1,): pool.singles[j],
-               (2,): pool.singles[k], (0, 1): pool.pairs[i, j], (0, 2): pool.pairs[i, k],
-               (1, 2): pool.pairs[j, k], (0, 1, 2): triple}
+    moments = {
+        (): np.full(len(trios), pool.q, dtype=np.int64),
+        (0,): pool.singles[i],
+        (1,): pool.singles[j],
+        (2,): pool.singles[k],
+        (0, 1): pool.pairs[i, j],
+        (0, 2): pool.pairs[i, k],
+        (1, 2): pool.pairs[j, k],
+        (0, 1, 2): triple,
+    }
     # count(r) = sum over items of prod_c (x_c if r_c else 1 - x_c): expand the (1 - x_c)
     for p, pattern in enumerate(itertools.product((0, 1), repeat=3)):
         ones = tuple(c for c in range(3) if pattern[c])
@@ -279,8 +301,13 @@ def _counts(pool: _Pool, trios: np.ndarray) -> np.ndarray:
     return out
 
 
-def trio_counts(pool: Any, trios: Iterable[Sequence[str | int]], *, labels: Sequence[str] | None = None,
-                classifiers: Sequence[str] | None = None) -> np.ndarray:
+def trio_counts(
+    pool: Any,
+    trios: Iterable[Sequence[str | int]],
+    *,
+    labels: Sequence[str] | None = None,
+    classifiers: Sequence[str] | None = None,
+) -> np.ndarray:
     r"""The 8 pattern counts of each trio of a pool, exactly, without marginalising the sketch.
 
     Parameters
@@ -304,16 +331,27 @@ def trio_counts(pool: Any, trios: Iterable[Sequence[str | int]], *, labels: Sequ
     rows = []
     for trio in trios:
         row = [index[c] if c in index else c for c in trio]
-        if len(row) != 3 or len(set(row)) != 3 or not all(isinstance(c, (int, np.integer)) and 0 <= c < data.n
-                                                           for c in row):
+        if (
+            len(row) != 3
+            or len(set(row)) != 3
+            or not all(isinstance(c, (int, np.integer)) and 0 <= c < data.n for c in row)
+        ):
             raise SpecError(f"a trio is 3 distinct classifiers of the pool (names or indices), got {trio!r}")
         rows.append([int(c) for c in row])
     return _counts(data, np.array(rows, dtype=np.int64).reshape(-1, 3))
 
 
 # -- scores (computed in evalgebra.search.rank) -----------------------------------------
-def _scores(pool: _Pool, trios: np.ndarray, points: np.ndarray, chosen: np.ndarray, survive: np.ndarray,
-            criterion: str, graph: nx.Graph, partners: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _scores(
+    pool: _Pool,
+    trios: np.ndarray,
+    points: np.ndarray,
+    chosen: np.ndarray,
+    survive: np.ndarray,
+    criterion: str,
+    graph: nx.Graph,
+    partners: int | None,
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~evalgebra.search.rank.trio_scores` of a pool: partners from the 4-cliques of ``graph``."""
     needs_quads = criterion != "own_distance" and (survive & (chosen >= 0)).any()
     quads = graph_cliques(graph, 4) if needs_quads else np.zeros((0, 4), dtype=np.int64)
@@ -386,8 +424,9 @@ def search_trios(
     full = _graph(data, exclude)
     graph = nx.Graph()
     graph.add_nodes_from(full.nodes(data=True))
-    graph.add_edges_from((u, v, {"covariance": d["covariance"]}) for u, v, d in full.edges(data=True)
-                         if not d["blind_spot"])
+    graph.add_edges_from(
+        (u, v, {"covariance": d["covariance"]}) for u, v, d in full.edges(data=True) if not d["blind_spot"]
+    )
     trios = graph_cliques(full, 3)  # every candidate; those with a D_ij = 0 pair are blind spots
     if exact is None:
         exact = len(trios) <= _EXACT_LIMIT
@@ -400,8 +439,10 @@ def search_trios(
         chosen = np.array([-1 if sol.chosen is None else sol.chosen for sol in solutions], dtype=np.int64)
     else:
         flags = [many[k] for k in ("blind_spot", "complex", "outside_unit_cube")]
-        kinds = [frozenset(k for k, f in zip(("blind_spot", "complex", "outside_unit_cube"), flags) if f[t])
-                 for t in range(len(trios))]
+        kinds = [
+            frozenset(k for k, f in zip(("blind_spot", "complex", "outside_unit_cube"), flags) if f[t])
+            for t in range(len(trios))
+        ]
         chosen = np.asarray(many["chosen"], dtype=np.int64)
     reject_set = set(reject)
     failures = [tuple(sorted(k & reject_set)) for k in kinds]
@@ -420,9 +461,20 @@ def search_trios(
     results = []
     for position, t in enumerate(order):
         row = trios[t]
-        results.append(TrioResult(
-            tuple(names[c] for c in row), tuple(int(c) for c in row),  # type: ignore[arg-type]
-            tuple(int(c) for c in counts[t]), data.labels, frozenset(kinds[t]), failures[t],
-            float(score[t]) if survive[t] else float("nan"), int(used[t]),
-            position if survive[t] else None, bool(exact)))
-    return TrioSearch(names, data.labels, data.q, graph, tuple(results), criterion, tuple(reject), bool(exact))
+        results.append(
+            TrioResult(
+                tuple(names[c] for c in row),
+                tuple(int(c) for c in row),  # type: ignore[arg-type]
+                tuple(int(c) for c in counts[t]),
+                data.labels,
+                frozenset(kinds[t]),
+                failures[t],
+                float(score[t]) if survive[t] else float("nan"),
+                int(used[t]),
+                position if survive[t] else None,
+                bool(exact),
+            )
+        )
+    return TrioSearch(
+        names, data.labels, data.q, graph, tuple(results), criterion, tuple(reject), bool(exact)
+    )

@@ -30,27 +30,69 @@ from typing import Any
 
 from evalgebra.errors import EvalgebraError
 
-__all__ = ["OUTPUT_KINDS", "WRITTEN_KINDS", "REFUSED", "OLD_TEXT", "NodeUnavailable", "NodeState", "FifoReader",
-           "make_output_node", "node_state", "write_and_observe", "check_output_kept", "output_kinds"]
+__all__ = [
+    "OUTPUT_KINDS",
+    "WRITTEN_KINDS",
+    "REFUSED",
+    "OLD_TEXT",
+    "NodeUnavailable",
+    "NodeState",
+    "FifoReader",
+    "make_output_node",
+    "node_state",
+    "write_and_observe",
+    "check_output_kept",
+    "output_kinds",
+]
 
 #: Kinds the writer writes (the node keeps its kind; a new path or dangling link gains a file).
-WRITTEN_KINDS = ("new file", "existing file", "fifo", "null device", "full device", "symlink to file",
-                 "symlink to fifo", "symlink to null device", "dangling symlink", "standard output")
+WRITTEN_KINDS = (
+    "new file",
+    "existing file",
+    "fifo",
+    "null device",
+    "full device",
+    "symlink to file",
+    "symlink to fifo",
+    "symlink to null device",
+    "dangling symlink",
+    "standard output",
+)
 #: Every kind :func:`make_output_node` makes; those not in :data:`WRITTEN_KINDS` are refused.
-OUTPUT_KINDS = WRITTEN_KINDS + ("directory", "symlink to directory", "dangling symlink into nowhere",
-                                "symlink loop", "socket", "block device", "missing folder")
+OUTPUT_KINDS = WRITTEN_KINDS + (
+    "directory",
+    "symlink to directory",
+    "dangling symlink into nowhere",
+    "symlink loop",
+    "socket",
+    "block device",
+    "missing folder",
+)
 
 #: What the one-line refusal of each refused kind says the path is.
-REFUSED = {"directory": "it is a directory", "symlink to directory": ", a directory", "socket": "it is a socket",
-           "block device": "it is a block device", "symlink loop": "loops back on itself",
-           "dangling symlink into nowhere": "does not exist", "missing folder": "does not exist"}
+REFUSED = {
+    "directory": "it is a directory",
+    "symlink to directory": ", a directory",
+    "socket": "it is a socket",
+    "block device": "it is a block device",
+    "symlink loop": "loops back on itself",
+    "dangling symlink into nowhere": "does not exist",
+    "missing folder": "does not exist",
+}
 
 #: The old contents of every regular file made here (a refusal or a failed write keeps them).
 OLD_TEXT = "old contents\n"
 
 _DEVICES = {"null": os.makedev(1, 3), "full": os.makedev(1, 7)}
-_KINDS = {stat.S_IFREG: "regular file", stat.S_IFDIR: "directory", stat.S_IFLNK: "symlink", stat.S_IFIFO: "fifo",
-          stat.S_IFCHR: "character device", stat.S_IFBLK: "block device", stat.S_IFSOCK: "socket"}
+_KINDS = {
+    stat.S_IFREG: "regular file",
+    stat.S_IFDIR: "directory",
+    stat.S_IFLNK: "symlink",
+    stat.S_IFIFO: "fifo",
+    stat.S_IFCHR: "character device",
+    stat.S_IFBLK: "block device",
+    stat.S_IFSOCK: "socket",
+}
 
 
 class NodeUnavailable(Exception):
@@ -97,8 +139,9 @@ def _device(path: Path, name: str, block: bool = False) -> None:
     try:
         os.close(os.open(path, os.O_WRONLY))
     except OSError as exc:
-        raise NodeUnavailable(f"a device node made here cannot be opened ({exc.strerror}; a nodev mount or "
-                              "a device cgroup)") from exc
+        raise NodeUnavailable(
+            f"a device node made here cannot be opened ({exc.strerror}; a nodev mount or a device cgroup)"
+        ) from exc
 
 
 def _socket(path: Path) -> None:
@@ -148,8 +191,13 @@ def make_output_node(folder: Path, kind: str, name: str = "out.json") -> Path:
     elif kind == "dangling symlink into nowhere":
         path.symlink_to(Path("no-such-folder") / target.name)
     elif kind.startswith("symlink to "):
-        make_output_node(folder, {"file": "existing file", "null device": "null device"}.get(
-            kind.removeprefix("symlink to "), kind.removeprefix("symlink to ")), target.name)
+        make_output_node(
+            folder,
+            {"file": "existing file", "null device": "null device"}.get(
+                kind.removeprefix("symlink to "), kind.removeprefix("symlink to ")
+            ),
+            target.name,
+        )
         path.symlink_to(target.name)
     else:
         raise ValueError(f"unknown output kind {kind!r}; known: {', '.join(OUTPUT_KINDS)}")
@@ -224,8 +272,9 @@ def write_and_observe(path: Path, write: Callable[[Path], Any]) -> tuple[Excepti
     return error, (reader.data if reader is not None else None)
 
 
-def check_output_kept(kind: str, path: Path, before: NodeState, error: Exception | None,
-                      fifo_data: bytes | None, folder: Path) -> str | None:
+def check_output_kept(
+    kind: str, path: Path, before: NodeState, error: Exception | None, fifo_data: bytes | None, folder: Path
+) -> str | None:
     """Assert the contract of :func:`evalgebra.fileio.write_output` for a target of ``kind``.
 
     ``before`` is the :func:`node_state` of ``path`` before the write, ``error`` and ``fifo_data``
@@ -249,7 +298,9 @@ def check_output_kept(kind: str, path: Path, before: NodeState, error: Exception
     if kind == "new file":
         assert before.kind is None and after.kind == "regular file", after
     elif kind == "dangling symlink":
-        assert after.link == before.link and before.target_kind is None and after.target_kind == "regular file"
+        assert (
+            after.link == before.link and before.target_kind is None and after.target_kind == "regular file"
+        )
     else:
         assert after == before, (kind, before, after)
     if "regular file" in (after.kind, after.target_kind):

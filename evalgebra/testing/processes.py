@@ -43,7 +43,9 @@ def marked_processes(marker: str) -> list[int]:
 def command_line(pid: int) -> str:
     """A process's command line, words joined by spaces ("" when it is gone)."""
     try:
-        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        return (
+            (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        )
     except OSError:
         return ""
 

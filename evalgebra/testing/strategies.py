@@ -100,9 +100,7 @@ def all_subsets(n_classifiers: int) -> list[tuple[int, ...]]:
 
 
 @st.composite
-def structures(
-    draw: st.DrawFn, n_classifiers: int, kinds: Sequence[str] = STRUCTURE_KINDS
-) -> Any:
+def structures(draw: st.DrawFn, n_classifiers: int, kinds: Sequence[str] = STRUCTURE_KINDS) -> Any:
     """A correlation structure for ``n_classifiers``: a name or a list of index subsets.
 
     ``"random"`` draws a non-empty set of distinct subsets of size >= 2 (when ``N >= 2``).
@@ -189,12 +187,10 @@ def labelled_tests(
     decisions = np.where(honest, truth[:, None], noise).astype(np.int64)
     if n_items > 1 and draw(st.integers(0, 4)) == 0:
         decisions[:, draw(st.integers(0, n - 1))] = draw(st.integers(0, r_count - 1))
-    population = np.concatenate(
-        [np.arange(n_pops), rng.integers(0, n_pops, size=n_items - n_pops)]
-    ).astype(np.int64)
-    return LabelledTest(
-        decisions, truth, population, spec.classifiers, spec.labels, spec.populations
+    population = np.concatenate([np.arange(n_pops), rng.integers(0, n_pops, size=n_items - n_pops)]).astype(
+        np.int64
     )
+    return LabelledTest(decisions, truth, population, spec.classifiers, spec.labels, spec.populations)
 
 
 @st.composite
@@ -217,15 +213,15 @@ def compositions(draw: st.DrawFn, total: int, parts: int, positive: bool = False
 
 
 @st.composite
-def _rational_row(
-    draw: st.DrawFn, parts: int, denominators: Sequence[int], positive: bool
-) -> list[Fraction]:
+def _rational_row(draw: st.DrawFn, parts: int, denominators: Sequence[int], positive: bool) -> list[Fraction]:
     usable = [d for d in denominators if not positive or d >= parts] or [parts]
     denominator = draw(st.sampled_from(usable))
     return [Fraction(k, denominator) for k in draw(compositions(denominator, parts, positive))]
 
 
-def correlation_bound(rows: Sequence[Sequence[Fraction]], subsets: Sequence[tuple[int, ...]], n_labels: int) -> Fraction:
+def correlation_bound(
+    rows: Sequence[Sequence[Fraction]], subsets: Sequence[tuple[int, ...]], n_labels: int
+) -> Fraction:
     r"""A power of 1/2 below which free correlations keep every pattern probability >= 0.
 
     For one true label with response rows ``rows[i]``, every pattern has
@@ -291,34 +287,30 @@ def rational_points(
             del row[labels[-1]]
     row_denominators = (r_count, 2 * r_count) if correlated else denominators
     rows = [
-        [draw(_rational_row(r_count, row_denominators, correlated)) for _ in labels]
-        for _ in spec.classifiers
+        [draw(_rational_row(r_count, row_denominators, correlated)) for _ in labels] for _ in spec.classifiers
     ]
     accuracy = use_accuracy if use_accuracy is not None else draw(st.booleans())
     kwargs: dict[str, Any] = {}
     if accuracy and r_count == 2:
         kwargs["accuracy"] = {
-            i: {labels[ell]: rows[i][ell][ell] for ell in range(r_count)}
-            for i in range(spec.n_classifiers)
+            i: {labels[ell]: rows[i][ell][ell] for ell in range(r_count)} for i in range(spec.n_classifiers)
         }
     else:
         kwargs["response"] = {
-            spec.classifiers[i]: {
-                labels[ell]: dict(zip(labels, rows[i][ell])) for ell in range(r_count)
-            }
+            spec.classifiers[i]: {labels[ell]: dict(zip(labels, rows[i][ell])) for ell in range(r_count)}
             for i in range(spec.n_classifiers)
         }
     if correlated and spec.structure:
-        active = draw(
-            st.lists(st.sampled_from(list(spec.structure)), min_size=1, unique=True)
-        )
+        active = draw(st.lists(st.sampled_from(list(spec.structure)), min_size=1, unique=True))
         correlation: dict[tuple[Any, ...], dict[str, Any]] = {}
         for subset in active:
             order = draw(st.permutations(list(subset)))
             key = tuple(spec.classifiers[i] for i in order)
             per_label: dict[str, Any] = {}
             for ell in range(r_count):
-                unit = correlation_bound([rows[i][ell] for i in range(spec.n_classifiers)], active, r_count) / 4
+                unit = (
+                    correlation_bound([rows[i][ell] for i in range(spec.n_classifiers)], active, r_count) / 4
+                )
                 free = list(itertools.product(free_responses(ell, r_count), repeat=len(subset)))
                 values = {f: unit * draw(st.integers(-4, 4)) for f in free}
                 if r_count == 2 and draw(st.booleans()):
@@ -333,8 +325,9 @@ def rational_points(
 
 
 @st.composite
-def abstaining_points(draw: Any, n_classifiers: Any = None, n_labels: Any = None,
-                      denominator: int = 10) -> EvaluationPoint:
+def abstaining_points(
+    draw: Any, n_classifiers: Any = None, n_labels: Any = None, denominator: int = 10
+) -> EvaluationPoint:
     r"""An independent rational point whose classifiers may abstain (one or two abstentions).
 
     Rows have denominator ``denominator``; each row puts 6 to 9 tenths on the true label, so
@@ -364,9 +357,16 @@ def abstaining_points(draw: Any, n_classifiers: Any = None, n_labels: Any = None
         per_label = []
         for ell in range(r):
             diagonal = draw(st.integers(6, 9))
-            others = draw(st.lists(st.sampled_from([q for q in range(k) if q != ell]),
-                                   min_size=denominator - diagonal, max_size=denominator - diagonal))
-            per_label.append([Fraction(diagonal if q == ell else others.count(q), denominator) for q in range(k)])
+            others = draw(
+                st.lists(
+                    st.sampled_from([q for q in range(k) if q != ell]),
+                    min_size=denominator - diagonal,
+                    max_size=denominator - diagonal,
+                )
+            )
+            per_label.append(
+                [Fraction(diagonal if q == ell else others.count(q), denominator) for q in range(k)]
+            )
         rows.append(per_label)
     return EvaluationPoint(spec, [prevalence], rows, {})
 
@@ -388,10 +388,17 @@ def k5_points(draw: Any) -> tuple[EvaluationPoint, Any]:
     pairs = list(itertools.combinations(range(5), 2))
     spec = EnsembleSpec(5, 2, pairs)
     prevalence = draw(st.sampled_from([Fraction(k, 20) for k in range(5, 16) if k != 10]))
-    accuracy = {i: {"a": draw(st.sampled_from(_K5_RATES)), "b": draw(st.sampled_from(_K5_RATES))} for i in range(5)}
-    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
+    accuracy = {
+        i: {"a": draw(st.sampled_from(_K5_RATES)), "b": draw(st.sampled_from(_K5_RATES))} for i in range(5)
+    }
+    rows = {
+        "a": [(r["a"], 1 - r["a"]) for r in accuracy.values()],
+        "b": [(1 - r["b"], r["b"]) for r in accuracy.values()],
+    }
     unit = min(correlation_bound(rows[ell], pairs, 2) for ell in "ab") / 4
-    correlation = {pair: {ell: unit * draw(st.sampled_from((-3, -2, -1, 1, 2, 3))) for ell in "ab"} for pair in pairs}
+    correlation = {
+        pair: {ell: unit * draw(st.sampled_from((-3, -2, -1, 1, 2, 3))) for ell in "ab"} for pair in pairs
+    }
     truth = EvaluationPoint.from_values(spec, {"a": prevalence}, accuracy=accuracy, correlation=correlation)
     try:
         sketch = expected_sketch(truth).unlabelled()

@@ -13,9 +13,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis
 from evalgebra.alarm.logical import axiom_segments
 from evalgebra.data.sketch import Sketch
+from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis
 from evalgebra.spec import EnsembleSpec
 
 

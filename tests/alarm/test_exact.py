@@ -65,8 +65,11 @@ def enumerate_feasible(sketch: Sketch, members, spec: SafetySpec) -> set[int]:
                 c = tuple(v + (split[ell] if index[i] == ell else 0) for v, (i, ell) in zip(correct, keys))
                 new.add((c, tuple(a + b for a, b in zip(sizes, split))))
         states = new
-    return {sizes[0] for correct, sizes in states
-            if _meets(spec, names, labels, members, dict(zip(keys, correct)), sizes)}
+    return {
+        sizes[0]
+        for correct, sizes in states
+        if _meets(spec, names, labels, members, dict(zip(keys, correct)), sizes)
+    }
 
 
 @st.composite
@@ -124,10 +127,13 @@ def test_logical_alarm_matches_enumeration_thorough(sketch, spec):
     _agrees(sketch, spec)
 
 
-@pytest.mark.parametrize("counts, theta", [
-    ({"abb": 1, "bab": 1, "bba": 1, "bbb": 3}, "1/3"),
-    ({"aaa": 1, "abb": 1, "bab": 2, "bba": 1, "bbb": 1}, "3/5"),
-])
+@pytest.mark.parametrize(
+    "counts, theta",
+    [
+        ({"abb": 1, "bab": 1, "bba": 1, "bbb": 3}, "1/3"),
+        ({"aaa": 1, "abb": 1, "bab": 2, "bba": 1, "bbb": 1}, "3/5"),
+    ],
+)
 def test_logical_alarm_issue_reproducers_fire(counts, theta):
     """The issue's trios: the pairwise conditions leave Q_a [2, 2] and [3, 3]; no labelled test exists."""
     sketch = Sketch.from_counts(counts, labels=["a", "b"])
@@ -155,9 +161,14 @@ def test_logical_alarm_never_fires_on_members_meeting_spec():
             key = "".join(labels[answers[i][k]] for i in range(n))
             counts[key] = counts.get(key, 0) + 1
         sketch = Sketch.from_counts(counts, labels=list(labels))
-        good = [i for i in range(n) if all(
-            sum(1 for k in range(q) if truth[k] == ell and answers[i][k] == ell) * 2 > truth.count(ell)
-            for ell in range(r))]
+        good = [
+            i
+            for i in range(n)
+            if all(
+                sum(1 for k in range(q) if truth[k] == ell and answers[i][k] == ell) * 2 > truth.count(ell)
+                for ell in range(r)
+            )
+        ]
         if not good:
             continue
         result = logical_alarm(sketch, spec, [good], prevalences=False).subsets[0]
@@ -167,13 +178,16 @@ def test_logical_alarm_never_fires_on_members_meeting_spec():
 
 def test_parity_pair_is_summarised_not_listed():
     """Issue 15: feasible Q_a alternating in parity over ~10^15 items, as one progression."""
-    sketch = Sketch.from_counts({"aa": 107900000000000, "ab": 416100000000000, "ba": 515800000000000},
-                                labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aa": 107900000000000, "ab": 416100000000000, "ba": 515800000000000}, labels=["a", "b"]
+    )
     report = logical_alarm(sketch, SafetySpec(strict=False))
     pair = report.result("c0", "c1")
     assert pair.feasible.to_list() == [[207600000000000, 1039800000000000, 2]]
     data = report.to_dict()["subsets"][2]
-    assert data["feasible_Qa"] is None and data["feasible_Qa_progressions"] == [[207600000000000, 1039800000000000, 2]]
+    assert data["feasible_Qa"] is None and data["feasible_Qa_progressions"] == [
+        [207600000000000, 1039800000000000, 2]
+    ]
     assert len(report.to_json()) < 20_000
     assert "207600000000000..1039800000000000 step 2" in report.summary()
     with pytest.raises(SpecError, match="progressions"):
@@ -207,8 +221,9 @@ def test_accuracy_ranges_are_exact_on_a_small_test():
                 correct = {}
                 for i in (0, 1):
                     correct[(i, 0)] = sum(a for p, a in zip(patterns, split) if p[i] == "a")
-                    correct[(i, 1)] = sum(c - a for p, a, c in zip(patterns, split, sketch.counts().values())
-                                          if p[i] == "b")
+                    correct[(i, 1)] = sum(
+                        c - a for p, a, c in zip(patterns, split, sketch.counts().values()) if p[i] == "b"
+                    )
                 if _meets(spec, sketch.classifiers, "ab", (0, 1), correct, sizes) and sizes[ell]:
                     values.add(Fraction(correct[(int(name[1]), ell)], sizes[ell]))
             assert result.accuracy[name][label] == (min(values), max(values))
@@ -221,13 +236,31 @@ def test_minimal_firing_skips_everything_when_the_ensemble_is_quiet():
     assert minimal_firing(never) == (("c0", "c1"), ("c0", "c2"))
 
 
-@pytest.mark.parametrize("counts, spec, expected", [
-    ({"aba": 5, "bba": 5, "baa": 3, "bbb": 2, "bab": 2, "abb": 2, "aab": 3}, SafetySpec("1/3", strict=False),
-     "0, 2..22"),
-    ({"abb": 6, "aba": 8, "aaa": 5, "baa": 7, "aab": 6, "bab": 2, "bbb": 2, "bba": 3}, SafetySpec("1/2"), "12, 14..38"),
-    ({"aab": 3, "aba": 3, "bab": 3, "bba": 5, "aaa": 3, "abb": 2, "baa": 4, "bbb": 1}, SafetySpec("1/2"), "7..19, 21"),
-    ({"aaa": 3, "aba": 2, "baa": 5, "bab": 5, "aab": 5, "bba": 1}, SafetySpec("1/2", strict=False), "15..19 step 2"),
-])
+@pytest.mark.parametrize(
+    "counts, spec, expected",
+    [
+        (
+            {"aba": 5, "bba": 5, "baa": 3, "bbb": 2, "bab": 2, "abb": 2, "aab": 3},
+            SafetySpec("1/3", strict=False),
+            "0, 2..22",
+        ),
+        (
+            {"abb": 6, "aba": 8, "aaa": 5, "baa": 7, "aab": 6, "bab": 2, "bbb": 2, "bba": 3},
+            SafetySpec("1/2"),
+            "12, 14..38",
+        ),
+        (
+            {"aab": 3, "aba": 3, "bab": 3, "bba": 5, "aaa": 3, "abb": 2, "baa": 4, "bbb": 1},
+            SafetySpec("1/2"),
+            "7..19, 21",
+        ),
+        (
+            {"aaa": 3, "aba": 2, "baa": 5, "bab": 5, "aab": 5, "bba": 1},
+            SafetySpec("1/2", strict=False),
+            "15..19 step 2",
+        ),
+    ],
+)
 def test_exact_qa_set_resolves_holes_beyond_the_budget(counts, spec, expected):
     """Past the candidate budget, blocks (segment witnesses, block certificates) still find every hole."""
     from evalgebra.alarm.ranges import exact_qa_set
@@ -247,8 +280,9 @@ def test_exact_qa_set_large_quiet_trio_by_segments():
     """Q = 670: the trio's 470 candidate Q_a are proved feasible by a few segment witnesses."""
     from evalgebra.alarm.ranges import check_segment, exact_qa_set, segment_witnesses
 
-    sketch = Sketch.from_counts({"abb": 100, "bab": 100, "bba": 100, "bbb": 300, "aaa": 57, "aab": 13},
-                                labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"abb": 100, "bab": 100, "bba": 100, "bbb": 300, "aaa": 57, "aab": 13}, labels=["a", "b"]
+    )
     program = _Verdicts(sketch, SafetySpec("1/3")).program((0, 1, 2))
     found = exact_qa_set(program, budget=64)
     assert found.exact and found.text() == "1..470"

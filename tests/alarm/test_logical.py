@@ -39,21 +39,27 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from evalgebra import datasets
-from evalgebra.errors import SketchError, SpecError
-from evalgebra.alarm import logical as alarm_module
 from evalgebra.alarm import intervals as alarm_intervals
+from evalgebra.alarm import logical as alarm_module
 from evalgebra.alarm.logical import alarm_as_alarms, axiom_segments, feasible_qa, logical_alarm
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.results import ALARM_KINDS, Alarm
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
+from evalgebra.results import ALARM_KINDS, Alarm
 from evalgebra.testing.strategies import budget, labelled_tests, specs
 
 # -- the logical-alarm paper, Table 2 (L372-381): pattern (Claude Haiku, Mistral Large, GPT4-Turbo) ->
 #    (count with true label A, count with true label B); A = "incorrect", B = "correct"
 TABLE2 = {
-    "aaa": (12, 0), "aab": (0, 0), "aba": (113, 8), "baa": (14, 0),
-    "bba": (72, 15), "bab": (0, 1), "abb": (11, 2), "bbb": (15, 18),
+    "aaa": (12, 0),
+    "aab": (0, 0),
+    "aba": (113, 8),
+    "baa": (14, 0),
+    "bba": (72, 15),
+    "bab": (0, 1),
+    "abb": (11, 2),
+    "bbb": (15, 18),
 }
 GRADERS = ("claude_haiku", "mistral_large", "gpt4_turbo")
 
@@ -137,7 +143,9 @@ def _spec_mask(spec: SafetySpec, x: np.ndarray, y: np.ndarray, q_a: int, q_b: in
 
 def lattice_feasible(sketch: Sketch, i: int, j: int | None, spec: SafetySpec) -> set[int]:
     """``Q_a`` where the single (``j=None``) or pair has a lattice point meeting ``spec``."""
-    said_a = {k: sketch.marginalise([k]).counts().get((sketch.labels[0],), 0) for k in (i, j) if k is not None}
+    said_a = {
+        k: sketch.marginalise([k]).counts().get((sketch.labels[0],), 0) for k in (i, j) if k is not None
+    }
     q = sketch.Q
     found = set()
     if j is not None:
@@ -346,7 +354,8 @@ def test_logical_alarm_same_across_blocks(sketch, spec):
     expected = residues(sketch, spec)
     small = [k for k, r in enumerate(logical_alarm(sketch, spec).subsets) if len(r.classifiers) <= 2]
     assert [expected[k] for k in small] == [
-        list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets if len(r.classifiers) <= 2]
+        list(r.feasible_Qa) for r in logical_alarm(sketch, spec).subsets if len(r.classifiers) <= 2
+    ]
     with patched(_BLOCK=2):
         assert scan(sketch, spec) == expected
     with patched(_RESIDUES=1):
@@ -384,14 +393,30 @@ def test_residue_classes_match_the_scan(sketch, spec, chunk, python_ints):
 @pytest.mark.parametrize(
     "spec",
     [
-        SafetySpec(0), SafetySpec(0, strict=False), SafetySpec(1, strict=False), SafetySpec(1, 1, strict=False),
-        SafetySpec(None, 0), SafetySpec(None, 0, strict=False), SafetySpec(None, 1, strict=False),
-        SafetySpec("12/13", "39/40"), SafetySpec("1/13", "1/40", strict=False), SafetySpec(None, None),
+        SafetySpec(0),
+        SafetySpec(0, strict=False),
+        SafetySpec(1, strict=False),
+        SafetySpec(1, 1, strict=False),
+        SafetySpec(None, 0),
+        SafetySpec(None, 0, strict=False),
+        SafetySpec(None, 1, strict=False),
+        SafetySpec("12/13", "39/40"),
+        SafetySpec("1/13", "1/40", strict=False),
+        SafetySpec(None, None),
     ],
     ids=str,
 )
-@pytest.mark.parametrize("counts", [{"aa": 7}, {"bb": 7}, {"ab": 5}, {"ab": 3, "ba": 4}, {"aa": 2, "bb": 5},
-                                    {"aa": 1, "ab": 2, "ba": 2, "bb": 3}])
+@pytest.mark.parametrize(
+    "counts",
+    [
+        {"aa": 7},
+        {"bb": 7},
+        {"ab": 5},
+        {"ab": 3, "ba": 4},
+        {"aa": 2, "bb": 5},
+        {"aa": 1, "ab": 2, "ba": 2, "bb": 3},
+    ],
+)
 def test_residue_classes_extreme_thresholds(spec, counts):
     """Thresholds 0 and 1, labels with no items (Q_a = 0 or Q): both routes, and by splitting."""
     sketch = Sketch.from_counts(counts, labels=["a", "b"])
@@ -430,8 +455,10 @@ def window_scan(sketch: Sketch, spec: SafetySpec, subset: tuple[int, ...], start
 
 @budget(0.5)
 @given(
-    st.integers(1, 4), st.sampled_from([10**9, 10**9 + 7, 2**52 + 3, 2**61 - 1]),
-    st.integers(0, 2**32 - 1), rational_specs(),
+    st.integers(1, 4),
+    st.sampled_from([10**9, 10**9 + 7, 2**52 + 3, 2**61 - 1]),
+    st.integers(0, 2**32 - 1),
+    rational_specs(),
 )
 def test_residue_classes_at_huge_q(n, q, seed, spec):
     """Q up to 2^61 (exact Python integers past 2^60): the scan agrees on windows around every
@@ -461,7 +488,9 @@ def test_residue_classes_at_huge_q(n, q, seed, spec):
                 assert inside <= window_scan(sketch, spec, subset, start, stop), (result.classifiers, end)
     swapped = logical_alarm(sketch.with_label_order(["b", "a"]), spec, subsets=small)
     for one, other in zip(report.subsets, swapped.subsets):
-        if one.feasible.exact and other.feasible.exact:  # past 2^53 the solver may leave a trio's interior open
+        if (
+            one.feasible.exact and other.feasible.exact
+        ):  # past 2^53 the solver may leave a trio's interior open
             assert other.feasible_Qa == tuple((q - hi, q - lo) for lo, hi in reversed(one.feasible_Qa))
 
 
@@ -599,7 +628,8 @@ def test_load_bigbench_mistake_is_table2(bigbench):
     said_a = [bigbench.marginalise([k]).counts()[("a",)] for k in range(3)]
     assert said_a == [146, 27, 234]  # eqs. 35, 37, 39; and 135, 254, 47 answered b
     built = Sketch.from_counts(
-        labels=["a", "b"], classifiers=list(GRADERS),
+        labels=["a", "b"],
+        classifiers=list(GRADERS),
         by_true_label={t: {p: c[k] for p, c in TABLE2.items()} for k, t in enumerate("ab")},
     )
     assert built == bigbench

@@ -40,8 +40,15 @@ def _all_splits(program):
 def _program(counts, labels, members, spec):
     sketch = Sketch.from_counts(counts, labels=list(labels))
     patterns = [tuple(labels.index(x) for x in p) for p in sketch.counts()]
-    return build_program(patterns, list(sketch.counts().values()), len(labels), members, spec,
-                         sketch.classifiers, tuple(labels))
+    return build_program(
+        patterns,
+        list(sketch.counts().values()),
+        len(labels),
+        members,
+        spec,
+        sketch.classifiers,
+        tuple(labels),
+    )
 
 
 def _chi_square_ok(draws, population):
@@ -127,8 +134,12 @@ def test_sample_labelled_tests_rejects_bad_input():
     with pytest.raises(SpecError, match="size"):
         sample_labelled_tests(sketch, size=-1)
     with pytest.raises(SpecError, match="max_states"):
-        sample_program(_program({"aa": 30, "ab": 30, "ba": 30, "bb": 30}, "ab", (0, 1), SafetySpec()),
-                       1, method="exact", max_states=10)
+        sample_program(
+            _program({"aa": 30, "ab": 30, "ba": 30, "bb": 30}, "ab", (0, 1), SafetySpec()),
+            1,
+            method="exact",
+            max_states=10,
+        )
     assert random.Random(0).random() == random.Random(0).random()
 
 
@@ -140,8 +151,9 @@ def test_accuracy_ranges_evidence_rechecks():
     graders = datasets.load("bigbench_mistake")
     labels = tuple(graders.labels)
     patterns = [tuple(labels.index(x) for x in p) for p in graders.counts()]
-    program = build_program(patterns, list(graders.counts().values()), 2, (0, 2), SafetySpec(),
-                            graders.classifiers, labels)
+    program = build_program(
+        patterns, list(graders.counts().values()), 2, (0, 2), SafetySpec(), graders.classifiers, labels
+    )
     for (i, ell), (lo, hi, (least, most)) in accuracy_ranges(program).items():
         top, bottom = ((("correct", i, ell), 1),), ((("count", ell), 1),)
         assert lo == least.value and check_ratio_optimum(program, top, bottom, least)

@@ -77,8 +77,15 @@ def _case(rng: random.Random) -> tuple[Sketch, SafetySpec, list[int]] | None:
 def _program(sketch: Sketch, spec: SafetySpec, members):
     labels = tuple(sketch.labels)
     patterns = [tuple(labels.index(x) for x in p) for p in sketch.counts()]
-    return build_program(patterns, list(sketch.counts().values()), len(labels), tuple(members), spec,
-                         sketch.classifiers, labels)
+    return build_program(
+        patterns,
+        list(sketch.counts().values()),
+        len(labels),
+        tuple(members),
+        spec,
+        sketch.classifiers,
+        labels,
+    )
 
 
 def _check_soundness(cases: int, seed: int) -> int:
@@ -114,7 +121,9 @@ def test_soundness_check_can_fail():
     """The check catches a member that misses the spec (a firing pair is not 'quiet')."""
     never = Sketch.from_counts({"ab": 6, "ba": 4}, labels=["a", "b"])
     result = logical_alarm(never, SafetySpec(), [[0, 1]], prevalences=False).subsets[0]
-    assert result.verdict == "fires" and check_certificate(_program(never, SafetySpec(), (0, 1)), result.certificate)
+    assert result.verdict == "fires" and check_certificate(
+        _program(never, SafetySpec(), (0, 1)), result.certificate
+    )
 
 
 @pytest.mark.slow

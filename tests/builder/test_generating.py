@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.builder import GeneratingSet, generating_set
-from evalgebra.errors import SpecError
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SpecError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, rational_points, specs
 
@@ -153,7 +153,9 @@ def test_GeneratingSet_patterns_in_canonical_order(spec):
 
 
 @budget(0.3)
-@given(specs(max_patterns=16, max_populations=2), st.sampled_from(["deglex", "degrevlex", "lex"]), st.randoms())
+@given(
+    specs(max_patterns=16, max_populations=2), st.sampled_from(["deglex", "degrevlex", "lex"]), st.randoms()
+)
 def test_flint_generator_order_does_not_change_the_polynomials(spec, ordering, random):
     gs = GeneratingSet(spec)
     order = list(gs.variables)
@@ -208,7 +210,9 @@ def test_polynomials_independent_pair_match_hand_expansion():
 # -- errors ------------------------------------------------------------------------------
 def test_flint_rejects_bad_ordering_and_order():
     gs = GeneratingSet(EnsembleSpec(2, 2))
-    with pytest.raises(SpecError, match=r"ordering must be one of \('lex', 'deglex', 'degrevlex'\), got 'grlex'"):
+    with pytest.raises(
+        SpecError, match=r"ordering must be one of \('lex', 'deglex', 'degrevlex'\), got 'grlex'"
+    ):
         gs.flint(ordering="grlex")
     with pytest.raises(SpecError, match=r"order must list every free unknown exactly once"):
         gs.flint(order=gs.variables[1:])
@@ -246,8 +250,12 @@ def test_generating_set_with_abstentions_reproduces_a_random_test_exactly():
     answers = np.where(rng.random((200, 3)) < 0.7, truth[:, None], 1 - truth[:, None])
     answers[rng.random((200, 3)) < 0.15] = 2  # abstentions
     names = np.array(spec.responses, dtype=object)
-    sketch = Sketch.from_decisions(names[answers], truth=np.array(spec.labels, dtype=object)[truth],
-                                   abstain="unsure", labels=list(spec.labels))
+    sketch = Sketch.from_decisions(
+        names[answers],
+        truth=np.array(spec.labels, dtype=object)[truth],
+        abstain="unsure",
+        labels=list(spec.labels),
+    )
     point = evaluation_point(sketch, structure="complete")
     gs = GeneratingSet(spec)
     values = point.free_values()

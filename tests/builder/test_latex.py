@@ -47,7 +47,9 @@ def test_to_latex_mathematical_names_in_every_space():
     correlated = generating_set(2, 3, "complete").to_latex(limit=1)
     assert r"G^{a}_{0,1}(a,a)" in correlated and r"P_{0,a|b}" in correlated
     strata = generating_set(2, 2, "complete", populations=2).to_latex(limit=1)
-    assert strata.splitlines()[1].startswith(r"f^{(0)}_{aa} &= P^{(0)}_{a} \left(P_{0,a} P_{1,a} + G^{a}_{0,1}\right)")
+    assert strata.splitlines()[1].startswith(
+        r"f^{(0)}_{aa} &= P^{(0)}_{a} \left(P_{0,a} P_{1,a} + G^{a}_{0,1}\right)"
+    )
     assert "acc" not in strata and "prev" not in strata and "corr" not in strata
 
 
@@ -100,7 +102,7 @@ def test_flint_system_repr_latex_truncates_terms():
     assert isinstance(system, FlintSystem)
     text = system._repr_latex_()
     assert text.count("&= 0") == LATEX_ROWS and "(52 more polynomials)" in text
-    rows = text.splitlines()[1:LATEX_ROWS + 1]
+    rows = text.splitlines()[1 : LATEX_ROWS + 1]
     for row, poly in zip(rows, system.polynomials):
         assert len(poly) > LATEX_TERMS and f"({len(poly) - LATEX_TERMS} more terms)" in row
     assert "corr" not in text and "acc" not in text
@@ -130,8 +132,23 @@ def test_aligned_display_and_document_forms():
     )
 
 
-@pytest.mark.parametrize("name", ["x", "u_0_1", "J_0_1_a", "acc_a", "resp_0_b", "corr_0_a", "f_0",
-                                  "prev_0_a", "m_0", "D_0", "corr_0_1_a_a", "R_0_a"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x",
+        "u_0_1",
+        "J_0_1_a",
+        "acc_a",
+        "resp_0_b",
+        "corr_0_a",
+        "f_0",
+        "prev_0_a",
+        "m_0",
+        "D_0",
+        "corr_0_1_a_a",
+        "R_0_a",
+    ],
+)
 def test_key_of_name_refuses_names_no_registry_makes(name):
     assert key_of_name(name) is None
     assert latex_name(name) == sympy.latex(sympy.Symbol(name))

@@ -27,8 +27,14 @@ ENV = dict(os.environ, PYTHONIOENCODING="utf-8")
 
 def _evalgebra(*argv, stdin=None):
     """``python -m evalgebra ARGV`` in a real process: (status, stdout, stderr)."""
-    done = subprocess.run([sys.executable, "-m", "evalgebra", *map(str, argv)], input=stdin,
-                          capture_output=True, timeout=SECONDS, env=ENV, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "evalgebra", *map(str, argv)],
+        input=stdin,
+        capture_output=True,
+        timeout=SECONDS,
+        env=ENV,
+        text=True,
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -53,11 +59,14 @@ def test_sketch_reads_the_items_csv_from_standard_input():
     doc = json.loads(from_stdin[1])
     with open(path, newline="", encoding="utf-8") as handle:  # brute force: count the rows by truth
         by_truth = Counter(row["truth"] for row in csv.DictReader(handle))
-    assert {label: sum(row["count"] for row in rows) for label, rows in doc["by_true_label"].items()} == dict(by_truth)
+    assert {label: sum(row["count"] for row in rows) for label, rows in doc["by_true_label"].items()} == dict(
+        by_truth
+    )
 
 
-@pytest.mark.parametrize("command", [("point",), ("point", "--json"), ("evaluate", "--json"),
-                                     ("alarm", "--verdicts-only")])
+@pytest.mark.parametrize(
+    "command", [("point",), ("point", "--json"), ("evaluate", "--json"), ("alarm", "--verdicts-only")]
+)
 def test_every_sketch_argument_reads_standard_input(command):
     path = datasets.path("acs_employment")
     from_file = _evalgebra(command[0], path, *command[1:])
@@ -77,8 +86,9 @@ LONG = ("polys", "--classifiers", "10", "--labels", "2")  # about 300 KB: more t
 
 
 def test_closed_pipe_exits_quietly_with_status_141():
-    process = subprocess.Popen([sys.executable, "-m", "evalgebra", *LONG], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=ENV)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evalgebra", *LONG], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV
+    )
     first = process.stdout.readline()
     process.stdout.close()  # the reader goes away, as head does
     _, err = process.communicate(timeout=SECONDS)
@@ -89,7 +99,9 @@ def test_closed_pipe_exits_quietly_with_status_141():
 @pytest.mark.skipif(not os.path.exists("/bin/sh"), reason="needs a POSIX shell")
 def test_piped_into_head_prints_one_line_and_no_traceback():
     command = " ".join([f"'{sys.executable}'", "-m", "evalgebra", *LONG]) + " | head -1"
-    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=SECONDS, env=ENV)
+    done = subprocess.run(
+        ["/bin/sh", "-c", command], capture_output=True, text=True, timeout=SECONDS, env=ENV
+    )
     assert done.returncode == 0  # the pipeline's status is head's
     assert len(done.stdout.splitlines()) == 1 and done.stderr == ""
 
@@ -104,8 +116,11 @@ def test_every_option_of_every_command_has_help():
     parser, commands = _commands()
     missing = [f"evalgebra {action.dest}" for action in parser._actions if not action.help]
     for name, command in commands.items():
-        missing += [f"{name} {'/'.join(action.option_strings) or action.dest}"
-                    for action in command._actions if not action.help or action.help == argparse.SUPPRESS]
+        missing += [
+            f"{name} {'/'.join(action.option_strings) or action.dest}"
+            for action in command._actions
+            if not action.help or action.help == argparse.SUPPRESS
+        ]
     assert not missing, f"options without help: {missing}"
     assert set(commands) >= {"example", "sketch", "point", "polys", "evaluate", "alarm"}
 
@@ -126,7 +141,9 @@ def test_strict_names_only_the_inequality():
             strict = [o for o in action.option_strings if "strict" in o]
             if not strict or strict == ["--non-strict"]:
                 continue
-            assert strict == ["--strict"] and action.help.startswith("deprecated spelling of --fail-on-alarm"), name
+            assert strict == ["--strict"] and action.help.startswith(
+                "deprecated spelling of --fail-on-alarm"
+            ), name
 
 
 @pytest.mark.parametrize("command, sketch", [("evaluate", "acs_employment"), ("alarm", "bigbench_mistake")])
@@ -185,31 +202,43 @@ def test_point_prints_counts_next_to_reduced_fractions():
 
 
 # -- no SymPy to start -------------------------------------------------------------------------------
-START = ("import sys\n{code}\n"
-         "loaded = sorted(m for m in ('sympy', 'evalgebra.builder', 'evalgebra.groebner') if m in sys.modules)\n"
-         "print('LOADED:' + ','.join(loaded))\n")
+START = (
+    "import sys\n{code}\n"
+    "loaded = sorted(m for m in ('sympy', 'evalgebra.builder', 'evalgebra.groebner') if m in sys.modules)\n"
+    "print('LOADED:' + ','.join(loaded))\n"
+)
 
 
 def _loaded(code):
-    done = subprocess.run([sys.executable, "-c", START.format(code=code)], capture_output=True, text=True,
-                          timeout=SECONDS, env=ENV)
+    done = subprocess.run(
+        [sys.executable, "-c", START.format(code=code)],
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+        env=ENV,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip().splitlines()[-1].removeprefix("LOADED:")
 
 
-@pytest.mark.parametrize("code", [
-    "import evalgebra",
-    "import evalgebra; evalgebra.evaluate, evalgebra.Sketch, evalgebra.logical_alarm, evalgebra.datasets",
-    "from evalgebra.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
-    "from evalgebra.cli import main\ntry:\n    main(['evaluate', '--help'])\nexcept SystemExit:\n    pass",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import evalgebra",
+        "import evalgebra; evalgebra.evaluate, evalgebra.Sketch, evalgebra.logical_alarm, evalgebra.datasets",
+        "from evalgebra.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
+        "from evalgebra.cli import main\ntry:\n    main(['evaluate', '--help'])\nexcept SystemExit:\n    pass",
+    ],
+)
 def test_import_and_help_do_not_import_sympy(code):
     assert _loaded(code) == ""
 
 
 def test_sympy_is_imported_when_a_name_needs_it():
     assert "sympy" in _loaded("import evalgebra; evalgebra.GeneratingSet").split(",")
-    assert "sympy" in _loaded("from evalgebra.cli import main; main(['polys', '--classifiers', '1', '--labels', '2'])")
+    assert "sympy" in _loaded(
+        "from evalgebra.cli import main; main(['polys', '--classifiers', '1', '--labels', '2'])"
+    )
 
 
 def test_lazy_names_are_the_modules_objects():
@@ -232,8 +261,11 @@ def test_time_limit_and_progress_reach_the_runner_for_one_run(monkeypatch, capsy
     monkeypatch.delenv(TIME_LIMIT_VARIABLE, raising=False)
     monkeypatch.delenv(PROGRESS_VARIABLE, raising=False)
     seen = []
-    monkeypatch.setattr(polys_command, "run", lambda args: seen.append(
-        (runner.default_time_limit(), runner.default_progress())) or 0)
+    monkeypatch.setattr(
+        polys_command,
+        "run",
+        lambda args: seen.append((runner.default_time_limit(), runner.default_progress())) or 0,
+    )
     assert main(["--time-limit", "7.5", "--progress", "polys", "--classifiers", "1", "--labels", "2"]) == 0
     assert main(["--time-limit", "none", "polys", "--classifiers", "1", "--labels", "2"]) == 0
     assert main(["polys", "--classifiers", "1", "--labels", "2"]) == 0
@@ -247,11 +279,13 @@ def test_a_bad_time_limit_is_one_error_line(value):
     assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "time limit" in err
 
 
-@pytest.mark.parametrize("value, seconds", [("1e9", 1e9), ("1e3", 1000.0), ("1e300", None), ("9" * 12, None),
-                                            ("infinity", None)])
+@pytest.mark.parametrize(
+    "value, seconds", [("1e9", 1e9), ("1e3", 1000.0), ("1e300", None), ("9" * 12, None), ("infinity", None)]
+)
 def test_a_large_time_limit_is_taken_and_past_thirty_years_is_none(monkeypatch, value, seconds):
     """Issue 21: ``--time-limit 1e300`` was refused as "not above 0"; past ~30 years it is no limit."""
     from evalgebra.groebner import runner
+
     seen = []
     monkeypatch.setattr("evalgebra.cli.polys.run", lambda args: seen.append(runner.default_time_limit()) or 0)
     assert main(["--time-limit", value, "polys", "--classifiers", "1", "--labels", "2"]) == 0

@@ -18,7 +18,11 @@ def test_evaluate_json_follows_the_format_and_exact_values_sympify(cli):
     assert status == 0
     doc = json.loads(out)
     assert doc["format"] == "evalgebra.evaluation/1"
-    assert doc["method"] == "algebraic" and doc["labels"] == ["a", "b"] and doc["classifiers"] == ["c1", "c2", "c3"]
+    assert (
+        doc["method"] == "algebraic"
+        and doc["labels"] == ["a", "b"]
+        and doc["classifiers"] == ["c1", "c2", "c3"]
+    )
     assert [p["kind"] for p in doc["points"]] == ["exact", "exact", "fitted"] and doc["chosen"] in (0, 1)
     assert doc["verdict"] == "exact" and doc["fit"]["g2"] == 0  # the counts lie on the model
     for point in doc["points"]:
@@ -51,7 +55,9 @@ def test_evaluate_four_classifiers_lists_trios(cli, tmp_path):
     Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
     status, out, _ = cli("evaluate", str(path), "--json")
     doc = json.loads(out)
-    assert status == 0 and len(doc["trios"]) == 4 and [p["kind"] for p in doc["points"]] == ["exact", "fitted"]
+    assert (
+        status == 0 and len(doc["trios"]) == 4 and [p["kind"] for p in doc["points"]] == ["exact", "fitted"]
+    )
 
 
 def test_evaluate_prevalence_range_four_classifiers_chooses_nothing_outside(cli, tmp_path):
@@ -87,8 +93,15 @@ def test_alarm_json_follows_the_format(cli):
 
 
 def test_alarm_thresholds_change_the_verdict(cli):
-    status, out, _ = cli("alarm", str(datasets.path("bigbench_mistake")), "--min-accuracy", "none",
-                          "--min-total-accuracy", "1/10", "--json")
+    status, out, _ = cli(
+        "alarm",
+        str(datasets.path("bigbench_mistake")),
+        "--min-accuracy",
+        "none",
+        "--min-total-accuracy",
+        "1/10",
+        "--json",
+    )
     assert status == 0
     assert not any(s["fires"] for s in json.loads(out)["subsets"])
 
@@ -124,9 +137,11 @@ def test_evaluate_hui_walter_prints_each_population(cli, tmp_path):
 
 def test_cli_user_errors_exit_2_without_traceback(capsys, cli, tmp_path):
     acs, graders = str(datasets.path("acs_employment")), str(datasets.path("bigbench_mistake"))
-    for argv in (["sketch", str(tmp_path / "missing.csv")],
-                 ["evaluate", acs, "--prevalence-range", "1", "0"],
-                 ["alarm", graders, "--min-accuracy", "1e1000000"]):
+    for argv in (
+        ["sketch", str(tmp_path / "missing.csv")],
+        ["evaluate", acs, "--prevalence-range", "1", "0"],
+        ["alarm", graders, "--min-accuracy", "1e1000000"],
+    ):
         try:
             status, _, err = cli(*argv)
         except SystemExit as exc:  # argparse rejects the value itself
@@ -137,19 +152,34 @@ def test_cli_user_errors_exit_2_without_traceback(capsys, cli, tmp_path):
 
 def test_sketch_rejects_counts_beyond_64_bits(cli, tmp_path):
     path = tmp_path / "huge.json"
-    path.write_text(json.dumps({"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1"],
-                                "counts": [{"decisions": ["a"], "count": 2**63 - 1}, {"decisions": ["b"], "count": 1}]}),
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "format": "evalgebra.sketch/1",
+                "labels": ["a", "b"],
+                "classifiers": ["c1"],
+                "counts": [{"decisions": ["a"], "count": 2**63 - 1}, {"decisions": ["b"], "count": 1}],
+            }
+        ),
+        encoding="utf-8",
+    )
     status, _, err = cli("evaluate", str(path), "--method", "majority")
     assert status == 2 and "2^62" in err
 
 
 def test_alarm_subsets_option_and_sketch_reads_a_bom(cli, tmp_path):
-    status, out, _ = cli("alarm", str(datasets.path("bigbench_mistake")), "--json",
-                          "--subsets", "mistral_large,gpt4_turbo;claude_haiku")
+    status, out, _ = cli(
+        "alarm",
+        str(datasets.path("bigbench_mistake")),
+        "--json",
+        "--subsets",
+        "mistral_large,gpt4_turbo;claude_haiku",
+    )
     doc = json.loads(out)
-    assert status == 0 and [s["classifiers"] for s in doc["subsets"]] == [["mistral_large", "gpt4_turbo"],
-                                                                           ["claude_haiku"]]
+    assert status == 0 and [s["classifiers"] for s in doc["subsets"]] == [
+        ["mistral_large", "gpt4_turbo"],
+        ["claude_haiku"],
+    ]
     csv = tmp_path / "items.csv"
     csv.write_bytes("\ufeffc1,c2,truth\na,b,a\nb,b,b\n".encode("utf-8"))
     out_path = tmp_path / "out.json"

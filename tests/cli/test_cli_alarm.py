@@ -53,7 +53,9 @@ def test_alarm_json_carries_verdict_certificate_witness_and_minimal_firing(cli, 
     status, out, _ = cli("alarm", path, "--min-accuracy", "1/3", "--json")
     doc = json.loads(out)
     assert status == 0 and doc["format"] == "evalgebra.alarm/1"
-    assert doc["minimal_firing"] == [["c0", "c1", "c2"]] and doc["undecided"] is False and doc["fires"] is True
+    assert (
+        doc["minimal_firing"] == [["c0", "c1", "c2"]] and doc["undecided"] is False and doc["fires"] is True
+    )
     by_members = {tuple(s["classifiers"]): s for s in doc["subsets"]}
     trio = by_members[("c0", "c1", "c2")]
     assert trio["verdict"] == "fires" and trio["certificate"] is not None and trio["witness"] is None
@@ -71,8 +73,10 @@ def _accuracies(sketch):
 
 @pytest.mark.parametrize("labels", [("a", "b"), ("a", "b", "c")])
 def test_alarm_witness_is_a_labelled_sketch_meeting_the_spec_exactly(cli, tmp_path, labels):
-    counts = {"".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3) for k, p in
-              enumerate(itertools.product(labels, repeat=3))}
+    counts = {
+        "".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3)
+        for k, p in enumerate(itertools.product(labels, repeat=3))
+    }
     path = _sketch(tmp_path, counts, labels)
     witness_path = tmp_path / "witness.json"
     status, out, err = cli("alarm", path, "--min-accuracy", "1/3", "--witness", witness_path)
@@ -90,13 +94,16 @@ def test_alarm_witness_is_a_labelled_sketch_meeting_the_spec_exactly(cli, tmp_pa
 def test_alarm_witness_of_the_first_subsets_entry(cli, tmp_path):
     path = _sketch(tmp_path, TRIO)
     witness_path = tmp_path / "pair.json"
-    status, _, _ = cli("alarm", path, "--min-accuracy", "1/3", "--subsets", "c2,c0;c0,c1,c2",
-                        "--witness", witness_path)
+    status, _, _ = cli(
+        "alarm", path, "--min-accuracy", "1/3", "--subsets", "c2,c0;c0,c1,c2", "--witness", witness_path
+    )
     assert status == 0
     witness = Sketch.read_json(witness_path)
     assert list(witness.classifiers) == ["c0", "c2"]
-    assert witness.unlabelled().count_vector().tolist() == \
-        Sketch.read_json(path).marginalise(["c0", "c2"]).count_vector().tolist()
+    assert (
+        witness.unlabelled().count_vector().tolist()
+        == Sketch.read_json(path).marginalise(["c0", "c2"]).count_vector().tolist()
+    )
     assert all(v is not None and v > Fraction(1, 3) for v in _accuracies(witness).values())
 
 
@@ -112,8 +119,9 @@ def test_alarm_witness_of_a_firing_subset_exits_2_with_one_line(cli, tmp_path):
 
 
 def test_alarm_is_quiet_in_words_that_do_not_promise_the_spec(cli):
-    status, out, _ = cli("alarm", datasets.path("bigbench_mistake"), "--subsets",
-                          "claude_haiku,gpt4_turbo;claude_haiku")
+    status, out, _ = cli(
+        "alarm", datasets.path("bigbench_mistake"), "--subsets", "claude_haiku,gpt4_turbo;claude_haiku"
+    )
     assert status == 0 and QUIET_LINE in out and "may still be unmet" in out and "FIRES" not in out
 
 
@@ -125,9 +133,12 @@ def test_alarm_verdicts_only_and_accuracy_ranges(cli, tmp_path):
     quiet = [s for s in doc["subsets"] if s["verdict"] == "quiet"]
     assert quiet and all(s["feasible_Qa"] is None and s["feasible_Qa_progressions"] is None for s in quiet)
     status, out, _ = cli("alarm", path, "--min-accuracy", "1/3", "--accuracy", "--subsets", "c0,c1")
-    assert status == 0 and "c0 accuracy: on a [1/2, 1/2]   on b [1, 1]" in out and "c1 accuracy: on a [" in out
-    doc = json.loads(cli("alarm", path, "--min-accuracy", "1/3", "--accuracy", "--json",
-                          "--subsets", "c0,c1")[1])
+    assert (
+        status == 0 and "c0 accuracy: on a [1/2, 1/2]   on b [1, 1]" in out and "c1 accuracy: on a [" in out
+    )
+    doc = json.loads(
+        cli("alarm", path, "--min-accuracy", "1/3", "--accuracy", "--json", "--subsets", "c0,c1")[1]
+    )
     ranges = doc["subsets"][0]["accuracy_ranges"]
     assert set(ranges) == {"c0", "c1"}
     for row in ranges.values():
@@ -154,9 +165,18 @@ def test_alarm_undecided_is_said_and_fail_on_undecided_exits_1(cli, tmp_path, mo
 
     def with_one_undecided(*args, **kwargs):
         report = real(*args, **kwargs)
-        first = dataclasses.replace(report.subsets[0], fires=False, verdict="undecided", feasible=None,
-                                    witness=None, certificate=None, reason="no evidence within the budget")
-        return AlarmReport(report.Q, report.spec, (first, *report.subsets[1:]), report.classifiers, report.labels)
+        first = dataclasses.replace(
+            report.subsets[0],
+            fires=False,
+            verdict="undecided",
+            feasible=None,
+            witness=None,
+            certificate=None,
+            reason="no evidence within the budget",
+        )
+        return AlarmReport(
+            report.Q, report.spec, (first, *report.subsets[1:]), report.classifiers, report.labels
+        )
 
     monkeypatch.setattr(logical, "logical_alarm", with_one_undecided)
     path = _sketch(tmp_path, {"aa": 5, "ab": 1, "ba": 1, "bb": 3})
@@ -199,8 +219,11 @@ def test_alarm_json_patterns_are_lists_so_a_bar_in_a_label_reads_back(cli, tmp_p
     pair = next(s for s in doc["subsets"] if len(s["classifiers"]) == 2)
     witness = pair["witness"]
     assert witness is not None
-    read = {(tuple(cell["decisions"]), label): cell["count"]
-            for label, cells in witness["by_true_label"].items() for cell in cells}
+    read = {
+        (tuple(cell["decisions"]), label): cell["count"]
+        for label, cells in witness["by_true_label"].items()
+        for cell in cells
+    }
     assert all(len(decisions) == 2 and set(decisions) <= set(labels) for decisions, _ in read)
     observed = {}
     for (decisions, _), count in read.items():

@@ -25,20 +25,30 @@ LABELS = ("a", "b", "c")
 PREVALENCE = {"a": Fraction(1, 2), "b": Fraction(3, 10), "c": Fraction(1, 5)}
 #: response[classifier][true label][answer]: three different classifiers, each better than chance.
 RESPONSE = {
-    "c0": {"a": {"a": "7/10", "b": "1/5", "c": "1/10"}, "b": {"a": "1/10", "b": "4/5", "c": "1/10"},
-           "c": {"a": "1/5", "b": "1/10", "c": "7/10"}},
-    "c1": {"a": {"a": "3/5", "b": "1/5", "c": "1/5"}, "b": {"a": "1/5", "b": "7/10", "c": "1/10"},
-           "c": {"a": "1/10", "b": "1/10", "c": "4/5"}},
-    "c2": {"a": {"a": "4/5", "b": "1/10", "c": "1/10"}, "b": {"a": "1/5", "b": "3/5", "c": "1/5"},
-           "c": {"a": "1/10", "b": "3/10", "c": "3/5"}},
+    "c0": {
+        "a": {"a": "7/10", "b": "1/5", "c": "1/10"},
+        "b": {"a": "1/10", "b": "4/5", "c": "1/10"},
+        "c": {"a": "1/5", "b": "1/10", "c": "7/10"},
+    },
+    "c1": {
+        "a": {"a": "3/5", "b": "1/5", "c": "1/5"},
+        "b": {"a": "1/5", "b": "7/10", "c": "1/10"},
+        "c": {"a": "1/10", "b": "1/10", "c": "4/5"},
+    },
+    "c2": {
+        "a": {"a": "4/5", "b": "1/10", "c": "1/10"},
+        "b": {"a": "1/5", "b": "3/5", "c": "1/5"},
+        "c": {"a": "1/10", "b": "3/10", "c": "3/5"},
+    },
 }
 
 
 @pytest.fixture
 def three_labels(tmp_path):
     """The unlabelled expected sketch of :data:`PREVALENCE` and :data:`RESPONSE`."""
-    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), PREVALENCE,
-                                        response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)})
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), PREVALENCE, response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)}
+    )
     path = tmp_path / "three_labels.json"
     expected_sketch(truth).unlabelled().write_json(path)
     return path
@@ -47,7 +57,7 @@ def three_labels(tmp_path):
 def test_evaluate_three_labels_recovers_the_truth_exactly(cli, three_labels):
     status, out, _ = cli("evaluate", three_labels)
     assert status == 0 and out.count("(chosen)") == 1 and "alarms: none" in out
-    chosen = out[out.index("(chosen)"):].split("\npoint ")[0]
+    chosen = out[out.index("(chosen)") :].split("\npoint ")[0]
     assert "P_a = 1/2" in chosen and "P_b = 3/10" in chosen and "P_c = 1/5" in chosen
     assert "response rates P(answer | true label):" in chosen
     assert "c1 | true b: a: 1/5 (0.2)   b: 7/10 (0.7)   c: 1/10 (0.1)" in chosen
@@ -55,7 +65,9 @@ def test_evaluate_three_labels_recovers_the_truth_exactly(cli, three_labels):
     status, out, _ = cli("evaluate", three_labels, "--json")
     doc = json.loads(out)
     assert status == 0 and doc["labels"] == list(LABELS) and doc["verdict"] == "exact"
-    assert [p["kind"] for p in doc["points"]] == ["exact"] * 6 + ["fitted"]  # the fit is the chosen exact point
+    assert [p["kind"] for p in doc["points"]] == ["exact"] * 6 + [
+        "fitted"
+    ]  # the fit is the chosen exact point
     assert doc["points"][-1] == doc["points"][doc["chosen"]] | {"kind": "fitted"}
     point = doc["points"][doc["chosen"]]
     assert {k: Fraction(v) for k, v in point["exact"]["prevalence"].items()} == PREVALENCE
@@ -70,12 +82,15 @@ def test_evaluate_three_labels_recovers_the_truth_exactly(cli, three_labels):
     assert split == {label: p * items for label, p in PREVALENCE.items()}  # the counts split by true label
 
 
-@pytest.mark.parametrize(("flags", "order"), [
-    (("--prevalence-order", "c,b,a"), ("c", "b", "a")),
-    (("--prevalence-order", "b,a,c"), ("b", "a", "c")),
-    (("--known-prevalences", "a=1/2,b=3/10,c=1/5"), ("a", "b", "c")),
-    (("--known-prevalences", "a=0.2,b=0.3,c=0.5"), ("c", "b", "a")),
-])
+@pytest.mark.parametrize(
+    ("flags", "order"),
+    [
+        (("--prevalence-order", "c,b,a"), ("c", "b", "a")),
+        (("--prevalence-order", "b,a,c"), ("b", "a", "c")),
+        (("--known-prevalences", "a=1/2,b=3/10,c=1/5"), ("a", "b", "c")),
+        (("--known-prevalences", "a=0.2,b=0.3,c=0.5"), ("c", "b", "a")),
+    ],
+)
 def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(cli, three_labels, flags, order):
     status, out, _ = cli("evaluate", three_labels, "--json", *flags)
     doc = json.loads(out)
@@ -85,12 +100,17 @@ def test_evaluate_decodes_by_prevalence_order_or_known_prevalences(cli, three_la
     assert sorted(prevalence.values()) == sorted(PREVALENCE.values())
 
 
-@pytest.mark.parametrize("flags", [
-    ("--prevalence-order", "a,b"), ("--known-prevalences", "a=1/2,b=1/2,c=1/2"),
-    ("--prevalence-order", "a,b,c", "--known-prevalences", "a=1/2,b=3/10,c=1/5"),
-    ("--known-prevalences", "a=1/2,a=1/2"), ("--known-prevalences", "a"),
-    ("--method", "majority", "--prevalence-order", "a,b,c"),
-])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ("--prevalence-order", "a,b"),
+        ("--known-prevalences", "a=1/2,b=1/2,c=1/2"),
+        ("--prevalence-order", "a,b,c", "--known-prevalences", "a=1/2,b=3/10,c=1/5"),
+        ("--known-prevalences", "a=1/2,a=1/2"),
+        ("--known-prevalences", "a"),
+        ("--method", "majority", "--prevalence-order", "a,b,c"),
+    ],
+)
 def test_evaluate_bad_decoding_options_exit_2_on_one_line(cli, three_labels, flags):
     status, out, err = cli("evaluate", three_labels, *flags)
     lines = err.strip().splitlines()
@@ -99,10 +119,14 @@ def test_evaluate_bad_decoding_options_exit_2_on_one_line(cli, three_labels, fla
 
 def _irrational_three_labels(tmp_path):
     """The exact sketch above with every count raised a little: irrational eliminant roots."""
-    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), PREVALENCE,
-                                        response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)})
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), PREVALENCE, response={i: RESPONSE[c] for i, c in enumerate(RESPONSE)}
+    )
     vector = expected_sketch(truth).unlabelled().count_vector().tolist()
-    counts = {"".join(p): v + (k * 7) % 11 for k, (p, v) in enumerate(zip(itertools.product(LABELS, repeat=3), vector))}
+    counts = {
+        "".join(p): v + (k * 7) % 11
+        for k, (p, v) in enumerate(zip(itertools.product(LABELS, repeat=3), vector))
+    }
     path = tmp_path / "irrational.json"
     Sketch.from_counts(counts, labels=list(LABELS)).write_json(path)
     return path
@@ -115,8 +139,12 @@ def test_evaluate_three_labels_irrational_values_are_exact_text_in_json(cli, tmp
     assert status == 0 and "irrational" in [a["kind"] for a in doc["alarms"]]
     point = doc["points"][0]
     texts = [(text, point["prevalence"][k]) for k, text in point["exact"]["prevalence"].items()]
-    texts += [(point["exact"]["response"][c][t][r], point["response"][c][t][r])
-              for c in ("c0", "c2") for t in LABELS for r in LABELS]
+    texts += [
+        (point["exact"]["response"][c][t][r], point["response"][c][t][r])
+        for c in ("c0", "c2")
+        for t in LABELS
+        for r in LABELS
+    ]
     assert any("CRootOf" in text for text, _ in texts)
     for text, number in texts:
         assert math.isclose(float(sympy.sympify(text).evalf(30)), number, rel_tol=1e-12), text
@@ -171,7 +199,9 @@ def test_evaluate_gate_on_real_data_is_not_tripped_by_irrational(cli):
 def test_evaluate_gate_fails_closed_when_no_point_is_chosen(cli, tmp_path):
     path = tmp_path / "four.json"
     Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"]).write_json(path)
-    status, _, err = cli("evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0", "--no-fit")
+    status, _, err = cli(
+        "evaluate", path, "--prevalence-range", "1/4", "3/4", "--min-accuracy", "0", "--no-fit"
+    )
     assert status == 1 and "no point chosen" in err
 
 
@@ -182,8 +212,9 @@ def test_evaluate_intervals_options(tmp_path, cli):
     sketch = datasets.load("acs_employment").unlabelled()
     path = tmp_path / "acs.json"
     path.write_text(sketch.to_json())
-    status, out, _ = cli("evaluate", path, "--intervals", "bootstrap", "--seed", "3", "--n-boot", "200",
-                          "--json")
+    status, out, _ = cli(
+        "evaluate", path, "--intervals", "bootstrap", "--seed", "3", "--n-boot", "200", "--json"
+    )
     assert status == 0
     document = json.loads(out)
     assert document["intervals"]["kind"] == "bootstrap" and document["intervals"]["seed"] == 3
@@ -202,8 +233,10 @@ def test_evaluate_intervals_options(tmp_path, cli):
 def test_evaluate_mistyped_structure_names_the_corrected_option(cli, tmp_path, written, meant):
     """``--structure 0,1`` (four subsets of one) or Python syntax: one error line with the corrected option."""
     path = tmp_path / "four.json"
-    Sketch.from_counts({"".join(p): 1 + (7 * k) % 11 for k, p in enumerate(itertools.product("ab", repeat=4))},
-                       labels=["a", "b"]).write_json(path)
+    Sketch.from_counts(
+        {"".join(p): 1 + (7 * k) % 11 for k, p in enumerate(itertools.product("ab", repeat=4))},
+        labels=["a", "b"],
+    ).write_json(path)
     status, out, err = cli("evaluate", path, "--structure", written)
     assert status == 2 and not out and err.count("\n") == 1
     assert err.startswith(f"evalgebra: error: --structure {written!r}: ")
@@ -224,16 +257,34 @@ def test_many_points_print_the_chosen_one_and_those_in_the_unit_cube():
     from evalgebra.spec import EnsembleSpec
 
     pairs = list(combinations(range(5), 2))
-    accuracy = {0: {"a": "3/4", "b": "4/5"}, 1: {"a": "7/10", "b": "3/4"}, 2: {"a": "4/5", "b": "13/20"},
-                3: {"a": "17/20", "b": "7/10"}, 4: {"a": "13/20", "b": "9/10"}}
+    accuracy = {
+        0: {"a": "3/4", "b": "4/5"},
+        1: {"a": "7/10", "b": "3/4"},
+        2: {"a": "4/5", "b": "13/20"},
+        3: {"a": "17/20", "b": "7/10"},
+        4: {"a": "13/20", "b": "9/10"},
+    }
     steps = [1, -1, 2, -2, 1, 3, -1, 2, 1, -3]
-    correlation = {pair: {"a": Fraction(steps[k], 400), "b": Fraction(-steps[-1 - k], 400)} for k, pair in enumerate(pairs)}
-    truth = EvaluationPoint.from_values(EnsembleSpec(5, 2, pairs), {"a": "7/20"}, accuracy=accuracy,
-                                        correlation=correlation)
+    correlation = {
+        pair: {"a": Fraction(steps[k], 400), "b": Fraction(-steps[-1 - k], 400)}
+        for k, pair in enumerate(pairs)
+    }
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(5, 2, pairs), {"a": "7/20"}, accuracy=accuracy, correlation=correlation
+    )
     result = evaluate(expected_sketch(truth).unlabelled(), structure=pairs)
     text = format_evaluation(result)
-    inside = [e for e in result.points
-              if all(0 <= v <= 1 for v in [*e.prevalence.values(), *(x for r in e.accuracy.values() for x in r.values())])]
-    assert f"{len(result.points)} real points; shown: the chosen one and the {len(inside)} inside the unit cube" in text
+    inside = [
+        e
+        for e in result.points
+        if all(
+            0 <= v <= 1
+            for v in [*e.prevalence.values(), *(x for r in e.accuracy.values() for x in r.values())]
+        )
+    ]
+    assert (
+        f"{len(result.points)} real points; shown: the chosen one and the {len(inside)} inside the unit cube"
+        in text
+    )
     assert text.count("\npoint ") == len(inside) and f"point {result.chosen} (chosen):" in text
     assert "P_a = 7/20" in text and ".0 " not in text.split("partition of the counts")[1].split("\n")[1]

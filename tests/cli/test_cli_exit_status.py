@@ -20,8 +20,9 @@ from evalgebra.data.sketch import Sketch
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cli.md"
 
 #: c2's accuracy on b is exactly 1/2 at the chosen point; every other one is above 1/3.
-AT_ONE_HALF = dict(zip(("".join(p) for p in itertools.product("ab", repeat=3)),
-                       [84, 36, 51, 39, 68, 52, 77, 73]))
+AT_ONE_HALF = dict(
+    zip(("".join(p) for p in itertools.product("ab", repeat=3)), [84, 36, 51, 39, 68, 52, 77, 73])
+)
 #: No labelled test lets all three be above 1/3: the alarm fires.
 TRIO = {"abb": 1, "bab": 1, "bba": 1, "bbb": 3}
 #: Vanishing covariances the independent model cannot produce: no point is chosen.
@@ -30,20 +31,49 @@ NO_POINT = {"aaa": 5, "abb": 5, "bab": 5, "bba": 5}
 #: (the guide's words, the command, its status, a line it must print on standard error or None)
 CLAUSES = [
     ("0 (done)", ["evaluate", "HALF", "--min-accuracy", "1/3"], 0, None),
-    ("one named by `--fail-on` or `--fail-on-alarm`",
-     ["alarm", "TRIO", "--min-accuracy", "1/3", "--fail-on", "fires"], 1, None),
-    ("one named by `--fail-on` or `--fail-on-alarm`",
-     ["alarm", "TRIO", "--min-accuracy", "1/3", "--fail-on-alarm"], 1, None),
-    ("the check of `evaluate --min-accuracy X`, which runs without `--fail-on` too and fails when the "
-     "chosen point is not above X on every label", ["evaluate", "HALF", "--min-accuracy", "1/2"], 1,
-     "c2 accuracy on b = 1/2 (0.5) is not above 1/2"),
-    ("or has no defined accuracy", ["evaluate", "NONE", "--min-accuracy", "0", "--no-fit"], 1, "no point chosen"),
-    ("a `--fail-on` that omits `below_spec` turns it into a report on standard error",
-     ["evaluate", "HALF", "--min-accuracy", "1/2", "--fail-on", "complex"], 0, "is not above 1/2"),
-    ("`alarm --min-accuracy X` alone only sets the specification: it exits 0 whatever the verdicts",
-     ["alarm", "TRIO", "--min-accuracy", "1/3"], 0, None),
-    ("2 (an error, one line)", ["evaluate", "HALF", "--fail-on", "below_spec"], 2,
-     "evalgebra: error: --fail-on below_spec needs --min-accuracy X"),
+    (
+        "one named by `--fail-on` or `--fail-on-alarm`",
+        ["alarm", "TRIO", "--min-accuracy", "1/3", "--fail-on", "fires"],
+        1,
+        None,
+    ),
+    (
+        "one named by `--fail-on` or `--fail-on-alarm`",
+        ["alarm", "TRIO", "--min-accuracy", "1/3", "--fail-on-alarm"],
+        1,
+        None,
+    ),
+    (
+        "the check of `evaluate --min-accuracy X`, which runs without `--fail-on` too and fails when the "
+        "chosen point is not above X on every label",
+        ["evaluate", "HALF", "--min-accuracy", "1/2"],
+        1,
+        "c2 accuracy on b = 1/2 (0.5) is not above 1/2",
+    ),
+    (
+        "or has no defined accuracy",
+        ["evaluate", "NONE", "--min-accuracy", "0", "--no-fit"],
+        1,
+        "no point chosen",
+    ),
+    (
+        "a `--fail-on` that omits `below_spec` turns it into a report on standard error",
+        ["evaluate", "HALF", "--min-accuracy", "1/2", "--fail-on", "complex"],
+        0,
+        "is not above 1/2",
+    ),
+    (
+        "`alarm --min-accuracy X` alone only sets the specification: it exits 0 whatever the verdicts",
+        ["alarm", "TRIO", "--min-accuracy", "1/3"],
+        0,
+        None,
+    ),
+    (
+        "2 (an error, one line)",
+        ["evaluate", "HALF", "--fail-on", "below_spec"],
+        2,
+        "evalgebra: error: --fail-on below_spec needs --min-accuracy X",
+    ),
 ]
 
 
@@ -78,8 +108,14 @@ def test_guide_exit_statuses_are_the_real_ones(capsys, sketches, clause, argv, s
 
 def test_help_epilog_lists_the_same_statuses():
     epilog = _words(build_parser().epilog or "")
-    for words in ("0 done", "1 a check failed", "--fail-on or --fail-on-alarm",
-                  "evaluate --min-accuracy X, on by itself", "alarm --min-accuracy X alone exits 0", "2 an error"):
+    for words in (
+        "0 done",
+        "1 a check failed",
+        "--fail-on or --fail-on-alarm",
+        "evaluate --min-accuracy X, on by itself",
+        "alarm --min-accuracy X alone exits 0",
+        "2 an error",
+    ):
         assert words in epilog, words
 
 

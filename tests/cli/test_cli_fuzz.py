@@ -47,15 +47,31 @@ CASE_SECONDS = 5
 #: Wall-clock seconds one in-process case may take (waiting counts here).
 WALL_SECONDS = 30
 
-SKETCH = {"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1", "c2", "c3"],
-          "counts": [{"decisions": ["a", "a", "a"], "count": 5}, {"decisions": ["a", "b", "a"], "count": 2},
-                     {"decisions": ["b", "b", "b"], "count": 4}, {"decisions": ["b", "a", "b"], "count": 1}],
-          "by_true_label": {"a": [{"decisions": ["a", "a", "a"], "count": 5}, {"decisions": ["a", "b", "a"], "count": 1}],
-                            "b": [{"decisions": ["b", "b", "b"], "count": 4}, {"decisions": ["a", "b", "a"], "count": 1},
-                                  {"decisions": ["b", "a", "b"], "count": 1}]}}
+SKETCH = {
+    "format": "evalgebra.sketch/1",
+    "labels": ["a", "b"],
+    "classifiers": ["c1", "c2", "c3"],
+    "counts": [
+        {"decisions": ["a", "a", "a"], "count": 5},
+        {"decisions": ["a", "b", "a"], "count": 2},
+        {"decisions": ["b", "b", "b"], "count": 4},
+        {"decisions": ["b", "a", "b"], "count": 1},
+    ],
+    "by_true_label": {
+        "a": [{"decisions": ["a", "a", "a"], "count": 5}, {"decisions": ["a", "b", "a"], "count": 1}],
+        "b": [
+            {"decisions": ["b", "b", "b"], "count": 4},
+            {"decisions": ["a", "b", "a"], "count": 1},
+            {"decisions": ["b", "a", "b"], "count": 1},
+        ],
+    },
+}
 
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                        HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 class CaseTimeout(Exception):
@@ -84,6 +100,7 @@ def _limited(cpu: float = CASE_SECONDS, wall: float = WALL_SECONDS):
     def stop():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
     return stop
 
 
@@ -124,14 +141,52 @@ def run_and_check(argv: list[str], stdin: bytes = b"") -> int:
 
 
 # -- strategies ----------------------------------------------------------------------------------
-NASTY_TEXT = st.sampled_from(["", "a", "b", "c1", "٣", "²", "\ud800", "x" * 300, "-", "{", "NaN", "1e999999",
-                              "0e99999999", "a,b", "-1", "1/0", "0.5", "1/2", "complete", "independent", "0-1",
-                              "0-²", "٣-0", "c1-c2", "none", "\x00", "é"])
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-                    st.floats(allow_nan=False), NASTY_TEXT, st.text(max_size=8))
-JSON_VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                            st.dictionaries(st.text(max_size=6), inner, max_size=4)),
-                           max_leaves=12)
+NASTY_TEXT = st.sampled_from(
+    [
+        "",
+        "a",
+        "b",
+        "c1",
+        "٣",
+        "²",
+        "\ud800",
+        "x" * 300,
+        "-",
+        "{",
+        "NaN",
+        "1e999999",
+        "0e99999999",
+        "a,b",
+        "-1",
+        "1/0",
+        "0.5",
+        "1/2",
+        "complete",
+        "independent",
+        "0-1",
+        "0-²",
+        "٣-0",
+        "c1-c2",
+        "none",
+        "\x00",
+        "é",
+    ]
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False),
+    NASTY_TEXT,
+    st.text(max_size=8),
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def _paths(value, prefix=()):
@@ -168,7 +223,9 @@ def mutated_sketch_text(draw) -> str:
         text = text[: draw(st.integers(0, len(text) - 1))]
     elif damage == "insert":
         at = draw(st.integers(0, len(text)))
-        text = text[:at] + draw(st.sampled_from(["{", "]", ",", '"', "\\ud800", "1" * 5000, "NaN"])) + text[at:]
+        text = (
+            text[:at] + draw(st.sampled_from(["{", "]", ",", '"', "\\ud800", "1" * 5000, "NaN"])) + text[at:]
+        )
     elif damage == "duplicate":
         text = text[:-1] + ', "labels": ["a", "b"]}'
     elif damage == "bigint":
@@ -178,19 +235,35 @@ def mutated_sketch_text(draw) -> str:
     return text
 
 
-COMMANDS = st.sampled_from([
-    ["evaluate"], ["evaluate", "--json"], ["evaluate", "--method", "majority", "--json"],
-    ["evaluate", "--method", "hui_walter"], ["evaluate", "--prevalence-range", "1/4", "3/4", "--json"],
-    ["point"], ["point", "--json"], ["point", "--structure", "independent"], ["point", "--structure", "0-1"],
-    ["alarm"], ["alarm", "--json"], ["alarm", "--non-strict", "--json"], ["alarm", "--subsets", "c1,c2;c3"],
-])
+COMMANDS = st.sampled_from(
+    [
+        ["evaluate"],
+        ["evaluate", "--json"],
+        ["evaluate", "--method", "majority", "--json"],
+        ["evaluate", "--method", "hui_walter"],
+        ["evaluate", "--prevalence-range", "1/4", "3/4", "--json"],
+        ["point"],
+        ["point", "--json"],
+        ["point", "--structure", "independent"],
+        ["point", "--structure", "0-1"],
+        ["alarm"],
+        ["alarm", "--json"],
+        ["alarm", "--non-strict", "--json"],
+        ["alarm", "--subsets", "c1,c2;c3"],
+    ]
+)
 
 
 @st.composite
 def items_csv_text(draw) -> tuple[str, list[str]]:
     """An items CSV (names, cells, quotes, repeats, long cells) and the sketch flags for it."""
-    names = draw(st.lists(st.sampled_from(["c1", "c2", "c3", "truth", "g", "", " c1", '"q"', "é", "٣"]),
-                          min_size=0, max_size=5))
+    names = draw(
+        st.lists(
+            st.sampled_from(["c1", "c2", "c3", "truth", "g", "", " c1", '"q"', "é", "٣"]),
+            min_size=0,
+            max_size=5,
+        )
+    )
     cells = st.sampled_from(["a", "b", "c", "", " a", '"a,b"', "\ud7ff", "x" * 200, '"unclosed'])
     rows = draw(st.lists(st.lists(cells, min_size=len(names), max_size=len(names) + 1), max_size=6))
     lines = [",".join(names)] + [",".join(row) for row in rows]
@@ -212,8 +285,16 @@ def labelled_items_csv(draw) -> tuple[str, list[str], list[tuple[list[str], str]
     ``--labels 1,0`` swapped every answer and the truth, and "0"/"1" became "a"/"b".
     """
     n_labels = draw(st.integers(2, 4))
-    names = draw(st.sampled_from([[str(k) for k in range(n_labels)], [str(k + 1) for k in range(n_labels)],
-                                  ["10", "2", "1", "0"][:n_labels], ["no", "yes", "maybe", "٣"][:n_labels]]))
+    names = draw(
+        st.sampled_from(
+            [
+                [str(k) for k in range(n_labels)],
+                [str(k + 1) for k in range(n_labels)],
+                ["10", "2", "1", "0"][:n_labels],
+                ["no", "yes", "maybe", "٣"][:n_labels],
+            ]
+        )
+    )
     n_classifiers = draw(st.integers(1, 3))
     answers = st.lists(st.sampled_from(names), min_size=n_classifiers, max_size=n_classifiers)
     rows = draw(st.lists(st.tuples(answers, st.sampled_from(names)), min_size=1, max_size=12))
@@ -226,8 +307,12 @@ def labelled_items_csv(draw) -> tuple[str, list[str], list[tuple[list[str], str]
     return "\n".join(lines) + draw(st.sampled_from(["\n", "\r\n", ""])), flags, rows
 
 
-NUMBERS = st.one_of(st.integers(-3, 70).map(str), NASTY_TEXT, st.sampled_from(["1000000000", "999999999", "١٢"]))
-RATIONALS = st.one_of(NASTY_TEXT, st.sampled_from(["1/3", "0.75", "1e-3", "2/3", "1", "0", "9" * 60, "1e51", "٠.5"]))
+NUMBERS = st.one_of(
+    st.integers(-3, 70).map(str), NASTY_TEXT, st.sampled_from(["1000000000", "999999999", "١٢"])
+)
+RATIONALS = st.one_of(
+    NASTY_TEXT, st.sampled_from(["1/3", "0.75", "1e-3", "2/3", "1", "0", "9" * 60, "1e51", "٠.5"])
+)
 
 
 @st.composite
@@ -239,21 +324,34 @@ def flag_argv(draw, sketch_path: str) -> list[str]:
     command = draw(st.sampled_from(["polys", "evaluate", "point", "alarm"]))
     if command == "polys":
         argv = ["polys", "--classifiers", draw(NUMBERS), "--labels", draw(NUMBERS)]
-        options = {"--structure": NASTY_TEXT, "--populations": NUMBERS,
-                   "--format": st.sampled_from(["text", "latex", "json", "yaml"]), "--space": st.sampled_from("PRQ")}
+        options = {
+            "--structure": NASTY_TEXT,
+            "--populations": NUMBERS,
+            "--format": st.sampled_from(["text", "latex", "json", "yaml"]),
+            "--space": st.sampled_from("PRQ"),
+        }
         flags = ["--expand"]
     else:
         argv = [command, draw(st.sampled_from([sketch_path, "-", "/dev/zero", "/nonexistent", "{odd}.json"]))]
         options = {"--max-input-bytes": st.sampled_from(["10", "1M", "0", "5X", "٣"])}
         flags = ["--json", "--fail-on-alarm"]
         if command == "evaluate":
-            options.update({"--method": st.sampled_from(["algebraic", "majority", "hui_walter", "x"]),
-                            "--classifiers": st.sampled_from(["c1,c2,c3", "c1", "zz", ",", "c1,c1,c2"])})
+            options.update(
+                {
+                    "--method": st.sampled_from(["algebraic", "majority", "hui_walter", "x"]),
+                    "--classifiers": st.sampled_from(["c1,c2,c3", "c1", "zz", ",", "c1,c1,c2"]),
+                }
+            )
         elif command == "point":
             options.update({"--structure": NASTY_TEXT, "--population": NASTY_TEXT})
         else:
-            options.update({"--min-accuracy": RATIONALS, "--min-total-accuracy": RATIONALS,
-                            "--subsets": st.sampled_from(["c1,c2", ";", "c1;zz", "c1,c2,c3;c1"])})
+            options.update(
+                {
+                    "--min-accuracy": RATIONALS,
+                    "--min-total-accuracy": RATIONALS,
+                    "--subsets": st.sampled_from(["c1,c2", ";", "c1;zz", "c1,c2,c3;c1"]),
+                }
+            )
             flags.append("--non-strict")
     for option in draw(st.lists(st.sampled_from(sorted(options)), max_size=3, unique=True)):
         argv += [option, draw(options[option])]
@@ -324,28 +422,37 @@ def test_fuzz_flags(workdir, data):
     run_and_check(argv, json.dumps(SKETCH).encode())
 
 
-OUTPUT_COMMANDS = {"sketch": ["sketch", "ITEMS", "-o"], "merge": ["merge", "QUIET", "QUIET", "-o"],
-                   "alarm": ["alarm", "QUIET", "--min-accuracy", "1/3", "--witness"]}
+OUTPUT_COMMANDS = {
+    "sketch": ["sketch", "ITEMS", "-o"],
+    "merge": ["merge", "QUIET", "QUIET", "-o"],
+    "alarm": ["alarm", "QUIET", "--min-accuracy", "1/3", "--witness"],
+}
 
 
 @settings(FUZZ, max_examples=30)
-@given(kind=output_kinds(), command=st.sampled_from(sorted(OUTPUT_COMMANDS)),
-       name=st.sampled_from(["out.json", "é ü.json", ".hidden", "x"]))
+@given(
+    kind=output_kinds(),
+    command=st.sampled_from(sorted(OUTPUT_COMMANDS)),
+    name=st.sampled_from(["out.json", "é ü.json", ".hidden", "x"]),
+)
 def test_fuzz_output_targets(tmp_path_factory, kind, command, name):
     """Whatever ``-o`` or ``--witness`` names, its node keeps its kind (a FIFO, a device, a link),
     or the command refuses it in one line and leaves it as it was."""
     folder = tmp_path_factory.mktemp("output")
     (folder / "items.csv").write_text("c1,c2,c3\na,a,b\nb,b,b\na,b,a\n")
-    quiet = Sketch.from_counts({"aaa": 8, "aab": 4, "aba": 5, "abb": 3, "baa": 4, "bab": 5, "bba": 3, "bbb": 10},
-                               labels=["a", "b"])
+    quiet = Sketch.from_counts(
+        {"aaa": 8, "aab": 4, "aba": 5, "abb": 3, "baa": 4, "bab": 5, "bba": 3, "bbb": 10}, labels=["a", "b"]
+    )
     quiet.write_json(folder / "quiet.json")
     try:
         path = make_output_node(folder, kind, name)
     except NodeUnavailable:
         return  # this system forbids the node (no CAP_MKNOD, a nodev mount): nothing to check
     before = node_state(path)
-    argv = [{"ITEMS": str(folder / "items.csv"), "QUIET": str(folder / "quiet.json")}.get(a, a)
-            for a in OUTPUT_COMMANDS[command]] + [str(path)]
+    argv = [
+        {"ITEMS": str(folder / "items.csv"), "QUIET": str(folder / "quiet.json")}.get(a, a)
+        for a in OUTPUT_COMMANDS[command]
+    ] + [str(path)]
     seen: dict[str, str] = {}
 
     def write(target):
@@ -359,7 +466,7 @@ def test_fuzz_output_targets(tmp_path_factory, kind, command, name):
     error, fifo_data = write_and_observe(path, write)
     written = check_output_kept(kind, path, before, error, fifo_data, folder)
     if kind == "standard output":
-        written = seen["out"][seen["out"].index('{\n  "format"'):]
+        written = seen["out"][seen["out"].index('{\n  "format"') :]
     if written is not None:
         assert Sketch.from_json(written).is_labelled == (command == "alarm")
 
@@ -393,8 +500,11 @@ SUBPROCESS_CASES = [
     (["alarm", "SKETCH", "--min-accuracy", "0e99999999"], None),
     (["polys", "--classifiers", "30", "--labels", "5"], None),
     (["polys", "--structure", "0-²", "--classifiers", "3", "--labels", "2"], None),
-    (["evaluate", "-", "--method", "majority"], '{"format": "evalgebra.sketch/1", "labels": ["a", "\\ud800"], '
-                                                 '"classifiers": ["c1"], "counts": [{"decisions": ["a"], "count": 1}]}'),
+    (
+        ["evaluate", "-", "--method", "majority"],
+        '{"format": "evalgebra.sketch/1", "labels": ["a", "\\ud800"], '
+        '"classifiers": ["c1"], "counts": [{"decisions": ["a"], "count": 1}]}',
+    ),
     (["evaluate", "SKETCH", "--json"], None),
 ]
 
@@ -404,6 +514,11 @@ def test_fuzz_real_process(workdir, argv, stdin):
     """A few cases through ``python -m evalgebra``: the same contract in a real process."""
     argv = [str(workdir / "sketch.json") if a == "SKETCH" else a for a in argv]
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    done = subprocess.run([sys.executable, "-m", "evalgebra", *argv], input=(stdin or "").encode(),
-                          capture_output=True, timeout=CASE_SECONDS + 10, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "evalgebra", *argv],
+        input=(stdin or "").encode(),
+        capture_output=True,
+        timeout=CASE_SECONDS + 10,
+        env=env,
+    )
     check_outcome(argv, done.returncode, done.stdout.decode(), done.stderr.decode("utf-8", "replace"))

@@ -30,8 +30,9 @@ from evalgebra.testing.output_nodes import (
 
 ITEMS = "c1,c2,c3\na,a,b\nb,b,b\na,b,a\nb,b,b\n"
 #: A trio whose whole ensemble is quiet above accuracy 1/3: it has a witness.
-QUIET = {"".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3)
-         for k, p in enumerate(itertools.product("ab", repeat=3))}
+QUIET = {
+    "".join(p): 3 + 5 * (len(set(p)) == 1) + (k % 3) for k, p in enumerate(itertools.product("ab", repeat=3))
+}
 
 
 def _node(folder, kind):
@@ -54,6 +55,7 @@ def _cli_writer(capsys, argv):
             assert len(lines) == 1 and lines[0].startswith("evalgebra: error: "), err
             raise EvalgebraError(lines[0])
         assert status == 0 and "Traceback" not in err, (status, err)
+
     return write, outputs
 
 
@@ -88,22 +90,27 @@ def test_alarm_witness_keeps_every_node_what_it_was(tmp_path, capsys, kind):
     error, fifo_data = write_and_observe(path, write)
     written = check_output_kept(kind, path, before, error, fifo_data, tmp_path)
     if kind == "standard output":  # the report, then the witness
-        written = outputs["out"][outputs["out"].index('{\n  "format"'):]
+        written = outputs["out"][outputs["out"].index('{\n  "format"') :]
     if written is not None:
         witness = Sketch.from_json(written)
         assert witness.is_labelled and witness.unlabelled() == Sketch.read_json(sketch)
 
 
-@pytest.mark.parametrize("device, status, line", [("null device", 0, "wrote "),
-                                                   ("full device", 2, "No space left on device")])
+@pytest.mark.parametrize(
+    "device, status, line", [("null device", 0, "wrote "), ("full device", 2, "No space left on device")]
+)
 def test_sketch_output_onto_a_device_in_a_real_process(tmp_path, device, status, line):
     """The issue's command, as root or not: the device node stays a device."""
     items = tmp_path / "items.csv"
     items.write_text(ITEMS)
     path = _node(tmp_path, device)
     before = os.lstat(path)
-    done = subprocess.run([sys.executable, "-m", "evalgebra", "sketch", str(items), "-o", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "evalgebra", "sketch", str(items), "-o", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == status and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and line in lines[0], done.stderr

@@ -12,8 +12,8 @@ import io
 import itertools
 import json
 import time
-from types import SimpleNamespace
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 
@@ -24,9 +24,17 @@ from evalgebra.cli.guards import TERM_LIMIT, check_polys
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 
-SKETCH = {"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1", "c2", "c3"],
-          "counts": [{"decisions": ["a", "a", "a"], "count": 5}, {"decisions": ["a", "b", "a"], "count": 2},
-                     {"decisions": ["b", "b", "b"], "count": 4}, {"decisions": ["b", "a", "b"], "count": 1}]}
+SKETCH = {
+    "format": "evalgebra.sketch/1",
+    "labels": ["a", "b"],
+    "classifiers": ["c1", "c2", "c3"],
+    "counts": [
+        {"decisions": ["a", "a", "a"], "count": 5},
+        {"decisions": ["a", "b", "a"], "count": 2},
+        {"decisions": ["b", "b", "b"], "count": 4},
+        {"decisions": ["b", "a", "b"], "count": 1},
+    ],
+}
 
 
 def _run(cli, *argv):
@@ -40,7 +48,7 @@ def _refused(cli, *argv, says=(), within=5.0):
     assert status == 2, (argv, out[:200], err)
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("evalgebra: error: "), err
-    for text in ([says] if isinstance(says, str) else says):
+    for text in [says] if isinstance(says, str) else says:
         assert text in err, err
     assert seconds < within, f"{argv} took {seconds:.1f} s"
     return err
@@ -63,13 +71,31 @@ def test_structure_indices_are_ascii_digits_only(cli):
 
 def test_rational_is_exact_ascii_and_bounded_before_fraction():
     assert rational("1/3") == Fraction(1, 3) and rational("-0.25") == Fraction(-1, 4)
-    assert rational("1e-3") == Fraction(1, 1000) and rational("2.5E2") == 250 and rational(".5") == Fraction(1, 2)
+    assert (
+        rational("1e-3") == Fraction(1, 1000)
+        and rational("2.5E2") == 250
+        and rational(".5") == Fraction(1, 2)
+    )
     assert rational("0e50") == 0
     # the API's parser and bounds (evalgebra.numbers.rationals): one grammar, one limit
     assert rational("1e51") == 10**51 and rational(" 1") == 1 and rational("1_000") == 1000
-    assert rational("1" * MAX_DIGITS) == int("1" * MAX_DIGITS) and rational(f"1e{MAX_EXPONENT}") == 10**MAX_EXPONENT
-    for text in ("0e99999999", f"1e{MAX_EXPONENT + 1}", "1" * (MAX_DIGITS + 1), "٠.5", "1/0", "nan", "inf", "e5",
-                 ".", "0x10", "1e5000"):
+    assert (
+        rational("1" * MAX_DIGITS) == int("1" * MAX_DIGITS)
+        and rational(f"1e{MAX_EXPONENT}") == 10**MAX_EXPONENT
+    )
+    for text in (
+        "0e99999999",
+        f"1e{MAX_EXPONENT + 1}",
+        "1" * (MAX_DIGITS + 1),
+        "٠.5",
+        "1/0",
+        "nan",
+        "inf",
+        "e5",
+        ".",
+        "0x10",
+        "1e5000",
+    ):
         with pytest.raises(argparse.ArgumentTypeError):
             rational(text)
     assert count("12") == 12 and byte_size("2K") == 2048
@@ -92,9 +118,16 @@ def test_json_integer_of_more_than_4300_digits(cli, tmp_path):
 
 def test_lone_surrogate_names_are_refused_on_input(cli, tmp_path):
     doc = dict(SKETCH, labels=["a", "\ud800"])
-    doc["counts"] = [{"decisions": ["a", "\ud800", "a"], "count": 1}, {"decisions": ["a", "a", "a"], "count": 2}]
+    doc["counts"] = [
+        {"decisions": ["a", "\ud800", "a"], "count": 1},
+        {"decisions": ["a", "a", "a"], "count": 2},
+    ]
     path = _write(tmp_path / "surrogate.json", json.dumps(doc))  # ASCII escapes: \ud800
-    for command in (("evaluate", "--method", "majority"), ("alarm",), ("point", "--structure", "independent")):
+    for command in (
+        ("evaluate", "--method", "majority"),
+        ("alarm",),
+        ("point", "--structure", "independent"),
+    ):
         _refused(cli, command[0], path, *command[1:], says="surrogate")
 
 
@@ -107,16 +140,22 @@ def test_a_path_beginning_with_a_brace_is_a_path(cli, tmp_path):
 
 def test_duplicate_json_keys_are_refused(cli, tmp_path):
     text = json.dumps(SKETCH)[:-1] + ', "labels": ["a", "b"]}'
-    _refused(cli, "evaluate", _write(tmp_path / "dup.json", text),
-             says="duplicate key 'labels' in a JSON object")
+    _refused(
+        cli, "evaluate", _write(tmp_path / "dup.json", text), says="duplicate key 'labels' in a JSON object"
+    )
     inner = json.dumps(SKETCH).replace('"count": 5', '"count": 5, "count": 6')
-    _refused(cli, "evaluate", _write(tmp_path / "dup_inner.json", inner),
-             says="duplicate key 'count' in a JSON object")
+    _refused(
+        cli,
+        "evaluate",
+        _write(tmp_path / "dup_inner.json", inner),
+        says="duplicate key 'count' in a JSON object",
+    )
 
 
 def test_nan_and_deep_nesting_are_refused(cli, tmp_path):
-    _refused(cli, "evaluate", _write(tmp_path / "nan.json", json.dumps(SKETCH).replace("5", "NaN")),
-             says="NaN")
+    _refused(
+        cli, "evaluate", _write(tmp_path / "nan.json", json.dumps(SKETCH).replace("5", "NaN")), says="NaN"
+    )
     _refused(cli, "evaluate", _write(tmp_path / "deep.json", "[" * 200_000 + "]" * 200_000))
 
 
@@ -156,13 +195,24 @@ def test_polys_size_guards(cli):
     _refused(cli, "polys", "--classifiers", 30, "--labels", 5, says="2^62", within=3)
     _refused(cli, "polys", "--classifiers", 1_000_000_000, "--labels", 2, within=3)
     _refused(cli, "polys", "--classifiers", 999_999_999, "--labels", 2, says="2^62", within=3)
-    _refused(cli, "polys", "--classifiers", 3, "--labels", 2, "--populations", 100_000,
-             says=("800000 polynomials", "--force"), within=3)
+    _refused(
+        cli,
+        "polys",
+        "--classifiers",
+        3,
+        "--labels",
+        2,
+        "--populations",
+        100_000,
+        says=("800000 polynomials", "--force"),
+        within=3,
+    )
     _refused(cli, "polys", "--classifiers", 40, "--labels", 2, "--structure", "complete", "--force", within=3)
     _refused(cli, "polys", "--classifiers", 8, "--labels", 2, "--structure", "complete", says="--force")
     _refused(cli, "polys", "--classifiers", 8, "--labels", 2, "--format", "json", says="expanded")
-    status, out, _, _ = _run(cli, "polys", "--classifiers", 3, "--labels", 2, "--structure", "complete",
-                             "--expand")
+    status, out, _, _ = _run(
+        cli, "polys", "--classifiers", 3, "--labels", 2, "--structure", "complete", "--expand"
+    )
     assert status == 0 and out.count("\n") == 8
     check_polys(3, 2, 100_000, "independent", expanded=False, force=True)  # --force lifts the soft limits
     with pytest.raises(SpecError):
@@ -196,8 +246,14 @@ def test_evaluate_guards_many_classifiers(cli, tmp_path):
 
 def test_point_guards_the_complete_structure(cli, tmp_path):
     path = _labelled_wide_sketch(tmp_path, 12)
-    _refused(cli, "point", path, "--structure", "complete",
-             says=("correlation values", "--structure independent", "--force"))
+    _refused(
+        cli,
+        "point",
+        path,
+        "--structure",
+        "complete",
+        says=("correlation values", "--structure independent", "--force"),
+    )
     status, out, _, seconds = _run(cli, "point", path, "--structure", "independent", "--json")
     assert status == 0 and seconds < 5 and json.loads(out)
     status, out, _, seconds = _run(cli, "point", path, "--json")  # independent is the default
@@ -212,11 +268,21 @@ def test_argument_errors_are_one_line(cli):
 
 
 def test_alarm_feasible_sets_are_summarised(cli, tmp_path):
-    path = _write(tmp_path / "alarm.json", json.dumps(
-        {"format": "evalgebra.sketch/1", "labels": ["a", "b"], "classifiers": ["c1", "c2"],
-         "counts": [{"decisions": ["a", "a"], "count": 107900000000000},
+    path = _write(
+        tmp_path / "alarm.json",
+        json.dumps(
+            {
+                "format": "evalgebra.sketch/1",
+                "labels": ["a", "b"],
+                "classifiers": ["c1", "c2"],
+                "counts": [
+                    {"decisions": ["a", "a"], "count": 107900000000000},
                     {"decisions": ["a", "b"], "count": 416100000000000},
-                    {"decisions": ["b", "a"], "count": 515800000000000}]}))
+                    {"decisions": ["b", "a"], "count": 515800000000000},
+                ],
+            }
+        ),
+    )
     for extra in ((), ("--json",)):
         status, out, err, seconds = _run(cli, "alarm", path, "--non-strict", *extra)
         assert "Traceback" not in err and seconds < 10
@@ -232,9 +298,16 @@ def test_format_alarm_shows_progressions_and_counts_long_lists(cli):
     assert _feasible_text((4, 4)) == "[4]"
     status, out, _, _ = _run(cli, "alarm", datasets.path("bigbench_mistake"))
     assert status == 0 and "feasible Q_" in out
-    many = SimpleNamespace(classifiers=("x", "y"), fires=False, feasible_Qa=tuple((k, k) for k in range(0, 10**5, 2)))
-    report = SimpleNamespace(Q=10**5, spec=SimpleNamespace(describe=lambda: "spec"), subsets=(many,),
-                             labels=("a", "b"), fires=False)
+    many = SimpleNamespace(
+        classifiers=("x", "y"), fires=False, feasible_Qa=tuple((k, k) for k in range(0, 10**5, 2))
+    )
+    report = SimpleNamespace(
+        Q=10**5,
+        spec=SimpleNamespace(describe=lambda: "spec"),
+        subsets=(many,),
+        labels=("a", "b"),
+        fires=False,
+    )
     text = format_alarm(report)
     assert "[0] [2]" in text and "49992 more ranges" in text and len(text) < 500
 
@@ -253,11 +326,14 @@ def test_derive_is_bounded_by_the_time_limit(cli, tmp_path, monkeypatch):
     counts = {"".join(p): 1 + (k * 7) % 5 for k, p in enumerate(itertools.product("ab", repeat=5))}
     path = tmp_path / "five.json"
     Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
-    status, out, err, seconds = _run(cli, "--time-limit", "0.5", "evaluate", path, "--structure", "0-1,2-3",
-                                     "--derive")
+    status, out, err, seconds = _run(
+        cli, "--time-limit", "0.5", "evaluate", path, "--structure", "0-1,2-3", "--derive"
+    )
     last = err.strip().splitlines()[-1]
     assert status == 2 and out == "" and "Traceback" not in err and seconds < 15
-    assert last.startswith("evalgebra: error: --derive of structure") and "did not finish within 0.5 s" in last
+    assert (
+        last.startswith("evalgebra: error: --derive of structure") and "did not finish within 0.5 s" in last
+    )
     assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").glob("*.py"))
     assert not glob.glob(os.path.join(scratch, "evalgebra-run-*"))
 
@@ -305,4 +381,6 @@ def test_alarm_verdicts_only_and_chosen_subsets_pass_the_guard(cli, tmp_path):
     status, out, err, _ = _run(cli, "alarm", path, "--verdicts-only")
     assert status == 0 and "c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11  quiet" in out, err
     status, out, err, _ = _run(cli, "alarm", path, "--subsets", "c0,c1;c2", "--json")
-    assert status == 0 and [s["classifiers"] for s in json.loads(out)["subsets"]] == [["c0", "c1"], ["c2"]], err
+    assert status == 0 and [s["classifiers"] for s in json.loads(out)["subsets"]] == [["c0", "c1"], ["c2"]], (
+        err
+    )

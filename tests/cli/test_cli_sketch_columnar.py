@@ -39,15 +39,41 @@ def test_sketch_parquet_folder_csv_and_chunks_agree(tmp_path: Path, capsys) -> N
         part["m1"] = part["m1"].cat.reorder_categories(["pos", "neg"] if k % 2 else ["neg", "pos"])
         part.to_parquet(folder / f"{k}.parquet")
     expected = Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
-    for argv in (["sketch", str(tmp_path / "items.csv"), "--ignore", "item", "--truth", "y"],
-                 ["sketch", str(folder), "--ignore", "item", "--truth", "y", "--chunk-rows", "50"],
-                 ["sketch", str(folder / "0.parquet"), "--classifiers", "m1,m2", "--classifiers", "m3", "--truth", "y"],
-                 ["sketch", str(tmp_path / "items.csv"), "--classifiers", "m1,m2,m3", "--truth", "y",
-                  "--chunk-rows", "7", "--labels", "neg,pos"]):
+    for argv in (
+        ["sketch", str(tmp_path / "items.csv"), "--ignore", "item", "--truth", "y"],
+        ["sketch", str(folder), "--ignore", "item", "--truth", "y", "--chunk-rows", "50"],
+        [
+            "sketch",
+            str(folder / "0.parquet"),
+            "--classifiers",
+            "m1,m2",
+            "--classifiers",
+            "m3",
+            "--truth",
+            "y",
+        ],
+        [
+            "sketch",
+            str(tmp_path / "items.csv"),
+            "--classifiers",
+            "m1,m2,m3",
+            "--truth",
+            "y",
+            "--chunk-rows",
+            "7",
+            "--labels",
+            "neg,pos",
+        ],
+    ):
         assert main(argv) == 0
         got = _sketch(capsys)
-        assert got == (expected if "0.parquet" not in argv[1] else
-                       Sketch.from_decisions(frame.iloc[:134][["m1", "m2", "m3"]], truth=frame["y"].to_numpy()[:134]))
+        assert got == (
+            expected
+            if "0.parquet" not in argv[1]
+            else Sketch.from_decisions(
+                frame.iloc[:134][["m1", "m2", "m3"]], truth=frame["y"].to_numpy()[:134]
+            )
+        )
 
 
 def test_sketch_flags_an_id_column_instead_of_counting_it(tmp_path: Path) -> None:
@@ -55,8 +81,12 @@ def test_sketch_flags_an_id_column_instead_of_counting_it(tmp_path: Path) -> Non
     frame.to_csv(tmp_path / "items.csv", index=False)
     frame.astype({"item": str}).to_parquet(tmp_path / "items.parquet")
     for path in ("items.csv", "items.parquet"):
-        run = subprocess.run([sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / path), "--truth", "y"],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / path), "--truth", "y"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 2 and run.stdout == ""
         assert run.stderr.startswith("evalgebra: error: column 'item' has 300 distinct values in 300 rows")
         assert "--ignore" in run.stderr and run.stderr.count("\n") == 1
@@ -72,19 +102,41 @@ def test_sketch_columnar_options_refuse_bad_input(tmp_path: Path) -> None:
         (["--ignore", "item", "--truth", "y", "--chunk-rows", "0"], "chunk_rows must be a positive integer"),
     ]
     for extra, message in cases:
-        run = subprocess.run([sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / "items.parquet"), *extra],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / "items.parquet"), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 2, extra
         assert message in run.stderr and run.stderr.startswith("evalgebra: error:")
 
 
 def test_sketch_stdin_in_chunks(tmp_path: Path) -> None:
     frame = _frame(120)
-    run = subprocess.run([sys.executable, "-m", "evalgebra", "sketch", "-", "--ignore", "item", "--truth", "y",
-                          "--chunk-rows", "16"], input=frame.to_csv(index=False), capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evalgebra",
+            "sketch",
+            "-",
+            "--ignore",
+            "item",
+            "--truth",
+            "y",
+            "--chunk-rows",
+            "16",
+        ],
+        input=frame.to_csv(index=False),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0
-    assert Sketch.from_json(run.stdout) == Sketch.from_decisions(frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy())
+    assert Sketch.from_json(run.stdout) == Sketch.from_decisions(
+        frame[["m1", "m2", "m3"]], truth=frame["y"].to_numpy()
+    )
 
 
 @pytest.mark.parametrize("kind", ["list", "large_list", "struct", "map"])
@@ -95,13 +147,18 @@ def test_sketch_refuses_a_nested_parquet_column_in_one_line(tmp_path: Path, kind
 
     frame = _frame(30).drop(columns="item")
     cells = [["pos"], ["neg", "pos"], None] * 10
-    deep = {"list": pa.array(cells),
-            "large_list": pa.array(cells, type=pa.large_list(pa.string())),
-            "struct": pa.array([None if c is None else {"first": c[0]} for c in cells]),
-            "map": pa.array([None if c is None else [("first", c[0])] for c in cells],
-                            type=pa.map_(pa.string(), pa.string()))}[kind]
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False).append_column("deep", deep),
-                   tmp_path / "items.parquet")
+    deep = {
+        "list": pa.array(cells),
+        "large_list": pa.array(cells, type=pa.large_list(pa.string())),
+        "struct": pa.array([None if c is None else {"first": c[0]} for c in cells]),
+        "map": pa.array(
+            [None if c is None else [("first", c[0])] for c in cells], type=pa.map_(pa.string(), pa.string())
+        ),
+    }[kind]
+    pq.write_table(
+        pa.Table.from_pandas(frame, preserve_index=False).append_column("deep", deep),
+        tmp_path / "items.parquet",
+    )
     command = [sys.executable, "-m", "evalgebra", "sketch", str(tmp_path / "items.parquet"), "--truth", "y"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr

@@ -21,8 +21,10 @@ def _sketch(capsys, *argv: str) -> tuple[int, dict | None, str]:
 
 
 def _tally(doc: dict) -> dict:
-    return {label: {tuple(c["decisions"]): c["count"] for c in cells}
-            for label, cells in doc["by_true_label"].items()}
+    return {
+        label: {tuple(c["decisions"]): c["count"] for c in cells}
+        for label, cells in doc["by_true_label"].items()
+    }
 
 
 @pytest.mark.parametrize("chunks", CHUNKS)
@@ -51,11 +53,14 @@ def test_spaces_around_cells_and_header_names_are_trimmed(tmp_path, capsys, chun
     assert _tally(doc) == {"a": {("a", "b"): 1}, "b": {("b", "b"): 1}}
 
 
-@pytest.mark.parametrize("text, says", [
-    ("m1,m2\na,b\nb,a,b\n", "CSV line 3: 3 fields, header has 2"),
-    ("m1,m2\na,b\nb\n", "CSV line 3: 1 fields, header has 2"),
-    (",m2,m3\na,b,a\nb,a,b\n", "CSV column 1 has no name in the header"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("m1,m2\na,b\nb,a,b\n", "CSV line 3: 3 fields, header has 2"),
+        ("m1,m2\na,b\nb\n", "CSV line 3: 1 fields, header has 2"),
+        (",m2,m3\na,b,a\nb,a,b\n", "CSV column 1 has no name in the header"),
+    ],
+)
 def test_extra_fields_and_empty_header_names_are_refused_alike(tmp_path, capsys, text, says):
     path = tmp_path / "items.csv"
     path.write_text(text, encoding="utf-8")

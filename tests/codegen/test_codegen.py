@@ -19,10 +19,10 @@ from evalgebra.codegen import CodegenError, check, python_function
 from evalgebra.codegen.__main__ import main as codegen_main
 from evalgebra.codegen.closed_forms import three_independent
 from evalgebra.codegen.modules import GENERATED, generate
+from evalgebra.data.point import evaluation_point
 from evalgebra.generated import containing_variety, independent_model
 from evalgebra.generated import three_independent as generated
 from evalgebra.groebner.coordinates import moments_of
-from evalgebra.data.point import evaluation_point
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import labelled_tests, rational_points
 from evalgebra.variables import VariableRegistry
@@ -54,8 +54,12 @@ def test_codegen_output_independent_of_hash_seed(tmp_path):
     for seed in ("1", "4242"):
         target = tmp_path / seed
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        subprocess.run([sys.executable, "-m", "evalgebra.codegen", "--write", "--quiet", "--dir", str(target)],
-                       check=True, env=env, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "evalgebra.codegen", "--write", "--quiet", "--dir", str(target)],
+            check=True,
+            env=env,
+            capture_output=True,
+        )
         for path in GENERATED.glob("*.py"):
             assert (target / path.name).read_bytes() == path.read_bytes(), (seed, path.name)
 
@@ -73,12 +77,14 @@ def test_generated_evaluator_equals_symbolic_derivation(form, counts):
     """(num + s root sqrt R)/den from the generated code = p + s q sqrt d from the moment forms."""
     q = sum(counts)
     registry = VariableRegistry(SPEC3)
-    moments = {str(registry.symbol(k)): v for k, v in moments_of(SPEC3, [Fraction(c, q) for c in counts]).items()}
+    moments = {
+        str(registry.symbol(k)): v for k, v in moments_of(SPEC3, [Fraction(c, q) for c in counts]).items()
+    }
     subs = {sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator) for k, v in moments.items()}
     out = generated.solve(*counts)
     radicand = out[0]
     for k, name in enumerate(generated.STATISTICS):
-        num, root, den = out[1 + 3 * k: 4 + 3 * k]
+        num, root, den = out[1 + 3 * k : 4 + 3 * k]
         p, qq, d = (sympy.cancel(e).subs(subs) if e.free_symbols else e for e in form.moment_forms[name])
         if den == 0 or not all(x.is_finite for x in (p, qq, d)):
             continue

@@ -31,7 +31,8 @@ ONE_POPULATION = EnsembleSpec(2, 2)
 
 #: Eight cross-tab counts (population 0 then 1; cells aa, ab, ba, bb), no population empty.
 cross_tabs = st.lists(st.integers(0, 300), min_size=8, max_size=8).filter(
-    lambda c: sum(c[:4]) > 0 and sum(c[4:]) > 0)
+    lambda c: sum(c[:4]) > 0 and sum(c[4:]) > 0
+)
 
 
 def _lift(value, d):
@@ -48,7 +49,7 @@ def _moment_values(counts):
     registry = VariableRegistry(HUI_WALTER_SPEC)
     out = {}
     for s in range(2):
-        cells = counts[4 * s: 4 * s + 4]
+        cells = counts[4 * s : 4 * s + 4]
         q = sum(cells)
         moments = moments_of(ONE_POPULATION, [Fraction(c, q) for c in cells])
         for key, value in moments.items():
@@ -63,7 +64,7 @@ def test_generated_hui_walter_equals_symbolic_derivation(form, counts):
     out = generated.evaluate(*counts)
     radicand = out[0]
     for k, name in enumerate(generated.STATISTICS):
-        num, root, den = out[1 + 3 * k: 4 + 3 * k]
+        num, root, den = out[1 + 3 * k : 4 + 3 * k]
         p, q, d = (e.subs(subs) for e in form.moment_forms[name])
         if den == 0 or not all(x.is_finite for x in (p, q, d)):
             continue
@@ -76,9 +77,9 @@ def test_generated_hui_walter_equals_symbolic_derivation(form, counts):
 @given(cross_tabs)
 def test_generated_hui_walter_blind_spots_are_the_zero_denominators(counts):
     out = generated.evaluate(*counts)
-    factors = out[1 + 3 * len(generated.STATISTICS):]
+    factors = out[1 + 3 * len(generated.STATISTICS) :]
     assert len(factors) == len(generated.BLIND_SPOTS)
-    dens = out[3:1 + 3 * len(generated.STATISTICS):3]
+    dens = out[3 : 1 + 3 * len(generated.STATISTICS) : 3]
     if all(f != 0 for f in factors):
         assert all(d != 0 for d in dens)
     else:
@@ -90,7 +91,12 @@ def test_generated_hui_walter_radicand_is_printed_discriminant(counts):
     """R = (Q_s0 Q_s1)^4 F^2 with F^2 as printed in eq 2 of the paper (cells a b / c d per population)."""
     (a1, b1, c1, d1), (a2, b2, c2, d2) = counts[:4], counts[4:]
     n1, n2 = a1 + b1 + c1 + d1, a2 + b2 + c2 + d2
-    g1, g2, e1, e2 = Fraction(a1 + b1, n1), Fraction(a2 + b2, n2), Fraction(a1 + c1, n1), Fraction(a2 + c2, n2)
+    g1, g2, e1, e2 = (
+        Fraction(a1 + b1, n1),
+        Fraction(a2 + b2, n2),
+        Fraction(a1 + c1, n1),
+        Fraction(a2 + c2, n2),
+    )
     aa1, aa2 = Fraction(a1, n1), Fraction(a2, n2)
     f_squared = (g1 * e2 - g2 * e1 + aa1 - aa2) ** 2 - 4 * (g1 - g2) * (aa1 * e2 - aa2 * e1)
     assert generated.evaluate(*counts)[0] == f_squared * (n1 * n2) ** 4
@@ -100,7 +106,9 @@ def test_generated_hui_walter_radicand_is_printed_discriminant(counts):
 def test_generated_hui_walter_equals_d06_corrected_estimators(counts):
     """Both generated points = d06's corrected eq 3 with F = +sqrt(F^2) and F = -sqrt(F^2)."""
     n1, n2 = sum(counts[:4]), sum(counts[4:])
-    one, two = (_D06.cross_tab([Fraction(c, n) for c in counts[4 * s: 4 * s + 4]]) for s, n in ((0, n1), (1, n2)))
+    one, two = (
+        _D06.cross_tab([Fraction(c, n) for c in counts[4 * s : 4 * s + 4]]) for s, n in ((0, n1), (1, n2))
+    )
     f_squared = _D06.discriminant_squared(one, two)
     assume(f_squared != 0 and one["e"] != two["e"] and one["g"] != two["g"])
     out = generated.evaluate(*counts)
@@ -109,14 +117,18 @@ def test_generated_hui_walter_equals_d06_corrected_estimators(counts):
     for sign in generated.SIGNS:
         point = []
         for k in range(len(generated.STATISTICS)):
-            num, root, den = out[1 + 3 * k: 4 + 3 * k]
-            point.append(QuadraticNumber(Fraction(num, den), Fraction(sign * root * (n1 * n2) ** 2, den), f_squared))
+            num, root, den = out[1 + 3 * k : 4 + 3 * k]
+            point.append(
+                QuadraticNumber(Fraction(num, den), Fraction(sign * root * (n1 * n2) ** 2, den), f_squared)
+            )
         ours.add(tuple(point))
     theirs = set()
     for sign in (1, -1):
         forms = _D06.estimators(one, two, QuadraticNumber(0, sign, f_squared), printed=False)
         v = {k: _lift(n, f_squared) / d for k, (n, d) in forms.items()}
-        theirs.add((v["theta1"], v["theta2"], 1 - v["beta1"], 1 - v["alpha1"], 1 - v["beta2"], 1 - v["alpha2"]))
+        theirs.add(
+            (v["theta1"], v["theta2"], 1 - v["beta1"], 1 - v["alpha1"], 1 - v["beta2"], 1 - v["alpha2"])
+        )
     assert ours == theirs
 
 
@@ -247,7 +259,10 @@ def test_float_error_bound_is_the_cancellation_of_the_near_coincident_sketch():
 
 def test_hui_walter_moment_discriminant_is_d06s(form):
     """d06: the discriminant is (D0 - D1)^2 + 2 (D0 + D1) Delta_0 Delta_1 + (Delta_0 Delta_1)^2."""
-    m = {name: sympy.Symbol(name) for name in ("m_s0_0_b", "m_s0_1_b", "m_s1_0_b", "m_s1_1_b", "D_s0_0_1", "D_s1_0_1")}
+    m = {
+        name: sympy.Symbol(name)
+        for name in ("m_s0_0_b", "m_s0_1_b", "m_s1_0_b", "m_s1_1_b", "D_s0_0_1", "D_s1_0_1")
+    }
     delta = [m[f"m_s0_{i}_b"] - m[f"m_s1_{i}_b"] for i in (0, 1)]
     d0, d1 = m["D_s0_0_1"], m["D_s1_0_1"]
     compact = (d0 - d1) ** 2 + 2 * (d0 + d1) * delta[0] * delta[1] + (delta[0] * delta[1]) ** 2

@@ -37,7 +37,10 @@ def test_eliminant_3_equals_symbolic_determinant(values):
     form = characteristic_form(3)
     counts, weights = values[:27], values[27:]
     out = generated.eliminant_3(*counts, *weights)
-    sub = {**dict(zip(form.counts, map(sympy.Rational, counts))), **dict(zip(form.weights, map(sympy.Rational, weights)))}
+    sub = {
+        **dict(zip(form.counts, map(sympy.Rational, counts))),
+        **dict(zip(form.weights, map(sympy.Rational, weights))),
+    }
     tables = {name: expr.subs(sub) for name, expr in form.prelude}
     lam = sympy.Symbol("lambda_")
     det = sympy.Poly((lam * form.matrix("M").subs(tables) - form.matrix("S").subs(tables)).det(), lam)

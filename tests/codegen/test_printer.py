@@ -18,10 +18,24 @@ def run(source: str, name: str, *args: object) -> tuple[object, ...]:
     return namespace[name](*args)  # type: ignore[operator, no-any-return]
 
 
-@pytest.mark.parametrize("bad", [
-    sympy.pi, sympy.E, sympy.zoo, sympy.nan, sympy.oo, -sympy.oo, sympy.I, sympy.EulerGamma,
-    x + sympy.pi, x * sympy.I, x ** 2 + sympy.E * y, x + sympy.oo * y, sympy.I * x * y,
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        sympy.pi,
+        sympy.E,
+        sympy.zoo,
+        sympy.nan,
+        sympy.oo,
+        -sympy.oo,
+        sympy.I,
+        sympy.EulerGamma,
+        x + sympy.pi,
+        x * sympy.I,
+        x**2 + sympy.E * y,
+        x + sympy.oo * y,
+        sympy.I * x * y,
+    ],
+)
 def test_constants_without_a_python_name_are_refused(bad: sympy.Expr) -> None:
     with pytest.raises(CodegenError, match="^out: "):
         require_polynomial("out", bad)
@@ -29,11 +43,26 @@ def test_constants_without_a_python_name_are_refused(bad: sympy.Expr) -> None:
         python_function("f", [x, y], [("ok", x + y), ("out", bad)], "")
 
 
-@pytest.mark.parametrize("bad", [
-    sympy.Eq(x, y), sympy.Lt(x, y), x < y, sympy.Ne(x, 1), sympy.true, sympy.false,
-    sympy.And(x > 0, y > 0), sympy.Piecewise((x, x > 0), (y, True)), sympy.sqrt(x), x / y, x / 2,
-    sympy.Abs(x), sympy.Rational(1, 3) * x, sympy.Float(2.0) * x, x ** -1,
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        sympy.Eq(x, y),
+        sympy.Lt(x, y),
+        x < y,
+        sympy.Ne(x, 1),
+        sympy.true,
+        sympy.false,
+        sympy.And(x > 0, y > 0),
+        sympy.Piecewise((x, x > 0), (y, True)),
+        sympy.sqrt(x),
+        x / y,
+        x / 2,
+        sympy.Abs(x),
+        sympy.Rational(1, 3) * x,
+        sympy.Float(2.0) * x,
+        x**-1,
+    ],
+)
 def test_non_arithmetic_is_refused(bad: sympy.Basic) -> None:
     with pytest.raises(CodegenError, match="^out: "):
         require_polynomial("out", bad)  # type: ignore[arg-type]
@@ -59,17 +88,30 @@ def test_unbound_names_are_refused() -> None:
 
 def test_prelude_and_earlier_outputs_are_bound() -> None:
     Q = sympy.Symbol("Q")
-    source = python_function("f", [x, y], [("a", Q * x), ("b", (a + x) ** 2 * Q), ("c", (a + x) ** 3),
-                                           ("Q", Q)], "Uses earlier names.", prelude=[("Q", x + y)])
+    source = python_function(
+        "f",
+        [x, y],
+        [("a", Q * x), ("b", (a + x) ** 2 * Q), ("c", (a + x) ** 3), ("Q", Q)],
+        "Uses earlier names.",
+        prelude=[("Q", x + y)],
+    )
     assert run(source, "f", 2, 3) == (10, 720, 1728, 5)
-    assert run(source, "f", Fraction(1, 2), 3) == (Fraction(7, 4), Fraction(7, 2) * Fraction(9, 4) ** 2,
-                                                   Fraction(9, 4) ** 3, Fraction(7, 2))
+    assert run(source, "f", Fraction(1, 2), 3) == (
+        Fraction(7, 4),
+        Fraction(7, 2) * Fraction(9, 4) ** 2,
+        Fraction(9, 4) ** 3,
+        Fraction(7, 2),
+    )
 
 
 def test_shared_terms_wait_for_the_outputs_they_use() -> None:
     """A common subexpression over an output name is computed after that output."""
-    source = python_function("g", [x, y], [("a", (x + y) ** 2), ("b", (a + x) * y + (a + x) ** 2),
-                                           ("c", (a + x) ** 3 * (x + y))], "")
+    source = python_function(
+        "g",
+        [x, y],
+        [("a", (x + y) ** 2), ("b", (a + x) * y + (a + x) ** 2), ("c", (a + x) ** 3 * (x + y))],
+        "",
+    )
     lines = [line.strip() for line in source.splitlines()]
     first_a = next(i for i, line in enumerate(lines) if line.startswith("a = "))
     for i, line in enumerate(lines):
@@ -81,6 +123,6 @@ def test_shared_terms_wait_for_the_outputs_they_use() -> None:
 
 
 def test_integer_arithmetic_still_passes() -> None:
-    require_polynomial("out", 3 * x ** 2 * y - 7 * z + 1, {"x", "y", "z"})
+    require_polynomial("out", 3 * x**2 * y - 7 * z + 1, {"x", "y", "z"})
     require_polynomial("out", sympy.Integer(-4))
-    assert run(python_function("h", [x], [("s", -x ** 3 + 2)], ""), "h", 3) == (-25,)
+    assert run(python_function("h", [x], [("s", -(x**3) + 2)], ""), "h", 3) == (-25,)

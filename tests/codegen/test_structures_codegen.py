@@ -18,7 +18,12 @@ from evalgebra.codegen.__main__ import parse_spec
 from evalgebra.codegen.modules import GENERATED
 from evalgebra.codegen.printer import require_polynomial
 from evalgebra.codegen.structure_modules import (
-    GENERATED_STRUCTURES, atlas_index, linear_relations, nested, structure_source)
+    GENERATED_STRUCTURES,
+    atlas_index,
+    linear_relations,
+    nested,
+    structure_source,
+)
 from evalgebra.codegen.structures import derive_structure, module_name
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch, smallest_test_size
@@ -76,18 +81,27 @@ def test_generated_structure_equals_groebner_route(n, structure, seed):
 
 def _point(n, structure, prevalence, accuracies, correlations):
     spec = EnsembleSpec(n, 2, structure)
-    accuracy = {i: {"a": Fraction(accuracies[2 * i], 40), "b": Fraction(accuracies[2 * i + 1], 40)} for i in range(n)}
-    correlation = {t: {"a": Fraction(correlations[2 * k], 400), "b": Fraction(correlations[2 * k + 1], 400)}
-                   for k, t in enumerate(spec.structure)}
-    point = EvaluationPoint.from_values(spec, {"a": Fraction(prevalence, 17)}, accuracy=accuracy,
-                                        correlation=correlation)
+    accuracy = {
+        i: {"a": Fraction(accuracies[2 * i], 40), "b": Fraction(accuracies[2 * i + 1], 40)} for i in range(n)
+    }
+    correlation = {
+        t: {"a": Fraction(correlations[2 * k], 400), "b": Fraction(correlations[2 * k + 1], 400)}
+        for k, t in enumerate(spec.structure)
+    }
+    point = EvaluationPoint.from_values(
+        spec, {"a": Fraction(prevalence, 17)}, accuracy=accuracy, correlation=correlation
+    )
     smallest_test_size(point)  # PointError when no labelled test realises it
     return point
 
 
 @settings(max_examples=8, deadline=None, derandomize=True)
-@given(st.sampled_from(FAST), st.integers(3, 14), st.lists(st.integers(23, 36), min_size=8, max_size=8),
-       st.lists(st.integers(-9, 9).filter(bool), min_size=6, max_size=6))
+@given(
+    st.sampled_from(FAST),
+    st.integers(3, 14),
+    st.lists(st.integers(23, 36), min_size=8, max_size=8),
+    st.lists(st.integers(-9, 9).filter(bool), min_size=6, max_size=6),
+)
 def test_generated_structure_round_trip_hypothesis(case, prevalence, accuracies, correlations):
     n, structure = case
     try:
@@ -138,8 +152,9 @@ def test_structure_index_lists_the_atlas():
         assert (GENERATED / "structures" / f"{row['module']}.py").exists()
         assert row["points"] is None or _module(n, structure).DEGREE >= row["points"]
     for refused in ([(0, 1), (2, 3)], [(0, 1), (0, 2), (1, 3), (2, 3)], "complete graph"):
-        structure = ([(i, j) for i in range(4) for j in range(i + 1, 4)] if refused == "complete graph"
-                     else refused)
+        structure = (
+            [(i, j) for i in range(4) for j in range(i + 1, 4)] if refused == "complete graph" else refused
+        )
         row = by_key[(4, 2, canonical_structure(4, structure))]
         assert not row["finite"] and row["dimension"] > 0 and row["module"] is None
 
@@ -148,7 +163,9 @@ def test_codegen_spec_writes_one_module(tmp_path, capsys):
     assert parse_spec("N=4,R=2,structure=2-3") == (4, 2, [(2, 3)])
     assert codegen_main(["--spec", "N=4,R=2,structure=2-3", "--out", str(tmp_path), "--quiet"]) == 0
     written = tmp_path / "n4_r2_01.py"
-    assert written.read_text(encoding="utf-8") == (GENERATED / "structures" / "n4_r2_01.py").read_text(encoding="utf-8")
+    assert written.read_text(encoding="utf-8") == (GENERATED / "structures" / "n4_r2_01.py").read_text(
+        encoding="utf-8"
+    )
     assert "degree 2" in capsys.readouterr().out
     assert codegen_main(["--spec", "N=4,R=3,structure=0-1", "--out", str(tmp_path), "--quiet"]) == 2
     assert "R = 2" in capsys.readouterr().err
@@ -193,13 +210,34 @@ def test_codegen_spec_output_independent_of_hash_seed(tmp_path):
     for seed in ("1", "4242"):
         target = tmp_path / seed
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        subprocess.run([sys.executable, "-m", "evalgebra.codegen", "--spec", "N=4,R=2,structure=0-1,0-2,1-3",
-                        "--out", str(target), "--quiet"], check=True, env=env, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "evalgebra.codegen",
+                "--spec",
+                "N=4,R=2,structure=0-1,0-2,1-3",
+                "--out",
+                str(target),
+                "--quiet",
+            ],
+            check=True,
+            env=env,
+            capture_output=True,
+        )
         name = "n4_r2_01_02_13.py"
         assert (target / name).read_bytes() == (GENERATED / "structures" / name).read_bytes(), seed
-        common = subprocess.run([sys.executable, "-c", "import sys; from evalgebra.codegen.structure_modules import "
-                                 "common_source; sys.stdout.write(common_source())"],
-                                check=True, env=env, capture_output=True).stdout
+        common = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from evalgebra.codegen.structure_modules import "
+                "common_source; sys.stdout.write(common_source())",
+            ],
+            check=True,
+            env=env,
+            capture_output=True,
+        ).stdout
         assert common == (GENERATED / "structures" / "common.py").read_bytes(), seed
 
 
@@ -207,10 +245,16 @@ PATH_P4 = ((0, 1), (0, 2), (1, 3))
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)
-@given(st.integers(3, 14), st.lists(st.integers(23, 36), min_size=8, max_size=8),
-       st.integers(-9, 9).filter(bool), st.lists(st.integers(-9, 9).filter(bool), min_size=4, max_size=4),
-       st.integers(1, 5))
-def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(prevalence, accuracies, middle, others, shift):
+@given(
+    st.integers(3, 14),
+    st.lists(st.integers(23, 36), min_size=8, max_size=8),
+    st.integers(-9, 9).filter(bool),
+    st.lists(st.integers(-9, 9).filter(bool), min_size=4, max_size=4),
+    st.integers(1, 5),
+)
+def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(
+    prevalence, accuracies, middle, others, shift
+):
     """Path P4 (0-1, 0-2, 1-3): the eliminant vanishes exactly when the middle pair's correlation is the
     same on both labels (w_01 = G^a_01 - G^b_01 = 0). There the Gröbner route, independently, finds a
     curve of evaluations explaining the sketch: the truth is not identifiable from the counts, so no
@@ -236,8 +280,13 @@ def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(prevalence, acc
     assert any(module.eliminant(counts))
     result = evaluate_structured_counts(counts, PATH_P4)
     truth = _free_values(apart)
-    found = [{"prev_a": e.prevalence["a"], **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell] for i in range(n) for ell in "ab"}}
-             for e in result.points]
+    found = [
+        {
+            "prev_a": e.prevalence["a"],
+            **{f"acc_{i}_{ell}": e.accuracy[f"c{i}"][ell] for i in range(n) for ell in "ab"},
+        }
+        for e in result.points
+    ]
     assert {k: v for k, v in truth.items() if k.startswith(("prev", "acc"))} in found
 
 
@@ -259,10 +308,14 @@ def test_common_model_residuals_equal_the_derived_generators(n, structure):
         counts = [rng.randint(0, 40) for _ in range(2**n)]
         values = {u: Fraction(rng.randint(-40, 40), rng.randint(1, 20)) for u in module.UNKNOWNS}
         moments = dict(zip(module.MOMENTS, module.moments(*counts)))
-        substitution = {sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator)
-                        for k, v in {**moments, **values}.items()}
+        substitution = {
+            sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator)
+            for k, v in {**moments, **values}.items()
+        }
         derived = [sympy.Rational(r.xreplace(substitution)) for r in form.residuals]
-        assert [sympy.Rational(x.numerator, x.denominator) for x in module.residuals(counts, values)] == derived
+        assert [
+            sympy.Rational(x.numerator, x.denominator) for x in module.residuals(counts, values)
+        ] == derived
     point = random_point(EnsembleSpec(n, 2, structure), 3)
     sketch = [int(c) for c in expected_sketch(point).count_vector()]
     assert common.model_counts(n, structure, _free_values(point), sum(sketch)) == sketch
@@ -327,8 +380,11 @@ def test_nested_is_the_same_polynomial(terms):
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
-@given(st.lists(_terms, min_size=1, max_size=3),
-       st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), max_size=3), st.randoms(use_true_random=False))
+@given(
+    st.lists(_terms, min_size=1, max_size=3),
+    st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), max_size=3),
+    st.randoms(use_true_random=False),
+)
 def test_linear_relations_rebuild_every_coefficient(bases, combinations, rng):
     """Coefficients made as integer combinations of others: each relation rebuilds its coefficient exactly
     from kept coefficients (a rational combination is not a relation: that coefficient is kept)."""
@@ -346,7 +402,9 @@ def test_linear_relations_rebuild_every_coefficient(bases, combinations, rng):
 def test_linear_relations_of_a_label_swap_invariant_eliminant(degree):
     """f(p) = g(p (1 - p)) with g of degree m: m + 1 coefficients kept, the other m written as combinations."""
     p, s = sympy.symbols("p s")
-    g = sum(_poly({(k, 1, 0, 0): 3 + k, (0, k, 2, 1): -1 - k, (0, 0, 0, k): 5}) * s**k for k in range(degree + 1))
+    g = sum(
+        _poly({(k, 1, 0, 0): 3 + k, (0, k, 2, 1): -1 - k, (0, 0, 0, k): 5}) * s**k for k in range(degree + 1)
+    )
     f = sympy.Poly(sympy.expand(g.subs(s, p * (1 - p))), p)
     coefficients = list(reversed(f.all_coeffs()))
     relations = linear_relations(coefficients)

@@ -29,13 +29,21 @@ def long_rows(sketch):
 def point(n_labels):
     spec = EnsembleSpec(4, n_labels)
     if n_labels == 2:
-        return EvaluationPoint.from_values(spec, {"a": "1/3"}, accuracy={
-            0: {"a": "3/4", "b": "2/3"}, 1: {"a": "4/5", "b": "3/5"}, 2: {"a": "5/6", "b": "3/4"},
-            3: {"a": "2/3", "b": "4/5"}})
+        return EvaluationPoint.from_values(
+            spec,
+            {"a": "1/3"},
+            accuracy={
+                0: {"a": "3/4", "b": "2/3"},
+                1: {"a": "4/5", "b": "3/5"},
+                2: {"a": "5/6", "b": "3/4"},
+                3: {"a": "2/3", "b": "4/5"},
+            },
+        )
     rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
     other = {"a": {"a": "3/5", "b": "1/5"}, "b": {"a": "1/5", "b": "7/10"}, "c": {"a": "1/10", "b": "1/5"}}
-    return EvaluationPoint.from_values(spec, {"a": "1/2", "b": "3/10"},
-                                       response={0: rows, 1: other, 2: rows, 3: other})
+    return EvaluationPoint.from_values(
+        spec, {"a": "1/2", "b": "3/10"}, response={0: rows, 1: other, 2: rows, 3: other}
+    )
 
 
 @pytest.mark.parametrize("n_labels", [2, 3])
@@ -78,10 +86,16 @@ def test_dense_trios_name_workers_without_enough_shared_tasks():
 
 def _renamed_truth():
     """Four workers, three labels: trios decode three different renamings of the truth on their own."""
-    rows = {"c0": ("122", "113", "311"), "c1": ("212", "113", "122"), "c2": ("131", "311", "113"),
-            "c3": ("311", "221", "113")}
-    response = {c: {t: {a: Fraction(int(v), 5) for a, v in zip("abc", row)}
-                    for t, row in zip("abc", by_truth)} for c, by_truth in rows.items()}
+    rows = {
+        "c0": ("122", "113", "311"),
+        "c1": ("212", "113", "122"),
+        "c2": ("131", "311", "113"),
+        "c3": ("311", "221", "113"),
+    }
+    response = {
+        c: {t: {a: Fraction(int(v), 5) for a, v in zip("abc", row)} for t, row in zip("abc", by_truth)}
+        for c, by_truth in rows.items()
+    }
     return EvaluationPoint.from_values(EnsembleSpec(4, 3), {"a": "1/2", "b": "1/3"}, response=response)
 
 
@@ -97,8 +111,9 @@ def test_dense_trios_align_trios_that_decode_different_renamings(exact):
     matches = []
     for perm in itertools.permutations(range(3)):  # report label perm[k] is the truth's label k
         prevalence = [float(truth.prevalence_of()[t]) for t in labels]
-        expected_rows = [[[float(truth.response_rate(c, a, t)) for a in labels] for t in labels]
-                         for c in report.workers]
+        expected_rows = [
+            [[float(truth.response_rate(c, a, t)) for a in labels] for t in labels] for c in report.workers
+        ]
         renamed_priors = [prevalence[perm.index(m)] for m in range(3)]
         renamed_rows = [[by_truth[perm.index(m)] for m in range(3)] for by_truth in expected_rows]
         matches.append(np.allclose(report.priors, renamed_priors) and np.allclose(report.rows, renamed_rows))

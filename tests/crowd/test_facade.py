@@ -25,7 +25,9 @@ def test_fit_leaves_crowd_kit_shaped_attributes(fitted):
     assert model.labels_.tolist() == model.probas_.idxmax(axis=1).tolist()
     assert model.priors_.name == "prior" and list(model.priors_.index) == list(data.labels)
     assert np.isclose(model.priors_.sum(), 1.0)
-    assert model.errors_.index.names == ["worker", "label"] and list(model.errors_.columns) == list(data.labels)
+    assert model.errors_.index.names == ["worker", "label"] and list(model.errors_.columns) == list(
+        data.labels
+    )
     # errors_.loc[(w, answered), true]: every worker's column (true label) sums to 1 over the answers
     assert np.allclose(model.errors_.groupby(level="worker").sum().to_numpy(), 1.0)
     assert model.items_.index.name == "worker" and model.too_sparse_ == {}
@@ -75,7 +77,9 @@ def test_fit_refuses_what_it_cannot_read():
     frame.loc[3, "label"] = None
     with pytest.raises(SketchError, match="missing label"):
         DawidSkeneAlgebraic().fit(frame)
-    degenerate = pd.DataFrame([(f"t{t}", f"w{w}", "a" if w % 2 else "b") for t in range(20) for w in range(6)],
-                              columns=["task", "worker", "label"])
+    degenerate = pd.DataFrame(
+        [(f"t{t}", f"w{w}", "a" if w % 2 else "b") for t in range(20) for w in range(6)],
+        columns=["task", "worker", "label"],
+    )
     with pytest.raises(SketchError, match="no split"):
         DawidSkeneAlgebraic().fit(degenerate)

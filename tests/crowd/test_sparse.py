@@ -7,15 +7,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from evalgebra.crowd.sparse import group_views, sparse_evaluation, split_groups
 from evalgebra.crowd.table import crowd_table
 from evalgebra.crowd.tasks import refine, task_posteriors
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.results.posteriors import pattern_posteriors
 from evalgebra.results import Estimate
+from evalgebra.results.posteriors import pattern_posteriors
 from evalgebra.testing import budget
 
 LABELS = ("a", "b", "c")
@@ -37,8 +38,14 @@ def exact_crowd(prevalence, rows, groups, scale=1):
     for ell in range(r):
         for trio in itertools.product(*groups):
             for answers in itertools.product(range(r), repeat=3):
-                share = prevalence[ell] * rows[trio[0]][ell][answers[0]] * rows[trio[1]][ell][answers[1]] \
-                    * rows[trio[2]][ell][answers[2]] * denominator ** 4 * scale
+                share = (
+                    prevalence[ell]
+                    * rows[trio[0]][ell][answers[0]]
+                    * rows[trio[1]][ell][answers[1]]
+                    * rows[trio[2]][ell][answers[2]]
+                    * denominator**4
+                    * scale
+                )
                 assert share.denominator == 1
                 for _ in range(int(share)):
                     records.extend((f"t{n:06d}", w, LABELS[a]) for w, a in zip(trio, answers))
@@ -93,16 +100,19 @@ def test_task_posteriors_equal_the_exact_pattern_posteriors(exact):
     # two routes: the crowd's vectorised posteriors and the evaluators' exact Bayes rule per pattern
     records, truth = exact
     result = sparse_evaluation(records, groups=[GROUPS])
-    estimate = Estimate(dict(zip(LABELS, PREVALENCE)),
-                        {w: {t: ROWS[w][i][i] for i, t in enumerate(LABELS)} for w in ROWS},
-                        response={w: {t: dict(zip(LABELS, ROWS[w][i])) for i, t in enumerate(LABELS)} for w in ROWS})
+    estimate = Estimate(
+        dict(zip(LABELS, PREVALENCE)),
+        {w: {t: ROWS[w][i][i] for i, t in enumerate(LABELS)} for w in ROWS},
+        response={w: {t: dict(zip(LABELS, ROWS[w][i])) for i, t in enumerate(LABELS)} for w in ROWS},
+    )
     by_task = {}
     for task, worker, answer in records:
         by_task.setdefault(task, []).append((worker, answer))
     for k in range(0, result.n_tasks, 97):
         answers = sorted(by_task[result.tasks[k]])
-        exact_post = pattern_posteriors(estimate, classifiers=[w for w, _ in answers],
-                                        patterns=[[a for _, a in answers]])
+        exact_post = pattern_posteriors(
+            estimate, classifiers=[w for w, _ in answers], patterns=[[a for _, a in answers]]
+        )
         (post,) = exact_post.values()
         assert result.posteriors[k] == pytest.approx([float(post[x]) for x in LABELS], abs=1e-7)
     # and the exact crowd's labels: the Bayes labels under the true point
@@ -156,8 +166,15 @@ def test_sparse_evaluation_names_too_sparse_workers_and_leaves_their_answers_out
     # the posteriors from the same rows, computed without the late worker's answers, agree
     table = crowd_table(records)
     use = np.array([w != "late" for w in table.workers])
-    again = task_posteriors(table.task, table.worker, table.answer, table.n_tasks, result.priors,
-                            np.nan_to_num(result.rows, nan=1 / 3), use)
+    again = task_posteriors(
+        table.task,
+        table.worker,
+        table.answer,
+        table.n_tasks,
+        result.priors,
+        np.nan_to_num(result.rows, nan=1 / 3),
+        use,
+    )
     assert np.allclose(again, result.posteriors)
     assert "late" in result.summary() and "too sparse" in result.summary()
     assert without.too_sparse == {}
@@ -172,16 +189,21 @@ def test_refine_zero_passes_keeps_the_estimate_and_passes_move_towards_the_truth
     assert err(refined.rows) < err(base.rows)
     assert np.allclose(refined.rows.sum(axis=2), 1.0) and np.isclose(refined.priors.sum(), 1.0)
     table = crowd_table(data.records())
-    p, rows, post = refine(table.task, table.worker, table.answer, table.n_tasks, table.n_workers,
-                           base.priors, base.rows, 0)
+    p, rows, post = refine(
+        table.task, table.worker, table.answer, table.n_tasks, table.n_workers, base.priors, base.rows, 0
+    )
     assert np.array_equal(rows, base.rows) and np.allclose(post, base.posteriors)
 
 
 def test_group_views_plurality_and_silence():
-    table = crowd_table([("t1", "w0", "b"), ("t1", "w1", "a"), ("t1", "w2", "b"), ("t1", "w3", "c"),
-                         ("t2", "w3", "c")])
+    table = crowd_table(
+        [("t1", "w0", "b"), ("t1", "w1", "a"), ("t1", "w2", "b"), ("t1", "w3", "c"), ("t2", "w3", "c")]
+    )
     view, present = group_views(table, [np.array([0, 1, 0, 2])])
-    assert view[0, 0].tolist() == [1, 0, 2] and present[0].tolist() == [[True, True, True], [False, False, True]]
+    assert view[0, 0].tolist() == [1, 0, 2] and present[0].tolist() == [
+        [True, True, True],
+        [False, False, True],
+    ]
 
 
 def test_split_groups_are_balanced_and_seeded():
@@ -224,12 +246,16 @@ def _diagonal_row(label, parts):
 ROW_PARTS = st.sampled_from([(3, 1, 1), (4, 1, 0), (3, 2, 0), (5, 0, 0), (4, 0, 1), (3, 0, 2)])
 
 
-@given(parts=st.lists(st.lists(ROW_PARTS, min_size=3, max_size=3), min_size=6, max_size=6),
-       prevalence=st.sampled_from([(2, 2, 1), (3, 1, 1), (1, 2, 2), (2, 1, 2)]))
+@given(
+    parts=st.lists(st.lists(ROW_PARTS, min_size=3, max_size=3), min_size=6, max_size=6),
+    prevalence=st.sampled_from([(2, 2, 1), (3, 1, 1), (1, 2, 2), (2, 1, 2)]),
+)
 @budget(0.1, minimum=4)
 def test_sparse_evaluation_recovers_random_exact_crowds(parts, prevalence):
-    rows = {w: [_diagonal_row(ell, p) for ell, p in enumerate(worker_parts)]
-            for w, worker_parts in zip(ROWS, parts)}
+    rows = {
+        w: [_diagonal_row(ell, p) for ell, p in enumerate(worker_parts)]
+        for w, worker_parts in zip(ROWS, parts)
+    }
     records, _ = exact_crowd(fifths(*prevalence), rows, GROUPS)
     result = sparse_evaluation(records, groups=[GROUPS])
     assume(result.alarms == ())  # a singular trio of views is an alarm, not an estimate

@@ -27,7 +27,10 @@ def test_crowd_table_keeps_the_inputs_own_values():
     frame = pd.DataFrame({"task": [10, 2, 2], "worker": ["x", "y", "x"], "label": [1, 0, 1]})
     table = crowd_table(frame)
     assert table.tasks == ("10", "2") and table.original("task", table.tasks) == [10, 2]
-    assert table.original("label", table.labels) == [0, 1] and table.original("worker", table.workers) == ["x", "y"]
+    assert table.original("label", table.labels) == [0, 1] and table.original("worker", table.workers) == [
+        "x",
+        "y",
+    ]
 
 
 def test_crowd_table_given_labels_fix_the_order_and_keep_unused_ones():
@@ -37,16 +40,19 @@ def test_crowd_table_given_labels_fix_the_order_and_keep_unused_ones():
         crowd_table(ROWS, labels=["a", "b"])
 
 
-@pytest.mark.parametrize("bad, match", [
-    ([("t1", "w1", None), ("t1", "w2", "a")], "missing label"),
-    (pd.DataFrame({"task": ["t1", None], "worker": ["w1", "w1"], "label": ["a", "b"]}), "missing task"),
-    (pd.DataFrame({"task": ["t1", "t2"], "worker": ["w1", ""], "label": ["a", "b"]}), "missing worker"),
-    ([("t1", "w1", "a"), ("t1", "w1", "a"), ("t2", "w1", "b")], "answered task 't1' 2 times"),
-    ([("t1", "w1", "a"), ("t2", "w1", "a")], "at least two labels"),
-    ([], "empty"),
-    ([("t1", "w1")], "three entries"),
-    (42, "need a DataFrame"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ([("t1", "w1", None), ("t1", "w2", "a")], "missing label"),
+        (pd.DataFrame({"task": ["t1", None], "worker": ["w1", "w1"], "label": ["a", "b"]}), "missing task"),
+        (pd.DataFrame({"task": ["t1", "t2"], "worker": ["w1", ""], "label": ["a", "b"]}), "missing worker"),
+        ([("t1", "w1", "a"), ("t1", "w1", "a"), ("t2", "w1", "b")], "answered task 't1' 2 times"),
+        ([("t1", "w1", "a"), ("t2", "w1", "a")], "at least two labels"),
+        ([], "empty"),
+        ([("t1", "w1")], "three entries"),
+        (42, "need a DataFrame"),
+    ],
+)
 def test_crowd_table_refuses_bad_rows_saying_what_is_accepted(bad, match):
     with pytest.raises(SketchError, match=match):
         crowd_table(bad)
@@ -54,9 +60,13 @@ def test_crowd_table_refuses_bad_rows_saying_what_is_accepted(bad, match):
 
 def test_crowd_table_codes_match_numpy_unique_on_a_large_frame():
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"task": [f"t{k:04d}" for k in rng.permutation(2000)],
-                          "worker": [f"w{k % 7}" for k in range(2000)],
-                          "label": rng.choice(["x", "y", "z"], 2000)})
+    frame = pd.DataFrame(
+        {
+            "task": [f"t{k:04d}" for k in rng.permutation(2000)],
+            "worker": [f"w{k % 7}" for k in range(2000)],
+            "label": rng.choice(["x", "y", "z"], 2000),
+        }
+    )
     table = crowd_table(frame)
     names, codes = np.unique(frame["task"].to_numpy(dtype=str), return_inverse=True)
     assert table.tasks == tuple(names.tolist()) and table.task.tolist() == codes.tolist()

@@ -9,8 +9,11 @@ from evalgebra.data.cells import COUNT_LIMIT, DENSE_LIMIT, UNLABELLED, CellTable
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
 
-rows = st.lists(st.tuples(st.integers(0, 2), st.integers(UNLABELLED, 2), st.integers(0, 7), st.integers(0, 5)),
-                min_size=1, max_size=30)
+rows = st.lists(
+    st.tuples(st.integers(0, 2), st.integers(UNLABELLED, 2), st.integers(0, 7), st.integers(0, 5)),
+    min_size=1,
+    max_size=30,
+)
 
 
 def _tally(table):

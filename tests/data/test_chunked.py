@@ -21,8 +21,13 @@ def _column(values: list[str | None], order: list[str]) -> tuple[np.ndarray, lis
 def labelled_tests(draw: st.DrawFn) -> tuple[list[list[str]], list[str]]:
     n_classifiers = draw(st.integers(1, 4))
     labels = ["no", "maybe", "yes"][: draw(st.integers(2, 3))]
-    rows = draw(st.lists(st.lists(st.sampled_from(labels), min_size=n_classifiers, max_size=n_classifiers),
-                         min_size=2, max_size=40))
+    rows = draw(
+        st.lists(
+            st.lists(st.sampled_from(labels), min_size=n_classifiers, max_size=n_classifiers),
+            min_size=2,
+            max_size=40,
+        )
+    )
     truth = draw(st.lists(st.sampled_from(labels), min_size=len(rows), max_size=len(rows)))
     return rows, truth
 
@@ -100,7 +105,8 @@ def test_partial_sketch_refuses_missing_unknown_and_id_columns() -> None:
         mixed.finish()
     with pytest.raises(SketchError, match="every true label is a label"):
         PartialSketch(["x"], abstain="skip", labelled=True).add(
-            [_column(["a"], ["a"])], truth=_column(["skip"], ["skip"]))
+            [_column(["a"], ["a"])], truth=_column(["skip"], ["skip"])
+        )
     with pytest.raises(SketchError, match="different labels"):
         PartialSketch(["x"], labels=["a", "b"]).merge(PartialSketch(["x"]))
 
@@ -111,8 +117,10 @@ def test_partial_sketch_integer_positions_and_populations_equal_from_decisions()
     pops = rng.choice(["north", "south"], size=200)
     part = PartialSketch(["c0", "c1", "c2"])
     for piece in np.array_split(np.arange(200), 3):
-        part.add([(decisions[piece, j], None) for j in range(3)],
-                 population=(np.array([0 if p == "south" else 1 for p in pops[piece]]), ["south", "north"]))
+        part.add(
+            [(decisions[piece, j], None) for j in range(3)],
+            population=(np.array([0 if p == "south" else 1 for p in pops[piece]]), ["south", "north"]),
+        )
     assert part.finish() == Sketch.from_decisions(decisions, population=pops)
 
 
@@ -132,7 +140,9 @@ def test_partial_sketch_compacts_its_cells_without_changing_counts(monkeypatch) 
         block = rows[start : start + 50]
         part.add([_column([r[j] for r in block], labels) for j in range(4)])
         assert part.n_cells <= 81 + 10  # summed once past the threshold
-    assert part.finish() == Sketch.from_decisions(rows, classifiers=[f"m{k}" for k in range(4)], labels=labels)
+    assert part.finish() == Sketch.from_decisions(
+        rows, classifiers=[f"m{k}" for k in range(4)], labels=labels
+    )
 
 
 # -- what add() is given (issue 21: TypeError and IndexError escaped) ----------------------------------
@@ -153,7 +163,11 @@ _COL = (np.array([0, 1]), ["a", "b"])
         ({"x": _COL, "y": _COL}, {}, r"answers: give a list of 2"),
         ([_COL, _COL], {"population": np.array([0, 1])}, r"population: a column is a \(codes, keys\) pair"),
         ([_COL, _COL], {"population": (np.array([0]), ["p"])}, r"population: 2 integer codes expected"),
-        ([_COL, _COL], {"population": (np.array([0, 5]), ["p"])}, r"population: code 5 outside its dictionary"),
+        (
+            [_COL, _COL],
+            {"population": (np.array([0, 5]), ["p"])},
+            r"population: code 5 outside its dictionary",
+        ),
     ],
 )
 def test_add_refuses_what_is_not_one_column_per_classifier(answers, options, message):

@@ -68,16 +68,27 @@ def test_sketch_from_parquet_plain_strings_integers_nulls_and_pandas_categorical
     frame = _frame(3, 400)
     frame.loc[[5, 17, 300], "m1"] = None
     frame.to_parquet(tmp_path / "strings.parquet")
-    expected = Sketch.from_decisions(frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing="abstain")
-    got = sketch_from_parquet(tmp_path / "strings.parquet", classifiers=["m0", "m1", "m2"], truth="truth",
-                              missing="abstain", chunk_rows=50)
+    expected = Sketch.from_decisions(
+        frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing="abstain"
+    )
+    got = sketch_from_parquet(
+        tmp_path / "strings.parquet",
+        classifiers=["m0", "m1", "m2"],
+        truth="truth",
+        missing="abstain",
+        chunk_rows=50,
+    )
     assert got == expected and got.missing_report == expected.missing_report
     with pytest.raises(SketchError, match="missing answer at item 5, classifier 'm1'"):
         sketch_from_parquet(tmp_path / "strings.parquet", classifiers=["m0", "m1"], chunk_rows=50)
     cats = frame.astype({c: "category" for c in ("m0", "m1", "m2", "truth")})
     cats.to_parquet(tmp_path / "cats.parquet")
-    got = sketch_from_parquet(tmp_path / "cats.parquet", ignore=["id"], truth="truth", missing="drop", chunk_rows=77)
-    assert got == Sketch.from_decisions(frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing="drop")
+    got = sketch_from_parquet(
+        tmp_path / "cats.parquet", ignore=["id"], truth="truth", missing="drop", chunk_rows=77
+    )
+    assert got == Sketch.from_decisions(
+        frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing="drop"
+    )
     positions = pd.DataFrame(np.random.default_rng(0).integers(0, 2, size=(300, 4)), columns=list("wxyz"))
     positions.to_parquet(tmp_path / "ints.parquet")
     got = sketch_from_parquet(tmp_path / "ints.parquet", chunk_rows=64, labels=["neg", "pos"])
@@ -87,7 +98,9 @@ def test_sketch_from_parquet_plain_strings_integers_nulls_and_pandas_categorical
 def test_sketch_from_parquet_flags_an_id_column_and_bad_input(tmp_path: Path) -> None:
     frame = _frame(4, 200).astype({"id": str})
     frame.to_parquet(tmp_path / "f.parquet")
-    with pytest.raises(SketchError, match="column 'id' has 200 distinct values in 200 rows: it looks like an item ID"):
+    with pytest.raises(
+        SketchError, match="column 'id' has 200 distinct values in 200 rows: it looks like an item ID"
+    ):
         sketch_from_parquet(tmp_path / "f.parquet", truth="truth")
     with pytest.raises(SketchError, match=r"no column\(s\) \['nope'\]"):
         sketch_from_parquet(tmp_path / "f.parquet", classifiers=["m0", "nope"])
@@ -101,16 +114,21 @@ def test_sketch_from_parquet_flags_an_id_column_and_bad_input(tmp_path: Path) ->
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10**6), st.integers(2, 60), st.booleans(), st.sampled_from(["error", "abstain", "drop"]))
-def test_sketch_from_frame_equals_from_decisions(seed: int, rows: int, categorical: bool, missing: str) -> None:
+@given(
+    st.integers(0, 10**6), st.integers(2, 60), st.booleans(), st.sampled_from(["error", "abstain", "drop"])
+)
+def test_sketch_from_frame_equals_from_decisions(
+    seed: int, rows: int, categorical: bool, missing: str
+) -> None:
     frame = _frame(seed, rows, n_labels=2)
     if missing != "error" and rows > 3:
         frame.loc[[0, rows - 1], "m2"] = None
     if categorical:
         frame = frame.astype({c: "category" for c in ("m0", "m1", "m2", "truth")})
     labels = LABELS[:2]  # named: two rows may show one label only, and an inferred label set needs two
-    expected = Sketch.from_decisions(frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing=missing,
-                                     labels=labels)
+    expected = Sketch.from_decisions(
+        frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing=missing, labels=labels
+    )
     assert sketch_from_frame(frame, ignore=["id"], truth="truth", missing=missing, labels=labels) == expected
 
 
@@ -120,7 +138,8 @@ def test_sketch_from_frame_categories_in_other_orders_and_unused() -> None:
     for name in ("m0", "m1", "m2", "truth"):
         reordered[name] = pd.Categorical(frame[name], categories=["fox", "zebra", "dog", "cat"])
     assert sketch_from_frame(reordered, ignore=["id"], truth="truth") == sketch_from_frame(
-        frame, ignore=["id"], truth="truth")
+        frame, ignore=["id"], truth="truth"
+    )
     assert "zebra" not in sketch_from_frame(reordered, ignore=["id"]).labels  # listed but never used
 
 
@@ -210,10 +229,14 @@ def _nested_frame(kind, rows: int = 6) -> tuple[pd.DataFrame, object]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(kind=nested_types(), where=st.sampled_from(["classifier", "truth", "ignored"]),
-       chunk_rows=st.sampled_from([1, 4, 1 << 20]))
-def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory, kind, where,
-                                                                 chunk_rows) -> None:
+@given(
+    kind=nested_types(),
+    where=st.sampled_from(["classifier", "truth", "ignored"]),
+    chunk_rows=st.sampled_from([1, 4, 1 << 20]),
+)
+def test_sketch_from_parquet_refuses_nested_columns_in_one_line(
+    tmp_path_factory, kind, where, chunk_rows
+) -> None:
     flat, values = _nested_frame(kind)
     table = pa.Table.from_pandas(flat, preserve_index=False).append_column("deep", values)
     path = tmp_path_factory.mktemp("nested") / "items.parquet"
@@ -227,8 +250,9 @@ def test_sketch_from_parquet_refuses_nested_columns_in_one_line(tmp_path_factory
         assert got == Sketch.from_decisions(flat[["m0", "m1"]], truth=flat["truth"].to_numpy())
         return
     with pytest.raises(SketchError) as refused:
-        sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows,
-                            ignore=["truth"] if where == "truth" else None)
+        sketch_from_parquet(
+            path, truth=truth, chunk_rows=chunk_rows, ignore=["truth"] if where == "truth" else None
+        )
     message = str(refused.value)
     assert "\n" not in message and f"column 'deep' has the nested type {stored}, not" in message
     assert str(path) in message and "flatten it" in message and "--ignore" in message
@@ -238,10 +262,14 @@ def test_nested_columns_refused_in_memory_arrow_and_pandas() -> None:
     """Types parquet cannot hold (unions, dictionaries and run-end encodings of lists) and pandas cells."""
     lists = pa.array([["a"], ["b"], ["a"]])
     arrays = [
-        pa.UnionArray.from_sparse(pa.array([0, 1, 0], type=pa.int8()), [pa.array(["a", "b", "a"]),
-                                                                          pa.array([1, 2, 3])]),
-        pa.UnionArray.from_dense(pa.array([0, 0, 0], type=pa.int8()), pa.array([0, 1, 2], type=pa.int32()),
-                                 [pa.array(["a", "b", "a"])]),
+        pa.UnionArray.from_sparse(
+            pa.array([0, 1, 0], type=pa.int8()), [pa.array(["a", "b", "a"]), pa.array([1, 2, 3])]
+        ),
+        pa.UnionArray.from_dense(
+            pa.array([0, 0, 0], type=pa.int8()),
+            pa.array([0, 1, 2], type=pa.int32()),
+            [pa.array(["a", "b", "a"])],
+        ),
         pa.DictionaryArray.from_arrays(pa.array([0, 1, 0]), pa.array([["a"], ["b"]])),
         pa.RunEndEncodedArray.from_arrays(pa.array([2, 3], type=pa.int32()), pa.array([["a"], ["b"]])),
         pa.chunked_array([lists.slice(0, 1), lists.slice(1)]),
@@ -251,8 +279,9 @@ def test_nested_columns_refused_in_memory_arrow_and_pandas() -> None:
             arrow_column(array, "m9")
     with pytest.raises(SketchError, match=r"^a column has the nested type list<item: string>"):
         arrow_column(lists)
-    frame = pd.DataFrame({"m0": ["a", "b", "a"], "m1": pd.Series(list(lists.to_pylist()),
-                                                                 dtype=pd.ArrowDtype(lists.type))})
+    frame = pd.DataFrame(
+        {"m0": ["a", "b", "a"], "m1": pd.Series(list(lists.to_pylist()), dtype=pd.ArrowDtype(lists.type))}
+    )
     with pytest.raises(SketchError, match=r"^column 'm1' has the nested type list<item: string>"):
         sketch_from_frame(frame)
     frame["m1"] = lists.to_pylist()  # plain Python lists in an object column
@@ -266,8 +295,11 @@ def test_sketch_from_frame_reads_integer_column_names_as_text() -> None:
     frame = pd.DataFrame({0: ["a", "b", "a"], 1: ["a", "a", "b"], 2: ["b", "b", "b"], 3: ["a", "b", "b"]})
     got = sketch_from_frame(frame, truth=3)
     assert got.classifiers == ("0", "1", "2")
-    assert got == sketch_from_frame(frame, truth="3") == Sketch.from_decisions(
-        frame[[0, 1, 2]], truth=frame[3].to_numpy())
+    assert (
+        got
+        == sketch_from_frame(frame, truth="3")
+        == Sketch.from_decisions(frame[[0, 1, 2]], truth=frame[3].to_numpy())
+    )
     assert sketch_from_frame(frame, classifiers=[2, 0], ignore=3).classifiers == ("2", "0")
     assert sketch_from_frame(frame, classifiers="1", ignore=[3, 0, 2]).classifiers == ("1",)
 
@@ -275,14 +307,19 @@ def test_sketch_from_frame_reads_integer_column_names_as_text() -> None:
 @pytest.mark.parametrize(
     "frame, message",
     [
-        (pd.DataFrame([["a", "b"]], columns=pd.MultiIndex.from_tuples([("x", "1"), ("x", "2")])),
-         r"the columns are a MultiIndex of 2 levels; flatten them first"),
+        (
+            pd.DataFrame([["a", "b"]], columns=pd.MultiIndex.from_tuples([("x", "1"), ("x", "2")])),
+            r"the columns are a MultiIndex of 2 levels; flatten them first",
+        ),
         (pd.DataFrame(), r"the DataFrame has no columns"),
         (pd.DataFrame({"m1": [], "m2": []}), r"the DataFrame has no rows; a sketch needs at least one item"),
         (pd.DataFrame([["a", "b", "a"]], columns=["m", "m", "n"]), r"column name 'm' appears twice"),
         (pd.DataFrame([["a", "b"]], columns=[1, "1"]), r"column name '1' appears twice \(1 and '1'\)"),
-        (np.array([["a", "b"]]), r"expected a pandas DataFrame, got ndarray; for an array of decisions use "
-                                 r"Sketch.from_decisions"),
+        (
+            np.array([["a", "b"]]),
+            r"expected a pandas DataFrame, got ndarray; for an array of decisions use "
+            r"Sketch.from_decisions",
+        ),
         ([["a", "b"]], r"expected a pandas DataFrame, got list"),
     ],
 )
@@ -316,9 +353,12 @@ def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> N
 def test_sketch_from_csv_chunks_reads_numeric_labels_as_names(labels, progress, capsys) -> None:
     """Issue 21: numeric label cells were read as label positions (swapped, or renamed a/b)."""
     text = " m1 , m2 ,truth\n1, 0,1\n0,0 ,0\n1,1,1\n0,1,0\n1,1,0\n"
-    got = sketch_from_csv_chunks(io.StringIO(text), truth="truth", labels=labels, chunk_rows=2, progress=progress)
+    got = sketch_from_csv_chunks(
+        io.StringIO(text), truth="truth", labels=labels, chunk_rows=2, progress=progress
+    )
     rows = [[c.strip() for c in line.split(",")] for line in text.splitlines()[1:]]
-    want = Sketch.from_decisions(pd.DataFrame([r[:2] for r in rows], columns=["m1", "m2"]),
-                                 truth=[r[2] for r in rows], labels=labels)
+    want = Sketch.from_decisions(
+        pd.DataFrame([r[:2] for r in rows], columns=["m1", "m2"]), truth=[r[2] for r in rows], labels=labels
+    )
     assert got == want == Sketch.from_csv(io.StringIO(text), truth="truth", labels=labels)
     assert set(got.labels) == {"0", "1"}

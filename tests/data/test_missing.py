@@ -15,15 +15,19 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.spec import EnsembleSpec
 
-FRAME = pd.DataFrame({
-    "j1": ["pass", "fail", "pass", "pass", "fail"],
-    "j2": ["pass", None, "unsure", "fail", np.nan],
-    "j3": ["fail", "fail", "pass", "unsure", "pass"],
-})
+FRAME = pd.DataFrame(
+    {
+        "j1": ["pass", "fail", "pass", "pass", "fail"],
+        "j2": ["pass", None, "unsure", "fail", np.nan],
+        "j3": ["fail", "fail", "pass", "unsure", "pass"],
+    }
+)
 
 
 def test_missing_error_is_the_default_and_names_the_choices():
-    with pytest.raises(SketchError, match=r"missing answer at item 1, classifier 'j2'; pass missing='abstain'"):
+    with pytest.raises(
+        SketchError, match=r"missing answer at item 1, classifier 'j2'; pass missing='abstain'"
+    ):
         Sketch.from_decisions(FRAME, abstain="unsure")
 
 
@@ -62,11 +66,16 @@ def test_missing_drop_of_everything_is_refused():
 
 
 def test_missing_truth_is_never_invented():
-    with pytest.raises(SketchError, match=r"missing answer at truth of item 1; every item of a labelled test"):
-        Sketch.from_decisions(FRAME, truth=["pass", None, "pass", "fail", "fail"], abstain="unsure", missing="abstain")
+    with pytest.raises(
+        SketchError, match=r"missing answer at truth of item 1; every item of a labelled test"
+    ):
+        Sketch.from_decisions(
+            FRAME, truth=["pass", None, "pass", "fail", "fail"], abstain="unsure", missing="abstain"
+        )
     with pytest.raises(SketchError, match=r"'unsure' is an abstention, not a label"):
-        Sketch.from_decisions(FRAME, truth=["pass", "unsure", "pass", "fail", "fail"], abstain="unsure",
-                              missing="abstain")
+        Sketch.from_decisions(
+            FRAME, truth=["pass", "unsure", "pass", "fail", "fail"], abstain="unsure", missing="abstain"
+        )
 
 
 def test_missing_policy_is_checked():
@@ -85,7 +94,9 @@ def test_negative_indices_are_missing_answers_under_every_policy():
 
 def test_long_rows_with_unanswered_tasks():
     rows = [("t1", "w1", "a"), ("t1", "w2", "b"), ("t2", "w1", "b"), ("t3", "w1", "a"), ("t3", "w2", None)]
-    with pytest.raises(SketchError, match=r"task 't2' has no answer from worker 'w2'; pass missing='abstain'"):
+    with pytest.raises(
+        SketchError, match=r"task 't2' has no answer from worker 'w2'; pass missing='abstain'"
+    ):
         Sketch.from_long(rows)
     sk = Sketch.from_long(rows, missing="abstain")
     assert sk.counts() == {("a", "b"): 1, ("a", "abstain"): 1, ("b", "abstain"): 1}
@@ -116,15 +127,26 @@ def test_collapse_responses_and_with_abstain():
     sk = Sketch.from_decisions(FRAME, abstain="unsure", missing="abstain")
     collapsed = sk.collapse_responses({"unsure": "fail"})
     assert collapsed.abstain == () and collapsed.Q == sk.Q
-    assert collapsed == Sketch.from_decisions(FRAME.fillna("fail").replace("unsure", "fail"), labels=["fail", "pass"])
+    assert collapsed == Sketch.from_decisions(
+        FRAME.fillna("fail").replace("unsure", "fail"), labels=["fail", "pass"]
+    )
     with pytest.raises(SketchError, match=r"collapse_responses maps abstentions"):
         sk.collapse_responses({"pass": "fail"})
-    assert sk.with_abstain(["x", "unsure"]).with_label_order(["pass", "fail"]).counts()[("fail", "unsure", "fail")] == 1
+    assert (
+        sk.with_abstain(["x", "unsure"])
+        .with_label_order(["pass", "fail"])
+        .counts()[("fail", "unsure", "fail")]
+        == 1
+    )
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(["a", "b", "u", None]), min_size=3, max_size=3), min_size=1, max_size=30),
-       st.sampled_from(["abstain", "drop"]))
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "b", "u", None]), min_size=3, max_size=3), min_size=1, max_size=30
+    ),
+    st.sampled_from(["abstain", "drop"]),
+)
 def test_missing_policies_count_every_item_once(rows, policy):
     holes = np.array([[v is None for v in row] for row in rows])
     affected = int(holes.any(axis=1).sum())
@@ -133,7 +155,9 @@ def test_missing_policies_count_every_item_once(rows, policy):
     sk = Sketch.from_decisions(rows, labels=["a", "b"], abstain=["u"], missing=policy)
     assert sk.missing_report == MissingReport.of(policy, holes, sk.classifiers, abstain="u")
     assert sk.Q == len(rows) - sk.missing_report.dropped
-    filled = [[("u" if v is None else v) for v in row] for row in rows if policy == "abstain" or None not in row]
+    filled = [
+        [("u" if v is None else v) for v in row] for row in rows if policy == "abstain" or None not in row
+    ]
     assert sk == Sketch.from_decisions(filled, labels=["a", "b"], abstain=["u"])
 
 

@@ -4,17 +4,16 @@ import itertools
 import json
 from fractions import Fraction
 
-import flint
 import numpy as np
 import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalgebra.errors import PointError, SketchError
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import PointError, SketchError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import labelled_tests, rational_points, specs
 
@@ -73,7 +72,9 @@ def test_expected_frequencies_reproduce_the_sketch(test):
 def test_evaluation_point_structure_selects_stored_correlations(test, data):
     sketch = _single_population(test)
     complete = evaluation_point(sketch, structure="complete")
-    spec = EnsembleSpec(test.classifiers, test.labels, data.draw(st.sampled_from(["independent", "complete"])))
+    spec = EnsembleSpec(
+        test.classifiers, test.labels, data.draw(st.sampled_from(["independent", "complete"]))
+    )
     point = evaluation_point(sketch, structure=spec.structure)
     assert point.prevalence == complete.prevalence and point.response == complete.response
     assert point.correlation == {t: complete.correlation[t] for t in spec.structure}
@@ -85,7 +86,9 @@ def test_evaluation_point_commutes_with_marginalise(test, data):
     sketch = test.sketch()
     n = len(test.classifiers)
     keep = list(data.draw(st.permutations(range(n))))[: data.draw(st.integers(1, n))]
-    spec = EnsembleSpec(test.classifiers, test.labels, data.draw(st.sampled_from(["complete", "independent"])))
+    spec = EnsembleSpec(
+        test.classifiers, test.labels, data.draw(st.sampled_from(["complete", "independent"]))
+    )
     population = data.draw(st.sampled_from(test.populations))
     whole = evaluation_point(sketch, structure=spec.structure, population=population)
     part = evaluation_point(
@@ -129,10 +132,13 @@ def test_correlation_value_ignores_classifier_order(point, data):
     for subset in spec.structure:
         order = list(data.draw(st.permutations(list(subset))))
         ell = data.draw(st.sampled_from(spec.labels))
-        responses = data.draw(st.lists(st.sampled_from(spec.labels), min_size=len(subset), max_size=len(subset)))
+        responses = data.draw(
+            st.lists(st.sampled_from(spec.labels), min_size=len(subset), max_size=len(subset))
+        )
         named = dict(zip(subset, responses))
-        assert point.correlation_value([spec.classifiers[i] for i in order], ell, [named[i] for i in order]) == \
-            point.correlation_value(subset, ell, responses)
+        assert point.correlation_value(
+            [spec.classifiers[i] for i in order], ell, [named[i] for i in order]
+        ) == point.correlation_value(subset, ell, responses)
     outside = [t for t in itertools.combinations(range(spec.n_classifiers), 2) if t not in spec.structure]
     for subset in outside:
         assert point.correlation_value(subset, spec.labels[0], spec.labels[:1] * 2) == 0
@@ -192,7 +198,9 @@ def test_to_dict_values_are_exact_strings_for_chosen_points(point):
     _check_dict(point)
 
 
-@given(rational_points(specs(max_patterns=81, min_classifiers=2, max_populations=3, named=None), correlated=True))
+@given(
+    rational_points(specs(max_patterns=81, min_classifiers=2, max_populations=3, named=None), correlated=True)
+)
 def test_to_dict_values_are_exact_strings_for_several_populations(point):
     _check_dict(evaluation_point(expected_sketch(point), structure=point.spec.structure))
 
@@ -210,12 +218,18 @@ def test_to_dict_of_a_chosen_point_with_several_populations():
 def test_from_values_accuracy_and_response_forms_agree():
     spec = EnsembleSpec(2, ["yes", "no"], "complete")
     by_accuracy = EvaluationPoint.from_values(
-        spec, {"yes": "1/3"}, accuracy={"c0": {"yes": "3/4", "no": "1/2"}, 1: {"yes": 1, "no": "2/3"}},
+        spec,
+        {"yes": "1/3"},
+        accuracy={"c0": {"yes": "3/4", "no": "1/2"}, 1: {"yes": 1, "no": "2/3"}},
         correlation={("c1", "c0"): {"yes": "1/16", "no": Fraction(-1, 12)}},
     )
     by_response = EvaluationPoint.from_values(
-        spec, {"yes": Fraction(1, 3), "no": "2/3"},
-        response={0: {"yes": {"no": "1/4"}, "no": {"no": "1/2", "yes": "1/2"}}, 1: {"yes": {"yes": 1}, "no": {"yes": "1/3"}}},
+        spec,
+        {"yes": Fraction(1, 3), "no": "2/3"},
+        response={
+            0: {"yes": {"no": "1/4"}, "no": {"no": "1/2", "yes": "1/2"}},
+            1: {"yes": {"yes": 1}, "no": {"yes": "1/3"}},
+        },
         correlation={(0, 1): {"yes": {("yes", "yes"): "1/16"}, "no": {("no", "no"): "-1/12"}}},
     )
     assert by_accuracy == by_response
@@ -227,28 +241,58 @@ def test_from_values_accuracy_and_response_forms_agree():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"prevalence": {"a": 0.5}}, r"prevalence 'a': 0.5 is not exact; give an int, a Fraction or a 'p/q' string"),
+        (
+            {"prevalence": {"a": 0.5}},
+            r"prevalence 'a': 0.5 is not exact; give an int, a Fraction or a 'p/q' string",
+        ),
         ({"prevalence": {"a": True}}, r"True is not exact"),
         ({"prevalence": {"a": "half"}}, r"prevalence 'a': cannot read 'half' as a rational"),
         ({"prevalence": {"a": "1/0"}}, r"cannot read '1/0' as a rational"),
-        ({"prevalence": {"a": "1/2", "b": "1/3"}}, r"prevalences of population 'all' must be 2 non-negative rationals summing to 1, got \['1/2', '1/3'\]"),
+        (
+            {"prevalence": {"a": "1/2", "b": "1/3"}},
+            r"prevalences of population 'all' must be 2 non-negative rationals summing to 1, got \['1/2', '1/3'\]",
+        ),
         ({"prevalence": {"a": "3/2"}}, r"non-negative rationals summing to 1, got \['3/2', '-1/2'\]"),
         ({"prevalence": {"b": "1/2"}}, r"give all prevalences, or all but the last label's"),
         ({"accuracy": {0: {"a": 0.75, "b": 1}, 1: {"a": 1, "b": 1}}}, r"response c0/a\|a: 0.75 is not exact"),
-        ({"accuracy": {0: {"a": "3/2", "b": 1}, 1: {"a": 1, "b": 1}}}, r"response row of classifier 'c0', true label 'a' must be 2 non-negative rationals summing to 1, got \['3/2', '-1/2'\]"),
-        ({"accuracy": None, "response": {0: {"a": {"a": "1/2", "b": "1/3"}, "b": {"b": 1}}, 1: {"a": {"a": 1}, "b": {"b": 1}}}}, r"summing to 1, got \['1/2', '1/3'\]"),
+        (
+            {"accuracy": {0: {"a": "3/2", "b": 1}, 1: {"a": 1, "b": 1}}},
+            r"response row of classifier 'c0', true label 'a' must be 2 non-negative rationals summing to 1, got \['3/2', '-1/2'\]",
+        ),
+        (
+            {
+                "accuracy": None,
+                "response": {
+                    0: {"a": {"a": "1/2", "b": "1/3"}, "b": {"b": 1}},
+                    1: {"a": {"a": 1}, "b": {"b": 1}},
+                },
+            },
+            r"summing to 1, got \['1/2', '1/3'\]",
+        ),
         ({"accuracy": {0: {"a": 1, "b": 1}}}, r"no response rows for classifier 'c1'"),
         ({"accuracy": {0: {"a": 1, "b": 1}, 1: {"a": 1}}}, r"no row for classifier 'c1', true label 'b'"),
-        ({"response": {0: {"a": {"a": 1}, "b": {"b": 1}}, 1: {"a": {"a": 1}, "b": {"b": 1}}}}, r"give exactly one of response= or accuracy="),
+        (
+            {"response": {0: {"a": {"a": 1}, "b": {"b": 1}}, 1: {"a": {"a": 1}, "b": {"b": 1}}}},
+            r"give exactly one of response= or accuracy=",
+        ),
         ({"correlation": {(0, 1): {"a": "1/8"}}}, r"subset \(0, 1\) is not in the structure \(\)"),
-        ({"correlation": {(0, 1): {"a": 0.125}}, "structure": "complete"}, r"correlation \(0, 1\): 0.125 is not exact"),
-        ({"correlation": {(0, 1): {"a": {("a", "a"): "1/8", ("a", "b"): "1/8"}}}, "structure": "complete"}, r"correlation value 1/8 at responses \(0, 1\) contradicts the free values \(they imply -1/8\)"),
+        (
+            {"correlation": {(0, 1): {"a": 0.125}}, "structure": "complete"},
+            r"correlation \(0, 1\): 0.125 is not exact",
+        ),
+        (
+            {"correlation": {(0, 1): {"a": {("a", "a"): "1/8", ("a", "b"): "1/8"}}}, "structure": "complete"},
+            r"correlation value 1/8 at responses \(0, 1\) contradicts the free values \(they imply -1/8\)",
+        ),
     ],
 )
 def test_from_values_rejects_bad_values(kwargs, message):
     kwargs = dict(kwargs)
     spec = EnsembleSpec(2, 2, kwargs.pop("structure", "independent"))
-    arguments = {"prevalence": {"a": "1/2"}, "accuracy": {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "1/2", "b": "1/2"}}}
+    arguments = {
+        "prevalence": {"a": "1/2"},
+        "accuracy": {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "1/2", "b": "1/2"}},
+    }
     arguments.update(kwargs)
     arguments = {k: v for k, v in arguments.items() if v is not None}
     with pytest.raises(PointError, match=message):
@@ -261,20 +305,43 @@ def test_from_values_rejects_shapes_for_other_label_counts():
     with pytest.raises(PointError, match=r"accuracy= describes rows only for two labels; use response="):
         EvaluationPoint.from_values(spec, {"a": "1/3", "b": "1/3"}, accuracy={0: {"a": 1}})
     with pytest.raises(PointError, match=r"a single correlation value needs two labels"):
-        EvaluationPoint.from_values(spec, {"a": "1/3", "b": "1/3"}, response=rows, correlation={(0, 1): {"a": "1/9"}})
-    with pytest.raises(PointError, match=r"row of classifier 'c0', true label 'a': give every response, or all but one"):
-        EvaluationPoint.from_values(spec, {"a": "1/3", "b": "1/3"}, response={0: {"a": {}, "b": {"b": 1}, "c": {"c": 1}}, 1: rows[1]})
+        EvaluationPoint.from_values(
+            spec, {"a": "1/3", "b": "1/3"}, response=rows, correlation={(0, 1): {"a": "1/9"}}
+        )
+    with pytest.raises(
+        PointError, match=r"row of classifier 'c0', true label 'a': give every response, or all but one"
+    ):
+        EvaluationPoint.from_values(
+            spec, {"a": "1/3", "b": "1/3"}, response={0: {"a": {}, "b": {"b": 1}, "c": {"c": 1}}, 1: rows[1]}
+        )
     with pytest.raises(PointError, match=r"no prevalences for population 'q'"):
-        EvaluationPoint.from_values(EnsembleSpec(1, 2, populations=["p", "q"]), {"p": {"a": 1}}, accuracy={0: {"a": 1, "b": 1}})
+        EvaluationPoint.from_values(
+            EnsembleSpec(1, 2, populations=["p", "q"]), {"p": {"a": 1}}, accuracy={0: {"a": 1, "b": 1}}
+        )
 
 
 def test_EvaluationPoint_rejects_inconsistent_tables():
     spec = EnsembleSpec(2, 2, "complete")
     rows = [[[Fraction(1, 2)] * 2] * 2] * 2
-    bad = {(0, 1): [{(0, 0): Fraction(1, 8), (0, 1): Fraction(1, 8), (1, 0): Fraction(-1, 8), (1, 1): Fraction(-1, 8)}, None]}
-    with pytest.raises(PointError, match=r"correlations of \(0, 1\) on label 'a' must sum to 0 over each classifier's response; they sum to 1/4"):
+    bad = {
+        (0, 1): [
+            {
+                (0, 0): Fraction(1, 8),
+                (0, 1): Fraction(1, 8),
+                (1, 0): Fraction(-1, 8),
+                (1, 1): Fraction(-1, 8),
+            },
+            None,
+        ]
+    }
+    with pytest.raises(
+        PointError,
+        match=r"correlations of \(0, 1\) on label 'a' must sum to 0 over each classifier's response; they sum to 1/4",
+    ):
         EvaluationPoint(spec, [[Fraction(1, 2)] * 2], rows, bad)
-    with pytest.raises(PointError, match=r"correlations must be given for exactly the subsets of the structure"):
+    with pytest.raises(
+        PointError, match=r"correlations must be given for exactly the subsets of the structure"
+    ):
         EvaluationPoint(spec, [[Fraction(1, 2)] * 2], rows, {})
     with pytest.raises(PointError, match=r"need prevalences for 1 population"):
         EvaluationPoint(spec, [], rows, {(0, 1): [None, None]})
@@ -297,10 +364,15 @@ def test_accessors_report_undefined_statistics():
 
 def test_evaluation_point_needs_labels_and_shared_rows():
     sketch = Sketch.from_decisions([["a", "b"], ["b", "b"]], labels=["a", "b"])
-    with pytest.raises(SketchError, match=r"the evaluation point needs an answer key: this sketch is unlabelled"):
+    with pytest.raises(
+        SketchError, match=r"the evaluation point needs an answer key: this sketch is unlabelled"
+    ):
         evaluation_point(sketch)
     strata = Sketch.from_decisions([["a"], ["b"]], labels=["a", "b"], truth=["a", "a"], population=["p", "q"])
-    with pytest.raises(SketchError, match=r"the populations differ in the response rows of 'c0' on 'a': the shared-rows model does not hold"):
+    with pytest.raises(
+        SketchError,
+        match=r"the populations differ in the response rows of 'c0' on 'a': the shared-rows model does not hold",
+    ):
         evaluation_point(strata)
     assert evaluation_point(strata, population="q").accuracy(0, "a") == 0
 

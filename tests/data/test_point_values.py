@@ -27,8 +27,10 @@ def test_as_fraction_reads_exact_rationals():
 def test_point_rows_complete_the_dependent_entries():
     spec = EnsembleSpec(2, 3, structure="complete")
     other = {"a": "b", "b": "c", "c": "a"}
-    response = {0: {t: {t: "1/2", other[t]: "1/4"} for t in "abc"},
-                1: {t: {t: 1, other[t]: 0} for t in "abc"}}
+    response = {
+        0: {t: {t: "1/2", other[t]: "1/4"} for t in "abc"},
+        1: {t: {t: 1, other[t]: 0} for t in "abc"},
+    }
     prevalence, rows, correlation = point_rows(spec, {"a": "1/6", "b": "1/3"}, response=response)
     assert prevalence == [[Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)]]
     assert rows[0][0] == [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
@@ -42,7 +44,12 @@ def test_point_rows_complete_the_dependent_entries():
 
 def test_complete_correlation_fills_by_the_sum_zero_rule_and_rejects_contradictions():
     table = complete_correlation({(0, 0): Fraction(1, 16)}, 0, 2, 2)
-    assert table == {(0, 0): Fraction(1, 16), (0, 1): Fraction(-1, 16), (1, 0): Fraction(-1, 16), (1, 1): Fraction(1, 16)}
+    assert table == {
+        (0, 0): Fraction(1, 16),
+        (0, 1): Fraction(-1, 16),
+        (1, 0): Fraction(-1, 16),
+        (1, 1): Fraction(1, 16),
+    }
     with pytest.raises(PointError, match=r"contradicts the free values"):
         complete_correlation({(0, 0): Fraction(1, 16), (1, 1): Fraction(1, 8)}, 0, 2, 2)
 
@@ -53,11 +60,17 @@ def test_complete_correlation_fills_by_the_sum_zero_rule_and_rejects_contradicti
         ({"prevalence": [1]}, r"prevalence: expected a mapping \(a dict\), got list"),
         ({"accuracy": [1]}, r"accuracy: expected a mapping \(a dict\), got list"),
         ({"accuracy": {0: 5}}, r"accuracy of classifier 0: expected a mapping \(a dict\), got int"),
-        ({"accuracy": None, "response": {0: {"a": [1]}}}, r"response row of classifier 'c0', true label 'a': expected a mapping"),
+        (
+            {"accuracy": None, "response": {0: {"a": [1]}}},
+            r"response row of classifier 'c0', true label 'a': expected a mapping",
+        ),
         ({"correlation": {(0, 1): 3}}, r"correlation \(0, 1\): expected a mapping"),
         ({"correlation": {0: {"a": 1}}}, r"correlation: subset 0 must be a tuple"),
         ({"correlation": {(0, 1): {"a": {"a": 1}}}}, r"responses 'a' must be a tuple of 2 label names"),
-        ({"prevalence": {"a": "0e99999999"}}, r"prevalence 'a': exponent 99999999 of '0e99999999' is out of range"),
+        (
+            {"prevalence": {"a": "0e99999999"}},
+            r"prevalence 'a': exponent 99999999 of '0e99999999' is out of range",
+        ),
     ],
 )
 def test_from_values_refuses_rows_that_are_not_mappings(kwargs, message):

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from evalgebra.errors import SketchError
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError
 from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=40)
@@ -18,7 +18,11 @@ tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=40)
 
 def _names(test):
     labels = np.array(test.labels, dtype=object)
-    return test.decision_names(), labels[test.truth], np.array(test.populations, dtype=object)[test.population]
+    return (
+        test.decision_names(),
+        labels[test.truth],
+        np.array(test.populations, dtype=object)[test.population],
+    )
 
 
 # -- input formats -----------------------------------------------------------------------------
@@ -30,10 +34,16 @@ def test_from_decisions_input_types_give_the_same_sketch(test, labelled):
         test.decisions, truth=test.truth if labelled else None, population=test.population, **common
     )
     as_lists = Sketch.from_decisions(
-        decisions.tolist(), truth=truth.tolist() if labelled else None, population=population.tolist(), **common
+        decisions.tolist(),
+        truth=truth.tolist() if labelled else None,
+        population=population.tolist(),
+        **common,
     )
     as_strings = Sketch.from_decisions(
-        decisions.astype(str), truth=truth.astype(str) if labelled else None, population=population.astype(str), **common
+        decisions.astype(str),
+        truth=truth.astype(str) if labelled else None,
+        population=population.astype(str),
+        **common,
     )
     frame = pd.DataFrame(decisions, columns=list(test.classifiers))
     as_frame = Sketch.from_decisions(
@@ -118,8 +128,14 @@ def test_from_long_equals_from_decisions(test, random, labelled):
     assert default == expected.marginalise(sorted(test.classifiers))
     # the same rows as a mapping of columns, and as triples
     as_mapping = Sketch.from_long(
-        {"task": frame["task"].tolist(), "worker": frame["worker"].tolist(), "label": frame["label"].tolist()},
-        labels=test.labels, classifiers=test.classifiers, truth=None if gold is None else gold.to_dict(),
+        {
+            "task": frame["task"].tolist(),
+            "worker": frame["worker"].tolist(),
+            "label": frame["label"].tolist(),
+        },
+        labels=test.labels,
+        classifiers=test.classifiers,
+        truth=None if gold is None else gold.to_dict(),
     )
     assert as_mapping == sketch
     assert Sketch.from_long(rows, labels=test.labels, classifiers=test.classifiers, truth=gold) == sketch
@@ -127,18 +143,31 @@ def test_from_long_equals_from_decisions(test, random, labelled):
 
 def test_from_long_crowd_kit_columns():
     frame = pd.DataFrame(
-        {"item": ["t1", "t1", "t2", "t2"], "annotator": ["w1", "w2", "w1", "w2"], "answer": ["a", "b", "b", "b"]}
+        {
+            "item": ["t1", "t1", "t2", "t2"],
+            "annotator": ["w1", "w2", "w1", "w2"],
+            "answer": ["a", "b", "b", "b"],
+        }
     )
-    sketch = Sketch.from_long(frame, task="item", worker="annotator", label="answer",
-                              truth=pd.Series({"t1": "a", "t2": "b", "t3": "a"}))
+    sketch = Sketch.from_long(
+        frame,
+        task="item",
+        worker="annotator",
+        label="answer",
+        truth=pd.Series({"t1": "a", "t2": "b", "t3": "a"}),
+    )
     assert sketch.by_true_label() == {"a": {("a", "b"): 1}, "b": {("b", "b"): 1}}
     assert sketch.classifiers == ("w1", "w2")
 
 
 def test_from_long_accepts_integer_labels():
-    frame = pd.DataFrame({"task": ["t1", "t1", "t2", "t2"], "worker": ["w1", "w2", "w1", "w2"], "label": [0, 1, 1, 1]})
+    frame = pd.DataFrame(
+        {"task": ["t1", "t1", "t2", "t2"], "worker": ["w1", "w2", "w1", "w2"], "label": [0, 1, 1, 1]}
+    )
     sketch = Sketch.from_long(frame, truth=pd.Series({"t1": 0, "t2": 1}))
-    assert sketch == Sketch.from_decisions(np.array([[0, 1], [1, 1]]), truth=np.array([0, 1]), classifiers=["w1", "w2"])
+    assert sketch == Sketch.from_decisions(
+        np.array([[0, 1], [1, 1]]), truth=np.array([0, 1]), classifiers=["w1", "w2"]
+    )
 
 
 @given(st.dictionaries(st.tuples(*[st.sampled_from("ab")] * 3), st.integers(0, 9), min_size=1), st.data())
@@ -148,7 +177,10 @@ def test_from_counts_string_and_tuple_patterns_agree(counts, data):
     as_strings = Sketch.from_counts({"".join(p): c for p, c in counts.items()}, labels=["a", "b"])
     assert as_tuples == as_strings
     assert as_tuples.counts() == {p: c for p, c in sorted(counts.items()) if c}
-    split = {"a": {p: c for p, c in counts.items() if p[0] == "a"}, "b": {p: c for p, c in counts.items() if p[0] == "b"}}
+    split = {
+        "a": {p: c for p, c in counts.items() if p[0] == "a"},
+        "b": {p: c for p, c in counts.items() if p[0] == "b"},
+    }
     labelled = Sketch.from_counts(counts, labels=["a", "b"], by_true_label=split)
     assert labelled == Sketch.from_counts(labels=["a", "b"], by_true_label=split)
     assert labelled.unlabelled() == as_tuples
@@ -162,7 +194,10 @@ def test_from_counts_string_and_tuple_patterns_agree(counts, data):
         (np.array([["a", "b"], ["", "a"]]), r"missing answer at item 1, classifier 'c0'"),
         (np.array([[0.0, 1.0], [1.0, np.nan]]), r"missing answer at item 1, classifier 'c1'"),
         (np.array([["a", "b"], ["a", np.nan]], dtype=object), r"missing answer at item 1, classifier 'c1'"),
-        (np.array([[0, 1], [1, 0], [-1, 0]]), r"missing answer \(negative index\) at item 2, classifier 'c0'"),
+        (
+            np.array([[0, 1], [1, 0], [-1, 0]]),
+            r"missing answer \(negative index\) at item 2, classifier 'c0'",
+        ),
         (pd.DataFrame({"x": ["a", "b"], "y": ["a", None]}), r"missing answer at item 1, classifier 'y'"),
         (pd.DataFrame({"x": [0.0, 1.0], "y": [np.nan, 1.0]}), r"missing answer at item 0, classifier 'y'"),
     ],
@@ -216,9 +251,17 @@ def test_from_decisions_rejects_unknown_labels():
         ([["a", "b"]], {"truth": ["a", "b"]}, r"truth has 2 entries for 1 items"),
         ([["a", "b"]], {"population": ["p", "q"]}, r"population has 2 entries for 1 items"),
         ([["a", "b"]], {"populations": ["p", "q"]}, r"several populations named but no per-item population"),
-        ([["a", "b"]], {"population": np.array([2]), "populations": ["p", "q"]}, r"population index out of range"),
+        (
+            [["a", "b"]],
+            {"population": np.array([2]), "populations": ["p", "q"]},
+            r"population index out of range",
+        ),
         ([["a", "b"]], {"population": ["r"], "populations": ["p", "q"]}, r"unknown populations \['r'\]"),
-        (np.array([[1, "b"]], dtype=object), {}, r"decisions: label 1 is not a string; use label names or integer indices"),
+        (
+            np.array([[1, "b"]], dtype=object),
+            {},
+            r"decisions: label 1 is not a string; use label names or integer indices",
+        ),
     ],
 )
 def test_from_decisions_rejects_bad_input(decisions, kwargs, message):
@@ -248,11 +291,19 @@ def test_from_counts_rejects_bad_counts(counts, message):
 
 
 def test_from_counts_rejects_inconsistent_totals_and_bad_splits():
-    with pytest.raises(SketchError, match=r"inconsistent totals: pattern \('a', 'b'\) has count 2 but by_true_label sums to 3"):
+    with pytest.raises(
+        SketchError,
+        match=r"inconsistent totals: pattern \('a', 'b'\) has count 2 but by_true_label sums to 3",
+    ):
         Sketch.from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 1}, "b": {"ab": 2}})
-    with pytest.raises(SketchError, match=r"inconsistent totals: pattern \('b', 'b'\) has count 0 but by_true_label sums to 1"):
+    with pytest.raises(
+        SketchError,
+        match=r"inconsistent totals: pattern \('b', 'b'\) has count 0 but by_true_label sums to 1",
+    ):
         Sketch.from_counts({"ab": 2}, labels=["a", "b"], by_true_label={"a": {"ab": 2}, "b": {"bb": 1}})
-    with pytest.raises(SketchError, match=r"by_true_label\['a'\] 'ab': counts must be non-negative integers, got -2"):
+    with pytest.raises(
+        SketchError, match=r"by_true_label\['a'\] 'ab': counts must be non-negative integers, got -2"
+    ):
         Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"ab": -2}})
     with pytest.raises(SketchError, match=r"give counts, by_true_label, or both"):
         Sketch.from_counts(labels=["a", "b"])
@@ -270,9 +321,13 @@ def test_from_counts_rejects_unknown_true_label_with_sketch_error():
 # -- errors: long format and CSV -----------------------------------------------------------------
 def test_from_long_rejects_missing_and_duplicated_answers():
     rows = [("t1", "w1", "a"), ("t1", "w2", "b"), ("t2", "w1", "b")]
-    with pytest.raises(SketchError, match=r"task 't2' has no answer from worker 'w2'; pass missing='abstain'"):
+    with pytest.raises(
+        SketchError, match=r"task 't2' has no answer from worker 'w2'; pass missing='abstain'"
+    ):
         Sketch.from_long(rows)
-    with pytest.raises(SketchError, match=r"task 't1' has 2 answers from worker 'w2'; each worker answers each task once"):
+    with pytest.raises(
+        SketchError, match=r"task 't1' has 2 answers from worker 'w2'; each worker answers each task once"
+    ):
         Sketch.from_long(rows + [("t2", "w2", "a"), ("t1", "w2", "a")])
     with pytest.raises(SketchError, match=r"no true label for tasks \['t2'\]"):
         Sketch.from_long(rows + [("t2", "w2", "a")], truth={"t1": "a"})
@@ -308,7 +363,9 @@ def test_from_csv_rejects_bad_files(text, kwargs, message):
 
 # -- hardening: every bad input is a SketchError that says what was wrong -----------------------
 def test_from_decisions_names_a_cell_that_is_not_one_label():
-    with pytest.raises(SketchError, match=r"decisions: list \['a'\] at item 1, classifier 'y' is not one label"):
+    with pytest.raises(
+        SketchError, match=r"decisions: list \['a'\] at item 1, classifier 'y' is not one label"
+    ):
         Sketch.from_decisions([["a", "b"], ["b", ["a"]]], classifiers=["x", "y"])
     with pytest.raises(SketchError, match=r"truth: dict \{\} at truth of item 0 is not one label"):
         Sketch.from_decisions([["a", "b"], ["b", "a"]], truth=[{}, "a"])
@@ -344,7 +401,10 @@ def test_from_csv_refuses_missing_undecodable_and_odd_files(tmp_path):
         Sketch.from_csv("a\0b.csv")
     latin = tmp_path / "latin.csv"
     latin.write_bytes("m1,m2\nné,b\n".encode("latin-1"))
-    with pytest.raises(SketchError, match=r"CSV file '.*latin.csv' is not UTF-8 text \(byte 0xe9 at offset 7\); save it as UTF-8"):
+    with pytest.raises(
+        SketchError,
+        match=r"CSV file '.*latin.csv' is not UTF-8 text \(byte 0xe9 at offset 7\); save it as UTF-8",
+    ):
         Sketch.from_csv(latin)
     with pytest.raises(SketchError, match=r"CSV line 1: iterator should return strings, not bytes"):
         Sketch.from_csv(io.BytesIO(b"a,b\nx,y\n"))
@@ -363,12 +423,16 @@ def test_from_csv_refuses_a_file_without_line_breaks_quickly():
 
 def test_from_csv_refuses_a_cell_over_the_field_limit():
     long_cell = "x" * (csv.field_size_limit() + 1)
-    with pytest.raises(SketchError, match=rf"CSV line 2: a cell is longer than {csv.field_size_limit()} characters"):
+    with pytest.raises(
+        SketchError, match=rf"CSV line 2: a cell is longer than {csv.field_size_limit()} characters"
+    ):
         Sketch.from_csv(io.StringIO(f"a,b\n{long_cell},y\n"))
 
 
 def test_from_csv_refuses_repeated_columns_that_disagree():
-    with pytest.raises(SketchError, match=r"CSV has 2 columns named 'y' and they disagree on item 1 \('b' vs 'a'\); keep one"):
+    with pytest.raises(
+        SketchError, match=r"CSV has 2 columns named 'y' and they disagree on item 1 \('b' vs 'a'\); keep one"
+    ):
         Sketch.from_csv(io.StringIO("m,y,y\na,a,a\nb,b,a\n"), truth="y")
     agreeing = Sketch.from_csv(io.StringIO("m,y,y\na,a,a\nb,b,b\n"), truth="y")
     assert agreeing == Sketch.from_csv(io.StringIO("m,y\na,a\nb,b\n"), truth="y")
@@ -379,7 +443,9 @@ def test_from_csv_refuses_repeated_columns_that_disagree():
 
 
 def test_from_long_keeps_list_cells_as_cells_and_refuses_them():
-    with pytest.raises(SketchError, match=r"decisions: list \['a'\] at item 0, classifier 'w1' is not one label"):
+    with pytest.raises(
+        SketchError, match=r"decisions: list \['a'\] at item 0, classifier 'w1' is not one label"
+    ):
         Sketch.from_long([("t1", "w1", ["a"]), ("t1", "w2", "b")])
     with pytest.raises(SketchError, match=r"task: list"):
         Sketch.from_long([(["t1"], "w1", "a")])

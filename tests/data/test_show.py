@@ -29,7 +29,7 @@ def test_sketch_html_shows_counts_and_exact_frequencies():
     html = sketch._repr_html_()
     cells = _cells(html)
     assert "1/10" in cells and "9/10" in cells and "10" in cells
-    assert cells[cells.index("a b") + 1: cells.index("a b") + 3] == ["1", "1/10"]
+    assert cells[cells.index("a b") + 1 : cells.index("a b") + 3] == ["1", "1/10"]
     assert "Sketch: 10 items, unlabelled, 2 classifiers, 2 labels" in html
 
 
@@ -52,8 +52,9 @@ def test_sketch_html_and_summary_truncate_long_sketches():
 
 
 def test_sketch_summary_lists_patterns_by_count():
-    sketch = Sketch.from_decisions([["a", "b"], ["b", "b"], ["b", "b"]], truth=["a", "b", "b"],
-                                   population=["p", "q", "q"])
+    sketch = Sketch.from_decisions(
+        [["a", "b"], ["b", "b"], ["b", "b"]], truth=["a", "b", "b"], population=["p", "q", "q"]
+    )
     text = sketch.summary()
     assert text.splitlines()[0] == "Sketch: 3 items, labelled, 2 classifiers, 2 labels"
     assert "populations: p (1), q (2)" in text and "items per true label: a 1, b 2" in text
@@ -62,8 +63,9 @@ def test_sketch_summary_lists_patterns_by_count():
 
 
 def test_sketch_to_frame_has_one_row_per_cell():
-    sketch = Sketch.from_decisions([["a", "b"], ["b", "b"], ["b", "b"]], truth=["a", "b", "b"],
-                                   population=["p", "q", "q"])
+    sketch = Sketch.from_decisions(
+        [["a", "b"], ["b", "b"], ["b", "b"]], truth=["a", "b", "b"], population=["p", "q", "q"]
+    )
     frame = sketch.to_frame()
     assert list(frame.columns) == ["population", "true_label", "c0", "c1", "count"]
     assert frame.values.tolist() == [["p", "a", "a", "b", 1], ["q", "b", "b", "b", 2]]
@@ -75,10 +77,14 @@ def test_sketch_to_frame_reads_back_to_the_sketch(test):
     frame = sketch.to_frame()
     rebuilt = Sketch.from_decisions(
         np.repeat(frame[list(sketch.classifiers)].to_numpy(dtype=object), frame["count"], axis=0),
-        labels=sketch.labels, classifiers=sketch.classifiers,
+        labels=sketch.labels,
+        classifiers=sketch.classifiers,
         truth=np.repeat(frame["true_label"].to_numpy(dtype=object), frame["count"]),
-        population=(np.repeat(frame["population"].to_numpy(dtype=object), frame["count"])
-                    if "population" in frame else None),
+        population=(
+            np.repeat(frame["population"].to_numpy(dtype=object), frame["count"])
+            if "population" in frame
+            else None
+        ),
         populations=sketch.populations,
     )
     assert rebuilt == sketch
@@ -89,8 +95,11 @@ def test_sketch_to_frame_reads_back_to_the_sketch(test):
 def _point():
     spec = EnsembleSpec(["x", "<y>"], ["a", "b"], structure="complete")
     return EvaluationPoint.from_values(
-        spec, {"a": "1/10"}, accuracy={"x": {"a": "3/4", "b": "1/2"}, "<y>": {"a": 1, "b": "2/3"}},
-        correlation={("x", "<y>"): {"a": "1/16"}})
+        spec,
+        {"a": "1/10"},
+        accuracy={"x": {"a": "3/4", "b": "1/2"}, "<y>": {"a": 1, "b": "2/3"}},
+        correlation={("x", "<y>"): {"a": "1/16"}},
+    )
 
 
 def test_point_html_shows_exact_values_and_escapes_names():
@@ -145,6 +154,7 @@ def test_text_table_aligns_columns_and_prints_fractions_exactly():
 
 @pytest.mark.parametrize("labelled", [True, False])
 def test_summary_and_html_of_several_populations(labelled):
-    sketch = Sketch.from_decisions([["a", "b"], ["b", "b"]], truth=["a", "b"] if labelled else None,
-                                   population=["p", "q"])
+    sketch = Sketch.from_decisions(
+        [["a", "b"], ["b", "b"]], truth=["a", "b"] if labelled else None, population=["p", "q"]
+    )
     assert "populations" in sketch._repr_html_() and "p (1), q (1)" in sketch.summary()

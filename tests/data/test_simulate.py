@@ -10,9 +10,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from evalgebra.builder import GeneratingSet
-from evalgebra.errors import PointError
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import expected_sketch, labelled_test, smallest_test_size
+from evalgebra.errors import PointError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, labelled_tests, rational_points, specs
 
@@ -33,7 +33,9 @@ def _pattern_probabilities(point, s):
         for pattern in itertools.product(range(r_count), repeat=n):
             total = math.prod((rows[i][pattern[i]] for i in range(n)), start=Fraction(1))
             for subset, tables in point.correlation.items():
-                rest = math.prod((rows[i][pattern[i]] for i in range(n) if i not in subset), start=Fraction(1))
+                rest = math.prod(
+                    (rows[i][pattern[i]] for i in range(n) if i not in subset), start=Fraction(1)
+                )
                 total += tables[ell][tuple(pattern[i] for i in subset)] * rest
             result[ell, pattern] = weight * total
     return result
@@ -83,9 +85,15 @@ def test_expected_sketch_sizes_are_the_multiples_of_the_smallest(point, k):
     assert scaled.by_true_label() == {
         label: {p: k * c for p, c in table.items()} for label, table in base.by_true_label().items()
     }
-    assert evaluation_point(scaled, structure="independent").prevalence == evaluation_point(base, structure="independent").prevalence
+    assert (
+        evaluation_point(scaled, structure="independent").prevalence
+        == evaluation_point(base, structure="independent").prevalence
+    )
     for wrong in [x for x in (q + 1, k * q - 1, k * q + 1) if x % q]:
-        with pytest.raises(PointError, match=rf"Q={wrong} cannot realise this point exactly; Q must be a positive multiple of {q}"):
+        with pytest.raises(
+            PointError,
+            match=rf"Q={wrong} cannot realise this point exactly; Q must be a positive multiple of {q}",
+        ):
             expected_sketch(point, Q=wrong)
 
 
@@ -131,7 +139,9 @@ def test_expected_sketch_inverts_evaluation_point(test):
 
 
 # -- several populations (Hui-Walter) ------------------------------------------------------------------
-@given(rational_points(specs(max_patterns=81, min_populations=2, max_populations=3, named=None), correlated=True))
+@given(
+    rational_points(specs(max_patterns=81, min_populations=2, max_populations=3, named=None), correlated=True)
+)
 def test_expected_sketch_hui_walter_round_trip(point):
     sizes = smallest_test_size(point)
     assert set(sizes) == set(point.spec.populations)
@@ -140,7 +150,9 @@ def test_expected_sketch_hui_walter_round_trip(point):
     for s, population in enumerate(point.spec.populations):
         assert sketch.size(population) == sizes[population]
         assert sizes[population] == smallest_test_size(point, population)
-        assert sizes[population] == math.lcm(*(v.denominator for v in _pattern_probabilities(point, s).values()))
+        assert sizes[population] == math.lcm(
+            *(v.denominator for v in _pattern_probabilities(point, s).values())
+        )
     shared = evaluation_point(sketch, structure=point.spec.structure)
     assert shared.prevalence == point.prevalence
     assert shared.response == point.response
@@ -159,7 +171,9 @@ def test_expected_sketch_hui_walter_round_trip(point):
 
 
 @given(
-    rational_points(specs(max_patterns=81, min_populations=2, max_populations=3, named=None), denominators=(2, 4)),
+    rational_points(
+        specs(max_patterns=81, min_populations=2, max_populations=3, named=None), denominators=(2, 4)
+    ),
     st.integers(0, 2**32 - 1),
 )
 def test_labelled_test_realises_a_hui_walter_sketch(point, seed):
@@ -167,7 +181,9 @@ def test_labelled_test_realises_a_hui_walter_sketch(point, seed):
     assume(sum(sizes.values()) <= 5000)
     test = labelled_test(point, seed=seed)
     assert test.populations == point.spec.populations
-    assert np.bincount(test.population, minlength=len(sizes)).tolist() == [sizes[p] for p in point.spec.populations]
+    assert np.bincount(test.population, minlength=len(sizes)).tolist() == [
+        sizes[p] for p in point.spec.populations
+    ]
     assert test.sketch() == expected_sketch(point)
 
 
@@ -175,7 +191,9 @@ def test_labelled_test_realises_a_hui_walter_sketch(point, seed):
 def _unrealisable():
     spec = EnsembleSpec(2, 2, "complete")
     return EvaluationPoint.from_values(
-        spec, {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}, 1: {"a": 1, "b": "1/2"}},
+        spec,
+        {"a": "1/2"},
+        accuracy={0: {"a": 1, "b": "1/2"}, 1: {"a": 1, "b": "1/2"}},
         correlation={(0, 1): {"a": "1/4"}},
     )
 
@@ -194,5 +212,8 @@ def test_expected_sketch_rejects_unrealisable_points(function):
 def test_expected_sketch_rejects_bad_sizes(size):
     point = EvaluationPoint.from_values(EnsembleSpec(1, 2), {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}})
     assert smallest_test_size(point) == 4
-    with pytest.raises(PointError, match=r"population 'all': Q=.* cannot realise this point exactly; Q must be a positive multiple of 4"):
+    with pytest.raises(
+        PointError,
+        match=r"population 'all': Q=.* cannot realise this point exactly; Q must be a positive multiple of 4",
+    ):
         expected_sketch(point, Q=size)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from evalgebra.errors import SketchError, SpecError
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.testing import budget, labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None))
@@ -109,12 +109,26 @@ def _counts_by_population(sketch):
     return {p: (sketch.counts(p), sketch.by_true_label(p)) for p in sketch.populations}
 
 
-@given(st.lists(labelled_tests(specs(min_classifiers=2, max_classifiers=2, min_labels=3, max_labels=3, max_populations=2)), min_size=3, max_size=3))
+@given(
+    st.lists(
+        labelled_tests(
+            specs(min_classifiers=2, max_classifiers=2, min_labels=3, max_labels=3, max_populations=2)
+        ),
+        min_size=3,
+        max_size=3,
+    )
+)
 def test_merge_is_count_addition_commutative_and_associative(tests):
     spec_names = (tests[0].classifiers, tests[0].labels)
     a, b, c = (
-        Sketch.from_decisions(t.decisions, labels=spec_names[1], classifiers=spec_names[0], truth=t.truth,
-                              population=t.population, populations=t.populations)
+        Sketch.from_decisions(
+            t.decisions,
+            labels=spec_names[1],
+            classifiers=spec_names[0],
+            truth=t.truth,
+            population=t.population,
+            populations=t.populations,
+        )
         for t in tests
     )
     ab, ba = a.merge(b), b.merge(a)
@@ -137,7 +151,9 @@ def test_merge_keeps_populations_apart():
     assert both.counts("x") == {("a", "b"): 1}
     assert both.counts("y") == {("a", "b"): 1, ("b", "b"): 1}
     assert both.pooled().counts() == {("a", "b"): 2, ("b", "b"): 1}
-    assert both.population("y") == Sketch.from_decisions([["b", "b"], ["a", "b"]], labels=["a", "b"], population="y")
+    assert both.population("y") == Sketch.from_decisions(
+        [["b", "b"], ["a", "b"]], labels=["a", "b"], population="y"
+    )
 
 
 @given(tests_, st.data())
@@ -172,7 +188,10 @@ def test_population_parts_merge_to_the_sketch(test):
 
 def test_Sketch_repr_equality_and_hash():
     sketch = Sketch.from_decisions([["a", "b"], ["b", "b"]], truth=["a", "b"])
-    assert repr(sketch) == "Sketch(Q=2, classifiers=['c0', 'c1'], labels=['a', 'b'], labelled, 2 non-empty cells)"
+    assert (
+        repr(sketch)
+        == "Sketch(Q=2, classifiers=['c0', 'c1'], labels=['a', 'b'], labelled, 2 non-empty cells)"
+    )
     with pytest.raises(TypeError):
         hash(sketch)
     assert sketch != sketch.unlabelled()
@@ -237,7 +256,12 @@ def test_Sketch_rejects_pattern_codes_out_of_range(table, populations):
         Sketch(["x"], ["a", "b"], *table, populations=populations)
 
 
-@given(st.sampled_from([(2, 25), (2, 62), (3, 16), (3, 39), (4, 13)]), st.integers(1, 40), st.integers(0, 2**32 - 1), st.data())
+@given(
+    st.sampled_from([(2, 25), (2, 62), (3, 16), (3, 39), (4, 13)]),
+    st.integers(1, 40),
+    st.integers(0, 2**32 - 1),
+    st.data(),
+)
 def test_from_decisions_sparse_counting_matches_item_tally(shape, n_items, seed, data):
     """Past 2**24 patterns counting is sparse (sort and reduce); results must not change."""
     n_labels, n_classifiers = shape
@@ -318,7 +342,9 @@ def _check_counting(n, r, n_pops, dtype, layout, n_items, seed, labelled):
         populations=[f"p{k}" for k in range(n_pops)],
     )
     rows, counts = np.unique(
-        np.column_stack([population, truth if labelled else np.zeros_like(truth), decisions]), axis=0, return_counts=True
+        np.column_stack([population, truth if labelled else np.zeros_like(truth), decisions]),
+        axis=0,
+        return_counts=True,
     )
     letters = np.array(sketch.labels)
     expected = {}
@@ -373,7 +399,14 @@ CONSTRUCTORS = sorted(name for name in dir(Sketch) if name.startswith("from_")) 
 
 
 def test_constructors_are_the_documented_ones():
-    assert CONSTRUCTORS == ["from_counts", "from_csv", "from_decisions", "from_json", "from_long", "read_json"]
+    assert CONSTRUCTORS == [
+        "from_counts",
+        "from_csv",
+        "from_decisions",
+        "from_json",
+        "from_long",
+        "read_json",
+    ]
 
 
 @pytest.mark.parametrize("name", CONSTRUCTORS)
@@ -397,7 +430,10 @@ def test_from_decisions_keywords_match_the_reader():
 
 def test_repr_stays_short_for_many_classifiers_and_long_names():
     long_label = "x" * 500
-    sketch = Sketch.from_decisions(np.zeros((3, 40), dtype=np.int64), labels=[long_label, "y"],
-                                   classifiers=[f"classifier number {k} " * 5 for k in range(40)])
+    sketch = Sketch.from_decisions(
+        np.zeros((3, 40), dtype=np.int64),
+        labels=[long_label, "y"],
+        classifiers=[f"classifier number {k} " * 5 for k in range(40)],
+    )
     text = repr(sketch)
     assert len(text) < 400 and "(40 in all)" in text and long_label not in text

@@ -73,21 +73,49 @@ def _with(**changes):
 @pytest.mark.parametrize(
     "data, message",
     [
-        (_with(format="evalgebra.sketch/2"), r"not an evalgebra sketch: format is 'evalgebra.sketch/2', expected 'evalgebra.sketch/1'"),
+        (
+            _with(format="evalgebra.sketch/2"),
+            r"not an evalgebra sketch: format is 'evalgebra.sketch/2', expected 'evalgebra.sketch/1'",
+        ),
         (_with(format=None), r"not an evalgebra sketch: format is None"),
         (_with(comment="hi"), r"unknown keys \['comment'\]; a v1 sketch has"),
         (_with(counts=None), r"sketch JSON lacks 'counts'"),
         (_with(labels="ab"), r"'labels' must be a list of strings"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2}, {"decisions": ["a", "b"], "count": 0}, {"decisions": ["b", "b"], "count": 1}]),
-         r"counts: pattern \('a', 'b'\) listed twice"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2, "weight": 1}]), r"counts\[0\] must have exactly the keys 'decisions' and 'count'"),
-        (_with(counts=[{"decisions": "ab", "count": 2}]), r"counts\[0\].decisions must be a list of label names"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": -2}]), r"counts\[0\]: counts must be non-negative integers, got -2"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 2.0}]), r"counts\[0\]: counts must be non-negative integers, got 2.0"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": True}]), r"counts must be non-negative integers, got True"),
+        (
+            _with(
+                counts=[
+                    {"decisions": ["a", "b"], "count": 2},
+                    {"decisions": ["a", "b"], "count": 0},
+                    {"decisions": ["b", "b"], "count": 1},
+                ]
+            ),
+            r"counts: pattern \('a', 'b'\) listed twice",
+        ),
+        (
+            _with(counts=[{"decisions": ["a", "b"], "count": 2, "weight": 1}]),
+            r"counts\[0\] must have exactly the keys 'decisions' and 'count'",
+        ),
+        (
+            _with(counts=[{"decisions": "ab", "count": 2}]),
+            r"counts\[0\].decisions must be a list of label names",
+        ),
+        (
+            _with(counts=[{"decisions": ["a", "b"], "count": -2}]),
+            r"counts\[0\]: counts must be non-negative integers, got -2",
+        ),
+        (
+            _with(counts=[{"decisions": ["a", "b"], "count": 2.0}]),
+            r"counts\[0\]: counts must be non-negative integers, got 2.0",
+        ),
+        (
+            _with(counts=[{"decisions": ["a", "b"], "count": True}]),
+            r"counts must be non-negative integers, got True",
+        ),
         (_with(counts={"ab": 2}), r"counts must be a list of"),
-        (_with(counts=[{"decisions": ["a", "b"], "count": 1}, {"decisions": ["b", "b"], "count": 1}]),
-         r"inconsistent totals: pattern \('a', 'b'\) has count 1 but by_true_label sums to 2"),
+        (
+            _with(counts=[{"decisions": ["a", "b"], "count": 1}, {"decisions": ["b", "b"], "count": 1}]),
+            r"inconsistent totals: pattern \('a', 'b'\) has count 1 but by_true_label sums to 2",
+        ),
         (_with(by_true_label=[]), r"by_true_label must map each true label to a list of counts"),
         (_with(populations={}), r"'populations' must map population names to their counts"),
         ([1, 2], r"a sketch file holds one JSON object"),
@@ -103,11 +131,15 @@ def test_read_json_rejects_inconsistent_populations_and_bad_text(tmp_path):
     data = json.loads(sketch.to_json())
     data["populations"]["q"]["counts"] = [{"decisions": ["b", "b"], "count": 2}]
     data["populations"]["q"]["by_true_label"]["b"] = [{"decisions": ["b", "b"], "count": 2}]
-    with pytest.raises(SketchError, match=r"inconsistent totals: top-level counts differ from the sum of the populations"):
+    with pytest.raises(
+        SketchError, match=r"inconsistent totals: top-level counts differ from the sum of the populations"
+    ):
         Sketch.from_json(data)
     data = json.loads(sketch.to_json())
     del data["populations"]["q"]["by_true_label"]
-    with pytest.raises(SketchError, match=r"populations\['q'\]: by_true_label must be given here iff at the top level"):
+    with pytest.raises(
+        SketchError, match=r"populations\['q'\]: by_true_label must be given here iff at the top level"
+    ):
         Sketch.from_json(data)
     with pytest.raises(SketchError, match=r"not valid JSON"):
         Sketch.from_json('{"format": ')
@@ -136,7 +168,9 @@ _name = st.text(min_size=1, max_size=6).filter(lambda s: s != "{")
 def test_read_json_inverts_to_json_for_any_names(classifiers, labels, populations, n_items, seed, labelled):
     rng = np.random.default_rng(seed)
     n_items = max(n_items, len(populations))
-    population = np.concatenate([np.arange(len(populations)), rng.integers(0, len(populations), n_items - len(populations))])
+    population = np.concatenate(
+        [np.arange(len(populations)), rng.integers(0, len(populations), n_items - len(populations))]
+    )
     sketch = Sketch.from_decisions(
         rng.integers(0, len(labels), size=(n_items, len(classifiers))),
         labels=labels,
@@ -154,19 +188,26 @@ def test_read_json_refuses_undecodable_oversized_and_endless_files(tmp_path):
 
     bad = tmp_path / "bad.json"
     bad.write_bytes(b'{"format": "\xff"}')
-    with pytest.raises(SketchError, match=r"sketch file '.*bad.json' is not UTF-8 text \(byte 0xff at offset 12\); save it as UTF-8"):
+    with pytest.raises(
+        SketchError,
+        match=r"sketch file '.*bad.json' is not UTF-8 text \(byte 0xff at offset 12\); save it as UTF-8",
+    ):
         Sketch.read_json(bad)
     good = tmp_path / "good.json"
     sketch = Sketch.from_counts({"ab": 2, "bb": 1}, labels=["a", "b"])
     sketch.write_json(good)
-    with pytest.raises(SketchError, match=r"is larger than 100 bytes \(MAX_JSON_BYTES\); pass max_bytes= to read it"):
+    with pytest.raises(
+        SketchError, match=r"is larger than 100 bytes \(MAX_JSON_BYTES\); pass max_bytes= to read it"
+    ):
         Sketch.read_json(good, max_bytes=100)
     assert Sketch.read_json(good, max_bytes=10_000) == sketch
     start = time.perf_counter()
     with pytest.raises(SketchError, match=r"not valid JSON: sketch file '/dev/zero' begins with '\\x00'"):
         Sketch.from_json("/dev/zero")
     assert time.perf_counter() - start < 2
-    with pytest.raises(SketchError, match=r"a sketch is read from a path, a file object, JSON text or a dict; got int"):
+    with pytest.raises(
+        SketchError, match=r"a sketch is read from a path, a file object, JSON text or a dict; got int"
+    ):
         Sketch.from_json(5)
 
 
@@ -182,7 +223,9 @@ def test_read_json_reads_a_file_whose_name_begins_with_a_brace(tmp_path, monkeyp
 def test_read_json_refuses_duplicate_keys_huge_integers_and_deep_nesting():
     text = sketch_to_json(Sketch.from_counts({"ab": 2}, labels=["a", "b"]))
     duplicated = text.replace('"labels": ["a", "b"],', '"labels": ["a", "b"], "labels": ["b", "a"],')
-    with pytest.raises(SketchError, match=r"duplicate key 'labels' in a JSON object; each key may appear once"):
+    with pytest.raises(
+        SketchError, match=r"duplicate key 'labels' in a JSON object; each key may appear once"
+    ):
         Sketch.from_json(duplicated)
     with pytest.raises(SketchError, match=r"a JSON integer of 5000 digits is too large"):
         Sketch.from_json(text.replace('"count": 2', '"count": ' + "9" * 5000))

@@ -40,8 +40,9 @@ def test_sparse_crowd_frames_and_records_agree():
     assert data.worker_accuracy().shape == (6,)
 
 
-@pytest.mark.parametrize("kwargs", [dict(n_labels=1), dict(per_task=50), dict(priors=[0.5, 0.5]),
-                                    dict(n_tasks=0)])
+@pytest.mark.parametrize(
+    "kwargs", [dict(n_labels=1), dict(per_task=50), dict(priors=[0.5, 0.5]), dict(n_tasks=0)]
+)
 def test_sparse_crowd_refuses_sizes_that_do_not_fit(kwargs):
     with pytest.raises(SpecError):
         sparse_crowd(**kwargs)

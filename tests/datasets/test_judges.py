@@ -24,7 +24,9 @@ def test_llm_judges_abstain_more_on_hard_items_and_on_failing_answers():
     hard = data.difficulty > np.median(data.difficulty)
     assert silent[hard].mean() > 2 * silent[~hard].mean()
     point = data.truth_point()
-    assert point.response_rate("small_silent", "unsure", "fail") > point.response_rate("small_silent", "unsure", "pass")
+    assert point.response_rate("small_silent", "unsure", "fail") > point.response_rate(
+        "small_silent", "unsure", "pass"
+    )
 
 
 def test_llm_judges_policies_report_what_they_did():

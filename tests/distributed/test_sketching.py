@@ -29,8 +29,12 @@ def _frame(seed: int, rows: int) -> pd.DataFrame:
 def test_sketch_from_dask_on_local_cluster_equals_single_process(client) -> None:
     frame = _frame(0, 5000)
     options = dict(ignore=["id"], truth="truth", population="site", abstain=["unsure"])
-    expected = Sketch.from_decisions(frame[[f"m{j}" for j in range(5)]], truth=frame["truth"].to_numpy(),
-                                     population=frame["site"].to_numpy(), abstain=["unsure"])
+    expected = Sketch.from_decisions(
+        frame[[f"m{j}" for j in range(5)]],
+        truth=frame["truth"].to_numpy(),
+        population=frame["site"].to_numpy(),
+        abstain=["unsure"],
+    )
     assert sketch_from_frame(frame, **options) == expected
     for npartitions, split_every in ((1, 8), (7, 2), (13, 8)):
         ddf = dd.from_pandas(frame, npartitions=npartitions)
@@ -63,7 +67,9 @@ def test_sketch_parquet_dask_on_local_cluster_equals_single_process(client, tmp_
 def test_sketch_from_dask_errors_come_back_as_sketch_errors(client) -> None:
     frame = _frame(2, 100)
     with pytest.raises(SketchError, match="looks like an item ID"):
-        sketch_from_dask(dd.from_pandas(frame.astype({"id": str}), npartitions=2), truth="truth", client=client)
+        sketch_from_dask(
+            dd.from_pandas(frame.astype({"id": str}), npartitions=2), truth="truth", client=client
+        )
     with pytest.raises(SketchError, match=r"no column\(s\)"):
         sketch_from_dask(dd.from_pandas(frame, npartitions=2), truth="nope", client=client)
     with pytest.raises(SketchError, match="split_every"):

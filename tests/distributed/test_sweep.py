@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from evalgebra.distributed.atlas import atlas_case, case_cost, pair_structures
@@ -36,7 +35,6 @@ def test_local_cluster_refuses_bad_worker_counts() -> None:
             pass
 
 
-
 def _committed_rows(name: str, n_classifiers: int) -> dict[str, list[str]]:
     """Rows of a committed atlas table for ``N = n_classifiers``, keyed by structure text."""
     lines = (DERIVATIONS / "results" / name).read_text(encoding="utf-8").splitlines()
@@ -58,10 +56,20 @@ def test_atlas_case_reproduces_the_committed_d04_graph_rows_on_four_classifiers(
         if row.finite:  # the Gröbner run where it is cheap: finite projections
             row = atlas_case((4, structure, 0, 60.0, True))
         cells = committed[structure_code(structure) or "-"]
-        assert [str(row.unknowns), str(row.observables), str(row.rank), str(row.correlation_rank),
-                str(row.dimension)] == cells[3:8]
+        assert [
+            str(row.unknowns),
+            str(row.observables),
+            str(row.rank),
+            str(row.correlation_rank),
+            str(row.dimension),
+        ] == cells[3:8]
         if row.finite:
-            assert [str(row.groebner_dimension), str(row.degree), str(row.points), str(row.real_points)] == cells[8:12]
+            assert [
+                str(row.groebner_dimension),
+                str(row.degree),
+                str(row.points),
+                str(row.real_points),
+            ] == cells[8:12]
 
 
 def test_committed_d12_table_jacobian_columns_for_five_classifiers() -> None:

@@ -34,8 +34,22 @@ class DocsBuild:
 def docs_build(tmp_path_factory: pytest.TempPathFactory) -> DocsBuild:
     pytest.importorskip("sphinx", reason="the docs extra is part of the test extra: pip install -e '.[test]'")
     out = tmp_path_factory.mktemp("docs")
-    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-               "-c", str(ROOT / "docs"), "-d", str(out / "doctrees"), str(ROOT), str(out / "html")]
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-W",
+        "--keep-going",
+        "-q",
+        "-b",
+        "html",
+        "-c",
+        str(ROOT / "docs"),
+        "-d",
+        str(out / "doctrees"),
+        str(ROOT),
+        str(out / "html"),
+    ]
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=BUILD_BUDGET)
     seconds = time.perf_counter() - start

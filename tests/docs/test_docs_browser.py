@@ -27,9 +27,16 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 #: Seconds one page may take to load and dump.
 BUDGET = 60
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--host-resolver-rules=MAP * ~NOTFOUND")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+)
 #: Elements without an end tag.
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -114,8 +121,9 @@ def test_docs_browser_front_page_shows_the_evaluate_example(built_html, tmp_path
 
 def test_docs_browser_api_page_shows_evaluate(built_html, tmp_path):
     text = _rendered_text(built_html / "docs" / "api" / "evaluators.html", tmp_path / "profile")
-    assert re.search(r"evalgebra\.evaluators\.dispatch\.\s*evaluate\s*\(\s*sketch", text), \
+    assert re.search(r"evalgebra\.evaluators\.dispatch\.\s*evaluate\s*\(\s*sketch", text), (
         "the API page does not show evaluate's signature"
+    )
     docstring = evalgebra.evaluate.__doc__ or ""
     _assert_shows(text, _examples(docstring), "the API entry of evaluate")
 
@@ -128,6 +136,8 @@ def test_docs_browser_typesets_the_formulas_offline(built_html, tmp_path, page):
     dom = _dom(built_html / "docs" / f"{page}.html", tmp_path / "profile")
     typeset = _typeset_formulas(dom)
     assert typeset, f"docs/{page}.html holds no formula"
-    assert all(typeset), f"docs/{page}.html: {typeset.count(False)} of {len(typeset)} formulas not typeset by MathJax"
+    assert all(typeset), (
+        f"docs/{page}.html: {typeset.count(False)} of {len(typeset)} formulas not typeset by MathJax"
+    )
     errors = re.findall(r'data-mjx-error="([^"]*)"', dom)
     assert not errors, f"docs/{page}.html: MathJax could not typeset {len(errors)} formula(s): {errors}"

@@ -39,23 +39,32 @@ def test_docs_build_renders_every_page(built_html):
         assert (built_html / f"{page}.html").is_file(), f"{page}.html is missing"
     assert len(GUIDE) >= 9, [p.name for p in GUIDE]
     for page in GUIDE:
-        assert (built_html / "docs" / "guide" / f"{page.stem}.html").is_file(), f"guide/{page.stem}.html is missing"
+        assert (built_html / "docs" / "guide" / f"{page.stem}.html").is_file(), (
+            f"guide/{page.stem}.html is missing"
+        )
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert (built_html / "notebooks" / f"{notebook.stem}.html").is_file(), notebook.name
 
 
 def test_docs_api_reference_covers_every_module(built_html):
     """Every module of the package has its section in the API reference."""
-    text = "\n".join(page.read_text(encoding="utf-8") for page in (built_html / "docs" / "api").glob("*.html"))
-    modules = ["evalgebra"] + [info.name for info in pkgutil.walk_packages(evalgebra.__path__, "evalgebra.")
-                               if not info.name.endswith("__main__")]
+    text = "\n".join(
+        page.read_text(encoding="utf-8") for page in (built_html / "docs" / "api").glob("*.html")
+    )
+    modules = ["evalgebra"] + [
+        info.name
+        for info in pkgutil.walk_packages(evalgebra.__path__, "evalgebra.")
+        if not info.name.endswith("__main__")
+    ]
     missing = [name for name in modules if f'id="module-{name}"' not in text]
     assert not missing, f"modules without a section in docs/api: {missing}"
 
 
 def test_docs_api_reference_documents_every_public_name(built_html):
     """Every name of ``evalgebra.__all__`` is documented where it is defined."""
-    text = "\n".join(page.read_text(encoding="utf-8") for page in (built_html / "docs" / "api").glob("*.html"))
+    text = "\n".join(
+        page.read_text(encoding="utf-8") for page in (built_html / "docs" / "api").glob("*.html")
+    )
     missing = []
     for name in evalgebra.__all__:
         obj = getattr(evalgebra, name)
@@ -76,19 +85,25 @@ def test_docs_page_examples_run(page):
 def test_docs_pages_load_no_script_from_the_network(built_html):
     """No page asks the network for a script or a stylesheet; MathJax is the site's own copy."""
     remote = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)=\"(?:https?:)?//[^\"]*\"")
-    found = {str(page.relative_to(built_html)): remote.findall(page.read_text(encoding="utf-8"))
-             for page in built_html.rglob("*.html")}
+    found = {
+        str(page.relative_to(built_html)): remote.findall(page.read_text(encoding="utf-8"))
+        for page in built_html.rglob("*.html")
+    }
     found = {page: tags for page, tags in found.items() if tags}
     assert not found, f"pages that load from the network: {found}"
     theory = (built_html / "docs" / "theory.html").read_text(encoding="utf-8")
     script = re.search(r'<script\b[^>]*src="([^"?]*mathjax[^"?]*)', theory)
     assert script is not None, "docs/theory.html loads no MathJax"
-    assert (built_html / "docs" / script.group(1)).resolve().is_file(), f"{script.group(1)} is not in the site"
+    assert (built_html / "docs" / script.group(1)).resolve().is_file(), (
+        f"{script.group(1)} is not in the site"
+    )
 
 
 def test_docs_guide_pages_run_as_doctests():
     """pytest collects the README and every guide page as doctests (``make test`` runs them)."""
-    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"][
+        "ini_options"
+    ]
     assert {"README.md", "docs/guide"} <= set(options["testpaths"])
     assert {"--doctest-glob=README.md", "--doctest-glob=docs/guide/*.md"} <= set(options["addopts"].split())
     assert sum(">>> " in page.read_text(encoding="utf-8") for page in GUIDE) >= 8
@@ -96,9 +111,12 @@ def test_docs_guide_pages_run_as_doctests():
 
 def test_docs_pages_hold_no_control_characters():
     """A formula written through a non-raw Python string loses ``\\f`` and ``\\t`` to control characters."""
-    bad = {str(page.relative_to(ROOT)): n for page in [*ALL_PAGES, ROOT / "README.md"]
-           for n, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1)
-           if re.search(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]", line)}
+    bad = {
+        str(page.relative_to(ROOT)): n
+        for page in [*ALL_PAGES, ROOT / "README.md"]
+        for n, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1)
+        if re.search(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]", line)
+    }
     assert not bad, f"control characters (page: a line holding one): {bad}"
 
 
@@ -115,34 +133,50 @@ def test_docs_cli_page_lists_every_command_and_option():
     parser = build_parser()
     (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     missing = []
-    for name, command in [("evalgebra", parser), *((f"evalgebra {n}", c) for n, c in commands.choices.items())]:
+    for name, command in [
+        ("evalgebra", parser),
+        *((f"evalgebra {n}", c) for n, c in commands.choices.items()),
+    ]:
         section = sections.get(name)
         if section is None:
             missing.append(name)
             continue
-        missing += [f"{name} {option}" for action in command._actions for option in action.option_strings
-                    if option not in ("-h", "--help") and f"`{option}" not in section]
+        missing += [
+            f"{name} {option}"
+            for action in command._actions
+            for option in action.option_strings
+            if option not in ("-h", "--help") and f"`{option}" not in section
+        ]
     assert not missing, f"not in docs/guide/cli.md: {missing}"
 
 
 def test_docs_theory_has_the_anchors_the_code_links_to():
     """Headings of docs/theory.md give the anchors other files link to (GitHub and MyST alike)."""
-    slugs = {re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
-             for line in (DOCS / "theory.md").read_text(encoding="utf-8").splitlines()
-             if line.startswith(("## ", "### "))}
+    slugs = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in (DOCS / "theory.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith(("## ", "### "))
+    }
     linked = set()
-    for path in [*ROOT.joinpath("evalgebra").rglob("*.py"), *ROOT.glob("*.md"), *ALL_PAGES,
-                 *ROOT.joinpath("notebooks").glob("*.ipynb"), *ROOT.joinpath("derivations").glob("*.py")]:
+    for path in [
+        *ROOT.joinpath("evalgebra").rglob("*.py"),
+        *ROOT.glob("*.md"),
+        *ALL_PAGES,
+        *ROOT.joinpath("notebooks").glob("*.ipynb"),
+        *ROOT.joinpath("derivations").glob("*.py"),
+    ]:
         linked.update(re.findall(r"theory\.md#([\w\-]+)", path.read_text(encoding="utf-8")))
     assert not linked - slugs, f"links to missing sections of docs/theory.md: {sorted(linked - slugs)}"
 
 
 def test_docs_theory_cites_the_papers():
     text = (DOCS / "theory.md").read_text(encoding="utf-8")
-    for title, arxiv in [("Streaming algorithms for evaluating noisy judges on unlabeled", "2306.01726"),
-                         ("A logical alarm for misaligned binary classifiers", "2409.11052"),
-                         ("Algebraic Evaluation Theorems", None),
-                         ("Hui-Walter Paradigm for Performance Estimation", None)]:
+    for title, arxiv in [
+        ("Streaming algorithms for evaluating noisy judges on unlabeled", "2306.01726"),
+        ("A logical alarm for misaligned binary classifiers", "2409.11052"),
+        ("Algebraic Evaluation Theorems", None),
+        ("Hui-Walter Paradigm for Performance Estimation", None),
+    ]:
         assert title in text
         assert arxiv is None or f"arXiv:{arxiv}" in text
     assert not re.search(r"seed \d", text)
@@ -151,12 +185,20 @@ def test_docs_theory_cites_the_papers():
 def test_docs_every_document_named_is_in_the_repository():
     """A markdown document named by the code, the docs, the notebooks or the derivations is one
     the repository holds (no citation of a file a reader cannot open)."""
-    held = {path.name for path in ROOT.rglob("*.md")
-            if not {".venv", "_build", "build", ".git"} & set(path.relative_to(ROOT).parts)}
+    held = {
+        path.name
+        for path in ROOT.rglob("*.md")
+        if not {".venv", "_build", "build", ".git"} & set(path.relative_to(ROOT).parts)
+    }
     named: dict[str, set[str]] = {}
-    for path in [*ROOT.joinpath("evalgebra").rglob("*.py"), *ROOT.glob("*.md"), *ALL_PAGES,
-                 *ROOT.joinpath("notebooks").glob("*.ipynb"), *ROOT.joinpath("derivations").glob("*.py"),
-                 *ROOT.joinpath("tests").rglob("*.py")]:
+    for path in [
+        *ROOT.joinpath("evalgebra").rglob("*.py"),
+        *ROOT.glob("*.md"),
+        *ALL_PAGES,
+        *ROOT.joinpath("notebooks").glob("*.ipynb"),
+        *ROOT.joinpath("derivations").glob("*.py"),
+        *ROOT.joinpath("tests").rglob("*.py"),
+    ]:
         for name in re.findall(r"\b([\w.-]+\.md)\b", path.read_text(encoding="utf-8")):
             named.setdefault(name, set()).add(str(path.relative_to(ROOT)))
     missing = {name: sorted(where) for name, where in named.items() if name not in held}

@@ -19,8 +19,18 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-               "--quiet", "--wheel-dir", str(out), str(ROOT)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--quiet",
+        "--wheel-dir",
+        str(out),
+        str(ROOT),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"pip wheel failed:\n{done.stdout}\n{done.stderr}"
     (found,) = out.glob("evalgebra-*.whl")

@@ -14,8 +14,16 @@ import flint
 import pytest
 
 import evalgebra.engines.msolve as driver
-from evalgebra.engines import (EngineTimeout, ExternalEngineError, msolve_binary, msolve_groebner,
-                               msolve_parametrisation, parse_basis, parse_lists, singular_binary)
+from evalgebra.engines import (
+    EngineTimeout,
+    ExternalEngineError,
+    msolve_binary,
+    msolve_groebner,
+    msolve_parametrisation,
+    parse_basis,
+    parse_lists,
+    singular_binary,
+)
 from evalgebra.engines.binaries import engine_binary
 
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
@@ -51,6 +59,7 @@ def _failing_at(bad: set[str], calls: list[str], timeout_at: str | None = None):
         if precision in bad:
             raise ExternalEngineError(f"msolve failed (exit 1): refinement at {precision}")
         return "[0, [7]]:"
+
     return run
 
 
@@ -84,7 +93,9 @@ def test_binaries_are_executable_files_or_none(monkeypatch, tmp_path):
     plain = tmp_path / "msolve"
     plain.write_text("#!/bin/sh\n")
     monkeypatch.setenv("EVALGEBRA_MSOLVE", str(plain))
-    assert engine_binary("msolve", "EVALGEBRA_MSOLVE") == str(plain) and msolve_binary() is None  # not executable
+    assert (
+        engine_binary("msolve", "EVALGEBRA_MSOLVE") == str(plain) and msolve_binary() is None
+    )  # not executable
     plain.chmod(0o755)
     assert msolve_binary() == str(plain)
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ.get("PATH", ""))
@@ -103,7 +114,9 @@ def test_msolve_groebner_matches_flint(tmp_path, monkeypatch):
     ring = PolyRing(("x", "y", "z"), "degrevlex")
     texts = ["x^2 + y*z - 2", "x*y - z^2 + 1", "x + y + z - 3"]
     basis = canonical_basis(ring.parse(t) for t in msolve_groebner(ring.names, texts))
-    assert [ring.text(p) for p in basis] == [ring.text(p) for p in FlintBackend().groebner(ring, map(ring.parse, texts))]
+    assert [ring.text(p) for p in basis] == [
+        ring.text(p) for p in FlintBackend().groebner(ring, map(ring.parse, texts))
+    ]
     rest, expected = FlintBackend().eliminate(ring, [ring.parse(t) for t in texts], ["x"])
     kept = [ring.parse(t) for t in msolve_groebner(ring.names, texts, eliminate=1) if "x" not in t]
     assert kept and FlintBackend().groebner(rest, [rest.convert(p, ring) for p in kept]) == expected

@@ -19,8 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from evalgebra.engines import (EngineTimeout, ExternalEngineError, release_reaper, run_engine, start_reaper,
-                               watch_group)
+from evalgebra.engines import (
+    EngineTimeout,
+    ExternalEngineError,
+    release_reaper,
+    run_engine,
+    start_reaper,
+    watch_group,
+)
 from evalgebra.testing.processes import HAS_PROC, marked_processes, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,9 +51,16 @@ def scratch(tmp_path, monkeypatch):
 
 
 def test_run_engine_writes_inputs_reads_outputs_and_removes_its_folder(scratch):
-    script = "import sys; open('out.txt', 'w').write(open('in.txt').read()[::-1]); print(sys.stdin.read().upper())"
-    run = run_engine([sys.executable, "-c", script], stdin="abc", inputs={"in.txt": "12345"},
-                     outputs=("out.txt",), time_limit=60)
+    script = (
+        "import sys; open('out.txt', 'w').write(open('in.txt').read()[::-1]); print(sys.stdin.read().upper())"
+    )
+    run = run_engine(
+        [sys.executable, "-c", script],
+        stdin="abc",
+        inputs={"in.txt": "12345"},
+        outputs=("out.txt",),
+        time_limit=60,
+    )
     assert run.stdout == "ABC\n" and run.files == {"out.txt": "54321"}
     assert list(scratch.iterdir()) == []
 
@@ -107,9 +120,13 @@ def test_a_killed_caller_leaves_no_engine_and_no_folder(signum, tmp_path):
         run_engine([sys.executable, "-c", {SLEEPER!r}], time_limit=600)
     """)
     env = dict(os.environ, TMPDIR=str(scratch), **{marker: "1"})
-    caller = subprocess.Popen([sys.executable, "-c", caller_script], env=env, stderr=subprocess.PIPE, text=True)
+    caller = subprocess.Popen(
+        [sys.executable, "-c", caller_script], env=env, stderr=subprocess.PIPE, text=True
+    )
     try:
-        assert wait_for(lambda: any(scratch.glob("evalgebra-engine-*/started")), 30), "the engine did not start"
+        assert wait_for(lambda: any(scratch.glob("evalgebra-engine-*/started")), 30), (
+            "the engine did not start"
+        )
         assert len(marked_processes(marker)) >= 4  # caller, reaper, engine, grandchild
         os.kill(caller.pid, signum)
         _, err = caller.communicate(timeout=30)

@@ -55,8 +55,11 @@ def test_abstention_evaluation_equals_the_evaluation_point_measured(truth):
 
 
 def test_abstention_evaluation_json_has_abstention_rows():
-    sk = Sketch.from_counts({("a", "a", "a"): 5, ("a", "a", "b"): 1, ("b", "b", "b"): 4, ("u", "a", "a"): 2,
-                             ("b", "u", "b"): 2}, labels=["a", "b"], abstain="u")
+    sk = Sketch.from_counts(
+        {("a", "a", "a"): 5, ("a", "a", "b"): 1, ("b", "b", "b"): 4, ("u", "a", "a"): 2, ("b", "u", "b"): 2},
+        labels=["a", "b"],
+        abstain="u",
+    )
     data = evaluate(sk).to_dict()
     assert set(data["points"][0]["response"]["c0"]["a"]) == {"a", "b", "u"}
 
@@ -75,8 +78,9 @@ def test_abstention_evaluation_refusals():
 
 def test_abstention_evaluation_blind_spot_when_no_classifier_informs():
     # c1 and c2 never vary: the pair equations cannot fix c0's abstention row
-    sk = Sketch.from_counts({("a", "a", "a"): 3, ("u", "a", "a"): 1, ("b", "a", "a"): 2}, labels=["a", "b"],
-                            abstain="u")
+    sk = Sketch.from_counts(
+        {("a", "a", "a"): 3, ("u", "a", "a"): 1, ("b", "a", "a"): 2}, labels=["a", "b"], abstain="u"
+    )
     result = evaluate(sk)
     assert "blind_spot" in result.alarm_kinds()
 

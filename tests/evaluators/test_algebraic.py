@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from evalgebra import datasets
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.data.simulate import expected_sketch
-from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import rational_points
 
@@ -71,7 +71,9 @@ def test_evaluate_algebraic_trios_agree_on_independent_tests(point):
     assert len(result.trios) == 4
     assert not result.alarm_kinds() - {"undecided"}
     for trio in result.trios:
-        assert _truth(point.restrict(list(trio.classifiers)), 3) in [_values(p, trio.classifiers) for p in trio.points]
+        assert _truth(point.restrict(list(trio.classifiers)), 3) in [
+            _values(p, trio.classifiers) for p in trio.points
+        ]
 
 
 def test_evaluate_algebraic_acs_reproduces_seed_table():
@@ -162,7 +164,9 @@ def test_evaluate_batch_matches_exact(counts):
         assert many["prevalence"][0, k] == pytest.approx(float(p.prevalence["a"]), rel=1e-7, abs=1e-9)
         for i, c in enumerate(exact.classifiers):
             for ell, label in enumerate(exact.labels):
-                assert many["accuracy"][0, k, i, ell] == pytest.approx(float(p.accuracy[c][label]), rel=1e-7, abs=1e-9)
+                assert many["accuracy"][0, k, i, ell] == pytest.approx(
+                    float(p.accuracy[c][label]), rel=1e-7, abs=1e-9
+                )
     assert many["chosen"][0] == (-1 if exact.chosen is None else exact.chosen)
 
 
@@ -186,8 +190,13 @@ def test_evaluate_counts_prevalence_range_decoding():
     assert high.point.prevalence["a"] == Fraction(3, 4)
 
 
-@given(st.fractions(-3, 3), st.fractions(-3, 3), st.integers(2, 50).filter(lambda d: math.isqrt(d) ** 2 != d),
-       st.fractions(-3, 3), st.fractions(-3, 3))
+@given(
+    st.fractions(-3, 3),
+    st.fractions(-3, 3),
+    st.integers(2, 50).filter(lambda d: math.isqrt(d) ** 2 != d),
+    st.fractions(-3, 3),
+    st.fractions(-3, 3),
+)
 def test_quadratic_number_arithmetic_and_order_match_sympy(p, q, d, r, s):
     x, y = QuadraticNumber(p, q, d), QuadraticNumber(r, s, d)
     root = sympy.sqrt(d)
@@ -230,7 +239,9 @@ def test_evaluate_counts_empty_variety_agrees_with_groebner_basis(counts):
         assert "blind_spot" in result.alarm_kinds()
 
 
-@pytest.mark.parametrize("counts", [[0, 6, 0, 6, 3, 2, 3, 6], [0, 5, 2, 5, 5, 4, 3, 4], [3, 5, 3, 1, 5, 3, 2, 4]])
+@pytest.mark.parametrize(
+    "counts", [[0, 6, 0, 6, 3, 2, 3, 6], [0, 5, 2, 5, 5, 4, 3, 4], [3, 5, 3, 1, 5, 3, 2, 4]]
+)
 def test_evaluate_counts_impossible_zero_patterns_are_empty(counts):
     # all pair covariances non-zero but R = 0; one covariance zero; two zero with D_012 != 0
     result = evaluate_counts(counts)
@@ -240,8 +251,9 @@ def test_evaluate_counts_impossible_zero_patterns_are_empty(counts):
 def test_evaluate_counts_undecided_alarm():
     tie = evaluate_counts([4, 6, 8, 5, 4, 6, 2, 3])  # an exact tie in total accuracy
     assert tie.alarm_kinds() == {"undecided"} and tie.chosen is None
-    outside = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73], decoding="prevalence_range",
-                              prevalence_range=("0", "1/5"))
+    outside = evaluate_counts(
+        [84, 36, 51, 39, 68, 52, 77, 73], decoding="prevalence_range", prevalence_range=("0", "1/5")
+    )
     assert outside.alarm_kinds() == {"undecided"}
 
 
@@ -249,14 +261,22 @@ def _independent(n, prevalence, accuracies):
     from evalgebra.data.point import EvaluationPoint
 
     spec = EnsembleSpec(n, 2)
-    point = EvaluationPoint.from_values(spec, {"a": prevalence},
-                                        accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)})
+    point = EvaluationPoint.from_values(
+        spec, {"a": prevalence}, accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)}
+    )
     return expected_sketch(point).unlabelled()
 
 
 def test_evaluate_algebraic_six_classifiers_at_even_prevalence_align():
     """Trios sharing no classifier with the first are oriented through their neighbours."""
-    accuracies = [("3/4", "2/3"), ("2/3", "3/4"), ("3/4", "3/4"), ("1/3", "1/4"), ("3/4", "2/3"), ("2/3", "2/3")]
+    accuracies = [
+        ("3/4", "2/3"),
+        ("2/3", "3/4"),
+        ("3/4", "3/4"),
+        ("1/3", "1/4"),
+        ("3/4", "2/3"),
+        ("2/3", "2/3"),
+    ]
     result = evaluate(_independent(6, "1/2", accuracies))
     assert not result.alarm_kinds() - {"undecided"}
     assert result.point.accuracy["c3"] == {"a": Fraction(1, 3), "b": Fraction(1, 4)}
@@ -267,7 +287,9 @@ def test_evaluate_algebraic_prevalence_range_decides_for_larger_ensembles():
     sketch = _independent(4, "1/4", accuracies)
     by_range = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("0", "1/2"))
     assert by_range.point.prevalence["a"] == Fraction(1, 4)
-    assert evaluate(sketch, "algebraic").point.prevalence["a"] == Fraction(3, 4)  # total accuracy picks the mirror
+    assert evaluate(sketch, "algebraic").point.prevalence["a"] == Fraction(
+        3, 4
+    )  # total accuracy picks the mirror
 
 
 def _four_classifier_reproducer():
@@ -277,7 +299,9 @@ def _four_classifier_reproducer():
 def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     """Regression: four classifiers, the only usable trio has P_a = 7/8 or 1/8, neither in [1/4, 3/4]."""
     sketch = _four_classifier_reproducer()
-    result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("1/4", "3/4"), fit=False)
+    result = evaluate(
+        sketch, "algebraic", decoding="prevalence_range", prevalence_range=("1/4", "3/4"), fit=False
+    )
     assert result.chosen is None and result.point is None
     assert "undecided" in result.alarm_kinds()
     assert any(a.kind == "undecided" and not a.classifiers for a in result.alarms)  # the ensemble's own
@@ -285,7 +309,9 @@ def test_evaluate_algebraic_larger_ensemble_never_chooses_outside_the_range():
     # the one usable trio decides the same way on its own
     trio = [t for t in result.trios if t.points[0].prevalence["a"] is not None]
     assert len(trio) == 1 and trio[0].chosen is None
-    inside = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=("2/3", "1"), fit=False)
+    inside = evaluate(
+        sketch, "algebraic", decoding="prevalence_range", prevalence_range=("2/3", "1"), fit=False
+    )
     assert inside.chosen == 0 and inside.point.prevalence["a"] == Fraction(7, 8)
 
 
@@ -309,8 +335,10 @@ def _three_classifier_rule(point, mirror, labels, prevalence_range):
 def _mirror_of(point, labels):
     a, b = labels
     flip = lambda v: None if v is None else 1 - v  # noqa: E731
-    return type(point)({a: point.prevalence[b], b: point.prevalence[a]},
-                       {c: {a: flip(r[b]), b: flip(r[a])} for c, r in point.accuracy.items()})
+    return type(point)(
+        {a: point.prevalence[b], b: point.prevalence[a]},
+        {c: {a: flip(r[b]), b: flip(r[a])} for c, r in point.accuracy.items()},
+    )
 
 
 @st.composite
@@ -348,12 +376,19 @@ def test_evaluate_algebraic_larger_ensembles_decode_by_the_three_classifier_rule
         assert _mirror_of(first, labels) == second
         assert _three_classifier_rule(first, second, labels, bounds) is None
         assert ("undecided" in {a.kind for a in result.alarms if not a.classifiers}) == (
-            first.prevalence["a"] is not None)
+            first.prevalence["a"] is not None
+        )
 
 
-@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])  # generic points are a minority
-@given(rational_points(EnsembleSpec(4, 2), use_accuracy=True), st.booleans(),
-       st.fractions(0, 1, max_denominator=12), st.fractions(0, 1, max_denominator=12))
+@settings(
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)  # generic points are a minority
+@given(
+    rational_points(EnsembleSpec(4, 2), use_accuracy=True),
+    st.booleans(),
+    st.fractions(0, 1, max_denominator=12),
+    st.fractions(0, 1, max_denominator=12),
+)
 def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirrored, below, above):
     """On a sample-independent test every trio has the ensemble's prevalence: a range that
     separates the two evaluations decides the ensemble and every trio alike."""
@@ -361,8 +396,10 @@ def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirr
     p = point.prevalence_of()["a"]
     assume(p != Fraction(1, 2))
     target, half_gap = (1 - p if mirrored else p), abs(2 * p - 1) / 2
-    bounds = (max(Fraction(0), target - half_gap * below * Fraction(99, 100)),
-              min(Fraction(1), target + half_gap * above * Fraction(99, 100)))
+    bounds = (
+        max(Fraction(0), target - half_gap * below * Fraction(99, 100)),
+        min(Fraction(1), target + half_gap * above * Fraction(99, 100)),
+    )
     sketch = expected_sketch(point).unlabelled()
     result = evaluate(sketch, "algebraic", decoding="prevalence_range", prevalence_range=bounds)
     assert result.point.prevalence["a"] == target

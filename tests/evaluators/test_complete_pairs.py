@@ -12,14 +12,20 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings
 
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.errors import PointError, SpecError
+from evalgebra.errors import SpecError
 from evalgebra.evaluators.complete_pairs import (
-    PAIRS, CompletePairs, central_moments, is_complete_pairs, msolve_binary, point_from_delta, reduced_system)
+    PAIRS,
+    CompletePairs,
+    central_moments,
+    is_complete_pairs,
+    msolve_binary,
+    point_from_delta,
+    reduced_system,
+)
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import k5_points
@@ -40,12 +46,14 @@ def _value(poly, point):
     for exponents, c in poly.items():
         term = Fraction(c)
         for x, e in zip(point, exponents):
-            term *= x ** e
+            term *= x**e
         total += term
     return total
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(k5_points())
 def test_reduced_equations_vanish_at_the_truth(drawn):
     truth, sketch = drawn
@@ -58,7 +66,9 @@ def test_reduced_equations_vanish_at_the_truth(drawn):
     assert any(_value(f, [p + Fraction(1, 97), *delta]) != 0 for f in system)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(k5_points())
 def test_correlations_and_rates_follow_linearly_from_prevalence_and_delta(drawn):
     truth, sketch = drawn
@@ -89,9 +99,10 @@ def _check_round_trip(truth, sketch):
     estimate = found[0]
     for i, c in enumerate(names):
         assert estimate.accuracy[c] == {"a": truth.accuracy(i, "a"), "b": truth.accuracy(i, "b")}
-    for (i, j) in PAIRS:
-        assert estimate.correlation[(names[i], names[j])] == {ell: truth.correlation_value((i, j), ell, (ell, ell))
-                                                             for ell in "ab"}
+    for i, j in PAIRS:
+        assert estimate.correlation[(names[i], names[j])] == {
+            ell: truth.correlation_value((i, j), ell, (ell, ell)) for ell in "ab"
+        }
     assert "empty_variety" not in result.alarm_kinds() and "irrational" not in result.alarm_kinds()
     # the irrational points carry their float correlations (not values rounded to exact zeros)
     floats = [e for e in result.points if not isinstance(e.prevalence["a"], Fraction)]
@@ -99,7 +110,9 @@ def _check_round_trip(truth, sketch):
     assert floats and all(type(v) is float for v in values) and any(v != 0 for v in values)
 
     def total(e):
-        return sum(e.prevalence["a"] * e.accuracy[c]["a"] + e.prevalence["b"] * e.accuracy[c]["b"] for c in names)
+        return sum(
+            e.prevalence["a"] * e.accuracy[c]["a"] + e.prevalence["b"] * e.accuracy[c]["b"] for c in names
+        )
 
     def inside(e):
         values = [e.prevalence["a"], *(v for row in e.accuracy.values() for v in row.values())]
@@ -114,10 +127,18 @@ def _check_round_trip(truth, sketch):
 @NEEDS_MSOLVE
 def test_exact_round_trip_on_one_test():
     spec = EnsembleSpec(5, 2, list(PAIRS))
-    accuracy = {0: {"a": "3/4", "b": "4/5"}, 1: {"a": "7/10", "b": "3/4"}, 2: {"a": "4/5", "b": "13/20"},
-                3: {"a": "17/20", "b": "7/10"}, 4: {"a": "13/20", "b": "9/10"}}
+    accuracy = {
+        0: {"a": "3/4", "b": "4/5"},
+        1: {"a": "7/10", "b": "3/4"},
+        2: {"a": "4/5", "b": "13/20"},
+        3: {"a": "17/20", "b": "7/10"},
+        4: {"a": "13/20", "b": "9/10"},
+    }
     steps = [1, -1, 2, -2, 1, 3, -1, 2, 1, -3]
-    correlation = {pair: {"a": Fraction(steps[k], 400), "b": Fraction(-steps[-1 - k], 400)} for k, pair in enumerate(PAIRS)}
+    correlation = {
+        pair: {"a": Fraction(steps[k], 400), "b": Fraction(-steps[-1 - k], 400)}
+        for k, pair in enumerate(PAIRS)
+    }
     truth = EvaluationPoint.from_values(spec, {"a": "7/20"}, accuracy=accuracy, correlation=correlation)
     result = _check_round_trip(truth, expected_sketch(truth).unlabelled())
     assert result.structure.count("-") == 10
@@ -128,7 +149,9 @@ def test_exact_round_trip_on_one_test():
 
 @NEEDS_MSOLVE
 @pytest.mark.slow
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(k5_points())
 def test_exact_round_trips(drawn):
     _check_round_trip(*drawn)

@@ -28,8 +28,10 @@ from evalgebra.testing.processes import HAS_PROC, command_line, marked_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 K5 = ",".join(f"{i}-{j}" for i, j in PAIRS)
-pytestmark = [pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)"),
-              pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find processes")]
+pytestmark = [
+    pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)"),
+    pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find processes"),
+]
 
 
 @pytest.fixture
@@ -45,8 +47,13 @@ def sampled(tmp_path):
 
 def _evaluate(path: Path, scratch: Path, marker: str, **env: str) -> subprocess.Popen[str]:
     environment = dict(os.environ, TMPDIR=str(scratch), PYTHONPATH=str(ROOT), **{marker: "1"}, **env)
-    return subprocess.Popen([sys.executable, "-m", "evalgebra", "evaluate", str(path), "--structure", K5],
-                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "evalgebra", "evaluate", str(path), "--structure", K5],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _msolve_running(marker: str) -> bool:
@@ -65,8 +72,9 @@ def test_killing_evaluate_while_msolve_runs_leaves_no_process_and_no_folder(sign
         os.kill(caller.pid, signum)  # the command alone, as a user's kill or Ctrl-C in a script would
         caller.communicate(timeout=30)
         assert caller.returncode != 0
-        assert wait_for(lambda: not marked_processes(marker), 10), \
+        assert wait_for(lambda: not marked_processes(marker), 10), (
             f"survivors: {[command_line(pid) for pid in marked_processes(marker)]}"
+        )
         assert wait_for(lambda: not any(scratch.iterdir()), 10), f"left behind: {list(scratch.rglob('*'))}"
     finally:
         for pid in marked_processes(marker):
@@ -86,8 +94,11 @@ def test_the_time_limit_ends_msolve_and_the_answer_says_undecided(sampled, tmp_p
     finally:
         caller.kill()
     elapsed = time.perf_counter() - start
-    assert "[undecided]" in out and f"msolve did not finish within 2 s (raise {TIME_LIMIT_VARIABLE}" in out, out + err
+    assert "[undecided]" in out and f"msolve did not finish within 2 s (raise {TIME_LIMIT_VARIABLE}" in out, (
+        out + err
+    )
     assert elapsed < 30, f"the 2 s limit took {elapsed:.0f} s"
-    assert wait_for(lambda: not marked_processes(marker), 10), \
+    assert wait_for(lambda: not marked_processes(marker), 10), (
         f"survivors: {[command_line(pid) for pid in marked_processes(marker)]}"
+    )
     assert not any(scratch.iterdir()), f"left behind: {list(scratch.rglob('*'))}"

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from evalgebra.evaluators import complete_pairs_tracking as tracking
 from evalgebra.evaluators.complete_pairs import CompletePairs, msolve_binary, reduced_system
-from evalgebra.evaluators.complete_pairs_system import central_moments, mirror, moment_matrix, residual, system
+from evalgebra.evaluators.complete_pairs_system import (
+    central_moments,
+    mirror,
+    moment_matrix,
+    residual,
+    system,
+)
 from evalgebra.testing.strategies import k5_points
 
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
@@ -48,7 +54,10 @@ def test_feature_form_is_the_reduced_system_with_its_jacobian(counts, x):
     reference = [_value(poly, x) for poly in polys]
     # each equation is the runtime's polynomial up to one nonzero constant factor (the same for its derivatives)
     probe = [Fraction(1, 3), Fraction(2, 7), Fraction(-1, 5), Fraction(3, 4), Fraction(1, 9), Fraction(-2, 3)]
-    ratio = [_value(poly, probe) / value for poly, value in zip(polys, system(np.array([probe], dtype=object), moment_matrix(m))[0][0])]
+    ratio = [
+        _value(poly, probe) / value
+        for poly, value in zip(polys, system(np.array([probe], dtype=object), moment_matrix(m))[0][0])
+    ]
     assert all(r != 0 for r in ratio)
     assert [r * v for r, v in zip(ratio, f[0])] == reference
     assert list(residual(np.array([x], dtype=object), moment_matrix(m))[0]) == list(f[0])
@@ -57,7 +66,10 @@ def test_feature_form_is_the_reduced_system_with_its_jacobian(counts, x):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.fractions(min_value=-5, max_value=5, max_denominator=50), st.fractions(min_value=0, max_value=1, max_denominator=50))
+@given(
+    st.fractions(min_value=-5, max_value=5, max_denominator=50),
+    st.fractions(min_value=0, max_value=1, max_denominator=50),
+)
 def test_simplest_between_is_the_smallest_denominator_in_the_interval(lo, width):
     hi = lo + width
     found = tracking.simplest_between(lo, hi)
@@ -85,11 +97,18 @@ def test_a_box_without_a_solution_is_not_proved():
     moved = half[:3] + 0.01  # centres moved off the solutions
     radius = np.full(moved.shape, 1e-6)
     assert not tracking.certify(moved, moments, radius).any()
-    assert tracking.certified(np.vstack([half[:-1], half[:1]]), moments) is None  # one solution twice, one missing
+    assert (
+        tracking.certified(np.vstack([half[:-1], half[:1]]), moments) is None
+    )  # one solution twice, one missing
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, phases=[Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(k5_points())
 def test_tracking_finds_the_truth_exactly(drawn):
     # (not shrunk: the simplest draws are symmetric, non-generic sketches, which tracking leaves to msolve by design)
@@ -106,22 +125,33 @@ def test_tracking_finds_the_truth_exactly(drawn):
 def test_tracking_and_msolve_agree_on_a_sketch():
     from evalgebra.data.point import EvaluationPoint
     from evalgebra.data.simulate import expected_sketch
-    from evalgebra.spec import EnsembleSpec
     from evalgebra.evaluators.complete_pairs import PAIRS
+    from evalgebra.spec import EnsembleSpec
 
-    accuracy = {0: {"a": "4/5", "b": "3/4"}, 1: {"a": "3/4", "b": "7/10"}, 2: {"a": "13/20", "b": "4/5"},
-                3: {"a": "7/10", "b": "17/20"}, 4: {"a": "9/10", "b": "13/20"}}
+    accuracy = {
+        0: {"a": "4/5", "b": "3/4"},
+        1: {"a": "3/4", "b": "7/10"},
+        2: {"a": "13/20", "b": "4/5"},
+        3: {"a": "7/10", "b": "17/20"},
+        4: {"a": "9/10", "b": "13/20"},
+    }
     steps = [2, -1, 1, -2, 3, 1, -1, 2, -3, 1]
-    correlation = {pair: {"a": Fraction(steps[k], 400), "b": Fraction(steps[-1 - k], 400)} for k, pair in enumerate(PAIRS)}
-    truth = EvaluationPoint.from_values(EnsembleSpec(5, 2, list(PAIRS)), {"a": "2/5"}, accuracy=accuracy,
-                                        correlation=correlation)
+    correlation = {
+        pair: {"a": Fraction(steps[k], 400), "b": Fraction(steps[-1 - k], 400)}
+        for k, pair in enumerate(PAIRS)
+    }
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(5, 2, list(PAIRS)), {"a": "2/5"}, accuracy=accuracy, correlation=correlation
+    )
     counts = [int(c) for c in expected_sketch(truth).unlabelled().count_vector()]
     followed, reference = CompletePairs(1), CompletePairs(1, tracking=False)
     by_tracking, _ = followed.solve(counts)
     by_msolve, _ = reference.solve(counts)
     assert followed.route == "tracking" and reference.route == "msolve"
     assert followed.n_real == reference.n_real
-    assert sorted(pt[1] for pt in by_tracking if pt[0] is not None) == sorted(pt[1] for pt in by_msolve if pt[0] is not None)
+    assert sorted(pt[1] for pt in by_tracking if pt[0] is not None) == sorted(
+        pt[1] for pt in by_msolve if pt[0] is not None
+    )
     ours = np.array([float(pt[1]) for pt in by_tracking])
     for pt in by_msolve:  # every msolve point (its certified box's midpoint) is one of ours
         assert np.abs(ours - float(pt[1])).min() < 1e-6
@@ -138,7 +168,9 @@ def test_without_a_rational_point_msolve_decides(monkeypatch):
         return [], {"undecided": "stand-in"}
 
     monkeypatch.setattr(module.CompletePairs, "_solved", solved)
-    monkeypatch.setattr(module, "simplest_between", lambda lo, hi: lo + (hi - lo) / 3)  # never an exact solution
+    monkeypatch.setattr(
+        module, "simplest_between", lambda lo, hi: lo + (hi - lo) / 3
+    )  # never an exact solution
     solver = module.CompletePairs(1)
     points, alarms = solver.solve([int(c) for c in tracking.start_data.COUNTS])
     assert asked and solver.route == "msolve" and points == [] and "undecided" in alarms
@@ -158,7 +190,9 @@ def test_the_212_bit_proof_alone_proves_the_start(monkeypatch):
     """The route for ill-conditioned solutions (Newton and Krawczyk in 212 bits) proves every box by itself."""
     moments, half = tracking.start_system()
     by_doubles = tracking.certified(half, moments)
-    monkeypatch.setattr(tracking, "certify", lambda points, moments, radius: np.zeros(len(points), dtype=bool))
+    monkeypatch.setattr(
+        tracking, "certify", lambda points, moments, radius: np.zeros(len(points), dtype=bool)
+    )
     by_balls = tracking.certified(half, moments)
     assert by_doubles is not None and by_balls is not None
     assert int(by_balls.real.sum()) == int(by_doubles.real.sum())

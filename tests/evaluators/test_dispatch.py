@@ -17,15 +17,19 @@ COUNTS = [84, 36, 51, 39, 68, 52, 77, 73]  # an independent test: P_a = 1/4 exac
 
 
 def _sketch():
-    return ev.Sketch.from_counts({"".join(p): c for p, c in zip(
-        ("aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"), COUNTS)}, labels=["a", "b"])
+    return ev.Sketch.from_counts(
+        {"".join(p): c for p, c in zip(("aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"), COUNTS)},
+        labels=["a", "b"],
+    )
 
 
 @pytest.mark.parametrize("method", ["algebraic", "majority"])
 def test_evaluate_structure_none_and_independent_are_the_same(method):
     sketch = _sketch()
-    assert evaluate(sketch, method=method).to_dict() == evaluate(sketch, method=method,
-                                                                 structure="independent").to_dict()
+    assert (
+        evaluate(sketch, method=method).to_dict()
+        == evaluate(sketch, method=method, structure="independent").to_dict()
+    )
 
 
 @pytest.mark.parametrize("structure", ["complete", [(0, 1)], [[0, 1], [1, 2]], "pairs"])
@@ -41,7 +45,9 @@ def test_evaluate_correlated_structure_raises_a_spec_error_naming_what_is_accept
     elif structure == "pairs":
         assert "unknown classifier 'pairs'" in message
     else:
-        assert "on 3 classifiers" in message and ("not identifiable" in message or "generate one with" in message)
+        assert "on 3 classifiers" in message and (
+            "not identifiable" in message or "generate one with" in message
+        )
 
 
 def test_evaluate_empty_structure_is_the_independent_one():
@@ -70,7 +76,9 @@ def test_public_names_one_per_idea():
 
 def test_evaluate_algebraic_alias_still_works_and_warns():
     sketch = datasets.load("acs_employment").unlabelled()
-    with pytest.warns(DeprecationWarning, match=r'evaluate_algebraic is deprecated.*evaluate\(sketch, method="algebraic"'):
+    with pytest.warns(
+        DeprecationWarning, match=r'evaluate_algebraic is deprecated.*evaluate\(sketch, method="algebraic"'
+    ):
         old = ev.evaluate_algebraic(sketch)
     assert old.to_dict() == ev.evaluate(sketch, method="algebraic", fit=False).to_dict()
     from evalgebra.evaluators.algebraic import evaluate_algebraic
@@ -89,10 +97,19 @@ def test_evaluate_many_alias_still_works_and_warns():
 def test_solve_counts_alias_still_works_and_warns():
     from evalgebra.evaluators.closed_form import exact_solution
 
-    with pytest.warns(DeprecationWarning, match="solve_counts is deprecated.*use evalgebra.evaluators.closed_form.exact_solution"):
+    with pytest.warns(
+        DeprecationWarning,
+        match="solve_counts is deprecated.*use evalgebra.evaluators.closed_form.exact_solution",
+    ):
         old = ev.solve_counts(COUNTS)
     new = exact_solution(COUNTS)
-    assert (old.radicand, old.num, old.root, old.den, old.chosen) == (new.radicand, new.num, new.root, new.den, new.chosen)
+    assert (old.radicand, old.num, old.root, old.den, old.chosen) == (
+        new.radicand,
+        new.num,
+        new.root,
+        new.den,
+        new.chosen,
+    )
 
 
 def test_deprecated_aliases_keep_their_signatures():
@@ -115,5 +132,7 @@ def test_evaluate_says_a_sketch_is_expected(method, junk):
 
 
 def test_evaluate_refuses_a_method_that_is_not_a_name():
-    with pytest.raises(SpecError, match=r"method must be a name, one of algebraic, majority, hui_walter; got ndarray"):
+    with pytest.raises(
+        SpecError, match=r"method must be a name, one of algebraic, majority, hui_walter; got ndarray"
+    ):
         evaluate(_sketch(), method=np.array(["algebraic"]))

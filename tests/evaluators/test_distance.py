@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalgebra.errors import PointError, SpecError
-from evalgebra.generated import containing_variety
-from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.distance import containing_distance, containing_residuals
-from evalgebra.results import Estimate
 from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import PointError, SpecError
+from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.distance import containing_distance, containing_residuals
+from evalgebra.generated import containing_variety
+from evalgebra.results import Estimate
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import labelled_tests
 
@@ -39,30 +39,39 @@ def _squared(t, estimate, sketch):
 def test_containing_residuals_vanish_at_true_points(test):
     sketch = test.sketch()
     truth = evaluation_point(sketch)
-    estimate = Estimate(truth.prevalence_of(),
-                        {c: {label: truth.accuracy(c, label) for label in sketch.labels} for c in sketch.classifiers})
+    estimate = Estimate(
+        truth.prevalence_of(),
+        {c: {label: truth.accuracy(c, label) for label in sketch.labels} for c in sketch.classifiers},
+    )
     if None in estimate.values():
         return
     assert set(containing_residuals(estimate, sketch).values()) == {Fraction(0)}
     assert containing_distance(estimate, sketch).distance == pytest.approx(0.0, abs=1e-7)
 
 
-@given(labelled_tests(EnsembleSpec(4, 2, "complete"), min_items=4), unit, st.lists(unit, min_size=8, max_size=8))
+@given(
+    labelled_tests(EnsembleSpec(4, 2, "complete"), min_items=4), unit, st.lists(unit, min_size=8, max_size=8)
+)
 def test_containing_distance_is_the_minimum_and_nearest_point_is_on_the_variety(test, p, accs):
     sketch = test.sketch().unlabelled()
-    estimate = Estimate({"a": p, "b": 1 - p},
-                        {c: {"a": accs[2 * i], "b": accs[2 * i + 1]} for i, c in enumerate(sketch.classifiers)})
+    estimate = Estimate(
+        {"a": p, "b": 1 - p},
+        {c: {"a": accs[2 * i], "b": accs[2 * i + 1]} for i, c in enumerate(sketch.classifiers)},
+    )
     result = containing_distance(estimate, sketch)
     for residual in containing_residuals(result.nearest, sketch).values():
         assert residual == pytest.approx(0.0, abs=1e-9)
     # the nearest point is at the reported distance
     gap = [float(result.nearest.prevalence["a"]) - p]
     for i, c in enumerate(sketch.classifiers):
-        gap += [result.nearest.accuracy[c]["a"] - accs[2 * i], result.nearest.accuracy[c]["b"] - accs[2 * i + 1]]
+        gap += [
+            result.nearest.accuracy[c]["a"] - accs[2 * i],
+            result.nearest.accuracy[c]["b"] - accs[2 * i + 1],
+        ]
     assert np.hypot.reduce(gap) == pytest.approx(result.distance, rel=1e-6, abs=1e-9)
     # and no prevalence on a fine grid does better (brute force over t)
     grid = min(_squared(t, estimate, sketch) for t in np.linspace(-2, 3, 2001))
-    assert result.distance ** 2 <= grid + 1e-9
+    assert result.distance**2 <= grid + 1e-9
 
 
 def test_containing_distance_positive_for_a_correlated_ensemble():
@@ -84,15 +93,19 @@ def test_containing_distance_rejects_bad_input():
         containing_residuals(Estimate({"a": 0.5}, {}), three)
     two = Sketch.from_decisions(np.array([[0, 1, 1], [1, 1, 0]]), labels=["a", "b"])
     with pytest.raises(PointError):
-        containing_distance(Estimate({"a": None, "b": None}, {c: {"a": 0.5, "b": 0.5} for c in two.classifiers}), two)
+        containing_distance(
+            Estimate({"a": None, "b": None}, {c: {"a": 0.5, "b": 0.5} for c in two.classifiers}), two
+        )
 
 
 def test_containing_distance_says_what_it_expects():
     from evalgebra.errors import SketchError
 
     sketch = Sketch.from_counts({"aaa": 3, "abb": 2, "bbb": 4}, labels=["a", "b"])
-    estimate = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)},
-                        {c: {"a": Fraction(3, 4), "b": Fraction(3, 4)} for c in sketch.classifiers})
+    estimate = Estimate(
+        {"a": Fraction(1, 2), "b": Fraction(1, 2)},
+        {c: {"a": Fraction(3, 4), "b": Fraction(3, 4)} for c in sketch.classifiers},
+    )
     with pytest.raises(SketchError, match=r"containing_distance needs a Sketch .*got NoneType"):
         containing_distance(estimate, None)
     with pytest.raises(PointError, match=r"containing_distance needs an Estimate .*got dict"):

@@ -20,7 +20,14 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.fitted import Parameters, em, fit_sketch, log_likelihood, sketch_cells, start_from_estimate
+from evalgebra.evaluators.fitted import (
+    Parameters,
+    em,
+    fit_sketch,
+    log_likelihood,
+    sketch_cells,
+    start_from_estimate,
+)
 from evalgebra.evaluators.fitted.fit import goodness_of_fit, majority_start
 from evalgebra.spec import EnsembleSpec
 
@@ -31,8 +38,11 @@ def _dense_log_likelihood(sketch: Sketch, point: Parameters) -> float:
     index = {r: k for k, r in enumerate(sketch.responses)}
     total = 0.0
     for pattern in itertools.product(sketch.responses, repeat=sketch.n_classifiers):
-        p = sum(point.prevalence[0, ell] * np.prod([point.response[i, ell, index[a]] for i, a in enumerate(pattern)])
-                for ell in range(sketch.n_labels))
+        p = sum(
+            point.prevalence[0, ell]
+            * np.prod([point.response[i, ell, index[a]] for i, a in enumerate(pattern)])
+            for ell in range(sketch.n_labels)
+        )
         n = counts.get(pattern, 0)
         if n:
             total += n * np.log(p)
@@ -110,12 +120,17 @@ def test_fit_on_an_exact_test_inside_the_model_is_the_exact_point(data, shape):
     for label in sketch.labels:
         assert estimate.prevalence[label] == pytest.approx(float(result.point.prevalence[label]), abs=1e-6)
         for c in sketch.classifiers:
-            assert estimate.accuracy[c][label] == pytest.approx(float(result.point.accuracy[c][label]), abs=1e-6)
+            assert estimate.accuracy[c][label] == pytest.approx(
+                float(result.point.accuracy[c][label]), abs=1e-6
+            )
 
 
 @settings(max_examples=10, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (4, 4)]),
-       items=st.sampled_from([200, 1000]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    shape=st.sampled_from([(3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (4, 4)]),
+    items=st.sampled_from([200, 1000]),
+)
 def test_fit_on_a_sampled_test_is_at_least_as_likely_as_the_truth_and_every_start(seed, shape, items):
     rng = np.random.default_rng(seed)
     labelled = _sample(rng, *shape, items)
@@ -132,10 +147,14 @@ def test_fit_on_a_sampled_test_is_at_least_as_likely_as_the_truth_and_every_star
     assert fitted.log_likelihood >= log_likelihood(cells, truth) - 1e-6 * abs(fitted.log_likelihood)
     for (_, start), run in zip([*starts[:6], ("majority", None)], fitted.runs):
         if start is not None:
-            assert run.log_likelihood >= log_likelihood(cells, start.inside()) - 1e-9 * abs(run.log_likelihood)
+            assert run.log_likelihood >= log_likelihood(cells, start.inside()) - 1e-9 * abs(
+                run.log_likelihood
+            )
     assert fitted.log_likelihood <= fitted.saturated_log_likelihood + 1e-9
     assert np.all(fitted.parameters.prevalence >= 0) and np.all(fitted.parameters.response >= 0)
-    assert np.allclose(fitted.parameters.response.sum(axis=2), 1) and np.allclose(fitted.parameters.prevalence.sum(), 1)
+    assert np.allclose(fitted.parameters.response.sum(axis=2), 1) and np.allclose(
+        fitted.parameters.prevalence.sum(), 1
+    )
 
 
 def test_em_never_lowers_the_likelihood_and_its_fixed_point_stays():
@@ -163,7 +182,10 @@ def test_goodness_of_fit_gives_a_p_value_only_where_the_asymptotics_hold():
     three = sketch_cells(_sample(rng, 3, 2, 5_000).unlabelled())
     assert goodness_of_fit(big, -1.0, 0.0).df == 16 - 1 - 1 - 8
     assert 0.0 <= goodness_of_fit(big, -1.0, 0.0).p_value <= 1.0
-    assert goodness_of_fit(small, -1.0, 0.0).p_value is None and "expected" in goodness_of_fit(small, -1.0, 0.0).note
+    assert (
+        goodness_of_fit(small, -1.0, 0.0).p_value is None
+        and "expected" in goodness_of_fit(small, -1.0, 0.0).note
+    )
     assert goodness_of_fit(three, -1.0, 0.0).df == 0 and goodness_of_fit(three, -1.0, 0.0).p_value is None
 
 
@@ -201,7 +223,10 @@ def test_evaluate_on_a_sampled_test_chooses_the_fitted_point_inside_the_simplex(
     labelled = _sample(np.random.default_rng(seed), *shape, 300)
     result = evaluate(labelled.unlabelled())
     assert result.verdict in ("fitted", "fit_rejected") and result.chosen == result.fit.fitted_index
-    values = [*result.point.prevalence.values(), *(v for row in result.point.accuracy.values() for v in row.values())]
+    values = [
+        *result.point.prevalence.values(),
+        *(v for row in result.point.accuracy.values() for v in row.values()),
+    ]
     assert all(0 <= v <= 1 for v in values)
     doc = result.to_dict()
     assert doc["verdict"] == result.verdict and doc["points"][doc["chosen"]]["kind"] == "fitted"

@@ -9,17 +9,17 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.evaluators.hui_walter import (
     HuiWalterEstimate,
     evaluate_cross_tabs,
     evaluate_hui_walter,
 )
-from evalgebra.data.point import EvaluationPoint
-from evalgebra.data.simulate import expected_sketch
-from evalgebra.data.sketch import Sketch
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 
@@ -29,14 +29,18 @@ NAMED = EnsembleSpec(["rf", "svc"], ["malignant", "benign"], populations=["north
 
 def _flat(estimate: HuiWalterEstimate, labels=("a", "b")) -> tuple:
     """(theta per population, then accuracy per classifier and label) of an estimate."""
-    return (*(row[labels[0]] for row in estimate.by_population.values()),
-            *(v for row in estimate.accuracy.values() for v in row.values()))
+    return (
+        *(row[labels[0]] for row in estimate.by_population.values()),
+        *(v for row in estimate.accuracy.values() for v in row.values()),
+    )
 
 
 def _truth(point: EvaluationPoint) -> tuple:
     spec = point.spec
-    return (*(point.prevalence[s][0] for s in range(spec.n_populations)),
-            *(point.accuracy(i, label) for i in range(spec.n_classifiers) for label in spec.labels))
+    return (
+        *(point.prevalence[s][0] for s in range(spec.n_populations)),
+        *(point.accuracy(i, label) for i in range(spec.n_classifiers) for label in spec.labels),
+    )
 
 
 def _mirror(values: tuple, n_pops: int) -> tuple:
@@ -48,8 +52,10 @@ def _mirror(values: tuple, n_pops: int) -> tuple:
 
 
 def _youden(point: EvaluationPoint) -> Fraction:
-    return sum((point.accuracy(i, "a") + point.accuracy(i, "b") - 1 for i in range(point.spec.n_classifiers)),
-               Fraction(0))
+    return sum(
+        (point.accuracy(i, "a") + point.accuracy(i, "b") - 1 for i in range(point.spec.n_classifiers)),
+        Fraction(0),
+    )
 
 
 def _not_blind(point: EvaluationPoint) -> bool:
@@ -82,9 +88,11 @@ def three_population_points(draw):
     """Distinct prevalences in tenths, tests better than chance on both labels (quarters)."""
     thetas = draw(st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True))
     accuracy = {i: {label: Fraction(draw(st.integers(3, 4)), 4) for label in "ab"} for i in range(2)}
-    return EvaluationPoint.from_values(EnsembleSpec(2, 2, populations=3),
-                                       {f"p{s}": {"a": Fraction(t, 10)} for s, t in enumerate(thetas)},
-                                       accuracy=accuracy)
+    return EvaluationPoint.from_values(
+        EnsembleSpec(2, 2, populations=3),
+        {f"p{s}": {"a": Fraction(t, 10)} for s, t in enumerate(thetas)},
+        accuracy=accuracy,
+    )
 
 
 @budget(0.25)
@@ -98,10 +106,13 @@ def test_evaluate_hui_walter_three_populations_agree_exactly(point):
 def test_evaluate_hui_walter_populations_with_other_accuracies_raise_empty_variety():
     accuracy = {0: {"a": "4/5", "b": "9/10"}, 1: {"a": "3/5", "b": "9/10"}}
     other = {0: {"a": "3/5", "b": "9/10"}, 1: {"a": "3/5", "b": "4/5"}}
-    first = expected_sketch(EvaluationPoint.from_values(TWO, {"p0": {"a": "1/2"}, "p1": {"a": "1/5"}},
-                                                        accuracy=accuracy))
+    first = expected_sketch(
+        EvaluationPoint.from_values(TWO, {"p0": {"a": "1/2"}, "p1": {"a": "1/5"}}, accuracy=accuracy)
+    )
     third = expected_sketch(EvaluationPoint.from_values(EnsembleSpec(2, 2), {"a": "4/5"}, accuracy=other))
-    third = Sketch(third.classifiers, third.labels, *third.table()[:1], *third.table()[1:], populations=["p2"])
+    third = Sketch(
+        third.classifiers, third.labels, *third.table()[:1], *third.table()[1:], populations=["p2"]
+    )
     result = evaluate_hui_walter((first + third).unlabelled())
     assert "empty_variety" in result.alarm_kinds()
     assert result.point.accuracy["c0"]["a"] != Fraction(4, 5)
@@ -120,9 +131,14 @@ def test_evaluate_cross_tabs_imaginary_discriminant_is_a_complex_alarm():
 
 
 def test_evaluate_cross_tabs_irrational_when_not_sample_independent():
-    point = EvaluationPoint.from_values(NAMED, {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
-                                        accuracy={"rf": {"malignant": "4/5", "benign": "9/10"},
-                                                  "svc": {"malignant": "3/5", "benign": "9/10"}})
+    point = EvaluationPoint.from_values(
+        NAMED,
+        {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
+        accuracy={
+            "rf": {"malignant": "4/5", "benign": "9/10"},
+            "svc": {"malignant": "3/5", "benign": "9/10"},
+        },
+    )
     tabs = [expected_sketch(point).count_vector(pop).tolist() for pop in NAMED.populations]
     tabs[0][0] += 1  # one more item on which both say malignant
     result = evaluate_cross_tabs(tabs, NAMED.labels, NAMED.classifiers, NAMED.populations)
@@ -133,22 +149,35 @@ def test_evaluate_cross_tabs_irrational_when_not_sample_independent():
     assert abs(float(chosen.accuracy["rf"]["malignant"]) - 0.8) < 0.01
 
 
-@pytest.mark.parametrize("prevalences, accuracy, undefined", [
-    (("1/5", "1/5"), {0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}}, 6),  # equal prevalences
-    (("1/5", "3/5"), {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "7/10", "b": "9/10"}}, 4),   # a test at chance
-])
+@pytest.mark.parametrize(
+    "prevalences, accuracy, undefined",
+    [
+        (
+            ("1/5", "1/5"),
+            {0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}},
+            6,
+        ),  # equal prevalences
+        (("1/5", "3/5"), {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "7/10", "b": "9/10"}}, 4),  # a test at chance
+    ],
+)
 def test_evaluate_hui_walter_blind_spots_are_alarms(prevalences, accuracy, undefined):
-    point = EvaluationPoint.from_values(TWO, {"p0": {"a": prevalences[0]}, "p1": {"a": prevalences[1]}},
-                                        accuracy=accuracy)
+    point = EvaluationPoint.from_values(
+        TWO, {"p0": {"a": prevalences[0]}, "p1": {"a": prevalences[1]}}, accuracy=accuracy
+    )
     result = evaluate_hui_walter(expected_sketch(point).unlabelled())
     assert "blind_spot" in result.alarm_kinds() and result.chosen is None
     assert sum(v is None for v in _flat(result.points[0])) == undefined
 
 
 def test_evaluate_hui_walter_is_equivariant_under_relabelling():
-    point = EvaluationPoint.from_values(NAMED, {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
-                                        accuracy={"rf": {"malignant": "4/5", "benign": "9/10"},
-                                                  "svc": {"malignant": "3/5", "benign": "9/10"}})
+    point = EvaluationPoint.from_values(
+        NAMED,
+        {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
+        accuracy={
+            "rf": {"malignant": "4/5", "benign": "9/10"},
+            "svc": {"malignant": "3/5", "benign": "9/10"},
+        },
+    )
     sketch = expected_sketch(point).unlabelled()
     for decoding in ("youden", "total_accuracy"):
         one = evaluate_hui_walter(sketch, decoding).point
@@ -158,9 +187,13 @@ def test_evaluate_hui_walter_is_equivariant_under_relabelling():
 
 
 def test_evaluate_hui_walter_rejects_what_it_cannot_evaluate():
-    three = expected_sketch(EvaluationPoint.from_values(
-        EnsembleSpec(3, 2, populations=2), {"p0": {"a": "1/2"}, "p1": {"a": "1/4"}},
-        accuracy={i: {"a": "3/4", "b": "3/4"} for i in range(3)}))
+    three = expected_sketch(
+        EvaluationPoint.from_values(
+            EnsembleSpec(3, 2, populations=2),
+            {"p0": {"a": "1/2"}, "p1": {"a": "1/4"}},
+            accuracy={i: {"a": "3/4", "b": "3/4"} for i in range(3)},
+        )
+    )
     with pytest.raises(SpecError, match="exactly 2 classifiers"):
         evaluate_hui_walter(three)
     with pytest.raises(SpecError, match="at least 2 populations"):
@@ -172,8 +205,10 @@ def test_evaluate_hui_walter_rejects_what_it_cannot_evaluate():
 
 
 def _populations_sketch(tabs: dict[str, list[int]]) -> Sketch:
-    sketches = [Sketch.from_counts(dict(zip(("aa", "ab", "ba", "bb"), row)), labels=["a", "b"], population=pop)
-                for pop, row in tabs.items()]
+    sketches = [
+        Sketch.from_counts(dict(zip(("aa", "ab", "ba", "bb"), row)), labels=["a", "b"], population=pop)
+        for pop, row in tabs.items()
+    ]
     out = sketches[0]
     for other in sketches[1:]:
         out = out.merge(other)
@@ -198,9 +233,15 @@ def test_three_populations_with_irrational_points_of_different_fields_do_not_cra
 
 def test_pooled_prevalence_is_exact_within_one_field_and_a_float_across_fields():
     from evalgebra.evaluators.hui_walter import _pooled
-    r2, r3 = QuadraticNumber(Fraction(1, 2), Fraction(1, 10), 2), QuadraticNumber(Fraction(1, 2), Fraction(1, 10), 3)
+
+    r2, r3 = (
+        QuadraticNumber(Fraction(1, 2), Fraction(1, 10), 2),
+        QuadraticNumber(Fraction(1, 2), Fraction(1, 10), 3),
+    )
     same = _pooled([r2, r2.conjugate(), Fraction(1, 4)], [1, 1, 2], 4)
-    assert same == Fraction(3, 8) or (isinstance(same, QuadraticNumber) and same.q == 0 and same.p == Fraction(3, 8))
+    assert same == Fraction(3, 8) or (
+        isinstance(same, QuadraticNumber) and same.q == 0 and same.p == Fraction(3, 8)
+    )
     exact = _pooled([r2, Fraction(1, 4)], [1, 1], 2)
     assert isinstance(exact, QuadraticNumber) and exact.d == 2
     assert _pooled([r2, r3], [1, 1], 2) == pytest.approx((float(r2) + float(r3)) / 2)
@@ -209,8 +250,10 @@ def test_pooled_prevalence_is_exact_within_one_field_and_a_float_across_fields()
 
 
 @budget(0.5)
-@given(st.lists(st.lists(st.integers(0, 40), min_size=4, max_size=4), min_size=3, max_size=3),
-       st.sampled_from(["youden", "total_accuracy"]))
+@given(
+    st.lists(st.lists(st.integers(0, 40), min_size=4, max_size=4), min_size=3, max_size=3),
+    st.sampled_from(["youden", "total_accuracy"]),
+)
 def test_three_population_sketches_never_raise(rows, decoding):
     # regression: 3 populations gave prevalences from different quadratic fields (ValueError)
     assume(all(sum(row) > 0 for row in rows))
@@ -223,8 +266,12 @@ def test_three_population_sketches_never_raise(rows, decoding):
 
 def test_tied_decoding_raises_an_undecided_alarm():
     # Youden indices cancel: t1 = (4/5, 9/10), t2 = (1/5, 1/10), so J_1 + J_2 = 0 on both points
-    result = evaluate_cross_tabs([[33, 97, 87, 33], [97, 73, 733, 97]], labels=("m", "b"),
-                                 classifiers=("t1", "t2"), populations=("north", "south"))
+    result = evaluate_cross_tabs(
+        [[33, 97, 87, 33], [97, 73, 733, 97]],
+        labels=("m", "b"),
+        classifiers=("t1", "t2"),
+        populations=("north", "south"),
+    )
     assert result.chosen is None
     assert result.alarm_kinds() == {"undecided"}
     assert "Youden" in result.alarms[0].detail

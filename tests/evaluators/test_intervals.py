@@ -23,32 +23,43 @@ SMALL = {"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba"
 
 def _binary(n_classifiers: int = 3, q: int | None = None) -> Sketch:
     accuracies = [("3/4", "2/3"), ("4/5", "3/5"), ("5/6", "1/2"), ("2/3", "3/4")][:n_classifiers]
-    point = EvaluationPoint.from_values(EnsembleSpec(n_classifiers, 2), {"a": "1/4"},
-                                        accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)})
+    point = EvaluationPoint.from_values(
+        EnsembleSpec(n_classifiers, 2),
+        {"a": "1/4"},
+        accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)},
+    )
     return expected_sketch(point, q).unlabelled()
 
 
 def _three_labels(q: int = 10000) -> Sketch:
     rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
-    point = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
-                                        response={i: rows for i in range(3)})
+    point = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"}, response={i: rows for i in range(3)}
+    )
     return expected_sketch(point, q).unlabelled()
 
 
 def _renamed_trios(q: int = 375000) -> Sketch:
     """Four classifiers, three labels, whose trios decode three different renamings on their own."""
-    rows = {"c0": ("122", "113", "311"), "c1": ("212", "113", "122"), "c2": ("131", "311", "113"),
-            "c3": ("311", "221", "113")}
-    response = {c: {t: {a: f"{v}/5" for a, v in zip("abc", row)} for t, row in zip("abc", by_truth)}
-                for c, by_truth in rows.items()}
+    rows = {
+        "c0": ("122", "113", "311"),
+        "c1": ("212", "113", "122"),
+        "c2": ("131", "311", "113"),
+        "c3": ("311", "221", "113"),
+    }
+    response = {
+        c: {t: {a: f"{v}/5" for a, v in zip("abc", row)} for t, row in zip("abc", by_truth)}
+        for c, by_truth in rows.items()
+    }
     point = EvaluationPoint.from_values(EnsembleSpec(4, 3), {"a": "1/2", "b": "1/3"}, response=response)
     return expected_sketch(point, q).unlabelled()
 
 
 def _hui_walter() -> Sketch:
     first = Sketch.from_counts({"aa": 41, "ab": 49, "ba": 19, "bb": 91}, labels=["a", "b"], population="s0")
-    return first.merge(Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"],
-                                          population="s1"))
+    return first.merge(
+        Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"], population="s1")
+    )
 
 
 def _pairs(result) -> list:
@@ -63,8 +74,10 @@ def _pairs(result) -> list:
 
 
 def _close(first: list, second: list, tol: float = 1e-9) -> bool:
-    return all((a is None and b is None) or (a is not None and b is not None and np.allclose(a, b, atol=tol))
-               for a, b in zip(first, second))
+    return all(
+        (a is None and b is None) or (a is not None and b is not None and np.allclose(a, b, atol=tol))
+        for a, b in zip(first, second)
+    )
 
 
 def test_resample_counts_keeps_totals_and_empty_cells():
@@ -83,9 +96,21 @@ def test_confidence_intervals_seeded_determinism():
     assert first.point.interval != other.point.interval
 
 
-@pytest.mark.parametrize("case", ["three_binary", "four_binary", "range", "three_labels", "order",
-                                  "order_renamed", "renamed_trios", "majority", "majority_ties",
-                                  "small_with_failures"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "three_binary",
+        "four_binary",
+        "range",
+        "three_labels",
+        "order",
+        "order_renamed",
+        "renamed_trios",
+        "majority",
+        "majority_ties",
+        "small_with_failures",
+    ],
+)
 def test_bootstrap_vectorised_equals_exact_evaluator_on_the_same_resamples(case):
     """The vectorised route and the exact evaluator, one resample at a time, on the same draws."""
     options: dict = {}
@@ -108,8 +133,10 @@ def test_bootstrap_vectorised_equals_exact_evaluator_on_the_same_resamples(case)
     elif case == "majority_ties":
         sketch, method, options = _binary(4, 1440), "majority", {"ties": ["b"]}
     elif case == "small_with_failures":
-        sketch = Sketch.from_counts({"aaa": 9, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 7},
-                                    labels=["a", "b"])
+        sketch = Sketch.from_counts(
+            {"aaa": 9, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 7},
+            labels=["a", "b"],
+        )
     n_boot = 40 if sketch.n_labels == 3 and method == "algebraic" else 150
     n_boot = 15 if case == "renamed_trios" else n_boot  # four exact trios per resample on the slow route
     result = evaluate(sketch, method=method, **options)
@@ -131,8 +158,15 @@ def test_hui_walter_bootstrap_resamples_each_population():
         evaluate(sketch, method="hui_walter", intervals="delta")
 
 
-@pytest.mark.parametrize("sketch, method", [(_binary(3, 5760), "algebraic"), (_binary(4, 5760), "algebraic"),
-                                            (_three_labels(20000), "algebraic"), (_binary(4, 5760), "majority")])
+@pytest.mark.parametrize(
+    "sketch, method",
+    [
+        (_binary(3, 5760), "algebraic"),
+        (_binary(4, 5760), "algebraic"),
+        (_three_labels(20000), "algebraic"),
+        (_binary(4, 5760), "majority"),
+    ],
+)
 def test_bootstrap_and_delta_agree_on_large_samples(sketch, method):
     boot = evaluate(sketch, method=method, intervals="bootstrap", n_boot=2000, seed=1)
     delta = evaluate(sketch, method=method, intervals="delta")
@@ -169,36 +203,58 @@ def test_bootstrap_interval_shrinks_like_one_over_root_q():
 
 
 def test_failed_resamples_are_counted_by_reason():
-    sketch = Sketch.from_counts({"aaa": 6, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 5},
-                                labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aaa": 6, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 5}, labels=["a", "b"]
+    )
     result = evaluate(sketch, intervals="bootstrap", n_boot=400, seed=0)
     info = result.intervals
-    assert info.n_failed > 0 and set(info.failed) <= {"complex", "blind_spot", "empty_variety", "undecided", "undefined"}
+    assert info.n_failed > 0 and set(info.failed) <= {
+        "complex",
+        "blind_spot",
+        "empty_variety",
+        "undecided",
+        "undefined",
+    }
     assert info.failed_share == info.n_failed / 400
     assert f"{info.n_failed} failed" in result.summary()
     assert result.to_dict()["intervals"]["failed"] == dict(info.failed)
 
 
 def test_no_chosen_point_has_no_intervals_but_says_what_was_asked():
-    sketch = Sketch.from_counts({"aaa": 1, "aab": 1, "aba": 1, "abb": 1, "baa": 1, "bab": 1, "bba": 1, "bbb": 1},
-                                labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aaa": 1, "aab": 1, "aba": 1, "abb": 1, "baa": 1, "bab": 1, "bba": 1, "bbb": 1}, labels=["a", "b"]
+    )
     result = evaluate(sketch, intervals="bootstrap", n_boot=20, seed=0)
     assert result.point is None and result.intervals is not None
     assert all(not p.interval for p in result.points)
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
-@given(counts=st.lists(st.integers(0, 60), min_size=8, max_size=8).filter(lambda c: sum(c) > 0),
-       method=st.sampled_from(["algebraic", "majority"]), kind=st.sampled_from(["bootstrap", "delta"]))
+@given(
+    counts=st.lists(st.integers(0, 60), min_size=8, max_size=8).filter(lambda c: sum(c) > 0),
+    method=st.sampled_from(["algebraic", "majority"]),
+    kind=st.sampled_from(["bootstrap", "delta"]),
+)
 def test_intervals_contain_the_point_estimate(counts, method, kind):
-    sketch = Sketch.from_counts({p: c for p, c in zip(["aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"], counts)
-                                 if c}, labels=["a", "b"])
-    result = evaluate(sketch, method=method, intervals=kind, n_boot=50 if kind == "bootstrap" else None,
-                      seed=0 if kind == "bootstrap" else None)
+    sketch = Sketch.from_counts(
+        {p: c for p, c in zip(["aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"], counts) if c},
+        labels=["a", "b"],
+    )
+    result = evaluate(
+        sketch,
+        method=method,
+        intervals=kind,
+        n_boot=50 if kind == "bootstrap" else None,
+        seed=0 if kind == "bootstrap" else None,
+    )
     if result.point is None:
         return
     for key, pair in zip(statistic_keys(result), _pairs(result)):
-        value = result.point.prevalence[key[1]] if key[0] == "prevalence" else result.point.accuracy[key[1]][key[2]]
+        value = (
+            result.point.prevalence[key[1]]
+            if key[0] == "prevalence"
+            else result.point.accuracy[key[1]][key[2]]
+        )
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -212,8 +268,14 @@ def test_json_round_trip_of_intervals():
     sketch = _binary(4, 1440)
     result = evaluate(sketch, intervals="bootstrap", n_boot=100, seed=5)
     document = json.loads(result.to_json())
-    assert document["intervals"] == {"kind": "bootstrap", "level": 0.95, "n_boot": 100, "seed": 5, "failed": {},
-                                     "failed_share": 0.0}
+    assert document["intervals"] == {
+        "kind": "bootstrap",
+        "level": 0.95,
+        "n_boot": 100,
+        "seed": 5,
+        "failed": {},
+        "failed_share": 0.0,
+    }
     interval = document["points"][result.chosen]["interval"]
     for key, pair in zip(statistic_keys(result), _pairs(result)):
         node = interval
@@ -224,10 +286,16 @@ def test_json_round_trip_of_intervals():
     assert "intervals" not in plain.to_dict() and "interval" not in plain.to_dict()["points"][0]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"intervals": "jackknife"}, "unknown kind"), ({"intervals": "bootstrap", "level": 1.5}, "strictly between"),
-    ({"intervals": "bootstrap", "n_boot": 1}, "n_boot"), ({"intervals": "bootstrap", "seed": -1}, "seed"),
-    ({"seed": 0}, "intervals='bootstrap'")])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"intervals": "jackknife"}, "unknown kind"),
+        ({"intervals": "bootstrap", "level": 1.5}, "strictly between"),
+        ({"intervals": "bootstrap", "n_boot": 1}, "n_boot"),
+        ({"intervals": "bootstrap", "seed": -1}, "seed"),
+        ({"seed": 0}, "intervals='bootstrap'"),
+    ],
+)
 def test_bad_interval_options_are_refused_with_what_is_accepted(kwargs, message):
     with pytest.raises(SpecError, match=message):
         evaluate(Sketch.from_counts(SMALL, labels=["a", "b"]), **kwargs)

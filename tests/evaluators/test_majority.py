@@ -12,11 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra import datasets
+from evalgebra.data.point import evaluation_point
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
-from evalgebra.data.point import evaluation_point
-from evalgebra.data.sketch import Sketch
+
 from_counts = Sketch.from_counts  # the constructor as a plain function
 from evalgebra.testing import labelled_tests, specs
 
@@ -101,12 +102,18 @@ def _seed_002_closed_form(n):
         return top / bottom if bottom else None
 
     accuracy = {
-        "c0": {"a": ratio(f["aaa"] + f["aab"] + f["aba"], p_a),  # S3
-               "b": ratio(f["bbb"] + f["bba"] + f["bab"], p_b)},  # S4
-        "c1": {"a": ratio(f["aaa"] + f["aab"] + f["baa"], p_a),  # S5
-               "b": ratio(f["bbb"] + f["bba"] + f["abb"], p_b)},  # S6
-        "c2": {"a": ratio(f["aaa"] + f["aba"] + f["baa"], p_a),  # S7
-               "b": ratio(f["bbb"] + f["bab"] + f["abb"], p_b)},  # S8
+        "c0": {
+            "a": ratio(f["aaa"] + f["aab"] + f["aba"], p_a),  # S3
+            "b": ratio(f["bbb"] + f["bba"] + f["bab"], p_b),
+        },  # S4
+        "c1": {
+            "a": ratio(f["aaa"] + f["aab"] + f["baa"], p_a),  # S5
+            "b": ratio(f["bbb"] + f["bba"] + f["abb"], p_b),
+        },  # S6
+        "c2": {
+            "a": ratio(f["aaa"] + f["aba"] + f["baa"], p_a),  # S7
+            "b": ratio(f["bbb"] + f["bab"] + f["abb"], p_b),
+        },  # S8
     }
     return {"a": p_a, "b": p_b}, accuracy
 
@@ -129,8 +136,14 @@ def test_majority_vote_matches_seed_002_closed_form_s1_s8(values, seed):
 def test_majority_vote_reproduces_seed_002_table_1_mv_columns():
     # Algebraic Evaluation Theorems, Table 1, "MV" columns, rows in the table's order
     table = {
-        "aaa": (568, 0), "aab": (553, 0), "aba": (649, 0), "baa": (1813, 0),
-        "bba": (0, 3534), "bab": (0, 3607), "abb": (0, 1068), "bbb": (0, 8208),
+        "aaa": (568, 0),
+        "aab": (553, 0),
+        "aba": (649, 0),
+        "baa": (1813, 0),
+        "bba": (0, 3534),
+        "bab": (0, 3607),
+        "abb": (0, 1068),
+        "bbb": (0, 8208),
     }
     ev = majority_vote(datasets.load("acs_employment"))
     for ell, label in enumerate("ab"):
@@ -182,14 +195,18 @@ def test_majority_vote_equivariant_under_permuting_labels(test, rule, data):
     reordered = majority_vote(test.sketch().with_label_order([labels[k] for k in sigma]), ties=full)
     assert reordered.point.prevalence == ev.point.prevalence
     assert reordered.point.accuracy == ev.point.accuracy
-    assert {k: dict(v) for k, v in reordered.partition.items()} == {k: dict(v) for k, v in ev.partition.items()}
+    assert {k: dict(v) for k, v in reordered.partition.items()} == {
+        k: dict(v) for k, v in ev.partition.items()
+    }
 
 
 @given(tests_, rules, st.data())
 def test_majority_vote_perfect_ensemble_gives_the_truth(test, rule, data):
     perfect = Sketch.from_decisions(
         np.repeat(test.truth[:, None], len(test.classifiers), axis=1),
-        labels=test.labels, classifiers=test.classifiers, truth=test.truth,
+        labels=test.labels,
+        classifiers=test.classifiers,
+        truth=test.truth,
     )
     ev = majority_vote(perfect, ties=_ties(rule, test.labels, data))
     q_ell = perfect.label_counts()
@@ -207,7 +224,9 @@ def test_majority_vote_strict_majority_of_perfect_members_gives_true_statistics(
     n = len(test.classifiers)
     decisions = test.decisions.copy()
     decisions[:, : n // 2 + 1] = test.truth[:, None]  # a strict majority always right
-    labelled = Sketch.from_decisions(decisions, labels=test.labels, classifiers=test.classifiers, truth=test.truth)
+    labelled = Sketch.from_decisions(
+        decisions, labels=test.labels, classifiers=test.classifiers, truth=test.truth
+    )
     truth = evaluation_point(labelled, structure="independent")
     ev = majority_vote(labelled, ties=_ties(rule, test.labels, data))
     assert ev.point.prevalence == truth.prevalence_of()
@@ -230,7 +249,11 @@ def test_majority_vote_tie_rules_on_two_disagreeing_classifiers():
     split = majority_vote(sketch)
     assert split.point.prevalence == {"a": Fraction(4, 6), "b": Fraction(2, 6)}
     assert split.point.accuracy["c0"] == {"a": Fraction(7, 2) / 4, "b": Fraction(1, 2) / 2}
-    assert dict(split.partition["b"]) == {("a", "a"): 0, ("a", "b"): Fraction(3, 2), ("b", "a"): Fraction(1, 2)}
+    assert dict(split.partition["b"]) == {
+        ("a", "a"): 0,
+        ("a", "b"): Fraction(3, 2),
+        ("b", "a"): Fraction(1, 2),
+    }
     drop = majority_vote(sketch, ties="drop")
     assert drop.point.prevalence == {"a": 1, "b": 0}
     assert drop.point.accuracy["c1"] == {"a": 1, "b": None}
@@ -251,15 +274,25 @@ def test_majority_vote_drop_with_every_item_tied_is_a_blind_spot():
 def test_majority_vote_split_shares_three_way_ties_exactly():
     sketch = from_counts({"abc": 5, "aab": 1}, labels=["a", "b", "c"])
     ev = majority_vote(sketch)
-    assert ev.point.prevalence == {"a": Fraction(5, 3 * 6) + Fraction(1, 6), "b": Fraction(5, 18), "c": Fraction(5, 18)}
+    assert ev.point.prevalence == {
+        "a": Fraction(5, 3 * 6) + Fraction(1, 6),
+        "b": Fraction(5, 18),
+        "c": Fraction(5, 18),
+    }
     assert dict(ev.partition["c"])[("a", "b", "c")] == Fraction(5, 3)
     assert ev.point.accuracy["c2"]["c"] == 1 and ev.point.accuracy["c2"]["a"] == Fraction(0)
 
 
 def test_majority_vote_words_name_rules_and_lists_name_labels():
     sketch = from_counts({("split", "x"): 2, ("x", "x"): 1}, labels=["split", "x"])
-    assert majority_vote(sketch, ties="split").point.prevalence == {"split": Fraction(1, 3), "x": Fraction(2, 3)}
-    assert majority_vote(sketch, ties=["split"]).point.prevalence == {"split": Fraction(2, 3), "x": Fraction(1, 3)}
+    assert majority_vote(sketch, ties="split").point.prevalence == {
+        "split": Fraction(1, 3),
+        "x": Fraction(2, 3),
+    }
+    assert majority_vote(sketch, ties=["split"]).point.prevalence == {
+        "split": Fraction(2, 3),
+        "x": Fraction(1, 3),
+    }
 
 
 def test_majority_vote_single_classifier_is_its_own_key():
@@ -300,10 +333,16 @@ def test_majority_vote_counts_agrees_with_majority_vote(tests, data):
         ev = majority_vote(sketch, ties=label_ties)
         for ell, lab in enumerate(sketch.labels):
             exact = ev.point.prevalence[lab]
-            assert (math.isnan(prevalence[k, ell]) if exact is None else math.isclose(prevalence[k, ell], exact))
+            assert (
+                math.isnan(prevalence[k, ell]) if exact is None else math.isclose(prevalence[k, ell], exact)
+            )
             for i, c in enumerate(sketch.classifiers):
                 exact = ev.point.accuracy[c][lab]
-                assert (math.isnan(accuracy[k, i, ell]) if exact is None else math.isclose(accuracy[k, i, ell], exact))
+                assert (
+                    math.isnan(accuracy[k, i, ell])
+                    if exact is None
+                    else math.isclose(accuracy[k, i, ell], exact)
+                )
 
 
 def test_majority_vote_counts_checks_shapes():
@@ -353,7 +392,8 @@ def test_majority_vote_with_abstentions_equals_item_by_item_brute_force(items, r
     prevalence, accuracy, partition = _brute_force(rows, labels, classifiers, ties, abstain)
     assert ev.point.prevalence == prevalence and ev.point.accuracy == accuracy
     assert {lab: dict(cells) for lab, cells in ev.partition.items()} == {
-        lab: dict(cells) for lab, cells in partition.items()}
+        lab: dict(cells) for lab, cells in partition.items()
+    }
     # response rates, item by item: P(answer | imputed label), abstentions included; accuracy is their diagonal
     shares = _shares(rows, labels, ties, abstain)
     for i, c in enumerate(classifiers):
@@ -365,7 +405,9 @@ def test_majority_vote_with_abstentions_equals_item_by_item_brute_force(items, r
                 assert ev.point.response[c][lab][answer] == (hits / total if total else None)
             assert ev.point.response[c][lab][lab] == accuracy[c][lab]
     assert {a.kind for a in ev.alarms} <= {"blind_spot"}
-    assert set(json.loads(ev.to_json())["points"][0]["response"][classifiers[0]][labels[0]]) == set(labels + abstain)
+    assert set(json.loads(ev.to_json())["points"][0]["response"][classifiers[0]][labels[0]]) == set(
+        labels + abstain
+    )
 
 
 def _shares(rows, labels, ties, abstain):
@@ -401,8 +443,11 @@ def test_majority_vote_items_without_a_vote_are_left_out():
 def test_majority_vote_intervals_with_abstentions_resample_the_abstaining_sketch():
     from evalgebra.evaluators.intervals import confidence_intervals
 
-    sketch = Sketch.from_decisions([["a", "b", "?"], ["a", "a", "a"], ["b", "?", "b"], ["?", "?", "?"]] * 5,
-                                   labels=["a", "b"], abstain=["?"])
+    sketch = Sketch.from_decisions(
+        [["a", "b", "?"], ["a", "a", "a"], ["b", "?", "b"], ["?", "?", "?"]] * 5,
+        labels=["a", "b"],
+        abstain=["?"],
+    )
     ev = majority_vote(sketch)
     boot = confidence_intervals(ev, sketch, "bootstrap", n_boot=200, seed=1)
     assert boot.intervals.failed == {}

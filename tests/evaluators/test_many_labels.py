@@ -14,10 +14,14 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.many_labels import (
-    ResponseEstimate, best_assignment, evaluate_counts_many, exact_solution_many)
+    ResponseEstimate,
+    best_assignment,
+    evaluate_counts_many,
+    exact_solution_many,
+)
 from evalgebra.evaluators.many_labels_trios import evaluate_batch_many, evaluate_many_labels
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.spec import EnsembleSpec
 
 
@@ -44,7 +48,10 @@ def _matches(point: ResponseEstimate, truth: EvaluationPoint, classifiers) -> bo
     labels = truth.spec.labels
     return all(point.prevalence[lab] == truth.prevalence[0][k] for k, lab in enumerate(labels)) and all(
         point.response[c][t][a] == truth.response[i][ti][ai]
-        for i, c in enumerate(classifiers) for ti, t in enumerate(labels) for ai, a in enumerate(labels))
+        for i, c in enumerate(classifiers)
+        for ti, t in enumerate(labels)
+        for ai, a in enumerate(labels)
+    )
 
 
 def _order(truth: EvaluationPoint) -> list[str]:
@@ -52,7 +59,9 @@ def _order(truth: EvaluationPoint) -> list[str]:
     return sorted(labels, key=lambda lab: -truth.prevalence[0][labels.index(lab)])
 
 
-@pytest.mark.parametrize("n_labels,n_classifiers,examples", [(3, 3, 25), (4, 3, 10), (3, 4, 8), (4, 4, 4), (3, 5, 3)])
+@pytest.mark.parametrize(
+    "n_labels,n_classifiers,examples", [(3, 3, 25), (4, 3, 10), (3, 4, 8), (4, 4, 4), (3, 5, 3)]
+)
 def test_evaluate_many_labels_round_trip(n_labels, n_classifiers, examples):
     @settings(max_examples=examples)
     @given(independent_points(n_labels, n_classifiers))
@@ -65,6 +74,7 @@ def test_evaluate_many_labels_round_trip(n_labels, n_classifiers, examples):
         if n_classifiers == 3:
             assert len(result.points) == len(list(itertools.permutations(range(n_labels))))
             assert sum(1 for p in result.points if _matches(p, truth, sketch.classifiers)) == 1
+
     run()
 
 
@@ -90,9 +100,17 @@ def test_evaluate_counts_many_decodings_and_partition(truth):
 
 def test_evaluate_counts_many_other_orders_pick_other_points():
     truth = EvaluationPoint.from_values(
-        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
-        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
-                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+        EnsembleSpec(3, 3),
+        {"a": "1/2", "b": "3/10"},
+        response={
+            i: {
+                "a": {"a": "7/10", "b": "1/5"},
+                "b": {"a": "1/10", "b": "4/5"},
+                "c": {"a": "1/5", "b": "1/10"},
+            }
+            for i in range(3)
+        },
+    )
     counts = expected_sketch(truth).count_vector().tolist()
     swapped = evaluate_counts_many(counts, "abc", prevalence_order=["b", "a", "c"])
     assert swapped.point.prevalence == {"a": Fraction(3, 10), "b": Fraction(1, 2), "c": Fraction(1, 5)}
@@ -108,10 +126,12 @@ def test_evaluate_counts_many_other_orders_pick_other_points():
 
 def test_evaluate_counts_many_ties_are_undecided():
     rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
-    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "2/5", "b": "2/5"},
-                                        response={i: rows for i in range(3)})
-    result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc",
-                                  prevalence_order=["a", "b", "c"])
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "2/5", "b": "2/5"}, response={i: rows for i in range(3)}
+    )
+    result = evaluate_counts_many(
+        expected_sketch(truth).count_vector().tolist(), "abc", prevalence_order=["a", "b", "c"]
+    )
     assert result.chosen is None and "undecided" in result.alarm_kinds()
 
 
@@ -169,17 +189,29 @@ def test_evaluate_counts_many_blind_spot_singular_pair_tables():
 def test_evaluate_counts_many_blind_spot_labels_not_separated():
     # two hidden labels on which every classifier answers alike: the pair tables are singular
     rows = {"a": {"a": "1/2", "b": "1/4"}, "b": {"a": "1/2", "b": "1/4"}, "c": {"a": "1/10", "b": "1/10"}}
-    truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
-                                        response={i: rows for i in range(3)})
+    truth = EvaluationPoint.from_values(
+        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"}, response={i: rows for i in range(3)}
+    )
     result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc")
     assert "blind_spot" in result.alarm_kinds()
 
 
 def test_evaluate_batch_many_matches_exact():
-    points = [EvaluationPoint.from_values(
-        EnsembleSpec(3, 3), {"a": "1/2", "b": f"{k}/10"},
-        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
-                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)}) for k in (1, 2, 3)]
+    points = [
+        EvaluationPoint.from_values(
+            EnsembleSpec(3, 3),
+            {"a": "1/2", "b": f"{k}/10"},
+            response={
+                i: {
+                    "a": {"a": "7/10", "b": "1/5"},
+                    "b": {"a": "1/10", "b": "4/5"},
+                    "c": {"a": "1/5", "b": "1/10"},
+                }
+                for i in range(3)
+            },
+        )
+        for k in (1, 2, 3)
+    ]
     counts = np.array([expected_sketch(p).count_vector() for p in points])
     out = evaluate_batch_many(counts, 3)
     assert out["ok"].all()
@@ -192,9 +224,17 @@ def test_evaluate_batch_many_matches_exact():
 
 def test_evaluation_to_dict_has_response_rows():
     truth = EvaluationPoint.from_values(
-        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
-        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
-                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+        EnsembleSpec(3, 3),
+        {"a": "1/2", "b": "3/10"},
+        response={
+            i: {
+                "a": {"a": "7/10", "b": "1/5"},
+                "b": {"a": "1/10", "b": "4/5"},
+                "c": {"a": "1/5", "b": "1/10"},
+            }
+            for i in range(3)
+        },
+    )
     doc = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc").to_dict()
     chosen = doc["points"][doc["chosen"]]
     assert chosen["exact"]["response"]["c0"]["a"] == {"a": "7/10", "b": "1/5", "c": "1/10"}
@@ -229,7 +269,7 @@ def _conjugate_test(seed: int, n_classifiers: int = 3):
         rows.append([1 - rows[0][0] - rows[1][0], -rows[0][1] - rows[1][1], -rows[0][2] - rows[1][2]])
         rates.append(rows)
     field = [FieldElement(_CUBIC, prevalence)] + [FieldElement(_CUBIC, row) for rows in rates for row in rows]
-    p, g = field[0], [field[1 + 3 * i: 4 + 3 * i] for i in range(n_classifiers)]
+    p, g = field[0], [field[1 + 3 * i : 4 + 3 * i] for i in range(n_classifiers)]
     freqs = []
     for d in itertools.product(range(3), repeat=n_classifiers):
         term = p
@@ -244,7 +284,10 @@ def _conjugate_test(seed: int, n_classifiers: int = 3):
 def test_partition_of_irrational_points_sums_back_exactly(seed):
     counts, q, p, g = _conjugate_test(seed)
     result = evaluate_counts_many(counts, ("a", "b", "c"))
-    assert "irrational" in result.alarm_kinds() and not {"empty_variety", "complex", "blind_spot"} & result.alarm_kinds()
+    assert (
+        "irrational" in result.alarm_kinds()
+        and not {"empty_variety", "complex", "blind_spot"} & result.alarm_kinds()
+    )
     roots, _ = real_roots(_CUBIC)
     truth = {p.value(root) for root in roots}
     point = result.point
@@ -266,14 +309,24 @@ def test_partition_of_irrational_points_sums_back_exactly(seed):
 
 def test_partition_of_rational_points_is_the_true_partition():
     truth = EvaluationPoint.from_values(
-        EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
-        response={i: {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
-                      "c": {"a": "1/5", "b": "1/10"}} for i in range(3)})
+        EnsembleSpec(3, 3),
+        {"a": "1/2", "b": "3/10"},
+        response={
+            i: {
+                "a": {"a": "7/10", "b": "1/5"},
+                "b": {"a": "1/10", "b": "4/5"},
+                "c": {"a": "1/5", "b": "1/10"},
+            }
+            for i in range(3)
+        },
+    )
     labelled = expected_sketch(truth)
     result = evaluate_counts_many(labelled.count_vector().tolist(), "abc")
     by_truth = labelled.by_true_label()
     for lab in "abc":
-        assert dict(result.partition[lab]) == {pattern: by_truth[lab].get(pattern, 0) for pattern in by_truth[lab]}
+        assert dict(result.partition[lab]) == {
+            pattern: by_truth[lab].get(pattern, 0) for pattern in by_truth[lab]
+        }
         assert len(result.partition[lab]) == 27
         assert all(count == by_truth[lab].get(pattern, 0) for pattern, count in result.partition[lab])
 
@@ -289,12 +342,16 @@ def test_total_accuracy_is_exact_on_irrational_points(n_labels, seed):
         row = []
         for _i in range(3):
             u = rng.random()
-            row.append(labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(n_labels)])
+            row.append(
+                labels[t] if u < 0.6 else labels[shared] if u < 0.85 else labels[rng.randrange(n_labels)]
+            )
         truth.append(labels[t])
         decisions.append(row)
     sketch = Sketch.from_decisions(decisions, truth=truth, labels=labels).unlabelled()
     result = evaluate_many_labels(sketch)
-    assume(result.point is not None and "irrational" in result.alarm_kinds())  # complex or undecided: no point
+    assume(
+        result.point is not None and "irrational" in result.alarm_kinds()
+    )  # complex or undecided: no point
     point = result.point
     for c in point.accuracy:
         total = point.total_accuracy(c)

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalgebra.fileio
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.majority import majority_vote
-from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.stream import STREAM_FORMAT, StreamEvaluator
 from evalgebra.testing import labelled_tests, specs
 
@@ -23,8 +23,11 @@ tests_ = labelled_tests(specs(max_populations=3, named=None), max_items=80)
 def _one_shot(test):
     """The unlabelled sketch of the whole test, counted in one call."""
     return Sketch.from_decisions(
-        test.decisions, labels=test.labels, classifiers=test.classifiers,
-        population=test.population, populations=test.populations,
+        test.decisions,
+        labels=test.labels,
+        classifiers=test.classifiers,
+        population=test.population,
+        populations=test.populations,
     )
 
 
@@ -82,7 +85,7 @@ def test_stream_sparse_state_for_many_patterns_equals_one_shot():
     stream = StreamEvaluator(16, 3)
     assert stream._dense is None
     for start in range(0, 500, 120):
-        stream.ingest(decisions[start:start + 120])
+        stream.ingest(decisions[start : start + 120])
     assert stream.sketch == Sketch.from_decisions(decisions, labels=3)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "s.json"
@@ -119,7 +122,11 @@ def test_stream_empty_batches_change_nothing():
 @pytest.mark.parametrize(
     "batch, population, message",
     [
-        (np.zeros((2, 2), dtype=np.int64), None, r"batch 2: a batch must be items x 3 classifiers \(c0, c1, c2\), got shape \(2, 2\)"),
+        (
+            np.zeros((2, 2), dtype=np.int64),
+            None,
+            r"batch 2: a batch must be items x 3 classifiers \(c0, c1, c2\), got shape \(2, 2\)",
+        ),
         (np.zeros(3, dtype=np.int64), None, "got shape"),
         ([["a", "b", "x"]], None, r"unknown labels \['x'\]"),
         ([[0, 1, 2]], None, "label index 2 out of range"),
@@ -174,7 +181,9 @@ def test_stream_resume_refuses_mismatched_checkpoints():
     with tempfile.TemporaryDirectory() as folder:
         path = _checkpointed(folder, stream)
         assert StreamEvaluator.resume(path, classifiers=["p", "q"], labels=["yes", "no"]).items == 2
-        with pytest.raises(SketchError, match=r"written for labels \['yes', 'no'\], expected \['no', 'yes'\]"):
+        with pytest.raises(
+            SketchError, match=r"written for labels \['yes', 'no'\], expected \['no', 'yes'\]"
+        ):
             StreamEvaluator.resume(path, labels=["no", "yes"])
         with pytest.raises(SketchError, match="written for classifiers"):
             StreamEvaluator.resume(path, classifiers=["p", "q", "r"])
@@ -237,12 +246,19 @@ def test_stream_resume_refuses_a_bare_string_of_expected_names():
     stream.ingest([["y", "n"]])
     with tempfile.TemporaryDirectory() as folder:
         path = _checkpointed(folder, stream)
-        for options in ({"classifiers": "pq"}, {"labels": "yn"}, {"populations": "all"},
-                        {"classifiers": 2}, {"labels": ["y", 1]}):
+        for options in (
+            {"classifiers": "pq"},
+            {"labels": "yn"},
+            {"populations": "all"},
+            {"classifiers": 2},
+            {"labels": ["y", 1]},
+        ):
             with pytest.raises(SpecError, match="sequence of names"):
                 StreamEvaluator.resume(path, **options)
-        assert StreamEvaluator.resume(path, classifiers=("p", "q"), labels=["y", "n"],
-                                      populations=["all"]).items == 1
+        assert (
+            StreamEvaluator.resume(path, classifiers=("p", "q"), labels=["y", "n"], populations=["all"]).items
+            == 1
+        )
 
 
 @pytest.mark.parametrize("fail_in", ["replace", "fsync", "write"])
@@ -279,7 +295,9 @@ def test_stream_checkpoint_crash_leaves_the_old_checkpoint_intact(monkeypatch, f
                     self.handle.flush()
                     raise OSError("disk full")
 
-            monkeypatch.setattr(evalgebra.fileio.os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k)))
+            monkeypatch.setattr(
+                evalgebra.fileio.os, "fdopen", lambda *a, **k: HalfWriter(real_fdopen(*a, **k))
+            )
         with pytest.raises(OSError):
             stream.checkpoint(path)
         monkeypatch.undo()
@@ -296,7 +314,11 @@ def test_stream_checkpoint_document_format():
     stream.ingest([[0, 1]], population="s1")
     document = stream.to_dict()
     assert document["format"] == STREAM_FORMAT
-    assert document["settings"] == {"classifiers": ["m1", "m2"], "labels": ["a", "b"], "populations": ["s0", "s1"]}
+    assert document["settings"] == {
+        "classifiers": ["m1", "m2"],
+        "labels": ["a", "b"],
+        "populations": ["s0", "s1"],
+    }
     assert document["items"] == 1 and document["batches"] == 1
     assert document["sketch"]["format"] == "evalgebra.sketch/1"
     assert Sketch.read_json(document["sketch"]) == stream.sketch
@@ -313,4 +335,7 @@ def test_stream_ingests_ten_million_items_in_batches():
     for _ in range(10):
         stream.ingest(batch)
     assert stream.items == 10**7
-    assert stream.sketch.count_vector().tolist() == (10 * Sketch.from_decisions(batch, labels=2).count_vector()).tolist()
+    assert (
+        stream.sketch.count_vector().tolist()
+        == (10 * Sketch.from_decisions(batch, labels=2).count_vector()).tolist()
+    )

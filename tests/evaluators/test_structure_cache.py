@@ -21,7 +21,11 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.structure_lookup import (
-    LOADED_PROTOCOL, MissingStructureModule, available_structures, find_structure_module)
+    LOADED_PROTOCOL,
+    MissingStructureModule,
+    available_structures,
+    find_structure_module,
+)
 from evalgebra.fileio import RECORD_NAME, write_recorded
 from evalgebra.spec import EnsembleSpec
 
@@ -30,10 +34,12 @@ TRIPLE = ((0, 1, 2),)  # identifiable on four classifiers, no packaged evaluator
 
 def _planted(marker: Path) -> str:
     """A module that would serve TRIPLE and, when run, leaves ``marker`` behind."""
-    return (f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n"
-            "N_CLASSIFIERS = 4\nN_LABELS = 2\nSTRUCTURE = ((0, 1, 2),)\nDEGREE = 1\nUNKNOWNS = ('prev_a',)\n"
-            "def eliminant(counts):\n    return (1, -2)\n"
-            "def back_substitute(counts, prevalence):\n    return {}\n")
+    return (
+        f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n"
+        "N_CLASSIFIERS = 4\nN_LABELS = 2\nSTRUCTURE = ((0, 1, 2),)\nDEGREE = 1\nUNKNOWNS = ('prev_a',)\n"
+        "def eliminant(counts):\n    return (1, -2)\n"
+        "def back_substitute(counts, prevalence):\n    return {}\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +56,18 @@ def cache(tmp_path, monkeypatch):
 
 
 def _truth():
-    accuracy = {0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"}, 2: {"a": "2/3", "b": "5/6"},
-                3: {"a": "3/4", "b": "3/4"}}
-    return EvaluationPoint.from_values(EnsembleSpec(4, 2, list(TRIPLE)), {"a": "4/13"}, accuracy=accuracy,
-                                       correlation={TRIPLE[0]: {"a": "1/256", "b": "-1/384"}})
+    accuracy = {
+        0: {"a": "3/4", "b": "2/3"},
+        1: {"a": "5/6", "b": "3/4"},
+        2: {"a": "2/3", "b": "5/6"},
+        3: {"a": "3/4", "b": "3/4"},
+    }
+    return EvaluationPoint.from_values(
+        EnsembleSpec(4, 2, list(TRIPLE)),
+        {"a": "4/13"},
+        accuracy=accuracy,
+        correlation={TRIPLE[0]: {"a": "1/256", "b": "-1/384"}},
+    )
 
 
 def test_writer_and_loader_agree_on_the_protocol():
@@ -70,20 +84,24 @@ def test_a_planted_module_is_never_run(cache, tmp_path, triple_form, beside_a_ge
     with pytest.raises(MissingStructureModule) as refused:
         find_structure_module(TRIPLE, 4, 2)
     message = str(refused.value)
-    assert "\n" not in message and "n4_r2_012.py is not recorded" in message and "evaluate --derive" in message
+    assert (
+        "\n" not in message and "n4_r2_012.py is not recorded" in message and "evaluate --derive" in message
+    )
     assert all(origin.startswith("evalgebra.generated") for *_, origin in available_structures())
     assert not marker.exists(), "a planted file ran"
 
 
-def test_a_changed_module_is_refused_and_derive_writes_a_recorded_one_over_it(cache, tmp_path, triple_form,
-                                                                             capsys):
+def test_a_changed_module_is_refused_and_derive_writes_a_recorded_one_over_it(
+    cache, tmp_path, triple_form, capsys
+):
     from evalgebra.cli import main
 
     marker = tmp_path / "tampered-ran"
     target = write_cached_module(cache, triple_form)
     genuine = target.read_text(encoding="utf-8")
-    target.write_text(genuine + f"\nimport pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n",
-                      encoding="utf-8")
+    target.write_text(
+        genuine + f"\nimport pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n", encoding="utf-8"
+    )
     with pytest.raises(MissingStructureModule, match="n4_r2_012.py changed since evalgebra wrote it"):
         find_structure_module(TRIPLE, 4, 2)
     path = tmp_path / "sketch.json"
@@ -116,7 +134,8 @@ def test_a_genuine_module_loads_evaluates_exactly_and_is_read_once(cache, triple
     result = evaluate(expected_sketch(truth).unlabelled(), structure="0-1-2")
     assert result.point is not None and result.point.prevalence["a"] == truth.prevalence_of(0)["a"]
     assert result.point.correlation[("c0", "c1", "c2")] == {
-        ell: truth.correlation_value(TRIPLE[0], ell, (ell,) * 3) for ell in "ab"}
+        ell: truth.correlation_value(TRIPLE[0], ell, (ell,) * 3) for ell in "ab"
+    }
 
 
 def test_packaged_modules_never_touch_the_cache_folder(cache, tmp_path, monkeypatch):

@@ -36,8 +36,11 @@ def _d10_free_column() -> dict[tuple[int, tuple[tuple[int, ...], ...]], int]:
     return out
 
 
-FREE_N4 = [e.structure for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite
-           and correlation_freedom(e.structure, 4)]
+FREE_N4 = [
+    e.structure
+    for e in atlas_entries()
+    if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite and correlation_freedom(e.structure, 4)
+]
 
 
 def test_correlation_freedom_equals_the_groebner_route_on_every_computed_structure():
@@ -47,7 +50,9 @@ def test_correlation_freedom_equals_the_groebner_route_on_every_computed_structu
 
 
 def test_correlation_freedom_counts_25_free_structures_of_37_on_four_classifiers():
-    finite = [e for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite and e.structure]
+    finite = [
+        e for e in atlas_entries() if (e.n_classifiers, e.n_labels) == (4, 2) and e.finite and e.structure
+    ]
     assert (len(finite), len(FREE_N4)) == (36, 25)  # the 37th finite structure is the independent one
 
 
@@ -64,7 +69,9 @@ def test_evaluate_refuses_free_correlations_and_the_named_trio_recovers_the_trut
     sketch = expected_sketch(truth).unlabelled()
     with pytest.raises(SpecError, match="leave its correlations free") as refused:
         evaluate(sketch, structure=list(structure))
-    assert not isinstance(refused.value, MissingStructureModule)  # evaluate --derive does not try to derive it
+    assert not isinstance(
+        refused.value, MissingStructureModule
+    )  # evaluate --derive does not try to derive it
     message = str(refused.value)
     assert "\n" not in message and "-dimensional family of them fits each of its 2 evaluations" in message
     named = re.search(r"marginalise\((\[.*?\])\)", message)
@@ -79,7 +86,9 @@ def test_evaluate_refuses_free_correlations_and_the_named_trio_recovers_the_trut
     assert all(point.accuracy[c] == {k: truth.accuracy(c, k) for k in ("a", "b")} for c in trio)
 
 
-def test_cli_evaluate_refuses_free_correlations_with_exit_2_and_derives_nothing(tmp_path, monkeypatch, capsys):
+def test_cli_evaluate_refuses_free_correlations_with_exit_2_and_derives_nothing(
+    tmp_path, monkeypatch, capsys
+):
     from evalgebra.cli import main
 
     monkeypatch.setenv("EVALGEBRA_CACHE", str(tmp_path / "cache"))
@@ -87,7 +96,9 @@ def test_cli_evaluate_refuses_free_correlations_with_exit_2_and_derives_nothing(
     expected_sketch(random_point(EnsembleSpec(4, 2, [(0, 1, 2, 3)]), 0)).unlabelled().write_json(path)
     assert main(["evaluate", str(path), "--structure", "0-1-2-3", "--derive"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("evalgebra: error: structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free")
+    assert err.startswith(
+        "evalgebra: error: structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free"
+    )
     assert "deriving" not in err and "--classifiers c0,c1,c2" in err
     assert main(["evaluate", str(path), "--classifiers", "c0,c1,c2"]) == 0
 
@@ -109,7 +120,9 @@ def test_evaluate_structure_with_three_labels_is_refused_for_two_labels_only(tmp
 
     monkeypatch.setenv("EVALGEBRA_CACHE", str(tmp_path / "cache"))
     sketch = expected_sketch(random_point(EnsembleSpec(4, 3), 0)).unlabelled()
-    with pytest.raises(SpecError, match=r"with R = 3: correlated structures are evaluated for two labels only"):
+    with pytest.raises(
+        SpecError, match=r"with R = 3: correlated structures are evaluated for two labels only"
+    ):
         evaluate(sketch, structure="0-1")
     assert evaluate(sketch, structure="independent").structure == "independent"
     path = tmp_path / "r3.json"
@@ -123,10 +136,18 @@ def test_evaluate_structure_with_abstentions_names_what_works():
     from evalgebra.data.sketch import Sketch
 
     spec = EnsembleSpec(4, 2, [(0, 1)])
-    rows = [list(p) for p, c in expected_sketch(random_point(spec, 0)).unlabelled().counts().items() for _ in range(c)]
+    rows = [
+        list(p)
+        for p, c in expected_sketch(random_point(spec, 0)).unlabelled().counts().items()
+        for _ in range(c)
+    ]
     rows[0][1] = "x"  # one abstention
     sketch = Sketch.from_decisions(rows, abstain=["x"])
-    with pytest.raises(SpecError, match=r"with the correlated structure 0-1: .*collapse_responses\(\{'x': 'b'\}\)"):
+    with pytest.raises(
+        SpecError, match=r"with the correlated structure 0-1: .*collapse_responses\(\{'x': 'b'\}\)"
+    ):
         evaluate(sketch, structure="c0-c1")
-    assert evaluate(sketch, structure=[]).to_dict() == evaluate(sketch).to_dict()  # empty structure: independent
+    assert (
+        evaluate(sketch, structure=[]).to_dict() == evaluate(sketch).to_dict()
+    )  # empty structure: independent
     assert evaluate(sketch.collapse_responses({"x": "b"}), structure="0-1").structure == "c0-c1"

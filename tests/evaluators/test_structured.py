@@ -26,13 +26,17 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.structure_lookup import (
-    AtlasEntry, atlas_entries, available_structures, find_structure_module)
-from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts, structure_match
+    AtlasEntry,
+    atlas_entries,
+    available_structures,
+    find_structure_module,
+)
+from evalgebra.evaluators.structured import evaluate_structured_counts, structure_match
 from evalgebra.evaluators.structured_batch import evaluate_structured_batch
 from evalgebra.fileio import write_recorded
+from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import structure_text
 from evalgebra.testing.strategies import correlation_bound
@@ -69,24 +73,39 @@ def correlated_points(draw, structure, n=4, better_than_half=True):
     spec = EnsembleSpec(n, 2, structure)
     prevalence = draw(st.sampled_from(_PREVALENCES))
     choices = _GOOD if better_than_half else _ANY
-    accuracy = {i: {"a": draw(st.sampled_from(choices)), "b": draw(st.sampled_from(choices))} for i in range(n)}
+    accuracy = {
+        i: {"a": draw(st.sampled_from(choices)), "b": draw(st.sampled_from(choices))} for i in range(n)
+    }
     for row in accuracy.values():
         assume(row["a"] + row["b"] != 1)  # a classifier no better than chance is a blind spot
-    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
+    rows = {
+        "a": [(r["a"], 1 - r["a"]) for r in accuracy.values()],
+        "b": [(1 - r["b"], r["b"]) for r in accuracy.values()],
+    }
     unit = min(correlation_bound(rows[ell], list(spec.structure), 2) for ell in "ab") / 4
-    correlation = {subset: {ell: unit * draw(st.sampled_from((-4, -3, -2, -1, 1, 2, 3, 4))) for ell in "ab"}
-                   for subset in spec.structure}
+    correlation = {
+        subset: {ell: unit * draw(st.sampled_from((-4, -3, -2, -1, 1, 2, 3, 4))) for ell in "ab"}
+        for subset in spec.structure
+    }
     return EvaluationPoint.from_values(spec, {"a": prevalence}, accuracy=accuracy, correlation=correlation)
 
 
-_ACCURACY = {0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"}, 2: {"a": "2/3", "b": "5/6"},
-             3: {"a": "3/4", "b": "3/4"}}
+_ACCURACY = {
+    0: {"a": "3/4", "b": "2/3"},
+    1: {"a": "5/6", "b": "3/4"},
+    2: {"a": "2/3", "b": "5/6"},
+    3: {"a": "3/4", "b": "3/4"},
+}
 
 
 def _point(pair=(0, 1)):
     """A fixed exact test with pair ``pair`` correlated (P_a = 4/13)."""
-    return EvaluationPoint.from_values(EnsembleSpec(4, 2, [pair]), {"a": "4/13"}, accuracy=_ACCURACY,
-                                       correlation={pair: {"a": "1/24", "b": "1/36"}})
+    return EvaluationPoint.from_values(
+        EnsembleSpec(4, 2, [pair]),
+        {"a": "4/13"},
+        accuracy=_ACCURACY,
+        correlation={pair: {"a": "1/24", "b": "1/36"}},
+    )
 
 
 def _truth_values(point):
@@ -97,7 +116,9 @@ def _truth_values(point):
         out[f"acc_{i}_b"] = point.accuracy(i, "b")
     for subset in spec.structure:
         for ell in "ab":
-            out["corr_" + "_".join(map(str, subset)) + f"_{ell}"] = point.correlation_value(subset, ell, (ell,) * len(subset))
+            out["corr_" + "_".join(map(str, subset)) + f"_{ell}"] = point.correlation_value(
+                subset, ell, (ell,) * len(subset)
+            )
     return out
 
 
@@ -132,10 +153,14 @@ def test_evaluate_structured_one_pair_round_trip_exact_and_decoded(hand_cache, d
     point = data.draw(correlated_points([pair]))
     result, truth, found = _round_trip(point, [pair])
     assert len(result.points) == 2 and result.alarms == ()
-    assert _values(result.point, ("c0", "c1", "c2", "c3")) == truth  # every accuracy > 1/2: decoded to the truth
+    assert (
+        _values(result.point, ("c0", "c1", "c2", "c3")) == truth
+    )  # every accuracy > 1/2: decoded to the truth
     counts = expected_sketch(point).count_vector().tolist()
     for ell in "ab":  # the partition is the labelled test's own
-        assert [c for _, c in result.partition[ell]] == expected_sketch(point).count_vector(truth=ell).tolist()
+        assert [c for _, c in result.partition[ell]] == expected_sketch(point).count_vector(
+            truth=ell
+        ).tolist()
     assert sum(c for rows in result.partition.values() for _, c in rows) == sum(counts)
 
 
@@ -155,7 +180,10 @@ def test_evaluate_structured_is_equivariant_under_renaming_classifiers(hand_cach
     pair = [order.index(0), order.index(1)]
     first, second = evaluate(sketch, structure="0-1"), evaluate(renamed, structure=[pair])
     assert second.point.prevalence == first.point.prevalence
-    assert {c: dict(r) for c, r in second.point.accuracy.items()} == {c: dict(r) for c, r in first.point.accuracy.items()}
+    assert {c: dict(r) for c, r in second.point.accuracy.items()} == {
+        c: dict(r) for c, r in first.point.accuracy.items()
+    }
+
     def unordered(correlation):  # subsets are keyed in the sketch's classifier order
         return {frozenset(subset): dict(row) for subset, row in correlation.items()}
 
@@ -173,7 +201,9 @@ def test_evaluate_structured_agrees_with_the_groebner_route(hand_cache, data):
     sketch = expected_sketch(point).unlabelled()
     reference = structured_solution(EnsembleSpec(4, 2, [(0, 1)]), sketch)
     result = evaluate(sketch, structure=[(0, 1)])
-    assert sorted(_values(p, NAMES4)["prev_a"] for p in result.points) == [p["prev_a"] for p in reference.points]
+    assert sorted(_values(p, NAMES4)["prev_a"] for p in result.points) == [
+        p["prev_a"] for p in reference.points
+    ]
     for estimate in result.points:
         mine = _values(estimate, NAMES4)
         theirs = next(p for p in reference.points if p["prev_a"] == mine["prev_a"])
@@ -183,8 +213,10 @@ def test_evaluate_structured_agrees_with_the_groebner_route(hand_cache, data):
 def test_evaluate_structured_syntaxes_agree(hand_cache):
     point = _point((1, 3))
     sketch = expected_sketch(point).unlabelled()
-    results = [evaluate(sketch, structure=s).to_dict() for s in
-               ("1-3", [(1, 3)], [("c1", "c3")], nx.Graph([(1, 3)]), "c3-c1")]
+    results = [
+        evaluate(sketch, structure=s).to_dict()
+        for s in ("1-3", [(1, 3)], [("c1", "c3")], nx.Graph([(1, 3)]), "c3-c1")
+    ]
     assert all(r == results[0] for r in results)
     assert evaluate_structured_counts(sketch.count_vector().tolist(), "1-3").to_dict() == results[0]
     document = json.loads(evaluate(sketch, structure="1-3").to_json())
@@ -223,7 +255,7 @@ def test_evaluate_structured_irrational_points_are_exact_algebraic_numbers(hand_
         roots, _ = real_roots(coefficients)
         for estimate in irrational:
             p = estimate.prevalence["a"]
-            assert sum((c * p ** k for k, c in enumerate(coefficients)), Fraction(0)) == 0  # an exact root
+            assert sum((c * p**k for k, c in enumerate(coefficients)), Fraction(0)) == 0  # an exact root
             # the same point by another route: the module in the root's number field, valued at the root
             root = next(r for r in roots if isinstance(r, AlgebraicNumber) and r == p)
             values = module.back_substitute([flint.fmpq(c) for c in counts], FieldElement.generator(root))
@@ -290,17 +322,30 @@ def fake_atlas(monkeypatch):
     monkeypatch.setattr(structured, "_MATCHES", {})  # modules found under the real atlas are forgotten
 
 
-@pytest.mark.parametrize("structure, dim", [("0-1,2-3", 1), ("0-2,1-3", 1), ("1-2,0-3", 1),
-                                            ("0-1,1-2,2-3,0-3", 1), ("0-2,2-1,1-3,3-0", 1),
-                                            ("complete_graph", 3)])
-def test_structure_lookup_refuses_non_identifiable_isomorphic_structures(fake_atlas, hand_cache, structure, dim):
+@pytest.mark.parametrize(
+    "structure, dim",
+    [
+        ("0-1,2-3", 1),
+        ("0-2,1-3", 1),
+        ("1-2,0-3", 1),
+        ("0-1,1-2,2-3,0-3", 1),
+        ("0-2,2-1,1-3,3-0", 1),
+        ("complete_graph", 3),
+    ],
+)
+def test_structure_lookup_refuses_non_identifiable_isomorphic_structures(
+    fake_atlas, hand_cache, structure, dim
+):
     if structure == "complete_graph":
         structure = nx.complete_graph(4)
     point = _point((0, 1))
     with pytest.raises(SpecError) as info:
         evaluate(expected_sketch(point).unlabelled(), structure=structure)
     message = str(info.value)
-    assert f"on 4 classifiers is not identifiable: a {dim}-dimensional family of evaluations fits every sketch" in message
+    assert (
+        f"on 4 classifiers is not identifiable: a {dim}-dimensional family of evaluations fits every sketch"
+        in message
+    )
     assert "\n" not in message
 
 
@@ -309,7 +354,10 @@ def test_structure_lookup_missing_module_says_how_to_generate_one(fake_atlas, ha
         find_structure_module(((0, 2), (0, 3)), 4, 2)
     message = str(info.value)
     assert "is identifiable (2 evaluations) but has no generated evaluator" in message
-    assert "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-2,0-3'" in message and str(hand_cache) in message
+    assert (
+        "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-2,0-3'" in message
+        and str(hand_cache) in message
+    )
     with pytest.raises(SpecError, match="not in the identifiability atlas"):
         find_structure_module(((0, 1), (0, 2), (0, 3), (0, 4)), 5, 2)
 
@@ -335,15 +383,25 @@ def test_structure_lookup_refuses_more_labels_and_empty_structures(hand_cache):
 
 # -- the package's generated modules ----------------------------------------------------------------
 def _packaged():
-    found = {(n, structure) for n, r, structure, origin in available_structures()
-             if r == 2 and origin.startswith("evalgebra.generated")}
-    entries = {(e.n_classifiers, e.structure): e for e in atlas_entries()
-               if (e.n_classifiers, e.structure) in found and e.finite
-               and e.n_classifiers in (4, 5) and all(len(s) == 2 for s in e.structure)}
+    found = {
+        (n, structure)
+        for n, r, structure, origin in available_structures()
+        if r == 2 and origin.startswith("evalgebra.generated")
+    }
+    entries = {
+        (e.n_classifiers, e.structure): e
+        for e in atlas_entries()
+        if (e.n_classifiers, e.structure) in found
+        and e.finite
+        and e.n_classifiers in (4, 5)
+        and all(len(s) == 2 for s in e.structure)
+    }
     return list(entries.values())
 
 
-@pytest.mark.parametrize("entry", _packaged(), ids=lambda e: f"N{e.n_classifiers}-{structure_text(e.structure)}")
+@pytest.mark.parametrize(
+    "entry", _packaged(), ids=lambda e: f"N{e.n_classifiers}-{structure_text(e.structure)}"
+)
 def test_evaluate_structured_generated_modules_round_trip_exactly(entry):
     n = entry.n_classifiers
 
@@ -355,6 +413,7 @@ def test_evaluate_structured_generated_modules_round_trip_exactly(entry):
         result, truth, found = _round_trip(point, list(relabelled))
         if len(result.points) == 2:
             assert _values(result.point, tuple(f"c{i}" for i in range(n))) == truth
+
     check()
 
 
@@ -370,17 +429,23 @@ def test_cli_evaluate_structure_prints_exact_correlations(hand_cache, tmp_path, 
     assert main(["evaluate", str(path), "--structure", "0-1", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     chosen = document["points"][document["chosen"]]
-    assert chosen["exact"]["correlation"] == [{"classifiers": ["c0", "c1"], "value": {"a": "1/24", "b": "1/36"}}]
+    assert chosen["exact"]["correlation"] == [
+        {"classifiers": ["c0", "c1"], "value": {"a": "1/24", "b": "1/36"}}
+    ]
 
 
-def test_cli_evaluate_structure_refuses_non_identifiable_with_exit_2(fake_atlas, hand_cache, tmp_path, capsys):
+def test_cli_evaluate_structure_refuses_non_identifiable_with_exit_2(
+    fake_atlas, hand_cache, tmp_path, capsys
+):
     from evalgebra.cli import main
 
     path = tmp_path / "sketch.json"
     expected_sketch(_point((0, 1))).unlabelled().write_json(path)
     assert main(["evaluate", str(path), "--structure", "0-1,2-3"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("evalgebra: error: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional")
+    assert err.startswith(
+        "evalgebra: error: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional"
+    )
     assert main(["evaluate", str(path), "--structure", "0-2,0-3"]) == 2
     assert "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-2,0-3'" in capsys.readouterr().err
 
@@ -390,8 +455,9 @@ def test_cli_evaluate_derive_writes_a_missing_evaluator_into_the_cache(tmp_path,
 
     monkeypatch.setenv(structure_lookup.CACHE_VARIABLE, str(tmp_path / "cache"))
     spec = EnsembleSpec(4, 2, [(0, 1, 2)])  # a correlated triple: identifiable, no packaged evaluator
-    truth = EvaluationPoint.from_values(spec, {"a": "4/13"}, accuracy=_ACCURACY,
-                                        correlation={(0, 1, 2): {"a": "1/256", "b": "-1/384"}})
+    truth = EvaluationPoint.from_values(
+        spec, {"a": "4/13"}, accuracy=_ACCURACY, correlation={(0, 1, 2): {"a": "1/256", "b": "-1/384"}}
+    )
     path = tmp_path / "sketch.json"
     expected_sketch(truth).unlabelled().write_json(path)
     assert main(["evaluate", str(path), "--structure", "0-1-2"]) == 2
@@ -403,8 +469,12 @@ def test_cli_evaluate_derive_writes_a_missing_evaluator_into_the_cache(tmp_path,
     document = json.loads(captured.out)
     chosen = document["points"][document["chosen"]]["exact"]
     assert chosen["prevalence"]["a"] == "4/13"
-    assert chosen["correlation"] == [{"classifiers": ["c0", "c1", "c2"], "value": {"a": "1/256", "b": "-1/384"}}]
-    assert main(["evaluate", str(path), "--structure", "1-2-0", "--derive"]) == 0  # found now: nothing derived
+    assert chosen["correlation"] == [
+        {"classifiers": ["c0", "c1", "c2"], "value": {"a": "1/256", "b": "-1/384"}}
+    ]
+    assert (
+        main(["evaluate", str(path), "--structure", "1-2-0", "--derive"]) == 0
+    )  # found now: nothing derived
     assert "deriving" not in capsys.readouterr().err
 
 
@@ -412,8 +482,12 @@ def test_evaluate_structured_batch_path_structure_matches_the_exact_path():
     # degree 4: roots from stacked companion matrices, four points per row
     structure = [(0, 1), (0, 2), (1, 3)]
     spec = EnsembleSpec(4, 2, structure)
-    truth = EvaluationPoint.from_values(spec, {"a": "1/8"}, accuracy=_ACCURACY,
-                                        correlation={s: {"a": "1/96", "b": "-1/128"} for s in structure})
+    truth = EvaluationPoint.from_values(
+        spec,
+        {"a": "1/8"},
+        accuracy=_ACCURACY,
+        correlation={s: {"a": "1/96", "b": "-1/128"} for s in structure},
+    )
     counts = expected_sketch(truth).count_vector()
     rng = np.random.default_rng(3)
     rows = np.stack([counts] + [rng.multinomial(int(counts.sum()), counts / counts.sum()) for _ in range(5)])

@@ -18,10 +18,15 @@ from hypothesis import strategies as st
 
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.evaluators.structured import evaluate_structured_counts, exact_points, structure_match
 from evalgebra.evaluators.structured_points import (
-    explains, label_moments, label_terms, observed_moments, pattern_terms)
+    explains,
+    label_moments,
+    label_terms,
+    observed_moments,
+    pattern_terms,
+)
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import correlation_bound
 
@@ -37,9 +42,14 @@ def _point(rng: random.Random, structure) -> EvaluationPoint:
     denominator = rng.choice((5, 7, 8, 9))
     prevalence = Fraction(rng.choice([k for k in range(1, denominator) if 2 * k != denominator]), denominator)
     accuracy = {i: {"a": rng.choice(_GOOD), "b": rng.choice(_GOOD)} for i in range(4)}
-    rows = {"a": [(r["a"], 1 - r["a"]) for r in accuracy.values()], "b": [(1 - r["b"], r["b"]) for r in accuracy.values()]}
+    rows = {
+        "a": [(r["a"], 1 - r["a"]) for r in accuracy.values()],
+        "b": [(1 - r["b"], r["b"]) for r in accuracy.values()],
+    }
     unit = min(correlation_bound(rows[ell], list(structure), 2) for ell in "ab") / 4
-    correlation = {s: {ell: unit * rng.choice((-4, -3, -2, -1, 1, 2, 3, 4)) for ell in "ab"} for s in structure}
+    correlation = {
+        s: {ell: unit * rng.choice((-4, -3, -2, -1, 1, 2, 3, 4)) for ell in "ab"} for s in structure
+    }
     return EvaluationPoint.from_values(spec, {"a": prevalence}, accuracy=accuracy, correlation=correlation)
 
 
@@ -55,8 +65,10 @@ def _model_counts(estimate, structure, q):
         total = 0
         for ell, label in enumerate("ab"):
             weight = estimate.prevalence[label]
-            rates = [estimate.accuracy[c][label] if answers[i] == ell else 1 - estimate.accuracy[c][label]
-                     for i, c in enumerate(_NAMES)]
+            rates = [
+                estimate.accuracy[c][label] if answers[i] == ell else 1 - estimate.accuracy[c][label]
+                for i, c in enumerate(_NAMES)
+            ]
             inner = 1
             for r in rates:
                 inner = inner * r
@@ -133,7 +145,11 @@ def test_the_path_decodes_to_the_rational_truth_not_its_irrational_twin():
             continue
         assert result.point is not None and result.alarms == ()
         assert result.point.prevalence["a"] == point.prevalence_of(0)["a"]
-        assert all(result.point.accuracy[c][ell] == point.accuracy(i, ell) for i, c in enumerate(_NAMES) for ell in "ab")
+        assert all(
+            result.point.accuracy[c][ell] == point.accuracy(i, ell)
+            for i, c in enumerate(_NAMES)
+            for ell in "ab"
+        )
         checked += any(isinstance(e.prevalence["a"], QuadraticNumber) for e in result.points)
     assert checked >= 10
 
@@ -167,9 +183,13 @@ def test_a_conjugated_point_equals_the_back_substitution_at_its_own_root():
         for point in points:
             if point.conjugate_of is None or point.prevalence.__class__ is not QuadraticElement:
                 continue
-            direct = match.module.back_substitute(counts, QuadraticElement.root_of(point.root.poly, point.root.index))
+            direct = match.module.back_substitute(
+                counts, QuadraticElement.root_of(point.root.poly, point.root.index)
+            )
             accuracy = [[direct[f"acc_{i}_a"], direct[f"acc_{i}_b"]] for i in range(4)]
-            correlation = {s: [direct[f"corr_{s[0]}_{s[1]}_a"], direct[f"corr_{s[0]}_{s[1]}_b"]] for s in _PATH}
+            correlation = {
+                s: [direct[f"corr_{s[0]}_{s[1]}_a"], direct[f"corr_{s[0]}_{s[1]}_b"]] for s in _PATH
+            }
             assert point.accuracy == accuracy and point.correlation == correlation
             assert point.prevalence == QuadraticElement.root_of(point.root.poly, point.root.index)
             compared += 1

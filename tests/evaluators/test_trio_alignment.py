@@ -18,9 +18,14 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.abstention import abstention_evaluation
 from evalgebra.evaluators.algebraic import algebraic_evaluation
 from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, evaluate_counts_many
-from evalgebra.results import Estimate, Evaluation
 from evalgebra.evaluators.trio_alignment import (
-    combine_trios, combined_evaluation, least_assignment, relabel, total_accuracy_assignment)
+    combine_trios,
+    combined_evaluation,
+    least_assignment,
+    relabel,
+    total_accuracy_assignment,
+)
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.spec import EnsembleSpec
 
 
@@ -34,8 +39,11 @@ def _renamings(point: Estimate, truth: EvaluationPoint) -> list[tuple[int, ...]]
         same = all(point.prevalence[name[t]] == prevalence[t] for t in labels)
         for c in truth.spec.classifiers:
             rows = point.response_rows()[c]
-            same = same and all(rows[name[t]][a] is None or rows[name[t]][a] == truth.response_rate(c, a, t)
-                                for t in labels for a in answers)
+            same = same and all(
+                rows[name[t]][a] is None or rows[name[t]][a] == truth.response_rate(c, a, t)
+                for t in labels
+                for a in answers
+            )
         if same:
             found.append(perm)
     return found
@@ -43,8 +51,16 @@ def _renamings(point: Estimate, truth: EvaluationPoint) -> list[tuple[int, ...]]
 
 def _exact(point: Estimate) -> bool:
     rows = point.response_rows()
-    values = [*point.prevalence.values(), *(v for by_truth in rows.values() for row in by_truth.values()
-                                            for v in row.values() if v is not None)]
+    values = [
+        *point.prevalence.values(),
+        *(
+            v
+            for by_truth in rows.values()
+            for row in by_truth.values()
+            for v in row.values()
+            if v is not None
+        ),
+    ]
     return all(isinstance(v, Fraction) for v in values)
 
 
@@ -81,8 +97,13 @@ def test_trios_of_five_classifiers_four_labels_give_the_truth_or_one_renaming():
 def test_trios_of_binary_classifiers_that_decode_both_sides_give_the_truth_or_its_mirror():
     """Two labels: the label swap is the only renaming; trios of classifiers worse than chance
     decode the other side, and the combination is still the truth or its mirror, exactly."""
-    accuracy = {0: {"a": "3/4", "b": "2/3"}, 1: {"a": "4/5", "b": "3/5"}, 2: {"a": "1/5", "b": "1/3"},
-                3: {"a": "1/4", "b": "2/5"}, 4: {"a": "1/6", "b": "1/4"}}
+    accuracy = {
+        0: {"a": "3/4", "b": "2/3"},
+        1: {"a": "4/5", "b": "3/5"},
+        2: {"a": "1/5", "b": "1/3"},
+        3: {"a": "1/4", "b": "2/5"},
+        4: {"a": "1/6", "b": "1/4"},
+    }
     truth = EvaluationPoint.from_values(EnsembleSpec(5, 2), {"a": "1/3"}, accuracy=accuracy)
     result = algebraic_evaluation(expected_sketch(truth).unlabelled())
     assert {t.point.prevalence["a"] for t in result.trios} == {Fraction(1, 3), Fraction(2, 3)}
@@ -160,8 +181,9 @@ def test_abstention_rows_stay_exact_beside_a_classifier_no_trio_fixes():
     rows = result.point.response_rows()
     assert rows["c0"] == {t: {"a": None, "b": None, "x": Fraction(1, 3)} for t in ("a", "b")}
     assert rows["c1"]["b"] == {"a": Fraction(1, 4), "b": Fraction(1, 4), "x": Fraction(1, 2)}
-    assert any(a.kind == "blind_spot" and a.classifiers == ("c0",) and "no trio" in a.detail
-               for a in result.alarms)
+    assert any(
+        a.kind == "blind_spot" and a.classifiers == ("c0",) and "no trio" in a.detail for a in result.alarms
+    )
 
 
 # -- trios that cannot be aligned are reported, not averaged ---------------------------------------
@@ -175,12 +197,19 @@ def test_exact_trios_that_disagree_are_not_combined():
     have different rows under every renaming: no point, an alarm that says so."""
     rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
     other = {"a": {"a": "3/5", "b": "1/5"}, "b": {"a": "1/5", "b": "7/10"}, "c": {"a": "1/10", "b": "1/5"}}
-    trios = [_trio(("c0", "c1", "c2"), {"a": "1/2", "b": "3/10"}, rows),
-             _trio(("c0", "c1", "c3"), {"a": "1/2", "b": "3/10"}, other)]
+    trios = [
+        _trio(("c0", "c1", "c2"), {"a": "1/2", "b": "3/10"}, rows),
+        _trio(("c0", "c1", "c3"), {"a": "1/2", "b": "3/10"}, other),
+    ]
     assert all(t.alarms == () for t in trios)
     labels = ("a", "b", "c")
-    result = combined_evaluation(trios, labels, ("c0", "c1", "c2", "c3"),
-                                 lambda point: total_accuracy_assignment(point, labels), DETAIL_UNDECIDED)
+    result = combined_evaluation(
+        trios,
+        labels,
+        ("c0", "c1", "c2", "c3"),
+        lambda point: total_accuracy_assignment(point, labels),
+        DETAIL_UNDECIDED,
+    )
     assert result.points == () and result.chosen is None
     [alarm] = [a for a in result.alarms if a.kind == "trio_disagreement"]
     assert "not combined" in alarm.detail and "no independent evaluation" in alarm.detail
@@ -190,20 +219,26 @@ def test_exact_trios_that_disagree_are_not_combined():
 def test_sampled_sketch_with_rational_trios_that_disagree_is_not_combined():
     """Four binary classifiers on 14 items: every usable trio is rational (an exact independent
     evaluation of its counts), and no choice of sides makes them agree (brute force)."""
-    sketch = Sketch.from_counts({"aaaa": 1, "aaab": 3, "aaba": 3, "abab": 1, "baaa": 4, "baba": 1, "bbab": 1},
-                                labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aaaa": 1, "aaab": 3, "aaba": 3, "abab": 1, "baaa": 4, "baba": 1, "bbab": 1}, labels=["a", "b"]
+    )
     result = algebraic_evaluation(sketch)
     usable = [t for t in result.trios if not {"blind_spot", "complex"} & t.alarm_kinds()]
     assert len(usable) >= 2 and all(_exact(p) for t in usable for p in t.points)
     agree = []
     for sides in itertools.product((0, 1), repeat=len(usable)):
         points = [t.points[s] for t, s in zip(usable, sides)]
-        agree.append(all(p.prevalence == q.prevalence
-                         and all(p.accuracy[c] == q.accuracy[c] for c in p.accuracy if c in q.accuracy)
-                         for p, q in itertools.combinations(points, 2)))
+        agree.append(
+            all(
+                p.prevalence == q.prevalence
+                and all(p.accuracy[c] == q.accuracy[c] for c in p.accuracy if c in q.accuracy)
+                for p, q in itertools.combinations(points, 2)
+            )
+        )
     assert not any(agree)
-    assert result.points == () and any(a.kind == "trio_disagreement" and "not combined" in a.detail
-                                       for a in result.alarms)
+    assert result.points == () and any(
+        a.kind == "trio_disagreement" and "not combined" in a.detail for a in result.alarms
+    )
 
 
 def test_trios_whose_best_renaming_is_tied_are_not_combined():
@@ -216,8 +251,10 @@ def test_trios_whose_best_renaming_is_tied_are_not_combined():
         point = Estimate({"a": 0.5, "b": 0.5}, {c: row for c, row in zip(names, accuracy)})
         return Evaluation("algebraic", labels, names, (point,), 0)
 
-    trios = [trio(("c0", "c1", "c2"), [blind, {"a": 0.9, "b": 0.7}, {"a": 0.8, "b": 0.6}]),
-             trio(("c0", "c3", "c4"), [blind, {"a": 0.6, "b": 0.9}, {"a": 0.7, "b": 0.8}])]
+    trios = [
+        trio(("c0", "c1", "c2"), [blind, {"a": 0.9, "b": 0.7}, {"a": 0.8, "b": 0.6}]),
+        trio(("c0", "c3", "c4"), [blind, {"a": 0.6, "b": 0.9}, {"a": 0.7, "b": 0.8}]),
+    ]
     combination = combine_trios(trios, labels, ("c0", "c1", "c2", "c3", "c4"))
     assert combination.point is None and combination.relabellings[1] is None
     [alarm] = combination.alarms
@@ -234,8 +271,13 @@ def test_sampled_trios_that_differ_are_aligned_then_averaged_with_an_alarm():
 
     first = trio(("c0", "c1", "c2"), 0.25, [{"a": 0.75, "b": 0.65}] * 3)
     second = trio(("c0", "c1", "c3"), 0.77, [{"a": 0.36, "b": 0.24}] * 3)  # the other side, a little off
-    result = combined_evaluation([first, second], labels, ("c0", "c1", "c2", "c3"),
-                                 lambda point: total_accuracy_assignment(point, labels), "tie")
+    result = combined_evaluation(
+        [first, second],
+        labels,
+        ("c0", "c1", "c2", "c3"),
+        lambda point: total_accuracy_assignment(point, labels),
+        "tie",
+    )
     assert result.point.prevalence["a"] == pytest.approx((0.25 + 0.23) / 2)
     assert result.point.accuracy["c3"] == {"a": pytest.approx(0.76), "b": pytest.approx(0.64)}
     assert result.point.accuracy["c0"] == {"a": pytest.approx(0.755), "b": pytest.approx(0.645)}
@@ -243,8 +285,9 @@ def test_sampled_trios_that_differ_are_aligned_then_averaged_with_an_alarm():
 
 
 # -- the pieces -------------------------------------------------------------------------------------
-@given(st.lists(st.lists(st.fractions(-3, 3, max_denominator=4), min_size=4, max_size=4),
-                min_size=4, max_size=4))
+@given(
+    st.lists(st.lists(st.fractions(-3, 3, max_denominator=4), min_size=4, max_size=4), min_size=4, max_size=4)
+)
 def test_least_assignment_matches_brute_force(cost):
     totals = {perm: sum(cost[k][perm[k]] for k in range(4)) for perm in itertools.permutations(range(4))}
     best = min(totals.values())
@@ -258,9 +301,11 @@ def test_least_assignment_matches_brute_force(cost):
 def test_relabel_is_a_group_action(truth, data):
     labels = truth.spec.labels
     names = truth.spec.classifiers
-    point = Estimate(truth.prevalence_of(), {c: {t: truth.accuracy(c, t) for t in labels} for c in names},
-                     response={c: {t: {a: truth.response_rate(c, a, t) for a in labels} for t in labels}
-                               for c in names})
+    point = Estimate(
+        truth.prevalence_of(),
+        {c: {t: truth.accuracy(c, t) for t in labels} for c in names},
+        response={c: {t: {a: truth.response_rate(c, a, t) for a in labels} for t in labels} for c in names},
+    )
     first = tuple(data.draw(st.permutations(range(len(labels)))))
     second = tuple(data.draw(st.permutations(range(len(labels)))))
     composed = tuple(second[first[k]] for k in range(len(labels)))

@@ -15,16 +15,27 @@ from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import GroebnerTimeout, run_backend
 from evalgebra.spec import EnsembleSpec
 
-ORDERINGS = {"flint": ("lex", "deglex", "degrevlex"), "sympy": ("lex", "deglex", "degrevlex"),
-             "singular": ("lex", "deglex", "degrevlex"), "msolve": ("degrevlex",)}
+ORDERINGS = {
+    "flint": ("lex", "deglex", "degrevlex"),
+    "sympy": ("lex", "deglex", "degrevlex"),
+    "singular": ("lex", "deglex", "degrevlex"),
+    "msolve": ("degrevlex",),
+}
 
 
 def _texts(ideal):
     return [str(p) for p in ideal]
 
 
-@pytest.mark.parametrize("spec", [EnsembleSpec(2, 2, "complete"), EnsembleSpec(1, 3), EnsembleSpec(2, 2),
-                                  EnsembleSpec(1, 2, populations=2)])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        EnsembleSpec(2, 2, "complete"),
+        EnsembleSpec(1, 3),
+        EnsembleSpec(2, 2),
+        EnsembleSpec(1, 2, populations=2),
+    ],
+)
 @pytest.mark.parametrize("ordering", ["lex", "degrevlex"])
 def test_groebner_basis_backends_agree(spec, ordering):
     # whole bases with symbolic observations grow fast: N = 3 or R = 3 with N = 2 take
@@ -45,15 +56,19 @@ def test_groebner_basis_backends_agree(spec, ordering):
 
 def test_eliminate_backends_agree_on_pair_relation():
     ideal = evaluation_ideal(EnsembleSpec(2, 2, "complete"))
-    results = {name: _texts(eliminate(ideal, "correlation", backend=name, time_limit=120))
-               for name in available_backends()}
+    results = {
+        name: _texts(eliminate(ideal, "correlation", backend=name, time_limit=120))
+        for name in available_backends()
+    }
     assert len({tuple(v) for v in results.values()}) == 1, results
 
 
 def test_eliminate_backends_agree_on_prevalence_quadratic():
     ideal = evaluation_ideal(EnsembleSpec(3, 2), coordinates="moments")
-    results = {name: _texts(eliminate(ideal, "accuracy", backend=name, time_limit=120))
-               for name in available_backends()}
+    results = {
+        name: _texts(eliminate(ideal, "accuracy", backend=name, time_limit=120))
+        for name in available_backends()
+    }
     assert len({tuple(v) for v in results.values()}) == 1, results
     assert len(results["flint"]) == 1
 
@@ -85,8 +100,14 @@ def test_run_backend_time_limit_raises_and_leaves_nothing():
     spec = EnsembleSpec(4, 2, "complete")
     ideal = evaluation_ideal(spec)
     with pytest.raises(GroebnerTimeout, match="within 0.5 s"):
-        run_backend("flint", "eliminate", ideal.ring, ideal.generators,
-                    [n for n in ideal.ring.names if n.startswith("corr_")], time_limit=0.5)
+        run_backend(
+            "flint",
+            "eliminate",
+            ideal.ring,
+            ideal.generators,
+            [n for n in ideal.ring.names if n.startswith("corr_")],
+            time_limit=0.5,
+        )
 
 
 def test_run_backend_progress_is_reported():
@@ -94,9 +115,16 @@ def test_run_backend_progress_is_reported():
     ideal = evaluation_ideal(spec)
     reports = []
     with pytest.raises(GroebnerTimeout):
-        run_backend("flint", "eliminate", ideal.ring, ideal.generators,
-                    [n for n in ideal.ring.names if n.startswith("corr_")], time_limit=1.2,
-                    progress=lambda label, elapsed: reports.append((label, elapsed)), interval=0.3)
+        run_backend(
+            "flint",
+            "eliminate",
+            ideal.ring,
+            ideal.generators,
+            [n for n in ideal.ring.names if n.startswith("corr_")],
+            time_limit=1.2,
+            progress=lambda label, elapsed: reports.append((label, elapsed)),
+            interval=0.3,
+        )
     assert reports and all(label == "eliminate with flint" for label, _ in reports)
     assert [e for _, e in reports] == sorted(e for _, e in reports)
 
@@ -128,8 +156,14 @@ def test_run_backend_time_limit_ends_external_engines():
     before = _engine_processes()
     ideal = evaluation_ideal(EnsembleSpec(4, 2, "complete"))
     with pytest.raises(GroebnerTimeout):
-        run_backend("singular", "eliminate", ideal.ring, ideal.generators,
-                    [n for n in ideal.ring.names if n.startswith("corr_")], time_limit=2)
+        run_backend(
+            "singular",
+            "eliminate",
+            ideal.ring,
+            ideal.generators,
+            [n for n in ideal.ring.names if n.startswith("corr_")],
+            time_limit=2,
+        )
     deadline = time.monotonic() + 5
     while _engine_processes() - before and time.monotonic() < deadline:
         time.sleep(0.1)

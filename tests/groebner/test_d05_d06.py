@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given
 
-from evalgebra.groebner.backends import available_backends
 from evalgebra.data.simulate import expected_sketch
+from evalgebra.groebner.backends import available_backends
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.scripts import load_derivation
 from evalgebra.testing.strategies import budget, rational_points
@@ -33,12 +33,17 @@ def test_d06_matches_committed_result():
 
 def _frequencies(point):
     sketch = expected_sketch(point)
-    return [[sketch.frequencies(pop).get(cell, Fraction(0)) for cell in CELLS] for pop in HUI_WALTER.populations]
+    return [
+        [sketch.frequencies(pop).get(cell, Fraction(0)) for cell in CELLS] for pop in HUI_WALTER.populations
+    ]
 
 
 def _sign(truth):
-    f = ((truth["theta1"] - truth["theta2"]) * (1 - truth["alpha1"] - truth["beta1"])
-         * (1 - truth["alpha2"] - truth["beta2"]))
+    f = (
+        (truth["theta1"] - truth["theta2"])
+        * (1 - truth["alpha1"] - truth["beta1"])
+        * (1 - truth["alpha2"] - truth["beta2"])
+    )
     return 0 if f == 0 else (1 if f > 0 else -1)
 
 
@@ -61,31 +66,43 @@ def test_closed_form_other_root_gives_mirror(point):
     assume(sign != 0)
     solutions = d06.closed_form(_frequencies(point))
     mirror = {
-        "theta1": 1 - truth["theta1"], "theta2": 1 - truth["theta2"],
-        "alpha1": 1 - truth["beta1"], "alpha2": 1 - truth["beta2"],
-        "beta1": 1 - truth["alpha1"], "beta2": 1 - truth["alpha2"],
+        "theta1": 1 - truth["theta1"],
+        "theta2": 1 - truth["theta2"],
+        "alpha1": 1 - truth["beta1"],
+        "alpha2": 1 - truth["beta2"],
+        "beta1": 1 - truth["alpha1"],
+        "beta2": 1 - truth["alpha2"],
     }
     assert solutions[1 if sign > 0 else 0] == mirror
 
 
-@pytest.mark.parametrize("prevalences, accuracy", [
-    (("1/5", "1/5"), {0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}}),   # equal prevalences
-    (("1/5", "3/5"), {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "7/10", "b": "9/10"}}),    # Youden index 0
-])
+@pytest.mark.parametrize(
+    "prevalences, accuracy",
+    [
+        (("1/5", "1/5"), {0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}}),  # equal prevalences
+        (("1/5", "3/5"), {0: {"a": "1/2", "b": "1/2"}, 1: {"a": "7/10", "b": "9/10"}}),  # Youden index 0
+    ],
+)
 def test_closed_form_silent_at_blind_spot(prevalences, accuracy):
     point = d06.EvaluationPoint.from_values(
-        HUI_WALTER, {"p0": {"a": prevalences[0]}, "p1": {"a": prevalences[1]}}, accuracy=accuracy)
+        HUI_WALTER, {"p0": {"a": prevalences[0]}, "p1": {"a": prevalences[1]}}, accuracy=accuracy
+    )
     assert d06.closed_form(_frequencies(point)) is None
 
 
 def test_printed_theta_differs_from_truth():
     point = d06.EvaluationPoint.from_values(
-        HUI_WALTER, {"p0": {"a": "1/5"}, "p1": {"a": "3/5"}},
-        accuracy={0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}})
+        HUI_WALTER,
+        {"p0": {"a": "1/5"}, "p1": {"a": "3/5"}},
+        accuracy={0: {"a": "9/10", "b": "4/5"}, 1: {"a": "7/10", "b": "9/10"}},
+    )
     one, two = (d06.cross_tab(cells) for cells in _frequencies(point))
     truth = d06.truth_of(point)
-    root = (truth["theta1"] - truth["theta2"]) * (1 - truth["alpha1"] - truth["beta1"]) * (
-        1 - truth["alpha2"] - truth["beta2"])
+    root = (
+        (truth["theta1"] - truth["theta2"])
+        * (1 - truth["alpha1"] - truth["beta1"])
+        * (1 - truth["alpha2"] - truth["beta2"])
+    )
     assert root * root == d06.discriminant_squared(one, two)
     for sign in (1, -1):
         printed = {k: n / d for k, (n, d) in d06.estimators(one, two, sign * root, printed=True).items()}

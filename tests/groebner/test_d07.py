@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from evalgebra.groebner.backends import available_backends

@@ -41,7 +41,7 @@ def test_classifier_axioms_vanish_at_exact_simulations_and_fail_when_perturbed(r
     for seed in range(3):
         point = _point(spec, seed)
         sketch = expected_sketch(point)
-        back = evaluation_point(sketch, structure=spec.structure)   # the point with its test size
+        back = evaluation_point(sketch, structure=spec.structure)  # the point with its test size
         assert back.free_values() == point.free_values()
         at = values_at(ideal, back, sketch)
         assert all(not p(*at) for i in (0, 1) for p in classifier_axioms(ideal, i))
@@ -83,7 +83,7 @@ def test_pair_minors_r2_is_theorem_four_pair_polynomial():
     (minor,) = pair_minors(ideal, (0, 1))
     f = [g[n] for n in ideal.ring.names if n.startswith("f_")]
     total = groebner_basis(Ideal(ideal.ring, [sum(f[1:], f[0]) - 1], is_groebner=False))
-    assert not normal_form(minor + theorem4, total.generators).coeffs()     # equal up to sign once sum f = 1
+    assert not normal_form(minor + theorem4, total.generators).coeffs()  # equal up to sign once sum f = 1
     assert normal_form(minor - theorem4, total.generators).coeffs()
 
 

@@ -11,8 +11,12 @@ import re
 
 import pytest
 import sympy
-from sympy.parsing.sympy_parser import (convert_xor, implicit_multiplication, parse_expr,
-                                        standard_transformations)
+from sympy.parsing.sympy_parser import (
+    convert_xor,
+    implicit_multiplication,
+    parse_expr,
+    standard_transformations,
+)
 
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.groebner.coordinates import sketch_moments
@@ -26,13 +30,22 @@ GUIDE = ROOT / "docs" / "guide" / "correlated.md"
 
 
 def _committed(n: int, text: str) -> list[str]:
-    rows = [re.split(r"\s{2,}", line.strip()) for line in RESULT.read_text(encoding="utf-8").splitlines()
-            if line.startswith(f"{n}  {text}  ")]
+    rows = [
+        re.split(r"\s{2,}", line.strip())
+        for line in RESULT.read_text(encoding="utf-8").splitlines()
+        if line.startswith(f"{n}  {text}  ")
+    ]
     assert len(rows) == 1, (n, text)
     return rows[0]
 
 
-FAST = [((0, 1),), ((0, 1), (0, 2), (0, 3)), ((0, 1), (0, 2), (1, 3)), ((0, 1, 2, 3),), ((0, 1), (0, 2), (1, 2, 3))]
+FAST = [
+    ((0, 1),),
+    ((0, 1), (0, 2), (0, 3)),
+    ((0, 1), (0, 2), (1, 3)),
+    ((0, 1, 2, 3),),
+    ((0, 1), (0, 2), (1, 2, 3)),
+]
 
 
 @pytest.mark.parametrize("structure", FAST)
@@ -41,7 +54,7 @@ def test_d10_fast_rows_match_committed_tables(structure):
     cells, timings, form = d10.row(4, structure, seed=0, limit=120.0, points=None)
     committed = _committed(4, cells[1])
     assert cells[:3] == committed[:3]
-    assert cells[4:] == committed[4:]   # the points column comes from the atlas
+    assert cells[4:] == committed[4:]  # the points column comes from the atlas
     assert "groebner" in timings
     cells[3] = committed[3]
     published = MARKDOWN.read_text(encoding="utf-8").splitlines()
@@ -58,10 +71,14 @@ def _round_trip(k_text: str, c_text: str, structure, truth_prevalence) -> None:
     spec = EnsembleSpec(4, 2, structure)
     truth = random_point(spec, 3)
     sketch = expected_sketch(truth)
-    moments = {sympy.Symbol(str(key)): sympy.Rational(v.numerator, v.denominator)
-               for key, v in sketch_moments(sketch).items()}
+    moments = {
+        sympy.Symbol(str(key)): sympy.Rational(v.numerator, v.denominator)
+        for key, v in sketch_moments(sketch).items()
+    }
     k, c = _d(k_text).xreplace(moments), _d(c_text).xreplace(moments)
-    roots = {sympy.nsimplify(sympy.Rational(1, 2) * (1 + sign * k / sympy.sqrt(k ** 2 + 4 * c))) for sign in (-1, 1)}
+    roots = {
+        sympy.nsimplify(sympy.Rational(1, 2) * (1 + sign * k / sympy.sqrt(k**2 + 4 * c))) for sign in (-1, 1)
+    }
     assert truth_prevalence(truth) in roots
     assert all(r.is_Rational for r in roots)  # the sketch is explained by the structure: rational points
 

@@ -31,8 +31,12 @@ def test_derivation_independent_of_hash_seed(tmp_path):
     for seed in ("0", "12345"):
         out = tmp_path / f"d02_{seed}.txt"
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        subprocess.run([sys.executable, str(DERIVATIONS / "d02_three_independent.py"), "--out", str(out)],
-                       check=True, env=env, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, str(DERIVATIONS / "d02_three_independent.py"), "--out", str(out)],
+            check=True,
+            env=env,
+            cwd=ROOT,
+        )
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
 

@@ -9,19 +9,28 @@ from evalgebra.groebner.polys import PolyRing
 
 def test_ideal_latex_mathematical_names():
     ring = PolyRing(("corr_0_1_a", "acc_0_a", "prev_a", "u_0_1"), "lex")
-    ideal = Ideal(ring, [ring.parse("corr_0_1_a^2 - 1/2*prev_a"), ring.parse("acc_0_a*u_0_1 - 3")],
-                  "reduced Gröbner basis", is_groebner=True)
+    ideal = Ideal(
+        ring,
+        [ring.parse("corr_0_1_a^2 - 1/2*prev_a"), ring.parse("acc_0_a*u_0_1 - 3")],
+        "reduced Gröbner basis",
+        is_groebner=True,
+    )
     assert ideal.to_latex() == (
         "\\begin{align*}\n"
-        r"\left(G^{a}_{0,1}\right)^{2} - \frac{P_{a}}{2} &= 0 \\" "\n"
-        r"P_{0,a} u_{0 1} - 3 &= 0" "\n"
+        r"\left(G^{a}_{0,1}\right)^{2} - \frac{P_{a}}{2} &= 0 \\"
+        "\n"
+        r"P_{0,a} u_{0 1} - 3 &= 0"
+        "\n"
         "\\end{align*}"
     )
     assert ideal._repr_latex_() == (
         "$$\\begin{aligned}\n"
-        r"& \text{reduced Gröbner basis: 2 generators in 4 variables} \\" "\n"
-        r"\left(G^{a}_{0,1}\right)^{2} - \frac{P_{a}}{2} &= 0 \\" "\n"
-        r"P_{0,a} u_{0 1} - 3 &= 0" "\n"
+        r"& \text{reduced Gröbner basis: 2 generators in 4 variables} \\"
+        "\n"
+        r"\left(G^{a}_{0,1}\right)^{2} - \frac{P_{a}}{2} &= 0 \\"
+        "\n"
+        r"P_{0,a} u_{0 1} - 3 &= 0"
+        "\n"
         "\\end{aligned}$$"
     )
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from evalgebra.groebner.identifiability import identifiability, projection_dimension
-from evalgebra.structures import enumerate_structures, isomorphism
 from evalgebra.spec import EnsembleSpec
+from evalgebra.structures import enumerate_structures, isomorphism
 from evalgebra.testing.scripts import DERIVATIONS, load_derivation
 
 
@@ -59,7 +59,7 @@ def test_d04_matches_committed_result():
 # -- R >= 3 -------------------------------------------------------------------------------------
 def test_projection_dimension_three_labels_pair_structures_on_three_classifiers():
     dims = [projection_dimension(EnsembleSpec(3, 3, s)) for s in enumerate_structures(3, "graphs")]
-    assert dims == [0, 6, 10, 14]      # complete graph: 20 basic statistics less the 6 axioms
+    assert dims == [0, 6, 10, 14]  # complete graph: 20 basic statistics less the 6 axioms
 
 
 def test_projection_dimension_three_labels_is_invariant_under_relabelling():

@@ -31,13 +31,19 @@ LABELS = ("a", "b", "c", "d")
 
 def _point() -> EvaluationPoint:
     """Distinct prevalences and response columns with small denominators (a quick Gröbner run)."""
-    rows = [{"a": "3/5", "b": "1/5", "c": "1/10", "d": "1/10"}, {"a": "1/10", "b": "7/10", "c": "1/10", "d": "1/10"},
-            {"a": "1/10", "b": "0", "c": "4/5", "d": "1/10"}, {"a": "1/5", "b": "1/10", "c": "0", "d": "7/10"}]
+    rows = [
+        {"a": "3/5", "b": "1/5", "c": "1/10", "d": "1/10"},
+        {"a": "1/10", "b": "7/10", "c": "1/10", "d": "1/10"},
+        {"a": "1/10", "b": "0", "c": "4/5", "d": "1/10"},
+        {"a": "1/5", "b": "1/10", "c": "0", "d": "7/10"},
+    ]
     response = {}
     for i in range(3):
         shift = rows[i:] + rows[:i]  # a different matrix for each classifier, still diagonal-heavy
-        response[i] = {t: {a: shift[(k + i) % 4][LABELS[(LABELS.index(a) - i) % 4]] for a in LABELS}
-                       for k, t in enumerate(LABELS)}
+        response[i] = {
+            t: {a: shift[(k + i) % 4][LABELS[(LABELS.index(a) - i) % 4]] for a in LABELS}
+            for k, t in enumerate(LABELS)
+        }
     prevalence = {"a": "2/5", "b": "3/10", "c": "1/5"}
     return EvaluationPoint.from_values(EnsembleSpec(3, 4), prevalence, response=response)
 
@@ -68,10 +74,13 @@ def test_four_labels_groebner_variety_equals_generated_eliminant_points():
     truth = _point()
     sketch = expected_sketch(truth)
     counts = sketch.count_vector().tolist()
-    basis = groebner_basis(evaluation_ideal(spec, observed=sketch, ordering="degrevlex"), backend=backend,
-                           time_limit=900)
+    basis = groebner_basis(
+        evaluation_ideal(spec, observed=sketch, ordering="degrevlex"), backend=backend, time_limit=900
+    )
     n_points = point_count(basis)
-    assert basis.dimension() == 0 and n_points == point_count(basis, distinct=False) == math.factorial(4) == 24
+    assert (
+        basis.dimension() == 0 and n_points == point_count(basis, distinct=False) == math.factorial(4) == 24
+    )
 
     result = evaluate_counts_many(counts, LABELS)
     assert result.ok and len(result.points) == 24
@@ -89,9 +98,17 @@ def test_four_labels_groebner_variety_equals_generated_eliminant_points():
     for t, name in wanted.items():
         weights = [int(x == t) for x in range(4)]
         out = generated.eliminant_4(*counts, *weights)
-        roots = sorted({Fraction(-int(f.coeffs()[0]), int(f.coeffs()[1]))
-                        for f, _ in flint.fmpz_poly(list(out[:5])).factor()[1]})
+        roots = sorted(
+            {
+                Fraction(-int(f.coeffs()[0]), int(f.coeffs()[1]))
+                for f, _ in flint.fmpz_poly(list(out[:5])).factor()[1]
+            }
+        )
         assert roots == sorted(rational_roots(eliminants[name]))
         assert roots == sorted({c[name] for c in candidates})
-    assert sorted(rational_roots(eliminants[prevalence_name])) == sorted({c[prevalence_name] for c in candidates})
-    assert sorted(set(itertools.chain(truth.prevalence[0]))) == sorted({c[prevalence_name] for c in candidates})
+    assert sorted(rational_roots(eliminants[prevalence_name])) == sorted(
+        {c[prevalence_name] for c in candidates}
+    )
+    assert sorted(set(itertools.chain(truth.prevalence[0]))) == sorted(
+        {c[prevalence_name] for c in candidates}
+    )

@@ -8,11 +8,11 @@ import flint
 import hypothesis.strategies as st
 from hypothesis import assume, given
 
+from evalgebra.data.point import evaluation_point
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import frequencies_of, moments_of, sketch_moments
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal
-from evalgebra.data.point import evaluation_point
-from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import labelled_tests, rational_points, specs
 
@@ -36,7 +36,9 @@ def _point_values(sketch, structure="independent"):
     return point, values
 
 
-@given(labelled_tests(specs(min_classifiers=2, max_classifiers=4, max_labels=2), min_items=2, absent_label=False))
+@given(
+    labelled_tests(specs(min_classifiers=2, max_classifiers=4, max_labels=2), min_items=2, absent_label=False)
+)
 def test_containing_variety_vanishes_at_true_point(test):
     sketch = test.sketch()
     _, values = _point_values(sketch)
@@ -44,7 +46,11 @@ def test_containing_variety_vanishes_at_true_point(test):
     assert all(_evaluate(p, ideal.ring, values) == 0 for p in ideal.generators)
 
 
-@given(rational_points(specs(min_classifiers=3, max_classifiers=3, max_labels=2, structure_kinds=("independent",))))
+@given(
+    rational_points(
+        specs(min_classifiers=3, max_classifiers=3, max_labels=2, structure_kinds=("independent",))
+    )
+)
 def test_prevalence_quadratic_has_true_prevalence_as_root(point):
     sketch = expected_sketch(point)
     values = {str(k): v for k, v in sketch_moments(sketch).items()}
@@ -64,13 +70,15 @@ def test_pair_relation_vanishes_at_true_point(test):
     assert all(_evaluate(p, ideal.ring, values) == 0 for p in ideal.generators)
 
 
-@given(specs(max_classifiers=3, max_labels=3, max_populations=2),
-       st.lists(st.integers(0, 20), min_size=27 * 2, max_size=27 * 2))
+@given(
+    specs(max_classifiers=3, max_labels=3, max_populations=2),
+    st.lists(st.integers(0, 20), min_size=27 * 2, max_size=27 * 2),
+)
 def test_moment_map_round_trip(spec, weights):
     size = spec.n_labels**spec.n_classifiers
     frequencies = []
     for s in range(spec.n_populations):
-        chunk = weights[s * size:(s + 1) * size]
+        chunk = weights[s * size : (s + 1) * size]
         assume(sum(chunk) > 0)
         frequencies += [Fraction(w, sum(chunk)) for w in chunk]
     assert frequencies_of(spec, moments_of(spec, frequencies)) == frequencies

@@ -19,8 +19,16 @@ from evalgebra.errors import SpecError
 from evalgebra.groebner import available_backends, containing_variety, runner
 from evalgebra.groebner.backends import BACKENDS, FlintBackend, register
 from evalgebra.groebner.polys import PolyRing
-from evalgebra.groebner.runner import (DEFAULT_TIME_LIMIT, PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE, GroebnerTimeout,
-                                       default_progress, default_time_limit, run_backend, stderr_progress)
+from evalgebra.groebner.runner import (
+    DEFAULT_TIME_LIMIT,
+    PROGRESS_VARIABLE,
+    TIME_LIMIT_VARIABLE,
+    GroebnerTimeout,
+    default_progress,
+    default_time_limit,
+    run_backend,
+    stderr_progress,
+)
 from evalgebra.testing.processes import HAS_PROC, marked_processes, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +40,10 @@ HARD = {"flint": (6, "degrevlex"), "singular": (7, "lex"), "msolve": (8, "degrev
 def _cyclic(n: int, ordering: str) -> tuple[PolyRing, list]:
     names = [f"x{i}" for i in range(n)]
     ring = PolyRing(names, ordering)
-    polys = [ring.parse(" + ".join("*".join(names[(i + k) % n] for k in range(d)) for i in range(n)))
-             for d in range(1, n)]
+    polys = [
+        ring.parse(" + ".join("*".join(names[(i + k) % n] for k in range(d)) for i in range(n)))
+        for d in range(1, n)
+    ]
     polys.append(ring.parse("*".join(names) + " - 1"))
     return ring, polys
 
@@ -72,7 +82,9 @@ def test_run_backend_engines_die_with_a_killed_caller(backend, tmp_path):
     try:
         assert caller.stdout is not None and caller.stdout.readline().strip() == "started"
         expected = 3 if backend != "flint" else 2  # caller, supervised child (, engine)
-        assert wait_for(lambda: len(marked_processes(marker)) >= expected, 30), "the computation did not start"
+        assert wait_for(lambda: len(marked_processes(marker)) >= expected, 30), (
+            "the computation did not start"
+        )
         if backend != "flint":
             assert wait_for(lambda: any(scratch.rglob("*")), 10), "the engine wrote no scratch folder"
         os.kill(caller.pid, signal.SIGKILL)
@@ -93,9 +105,11 @@ def test_containing_variety_takes_a_time_limit():
 
 
 # -- the default time limit, progress lines and the long-lived child ----------------------------------
-SMALL = [(("x", "y"), "lex", ["x^2 - y", "x*y - 1"]),
-         (("x", "y", "z"), "degrevlex", ["x + y + z", "x*y + y*z + z*x", "x*y*z - 1"]),
-         (("a", "b"), "deglex", ["a^3 - b^2", "a*b - 2", "b^3 - a + 1"])]
+SMALL = [
+    (("x", "y"), "lex", ["x^2 - y", "x*y - 1"]),
+    (("x", "y", "z"), "degrevlex", ["x + y + z", "x*y + y*z + z*x", "x*y*z - 1"]),
+    (("a", "b"), "deglex", ["a^3 - b^2", "a*b - 2", "b^3 - a + 1"]),
+]
 
 
 def test_default_time_limit_reads_the_environment(monkeypatch):
@@ -137,15 +151,21 @@ def test_every_route_gives_the_same_basis(backend, names, ordering, texts):
     (own limit), with progress: one reduced basis."""
     ring = PolyRing(names, ordering)
     polys = [ring.parse(t) for t in texts]
-    routes = [run_backend(backend, "groebner", ring, polys, time_limit=math.inf),
-              run_backend(backend, "groebner", ring, polys),
-              run_backend(backend, "groebner", ring, polys, time_limit=60),
-              run_backend(backend, "groebner", ring, polys, progress=lambda *_: None)]
+    routes = [
+        run_backend(backend, "groebner", ring, polys, time_limit=math.inf),
+        run_backend(backend, "groebner", ring, polys),
+        run_backend(backend, "groebner", ring, polys, time_limit=60),
+        run_backend(backend, "groebner", ring, polys, progress=lambda *_: None),
+    ]
     texts_out = [[out_ring.text(p) for p in basis] for out_ring, basis in routes]
     assert all(t == texts_out[0] for t in texts_out)
-    eliminated = [run_backend(backend, "eliminate", ring, polys, [names[0]], time_limit=limit)
-                  for limit in (math.inf, None)]
-    assert [[r.text(p) for p in b] for r, b in eliminated][0] == [[r.text(p) for p in b] for r, b in eliminated][1]
+    eliminated = [
+        run_backend(backend, "eliminate", ring, polys, [names[0]], time_limit=limit)
+        for limit in (math.inf, None)
+    ]
+    assert [[r.text(p) for p in b] for r, b in eliminated][0] == [
+        [r.text(p) for p in b] for r, b in eliminated
+    ][1]
 
 
 def test_calls_under_the_default_limit_share_one_child(monkeypatch):
@@ -169,7 +189,9 @@ def test_a_backend_registered_later_runs_in_a_child_of_its_own(monkeypatch):
 
     register(Renamed())
     try:
-        out_ring, basis = run_backend(Renamed.name, "groebner", ring, [ring.parse("x^2 - y"), ring.parse("y - 4")])
+        out_ring, basis = run_backend(
+            Renamed.name, "groebner", ring, [ring.parse("x^2 - y"), ring.parse("y - 4")]
+        )
         assert [out_ring.text(p) for p in basis] == ["x^2 - 4", "y - 4"]
     finally:
         BACKENDS.pop(Renamed.name)
@@ -181,8 +203,9 @@ def test_progress_lines_name_the_stage_when_asked(monkeypatch, capfd):
     with pytest.raises(GroebnerTimeout):
         run_backend("flint", "groebner", ring, polys, time_limit=1.6, interval=0.5)
     lines = capfd.readouterr().err.splitlines()
-    assert len(lines) >= 2 and all(line.startswith("[evalgebra] groebner with flint: still running after ")
-                                   for line in lines)
+    assert len(lines) >= 2 and all(
+        line.startswith("[evalgebra] groebner with flint: still running after ") for line in lines
+    )
     monkeypatch.setenv(PROGRESS_VARIABLE, "0")
     with pytest.raises(GroebnerTimeout):
         run_backend("flint", "groebner", ring, polys, time_limit=1.1, interval=0.5)

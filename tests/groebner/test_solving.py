@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import SpecError
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal
@@ -21,8 +23,6 @@ from evalgebra.groebner.solving import (
     univariate_eliminant,
     univariate_eliminants,
 )
-from evalgebra.data.point import EvaluationPoint
-from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 
@@ -129,9 +129,12 @@ def test_univariate_eliminant_matches_elimination_three_binary(point):
 
 def test_point_count_generic_three_binary_is_two():
     point = EvaluationPoint.from_values(
-        EnsembleSpec(3, 2), {"a": "3/10"},
-        accuracy={0: {"a": "4/5", "b": "7/10"}, 1: {"a": "3/4", "b": "13/20"}, 2: {"a": "7/10", "b": "9/10"}})
-    ideal = groebner_basis(evaluation_ideal(EnsembleSpec(3, 2), observed=expected_sketch(point),
-                                            ordering="degrevlex"))
+        EnsembleSpec(3, 2),
+        {"a": "3/10"},
+        accuracy={0: {"a": "4/5", "b": "7/10"}, 1: {"a": "3/4", "b": "13/20"}, 2: {"a": "7/10", "b": "9/10"}},
+    )
+    ideal = groebner_basis(
+        evaluation_ideal(EnsembleSpec(3, 2), observed=expected_sketch(point), ordering="degrevlex")
+    )
     assert point_count(ideal) == point_count(ideal, distinct=False) == real_point_count(ideal) == 2
     assert rational_roots(univariate_eliminant(ideal, "prev_a")) == [Fraction(3, 10), Fraction(7, 10)]

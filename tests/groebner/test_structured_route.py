@@ -16,9 +16,20 @@ from evalgebra.groebner.identifiability import random_point
 from evalgebra.groebner.structured_route import structured_solution, unknown_names
 from evalgebra.spec import EnsembleSpec
 
-FINITE_PAIRS = [((0, 1),), ((0, 1), (0, 2)), ((0, 1), (0, 2), (0, 3)), ((0, 1), (0, 2), (1, 3)), ((0, 1), (0, 2), (1, 2))]
-POINTS = {((0, 1),): 2, ((0, 1), (0, 2)): 2, ((0, 1), (0, 2), (0, 3)): 2, ((0, 1), (0, 2), (1, 3)): 4,
-          ((0, 1), (0, 2), (1, 2)): 6}
+FINITE_PAIRS = [
+    ((0, 1),),
+    ((0, 1), (0, 2)),
+    ((0, 1), (0, 2), (0, 3)),
+    ((0, 1), (0, 2), (1, 3)),
+    ((0, 1), (0, 2), (1, 2)),
+]
+POINTS = {
+    ((0, 1),): 2,
+    ((0, 1), (0, 2)): 2,
+    ((0, 1), (0, 2), (0, 3)): 2,
+    ((0, 1), (0, 2), (1, 3)): 4,
+    ((0, 1), (0, 2), (1, 2)): 6,
+}
 
 
 def _free_values(point):
@@ -60,15 +71,21 @@ def test_structured_solution_label_swap_pairs_the_points(structure):
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)
-@given(st.integers(3, 14), st.lists(st.integers(23, 36), min_size=8, max_size=8),
-       st.lists(st.integers(-9, 9).filter(bool), min_size=2, max_size=2))
+@given(
+    st.integers(3, 14),
+    st.lists(st.integers(23, 36), min_size=8, max_size=8),
+    st.lists(st.integers(-9, 9).filter(bool), min_size=2, max_size=2),
+)
 def test_structured_solution_round_trip_one_pair(prevalence, accuracies, correlations):
     spec = EnsembleSpec(4, 2, [(0, 1)])
-    accuracy = {i: {"a": Fraction(accuracies[2 * i], 40), "b": Fraction(accuracies[2 * i + 1], 40)} for i in range(4)}
+    accuracy = {
+        i: {"a": Fraction(accuracies[2 * i], 40), "b": Fraction(accuracies[2 * i + 1], 40)} for i in range(4)
+    }
     correlation = {(0, 1): {"a": Fraction(correlations[0], 400), "b": Fraction(correlations[1], 400)}}
     try:
-        point = EvaluationPoint.from_values(spec, {"a": Fraction(prevalence, 17)}, accuracy=accuracy,
-                                            correlation=correlation)
+        point = EvaluationPoint.from_values(
+            spec, {"a": Fraction(prevalence, 17)}, accuracy=accuracy, correlation=correlation
+        )
         smallest_test_size(point)
     except PointError:
         return

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
+from evalgebra.data.point import EvaluationPoint
+from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter import hui_walter_truth
 from evalgebra.hui_walter.gibbs import GibbsResult, gibbs_hui_walter
-from evalgebra.data.point import EvaluationPoint
-from evalgebra.data.simulate import expected_sketch
 from evalgebra.spec import EnsembleSpec
 
 NAMED = EnsembleSpec(["rf", "svc"], ["malignant", "benign"], populations=["north", "south"])
@@ -25,9 +25,11 @@ def _mirror(values: tuple, n_pops: int) -> tuple:
     return (*(1 - t for t in theta), *swapped)
 
 
-TRUTH = EvaluationPoint.from_values(NAMED, {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
-                                    accuracy={"rf": {"malignant": "4/5", "benign": "9/10"},
-                                              "svc": {"malignant": "7/10", "benign": "17/20"}})
+TRUTH = EvaluationPoint.from_values(
+    NAMED,
+    {"north": {"malignant": "3/5"}, "south": {"malignant": "1/10"}},
+    accuracy={"rf": {"malignant": "4/5", "benign": "9/10"}, "svc": {"malignant": "7/10", "benign": "17/20"}},
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +62,14 @@ def test_gibbs_label_switching_rule_maps_the_mirror_mode_back(posterior, big_ske
     truth = hui_walter_truth(big_sketch)
     mirror = dict(zip(posterior.parameters, _mirror(tuple(float(truth[k]) for k in posterior.parameters), 2)))
     started = gibbs_hui_walter(big_sketch, iterations=1500, burn_in=0, chains=2, seed=7, initial=mirror)
-    assert np.all(started.switched > 0.99)            # the chains stay in the mirror mode ...
-    assert all(started.covers(truth).values())        # ... and the rule maps every draw back
+    assert np.all(started.switched > 0.99)  # the chains stay in the mirror mode ...
+    assert all(started.covers(truth).values())  # ... and the rule maps every draw back
     youden = (started.draws[..., 2::2] + started.draws[..., 3::2] - 1).sum(axis=-1)
     assert np.all(youden >= 0)
     # the rule does not depend on the label names: relabelled, the same evaluation
-    relabelled = gibbs_hui_walter(big_sketch.with_label_order(["benign", "malignant"]), iterations=1500,
-                                  burn_in=300, seed=7)
+    relabelled = gibbs_hui_walter(
+        big_sketch.with_label_order(["benign", "malignant"]), iterations=1500, burn_in=300, seed=7
+    )
     for key, (mean, _, _) in relabelled.summary().items():
         if key[0] == "prevalence":
             assert abs(1 - mean - posterior.summary()[key][0]) < 0.02
@@ -81,9 +84,11 @@ def test_gibbs_total_accuracy_rule_covers_truth(big_sketch):
 
 
 def test_gibbs_three_tests_one_population():
-    point = EvaluationPoint.from_values(EnsembleSpec(3, 2), {"a": "3/10"},
-                                        accuracy={0: {"a": "4/5", "b": "9/10"}, 1: {"a": "7/10", "b": "4/5"},
-                                                  2: {"a": "9/10", "b": "7/10"}})
+    point = EvaluationPoint.from_values(
+        EnsembleSpec(3, 2),
+        {"a": "3/10"},
+        accuracy={0: {"a": "4/5", "b": "9/10"}, 1: {"a": "7/10", "b": "4/5"}, 2: {"a": "9/10", "b": "7/10"}},
+    )
     sketch = expected_sketch(point, 5000)
     result = gibbs_hui_walter(sketch, iterations=1500, burn_in=300, seed=0)
     assert all(result.covers(hui_walter_truth(sketch)).values())
@@ -119,10 +124,13 @@ def test_gibbs_result_repr_is_short_and_html_is_a_table(posterior):
 
 
 def test_gibbs_result_html_escapes_names():
-    sketch = expected_sketch(EvaluationPoint.from_values(
-        EnsembleSpec(["<b>", "svc"], ["m&m", "benign"], populations=["north", "south"]),
-        {"north": {"m&m": "3/5"}, "south": {"m&m": "1/10"}},
-        accuracy={"<b>": {"m&m": "4/5", "benign": "9/10"}, "svc": {"m&m": "7/10", "benign": "17/20"}}),
-        {"north": 2000, "south": 4000})
+    sketch = expected_sketch(
+        EvaluationPoint.from_values(
+            EnsembleSpec(["<b>", "svc"], ["m&m", "benign"], populations=["north", "south"]),
+            {"north": {"m&m": "3/5"}, "south": {"m&m": "1/10"}},
+            accuracy={"<b>": {"m&m": "4/5", "benign": "9/10"}, "svc": {"m&m": "7/10", "benign": "17/20"}},
+        ),
+        {"north": 2000, "south": 4000},
+    )
     page = gibbs_hui_walter(sketch, iterations=20, burn_in=0, chains=1)._repr_html_()
     assert "<b>" not in page and "&lt;b&gt;" in page and "m&amp;m" in page

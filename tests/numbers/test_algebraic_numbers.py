@@ -56,7 +56,9 @@ def test_field_element_value_trace_and_inverse():
         value = x.value(root)
         approx = float(root) ** 2 + 2 * float(root) - 1 / 3
         assert abs(float(value) - approx) < 1e-12
-    assert x.trace() == sum((Fraction(float(r)) * 0 for r in roots), Fraction(0)) + (6 + 0 - 1)  # tr(t^2)=6, tr(t)=0
+    assert x.trace() == sum((Fraction(float(r)) * 0 for r in roots), Fraction(0)) + (
+        6 + 0 - 1
+    )  # tr(t^2)=6, tr(t)=0
     assert ((x * x.inverse()) - 1).is_zero()
     assert (theta / theta).rational() == 1
 
@@ -96,8 +98,16 @@ def test_algebraic_number_is_sympy_crootof(x):
     assert _sympy_value(x) == theirs  # the same canonical (polynomial, index)
     x.refine(Fraction(1, 10**40))
     lo, hi = x.interval()
-    assert sympy.Rational(lo.numerator, lo.denominator) < theirs.evalf(60) < sympy.Rational(hi.numerator, hi.denominator)
-    assert isinstance(x, RealAlgebraic) and x.to_algebraic() is x and hash(x) == hash(AlgebraicNumber(x.poly, x.index))
+    assert (
+        sympy.Rational(lo.numerator, lo.denominator)
+        < theirs.evalf(60)
+        < sympy.Rational(hi.numerator, hi.denominator)
+    )
+    assert (
+        isinstance(x, RealAlgebraic)
+        and x.to_algebraic() is x
+        and hash(x) == hash(AlgebraicNumber(x.poly, x.index))
+    )
 
 
 @settings(max_examples=20, deadline=None)
@@ -109,7 +119,7 @@ def test_algebraic_number_arithmetic_round_trips(x, y, r):
     assert (x + r) - r == x and (x * r) / r == x and r - x == -(x - r)
     assert abs(float(total) - (float(x) + float(y))) < 1e-9 * (1 + abs(float(total)))
     assert abs(float(product) - float(x) * float(y)) < 1e-9 * (1 + abs(float(product)))
-    assert (1 / x) * x == 1 and x ** 2 == x * x and x - x == 0
+    assert (1 / x) * x == 1 and x**2 == x * x and x - x == 0
     theirs = (_sympy_value(x) + _sympy_value(y)).evalf(50)
     assert abs(theirs - _sympy_value(total).evalf(50)) < sympy.Float("1e-40")
 
@@ -124,8 +134,10 @@ def test_quadratic_number_is_the_degree_two_case(p, q, d):
     assert a == AlgebraicNumber.from_quadratic(x)
     if isinstance(a, AlgebraicNumber):
         assert a.degree == 2
-        assert sympy.minimal_polynomial(_sympy_value(x), _X) == sympy.Poly(
-            list(reversed([int(c) for c in a.poly.coeffs()])), _X).as_expr()
+        assert (
+            sympy.minimal_polynomial(_sympy_value(x), _X)
+            == sympy.Poly(list(reversed([int(c) for c in a.poly.coeffs()])), _X).as_expr()
+        )
         assert _sympy_value(x).equals(_sympy_value(a))
         assert {x, a} == {a} and len({x: 1, a: 2}) == 1
     assert (x < a) is False and (x <= a) and (a >= x)
@@ -133,8 +145,17 @@ def test_quadratic_number_is_the_degree_two_case(p, q, d):
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.one_of(_rationals, st.builds(QuadraticNumber, _rationals, _rationals, st.integers(1, 12)),
-                          irreducible_roots(2, 5)), min_size=2, max_size=7))
+@given(
+    st.lists(
+        st.one_of(
+            _rationals,
+            st.builds(QuadraticNumber, _rationals, _rationals, st.integers(1, 12)),
+            irreducible_roots(2, 5),
+        ),
+        min_size=2,
+        max_size=7,
+    )
+)
 def test_mixed_lists_sort_like_sympy(values):
     ours = sorted(values)
     floats = [_sympy_value(v).evalf(50) for v in ours]
@@ -179,13 +200,13 @@ def test_real_roots_degree_sixteen():
     assert isinstance(value, AlgebraicNumber) and value.degree == 16
     roots, n_complex = real_roots(value.poly * flint.fmpz_poly([-1, 0, 1]) ** 2 * poly)
     assert n_complex == 0 and len(roots) == 18 and value in roots
-    assert abs(float(value) - sum(p ** 0.5 for p in (2, 3, 5, 7))) < 1e-12
+    assert abs(float(value) - sum(p**0.5 for p in (2, 3, 5, 7))) < 1e-12
     theta = FieldElement.generator(value)
-    y = (theta ** 3 - 2 * theta + Fraction(1, 7)) / (theta ** 2 + 1)
-    assert y * (theta ** 2 + 1) == theta ** 3 - 2 * theta + Fraction(1, 7)
+    y = (theta**3 - 2 * theta + Fraction(1, 7)) / (theta**2 + 1)
+    assert y * (theta**2 + 1) == theta**3 - 2 * theta + Fraction(1, 7)
     got = y.value(value)
     v = float(value)
-    assert abs(float(got) - (v ** 3 - 2 * v + 1 / 7) / (v * v + 1)) < 1e-9
+    assert abs(float(got) - (v**3 - 2 * v + 1 / 7) / (v * v + 1)) < 1e-9
     assert (theta / theta).rational() == 1 and (theta - theta).value(value) == 0
 
 
@@ -219,7 +240,8 @@ def test_algebraic_numbers_of_any_degree_as_estimate_values():
     assert total - a * a == (1 - a) / 2  # exact, by a route the sum did not take
     exact = e.to_dict()["exact"]
     assert sympy.sympify(exact["prevalence"]["a"]) == sympy.CRootOf(
-        sympy.Poly([1, -1, -6, 6, 8, -8, 1], _X).as_expr(), a.index)
+        sympy.Poly([1, -1, -6, 6, 8, -8, 1], _X).as_expr(), a.index
+    )
     assert abs(float(sympy.sympify(exact["prevalence"]["b"])) - (1 - float(a))) < 1e-15
     assert "root" in e.summary()
 
@@ -260,8 +282,10 @@ def test_polynomial_coefficients_are_exact_integers_never_truncated():
 
 
 def test_polynomial_coefficients_are_bounded_like_every_number_read():
-    from evalgebra.numbers.rationals import MAX_BITS
     from evalgebra.errors import NumberError
+    from evalgebra.numbers.rationals import MAX_BITS
 
-    with pytest.raises(NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"):
+    with pytest.raises(
+        NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"
+    ):
         AlgebraicNumber([10**5000, 0, 1], 0)  # its message could not even print the polynomial

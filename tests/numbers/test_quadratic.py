@@ -28,7 +28,8 @@ squares = st.fractions(min_value=Fraction(1, 5), max_value=5, max_denominator=5)
 
 def exact(x: QN) -> sympy.Expr:
     return sympy.Rational(x.p.numerator, x.p.denominator) + sympy.Rational(
-        x.q.numerator, x.q.denominator) * sympy.sqrt(sympy.Rational(x.d.numerator, x.d.denominator))
+        x.q.numerator, x.q.denominator
+    ) * sympy.sqrt(sympy.Rational(x.d.numerator, x.d.denominator))
 
 
 def rational(p: Fraction, q: Fraction, d: Fraction) -> sympy.Expr:
@@ -57,7 +58,8 @@ def test_value_and_canonical_form(p: Fraction, q: Fraction, d: Fraction) -> None
     assert x.is_rational == exact(x).is_rational
     assert x.is_rational == (x.q == 0)
     assert sympy.sympify(x.to_sympy_text()) == sympy.nsimplify(exact(x)) or same(
-        sympy.sympify(x.to_sympy_text()), exact(x))
+        sympy.sympify(x.to_sympy_text()), exact(x)
+    )
     assert bool(x) == (exact(x) != 0)
 
 
@@ -75,8 +77,9 @@ def test_two_representations_of_one_field(p: Fraction, q: Fraction, d: Fraction,
 
 
 @given(small, small, radicands, small, small, radicands)
-def test_equality_matches_sympy_and_hash(p1: Fraction, q1: Fraction, d1: Fraction,
-                                         p2: Fraction, q2: Fraction, d2: Fraction) -> None:
+def test_equality_matches_sympy_and_hash(
+    p1: Fraction, q1: Fraction, d1: Fraction, p2: Fraction, q2: Fraction, d2: Fraction
+) -> None:
     x, y = QN(p1, q1, d1), QN(p2, q2, d2)
     assert (x == y) == same(exact(x), exact(y))
     if x == y:
@@ -97,13 +100,24 @@ def test_different_fields_still_refused() -> None:
 
 # -- arithmetic ------------------------------------------------------------------------------
 @given(small, small, radicands, small, small, st.integers(-5, 5), small)
-def test_arithmetic_matches_sympy(p1: Fraction, q1: Fraction, d: Fraction, p2: Fraction, q2: Fraction,
-                                  n: int, r: Fraction) -> None:
+def test_arithmetic_matches_sympy(
+    p1: Fraction, q1: Fraction, d: Fraction, p2: Fraction, q2: Fraction, n: int, r: Fraction
+) -> None:
     x, y = QN(p1, q1, d), QN(p2, q2, d)
     ex, ey = exact(x), exact(y)
-    for got, want in ((x + y, ex + ey), (x - y, ex - ey), (x * y, ex * ey), (x + n, ex + n), (n + x, n + ex),
-                      (r + x, r + ex), (x - r, ex - r), (r - x, r - ex), (r * x, r * ex), (x ** 3, ex ** 3),
-                      (x ** 0, 1)):
+    for got, want in (
+        (x + y, ex + ey),
+        (x - y, ex - ey),
+        (x * y, ex * ey),
+        (x + n, ex + n),
+        (n + x, n + ex),
+        (r + x, r + ex),
+        (x - r, ex - r),
+        (r - x, r - ex),
+        (r * x, r * ex),
+        (x**3, ex**3),
+        (x**0, 1),
+    ):
         assert isinstance(got, QN)
         assert same(exact(got), want)
     if y:
@@ -155,8 +169,8 @@ def test_exact_rationals_accepted() -> None:
 # -- conversion to floating point ----------------------------------------------------------
 def test_float_near_cancellation() -> None:
     """p = 1/2 and q*sqrt(d) just below -1/2: the sign and the digits survive."""
-    q = -Fraction(10 ** 14 + 1, 10 ** 14)
-    d = Fraction(1, 4) * (1 + Fraction(52, 10 ** 29)) / (q * q)  # x = -1.3e-28 to 28 digits
+    q = -Fraction(10**14 + 1, 10**14)
+    d = Fraction(1, 4) * (1 + Fraction(52, 10**29)) / (q * q)  # x = -1.3e-28 to 28 digits
     x = QN(Fraction(1, 2), q, d)
     assert not x.is_rational
     want = sympy.N(exact(x), 50)
@@ -166,7 +180,7 @@ def test_float_near_cancellation() -> None:
     assert math.isclose(float(x), float(want), rel_tol=1e-14)
 
 
-@given(st.integers(1, 10 ** 6), st.integers(1, 10 ** 6), st.integers(2, 10 ** 9), st.booleans())
+@given(st.integers(1, 10**6), st.integers(1, 10**6), st.integers(2, 10**9), st.booleans())
 def test_float_of_near_units(a: int, b: int, k: int, flip: bool) -> None:
     """Units of Z[sqrt(d)]-like numbers ``m - sqrt(m**2 - 1)`` cancel hard in floating point."""
     m = 1 + Fraction(k * a, b)
@@ -188,7 +202,7 @@ def test_float_and_complex_match_sympy(p: Fraction, q: Fraction, d: Fraction) ->
 
 
 def test_float_extreme_magnitudes() -> None:
-    tiny, huge = Fraction(1, 10 ** 200), Fraction(10 ** 200)
+    tiny, huge = Fraction(1, 10**200), Fraction(10**200)
     assert math.isclose(float(QN(0, tiny, 2)), 1.4142135623730951e-200, rel_tol=1e-15)
     assert math.isclose(float(QN(0, huge, 2)), 1.4142135623730951e200, rel_tol=1e-15)
     assert math.isclose(float(QN(0, 1, 2 * huge * huge)), 1.4142135623730951e200, rel_tol=1e-15)
@@ -196,8 +210,9 @@ def test_float_extreme_magnitudes() -> None:
 
 # -- one family with AlgebraicNumber -----------------------------------------------------------------
 @given(small, small, radicands, small, small, radicands)
-def test_comparisons_across_fields_match_sympy(p1: Fraction, q1: Fraction, d1: Fraction, p2: Fraction,
-                                               q2: Fraction, d2: Fraction) -> None:
+def test_comparisons_across_fields_match_sympy(
+    p1: Fraction, q1: Fraction, d1: Fraction, p2: Fraction, q2: Fraction, d2: Fraction
+) -> None:
     """Two real numbers of different quadratic fields compare exactly (as algebraic numbers)."""
     x, y = QN(p1, q1, d1), QN(p2, q2, d2)
     assume(x.is_real and y.is_real)
@@ -234,8 +249,13 @@ def test_quadratic_number_text_goes_through_the_bounded_parser():
     from evalgebra.errors import InexactError, NumberError
 
     assert QN("1/3") == Fraction(1, 3) and QN(" 2 ", "1/2", "8") == QN(2, 1, 2)
-    for text, says in [("1/0", "zero denominator"), ("1e5000", "exponent 5000"), ("nan", "cannot read 'nan'"),
-                       ("0e99999999", "exponent 99999999"), ("0x10", "cannot read")]:
+    for text, says in [
+        ("1/0", "zero denominator"),
+        ("1e5000", "exponent 5000"),
+        ("nan", "cannot read 'nan'"),
+        ("0e99999999", "exponent 99999999"),
+        ("0x10", "cannot read"),
+    ]:
         start = time.perf_counter()
         with pytest.raises(NumberError, match=says):
             QN(text)

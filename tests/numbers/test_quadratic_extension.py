@@ -47,4 +47,6 @@ def test_quadratic_extension_on_polynomials_reduces_quotients():
     assert field.same(field.mul(root, root), (x, zero, one))
     quotient = field.divide((x, zero, one), root)  # x / sqrt(x) = sqrt(x)
     assert field.same(quotient, root) and quotient[2].degree() == 0
-    assert field.same(field.evaluate([one, zero, -x], root, zero, one), (zero, zero, one))  # t^2 - x at sqrt(x)
+    assert field.same(
+        field.evaluate([one, zero, -x], root, zero, one), (zero, zero, one)
+    )  # t^2 - x at sqrt(x)

@@ -21,7 +21,9 @@ def _pair(u: Fraction, v: Fraction, d: int) -> tuple[QuadraticElement, Quadratic
 
 
 @settings(max_examples=150, deadline=None)
-@given(u=rationals, v=rationals, x=rationals, y=rationals, d=st.sampled_from(_RADICANDS), k=st.integers(-9, 9))
+@given(
+    u=rationals, v=rationals, x=rationals, y=rationals, d=st.sampled_from(_RADICANDS), k=st.integers(-9, 9)
+)
 def test_quadratic_element_arithmetic_matches_quadratic_number(u, v, x, y, d, k):
     a, a_ref = _pair(u, v, d)
     b, b_ref = _pair(x, y, d)
@@ -30,8 +32,9 @@ def test_quadratic_element_arithmetic_matches_quadratic_number(u, v, x, y, d, k)
     assert (a * b).exact() == a_ref * b_ref
     assert (k - a).exact() == k - a_ref and (a * flint.fmpz(k)).exact() == a_ref * k
     assert (flint.fmpq(k, 7) + a).exact() == Fraction(k, 7) + a_ref
-    assert a.conjugate().exact() == a_ref.conjugate() and a.norm() == flint.fmpq(a_ref.norm().numerator,
-                                                                                    a_ref.norm().denominator)
+    assert a.conjugate().exact() == a_ref.conjugate() and a.norm() == flint.fmpq(
+        a_ref.norm().numerator, a_ref.norm().denominator
+    )
     if b:
         assert (a / b).exact() == a_ref / b_ref and (a / b) * b == a
         assert (3 / b).exact() == 3 / b_ref
@@ -53,7 +56,9 @@ def test_quadratic_element_equality_zero_and_errors():
         QuadraticElement(1, 1, 2) + QuadraticElement(1, 1, 3)
     with pytest.raises(TypeError):
         QuadraticElement(0.5, 1, 2)
-    assert QuadraticElement(1, 1, 2) ** 3 == QuadraticElement(7, 5, 2) and QuadraticElement(1, 1, 2) ** -1 == QuadraticElement(-1, 1, 2)
+    assert QuadraticElement(1, 1, 2) ** 3 == QuadraticElement(7, 5, 2) and QuadraticElement(
+        1, 1, 2
+    ) ** -1 == QuadraticElement(-1, 1, 2)
 
 
 @settings(max_examples=60, deadline=None)
@@ -67,12 +72,14 @@ def test_quadratic_element_root_of_is_a_root(a, b, c):
     for theta in (low, high):
         assert a * theta * theta + b * theta + c == 0
     assert low < high and low.conjugate() == high
-    assert float(low) == pytest.approx((-b - discriminant ** 0.5) / (2 * a))
-    assert float(high) == pytest.approx((-b + discriminant ** 0.5) / (2 * a))
+    assert float(low) == pytest.approx((-b - discriminant**0.5) / (2 * a))
+    assert float(high) == pytest.approx((-b + discriminant**0.5) / (2 * a))
 
 
 @settings(max_examples=40, deadline=None)
-@given(values=st.lists(st.tuples(rationals, rationals), min_size=2, max_size=12), d=st.sampled_from((2, 5, 13)))
+@given(
+    values=st.lists(st.tuples(rationals, rationals), min_size=2, max_size=12), d=st.sampled_from((2, 5, 13))
+)
 def test_quadratic_element_long_chains_stay_exact(values, d):
     # products grow the denominator past REDUCE_BITS (then reduced by the gcd); sums, differences and
     # quotients on the way: the same number as QuadraticNumber's arithmetic, and an unreduced form compares equal

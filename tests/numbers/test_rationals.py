@@ -9,13 +9,28 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalgebra.errors import PointError, SketchError, SpecError
-from evalgebra.numbers.rationals import MAX_BITS, MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational, show_int
+from evalgebra.numbers.rationals import (
+    MAX_BITS,
+    MAX_DIGITS,
+    MAX_EXPONENT,
+    exact_rational,
+    parse_rational,
+    show_int,
+)
 
 
 @pytest.mark.parametrize(
     "text, value",
-    [("3", 3), (" -6/8 ", Fraction(-3, 4)), ("0.25", Fraction(1, 4)), ("25e-2", Fraction(1, 4)),
-     (".5", Fraction(1, 2)), ("1_000", 1000), ("+2E+3", 2000), (f"1e{MAX_EXPONENT}", 10**MAX_EXPONENT)],
+    [
+        ("3", 3),
+        (" -6/8 ", Fraction(-3, 4)),
+        ("0.25", Fraction(1, 4)),
+        ("25e-2", Fraction(1, 4)),
+        (".5", Fraction(1, 2)),
+        ("1_000", 1000),
+        ("+2E+3", 2000),
+        (f"1e{MAX_EXPONENT}", 10**MAX_EXPONENT),
+    ],
 )
 def test_parse_rational_reads_what_fraction_reads(text, value):
     assert parse_rational(text, "x") == value == Fraction(text)
@@ -24,7 +39,10 @@ def test_parse_rational_reads_what_fraction_reads(text, value):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("0e99999999", r"x: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000"),
+        (
+            "0e99999999",
+            r"x: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000",
+        ),
         ("1e-99999999", r"exponent -99999999"),
         ("1e" + "9" * 5000, r"cannot read '1e999"),
         ("9" * (MAX_DIGITS + 1), rf"has {MAX_DIGITS + 1} digits; accepted: at most {MAX_DIGITS}"),
@@ -49,7 +67,9 @@ def test_exact_rational_raises_the_callers_error_and_bounds_ints():
         exact_rational(0.5, "x", PointError)
     with pytest.raises(PointError, match=r"x: True is not exact"):
         exact_rational(True, "x", PointError)
-    with pytest.raises(SketchError, match=rf"too large; accepted: numerators and denominators of at most {MAX_BITS} bits"):
+    with pytest.raises(
+        SketchError, match=rf"too large; accepted: numerators and denominators of at most {MAX_BITS} bits"
+    ):
         exact_rational(10**5000, "x")
     with pytest.raises(SketchError, match=r"cannot read \[1\] as an exact rational"):
         exact_rational([1], "x")
@@ -71,7 +91,9 @@ def test_parse_rational_round_trips_fractions(value):
 
 
 # -- one parser (issue 21: the CLI had its own with 50 digits, QuadraticNumber none) ------------------
-@pytest.mark.parametrize("text", ["٣", "١/٢", "0x10", "inf", "nan", "-inf", "1e", "1/2/3", "1 / 2", "1/-2", "½"])
+@pytest.mark.parametrize(
+    "text", ["٣", "١/٢", "0x10", "inf", "nan", "-inf", "1e", "1/2/3", "1 / 2", "1/-2", "½"]
+)
 def test_parse_rational_takes_ascii_rationals_only(text):
     with pytest.raises(SketchError, match="cannot read"):
         parse_rational(text, "x")

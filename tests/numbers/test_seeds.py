@@ -27,8 +27,9 @@ def _seed_takers():
 
     three = Sketch.from_counts({"aaa": 5, "aab": 2, "abb": 1, "bab": 3, "bbb": 4}, labels=["a", "b"])
     two = Sketch.from_counts({"aa": 5, "ab": 2, "ba": 1, "bb": 3}, labels=["a", "b"])
-    abstaining = Sketch.from_counts({("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"],
-                                    abstain="u")
+    abstaining = Sketch.from_counts(
+        {("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"], abstain="u"
+    )
     point = EvaluationPoint.from_values(EnsembleSpec(1, 2), {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}})
     crowd = sparse_crowd(n_tasks=40, n_workers=6, per_task=3).records()
     return {
@@ -43,18 +44,23 @@ def _seed_takers():
         "random_point": lambda s: random_point(EnsembleSpec(3, 2), seed=s),
         "evaluate": lambda s: evaluate(three, intervals="bootstrap", n_boot=10, seed=s),
         "evaluate with abstentions": lambda s: evaluate(abstaining, intervals="bootstrap", n_boot=10, seed=s),
-        "confidence_intervals": lambda s: confidence_intervals(majority_vote(three), three, n_boot=10, seed=s),
+        "confidence_intervals": lambda s: confidence_intervals(
+            majority_vote(three), three, n_boot=10, seed=s
+        ),
         "random.Random": lambda s: sample_labelled_tests(three, size=1, seed=random.Random(s or 0)),
     }
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, "3", True, 2**256, 10**5000], ids=["-1", "1.5", "'3'", "True", "2**256",
-                                                                           "10**5000"])
+@pytest.mark.parametrize(
+    "seed", [-1, 1.5, "3", True, 2**256, 10**5000], ids=["-1", "1.5", "'3'", "True", "2**256", "10**5000"]
+)
 def test_every_seed_taker_refuses_what_is_not_a_seed_in_one_line(seed):
     for name, call in _seed_takers().items():
         if name == "random.Random":
             continue
-        with pytest.raises(SpecError, match=r"(seed|rng)=.*: a seed is a non-negative integer below 2\*\*256"):
+        with pytest.raises(
+            SpecError, match=r"(seed|rng)=.*: a seed is a non-negative integer below 2\*\*256"
+        ):
             call(seed)
 
 

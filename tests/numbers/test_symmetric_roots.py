@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from evalgebra.codegen.structure_modules import GENERATED_STRUCTURES
 from evalgebra.codegen.structures import module_name
 from evalgebra.data.simulate import expected_sketch
+from evalgebra.groebner.identifiability import random_point
 from evalgebra.numbers.algebraic_numbers import real_roots
 from evalgebra.numbers.symmetric_roots import eliminant_roots, in_swap_variable
-from evalgebra.groebner.identifiability import random_point
 from evalgebra.spec import EnsembleSpec
 
 _U = flint.fmpz_poly([0, 1, -1])
@@ -51,7 +51,9 @@ def test_eliminant_roots_of_the_committed_structures(n, structure):
     """Every committed structure's eliminant is symmetric under the label swap and splits through s."""
     module = importlib.import_module(f"evalgebra.generated.structures.{module_name(n, structure)}")
     for seed in range(3):
-        counts = [int(c) for c in expected_sketch(random_point(EnsembleSpec(n, 2, structure), seed)).count_vector()]
+        counts = [
+            int(c) for c in expected_sketch(random_point(EnsembleSpec(n, 2, structure), seed)).count_vector()
+        ]
         coefficients = module.eliminant(counts)
         if not any(coefficients):
             continue
@@ -63,7 +65,7 @@ def test_eliminant_roots_of_the_committed_structures(n, structure):
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
-@given(st.fractions(min_value=-3, max_value=Fraction(1, 4), max_denominator=10 ** 6))
+@given(st.fractions(min_value=-3, max_value=Fraction(1, 4), max_denominator=10**6))
 def test_eliminant_roots_of_an_irrational_quadratic_have_isolating_intervals(s):
     # p^2 - p + s: roots (1 -+ sqrt(1 - 4 s)) / 2, found from an integer square root (no root isolation)
     quadratic = flint.fmpz_poly([s.numerator, -s.denominator, s.denominator])

@@ -15,6 +15,9 @@ from matplotlib.collections import PathCollection, PolyCollection  # noqa: E402
 from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection  # noqa: E402
 
 from evalgebra import datasets  # noqa: E402
+from evalgebra.alarm.logical import feasible_qa, logical_alarm  # noqa: E402
+from evalgebra.alarm.safety import SafetySpec  # noqa: E402
+from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.errors import SketchError, SpecError  # noqa: E402
 from evalgebra.plots.alarm import (  # noqa: E402
     plot_accuracy_bands,
@@ -27,9 +30,6 @@ from evalgebra.plots.evaluation_space import (  # noqa: E402
     plot_axiom_planes,
     plot_pair_evaluations,
 )
-from evalgebra.alarm.logical import feasible_qa, logical_alarm  # noqa: E402
-from evalgebra.alarm.safety import SafetySpec  # noqa: E402
-from evalgebra.data.sketch import Sketch  # noqa: E402
 
 GREEN = matplotlib.colors.to_rgba("#2ca02c")
 RED = matplotlib.colors.to_rgba("#d62728")
@@ -57,7 +57,9 @@ def _bars(ax):
     found = {}
     for collection in ax.collections:
         assert isinstance(collection, PolyCollection)
-        extents = [(float(p.vertices[:, 0].min()), float(p.vertices[:, 0].max())) for p in collection.get_paths()]
+        extents = [
+            (float(p.vertices[:, 0].min()), float(p.vertices[:, 0].max())) for p in collection.get_paths()
+        ]
         found[collection.get_label()] = extents
     return found
 
@@ -79,8 +81,10 @@ def test_plot_alarm_trace_rows_follow_the_report(graders, tmp_path):
         else:
             assert bars[f"_feasible: {members}"] == [(lo - 0.5, hi + 0.5) for lo, hi in row.feasible_Qa]
     fires = [t for t in ax.get_yticklabels() if t.get_text().endswith("(fires)")]
-    assert [t.get_text() for t in fires] == ["claude_haiku, mistral_large, gpt4_turbo  (fires)",
-                                             "mistral_large, gpt4_turbo  (fires)"]
+    assert [t.get_text() for t in fires] == [
+        "claude_haiku, mistral_large, gpt4_turbo  (fires)",
+        "mistral_large, gpt4_turbo  (fires)",
+    ]
     assert all(matplotlib.colors.to_rgba(t.get_color()) == RED for t in fires)
     (truth,) = ax.get_lines()  # the labelled sketch's true Q_a
     assert list(truth.get_xdata()) == [237, 237]
@@ -138,8 +142,11 @@ def test_plot_accuracy_bands_without_truth(graders):
 # -- exact accuracy ranges ---------------------------------------------------------------------
 def _range_bars(ax):
     """Label -> (x0, x1) of the single bar of each broken_barh collection."""
-    return {c.get_label(): (c.get_paths()[0].vertices[:, 0].min(), c.get_paths()[0].vertices[:, 0].max())
-            for c in ax.collections if isinstance(c, PolyCollection)}
+    return {
+        c.get_label(): (c.get_paths()[0].vertices[:, 0].min(), c.get_paths()[0].vertices[:, 0].max())
+        for c in ax.collections
+        if isinstance(c, PolyCollection)
+    }
 
 
 def test_plot_accuracy_ranges_draws_the_exact_ranges(graders, tmp_path):
@@ -147,7 +154,9 @@ def test_plot_accuracy_ranges_draws_the_exact_ranges(graders, tmp_path):
 
     fig = plot_accuracy_ranges(graders)
     assert isinstance(fig, PlotFigure) and len(fig.axes) == 2
-    report = logical_alarm(graders.unlabelled(), subsets=[["mistral_large"]], prevalences=False, accuracy=True)
+    report = logical_alarm(
+        graders.unlabelled(), subsets=[["mistral_large"]], prevalences=False, accuracy=True
+    )
     lo, hi = report.subsets[0].accuracy["mistral_large"]["a"]
     left, right = fig.axes
     x0, x1 = _range_bars(left)["_meets: mistral_large"]
@@ -174,8 +183,12 @@ def test_plot_accuracy_ranges_marks_a_classifier_that_fires(tmp_path):
 
 # -- alarm rates -------------------------------------------------------------------------------
 def test_plot_alarm_rates_one_line_per_kind(tmp_path):
-    fig = plot_alarm_rates([0.0, 0.05, 0.1], {"outside_unit_cube": [0.1, 0.3, 0.6], "complex": [0, 0, 0.1]},
-                           xlabel="correlation", title="rates")
+    fig = plot_alarm_rates(
+        [0.0, 0.05, 0.1],
+        {"outside_unit_cube": [0.1, 0.3, 0.6], "complex": [0, 0, 0.1]},
+        xlabel="correlation",
+        title="rates",
+    )
     (ax,) = fig.axes
     lines = ax.get_lines()
     assert [line.get_label() for line in lines] == ["outside_unit_cube", "complex"]
@@ -207,8 +220,10 @@ def test_pair_evaluations_seed_figure_two(toy):
     assert (cut.x[:, 0] - cut.x[:, 1] <= 40).all()  # C3: n_ab = 40
 
 
-@pytest.mark.parametrize("pair", [("mistral_large", "gpt4_turbo"), ("claude_haiku", "gpt4_turbo"),
-                                  ("claude_haiku", "mistral_large")])
+@pytest.mark.parametrize(
+    "pair",
+    [("mistral_large", "gpt4_turbo"), ("claude_haiku", "gpt4_turbo"), ("claude_haiku", "mistral_large")],
+)
 def test_pair_evaluations_agree_with_the_alarm(graders, pair):
     """Some drawn point meets the specification on both labels exactly where the alarm finds Q_a feasible."""
     feasible = {q for lo, hi in feasible_qa(graders, pair) for q in range(lo, hi + 1)}
@@ -271,8 +286,11 @@ def test_plot_axiom_planes_artists(graders, tmp_path):
     assert len(polygons) == 1 + 3 + 3  # its faces, one plane per grader, the part meeting the spec
     assert len(stars) == 3
     names = [c.get_label() for c in polygons if c.get_label().startswith(graders.classifiers)]
-    assert names == ["claude_haiku ($R_{a_i} = 146$)", "mistral_large ($R_{a_i} = 27$)",
-                     "gpt4_turbo ($R_{a_i} = 234$)"]
+    assert names == [
+        "claude_haiku ($R_{a_i} = 146$)",
+        "mistral_large ($R_{a_i} = 27$)",
+        "gpt4_turbo ($R_{a_i} = 234$)",
+    ]
 
 
 def test_plot_axiom_planes_subset_unlabelled(graders):

@@ -10,10 +10,10 @@ matplotlib.use("Agg")
 
 from evalgebra import datasets  # noqa: E402
 from evalgebra.errors import SpecError  # noqa: E402
+from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 from evalgebra.plots.consistency import plot_consistency  # noqa: E402
 from evalgebra.plots.evaluation import plot_partition  # noqa: E402
 from evalgebra.samplewise.metrics import consistency  # noqa: E402
-from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 
 
 def test_plot_partition_bars_are_the_partition():
@@ -34,6 +34,11 @@ def test_plot_consistency_marks_the_mean():
     truth = rng.integers(0, 2, size=60)
     runs = np.where(rng.random((5, 60)) < 0.2, 1 - truth, truth)
     fig = plot_consistency(runs, truth, metrics=["pa_acc", "ec_acc"])
-    means = [line.get_ydata()[0] for line in fig.axes[0].get_lines() if len(line.get_xdata()) == 2
-             and line.get_color() == "#d62728"]
-    assert means == pytest.approx([float(consistency(runs, "pa_acc")), float(consistency(runs, "ec_acc", truth))])
+    means = [
+        line.get_ydata()[0]
+        for line in fig.axes[0].get_lines()
+        if len(line.get_xdata()) == 2 and line.get_color() == "#d62728"
+    ]
+    assert means == pytest.approx(
+        [float(consistency(runs, "pa_acc")), float(consistency(runs, "ec_acc", truth))]
+    )

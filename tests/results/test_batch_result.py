@@ -21,8 +21,16 @@ def test_batch_result_of_evaluate_batch_reads_as_before_and_flags_decoded_rows()
     assert isinstance(out, BatchResult) and out.method == "evaluate_batch"
     assert out["prevalence"].tolist()[0] == [0.25, 0.75] and out["chosen"].tolist() == [0, -1]
     assert out.n_rows == 2 and out.decoded.tolist() == [True, False]
-    assert set(out) == {"prevalence", "accuracy", "radicand", "complex", "blind_spot", "empty_variety",
-                        "outside_unit_cube", "chosen"}
+    assert set(out) == {
+        "prevalence",
+        "accuracy",
+        "radicand",
+        "complex",
+        "blind_spot",
+        "empty_variety",
+        "outside_unit_cube",
+        "chosen",
+    }
     assert dict(out).keys() == out.keys() and len(out) == 8
 
 

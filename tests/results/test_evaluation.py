@@ -13,14 +13,19 @@ from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.results import Evaluation
 from evalgebra.spec import EnsembleSpec
 
-ACCURACY = {0: {"a": "3/4", "b": "2/3"}, 1: {"a": "5/6", "b": "3/4"}, 2: {"a": "2/3", "b": "5/6"},
-            3: {"a": "3/4", "b": "3/4"}}
+ACCURACY = {
+    0: {"a": "3/4", "b": "2/3"},
+    1: {"a": "5/6", "b": "3/4"},
+    2: {"a": "2/3", "b": "5/6"},
+    3: {"a": "3/4", "b": "3/4"},
+}
 
 
 def _pair_sketch(names=("c0", "c1", "c2", "c3")):
     spec = EnsembleSpec(list(names), 2, structure=[(0, 1)])
-    truth = EvaluationPoint.from_values(spec, {"a": "4/13"}, accuracy=ACCURACY,
-                                        correlation={(0, 1): {"a": "1/24", "b": "1/36"}})
+    truth = EvaluationPoint.from_values(
+        spec, {"a": "4/13"}, accuracy=ACCURACY, correlation={(0, 1): {"a": "1/24", "b": "1/36"}}
+    )
     return expected_sketch(truth).unlabelled()
 
 
@@ -29,8 +34,14 @@ def test_evaluation_structure_records_a_correlated_structure_in_the_classifiers_
     assert result.structure == "x-y"
     result = evaluate(_pair_sketch(), structure=[("c1", "c0")])
     assert result.structure == "c0-c1"
-    assert repr(result).startswith("Evaluation(algebraic; structure c0-c1; classifiers c0, c1, c2, ... 1 more;")
-    assert result.summary().splitlines()[0].startswith("Evaluation by the algebraic method, errors correlated on c0-c1:")
+    assert repr(result).startswith(
+        "Evaluation(algebraic; structure c0-c1; classifiers c0, c1, c2, ... 1 more;"
+    )
+    assert (
+        result.summary()
+        .splitlines()[0]
+        .startswith("Evaluation by the algebraic method, errors correlated on c0-c1:")
+    )
     assert "errors correlated on c0-c1" in result._repr_html_()
     assert result.to_dict()["structure"] == "c0-c1"
 
@@ -65,7 +76,10 @@ def test_cli_evaluate_names_the_structure_in_text_and_json(tmp_path, capsys):
     assert main(["evaluate", str(path), "--structure", "0-1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["structure"] == "c0-c1"
     assert main(["evaluate", str(path), "--structure", "0-1"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "method algebraic; structure c0-c1; labels a, b; classifiers c0, c1, c2, c3"
+    assert (
+        capsys.readouterr().out.splitlines()[0]
+        == "method algebraic; structure c0-c1; labels a, b; classifiers c0, c1, c2, c3"
+    )
     assert main(["evaluate", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["structure"] == "independent"
     assert main(["evaluate", str(path), "--method", "majority"]) == 0
@@ -79,6 +93,11 @@ def test_estimate_shows_the_structures_correlations_in_summary_html_and_frame():
     pytest.importorskip("pandas")
     frame = result.point.to_frame()
     rows = frame[frame.statistic == "correlation"]
-    assert list(zip(rows.label, rows.classifier, rows.exact)) == [("a", "c0,c1", "1/24"), ("b", "c0,c1", "1/36")]
+    assert list(zip(rows.label, rows.classifier, rows.exact)) == [
+        ("a", "c0,c1", "1/24"),
+        ("b", "c0,c1", "1/36"),
+    ]
     independent = evaluate(_pair_sketch())
-    assert "G of" not in independent.summary() and "correlation" not in set(independent.point.to_frame().statistic)
+    assert "G of" not in independent.summary() and "correlation" not in set(
+        independent.point.to_frame().statistic
+    )

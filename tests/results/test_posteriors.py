@@ -13,9 +13,15 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import PointError, SketchError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.results.posteriors import (
-    expected_confusion, pattern_posteriors, point_rows, posterior_partition, predict, predict_proba)
 from evalgebra.results import Estimate
+from evalgebra.results.posteriors import (
+    expected_confusion,
+    pattern_posteriors,
+    point_rows,
+    posterior_partition,
+    predict,
+    predict_proba,
+)
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import budget, rational_points, specs
 
@@ -40,7 +46,9 @@ def test_posterior_partition_equals_the_exact_split_by_true_label(point):
     sketch = expected_sketch(point)
     estimate = truth_estimate(point)
     got = by_label(posterior_partition(estimate, sketch.unlabelled()))
-    assert got == {label: {p: c for p, c in rows.items() if c} for label, rows in sketch.by_true_label().items()}
+    assert got == {
+        label: {p: c for p, c in rows.items() if c} for label, rows in sketch.by_true_label().items()
+    }
     assert all(isinstance(share, Fraction) for rows in got.values() for share in rows.values())
 
 
@@ -53,7 +61,9 @@ def test_expected_confusion_equals_q_times_prevalence_times_rows(point):
     for c in point.spec.classifiers:
         for t in labels:
             for r in labels:
-                assert confusion[c][t][r] == sketch.Q * point.prevalence_of()[t] * point.response_rate(c, r, t)
+                assert confusion[c][t][r] == sketch.Q * point.prevalence_of()[t] * point.response_rate(
+                    c, r, t
+                )
 
 
 def test_posterior_partition_matches_the_algebraic_evaluators_partition_two_labels():
@@ -91,12 +101,16 @@ def test_predict_proba_items_agree_with_pattern_posteriors(point):
     for item, label in zip(items, labels):
         post = table[tuple(item)]
         assert post[label] == max(post.values())
-        assert label == next(x for x in point.spec.labels if post[x] == max(post.values()))  # ties: first label
+        assert label == next(
+            x for x in point.spec.labels if post[x] == max(post.values())
+        )  # ties: first label
 
 
 def test_predict_proba_on_a_frame_keeps_its_index_and_names_the_labels():
-    point = Estimate({"a": Fraction(1, 4), "b": Fraction(3, 4)},
-                     {"x": {"a": Fraction(3, 4), "b": Fraction(2, 3)}, "y": {"a": Fraction(4, 5), "b": Fraction(3, 5)}})
+    point = Estimate(
+        {"a": Fraction(1, 4), "b": Fraction(3, 4)},
+        {"x": {"a": Fraction(3, 4), "b": Fraction(2, 3)}, "y": {"a": Fraction(4, 5), "b": Fraction(3, 5)}},
+    )
     frame = pd.DataFrame({"y": ["a", "b"], "x": ["a", "a"]}, index=["i1", "i2"])
     proba = predict_proba(point, frame)
     assert list(proba.columns) == ["a", "b"] and list(proba.index) == ["i1", "i2"]
@@ -118,7 +132,9 @@ def test_irrational_points_give_floats_that_sum_to_one():
 
 
 def test_zero_probability_patterns_have_no_posterior():
-    point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": 1, "b": 1}, "c1": {"a": 1, "b": 1}})
+    point = Estimate(
+        {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": 1, "b": 1}, "c1": {"a": 1, "b": 1}}
+    )
     assert pattern_posteriors(point)[("a", "b")] == {"a": None, "b": None}
     assert predict(point, [["a", "b"], ["b", "b"]]) == [None, "b"]
     with pytest.raises(PointError, match="probability 0"):
@@ -131,7 +147,9 @@ def test_bad_inputs_are_refused_with_what_is_accepted():
         pattern_posteriors(point)
     with pytest.raises(PointError, match="need an Estimate"):
         point_rows("a point")
-    good = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(1, 2), "b": Fraction(1, 2)}})
+    good = Estimate(
+        {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(1, 2), "b": Fraction(1, 2)}}
+    )
     with pytest.raises(PointError, match="no rows for classifier"):
         predict_proba(good, [["a"]], classifiers=["zz"])
     with pytest.raises(SketchError, match="among the labels"):
@@ -141,15 +159,19 @@ def test_bad_inputs_are_refused_with_what_is_accepted():
 
 
 def test_points_without_response_rows_are_refused_for_many_labels():
-    accuracy_only = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 4), "c": Fraction(1, 4)},
-                             {"c0": {"a": Fraction(1, 2), "b": Fraction(1, 2), "c": Fraction(1, 2)}})
+    accuracy_only = Estimate(
+        {"a": Fraction(1, 2), "b": Fraction(1, 4), "c": Fraction(1, 4)},
+        {"c0": {"a": Fraction(1, 2), "b": Fraction(1, 2), "c": Fraction(1, 2)}},
+    )
     with pytest.raises(PointError, match="accuracies only"):
         predict(accuracy_only, [["a"]])
 
 
 def test_majority_vote_points_give_posteriors_for_two_labels():
-    sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77,
-                                 "bbb": 73}, labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77, "bbb": 73},
+        labels=["a", "b"],
+    )
     point = evaluate(sketch, method="majority").point
     shares = posterior_partition(point, sketch)
     assert sum(s for rows in shares.values() for _, s in rows) == sketch.Q  # exact: every count split in full
@@ -163,5 +185,7 @@ def test_predict_proba_does_not_depend_on_the_order_of_the_columns(point):
     items = [list(pattern) for pattern in sketch.counts()]
     estimate = truth_estimate(point)
     reversed_items = [item[::-1] for item in items]
-    assert (predict_proba(estimate, items, classifiers=names).tolist()
-            == predict_proba(estimate, reversed_items, classifiers=names[::-1]).tolist())
+    assert (
+        predict_proba(estimate, items, classifiers=names).tolist()
+        == predict_proba(estimate, reversed_items, classifiers=names[::-1]).tolist()
+    )

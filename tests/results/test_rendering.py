@@ -6,9 +6,8 @@ import builtins
 import itertools
 from fractions import Fraction
 
-import pytest
-
 import numpy as np
+import pytest
 
 from evalgebra import datasets
 from evalgebra.data.point import EvaluationPoint
@@ -22,12 +21,18 @@ from evalgebra.spec import EnsembleSpec
 
 def _five_judges(names=None):
     accuracies = [("3/4", "2/3"), ("4/5", "3/5"), ("5/6", "1/2"), ("2/3", "3/4"), ("3/5", "4/5")]
-    point = EvaluationPoint.from_values(EnsembleSpec(5, 2), {"a": "1/4"},
-                                        accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)})
+    point = EvaluationPoint.from_values(
+        EnsembleSpec(5, 2),
+        {"a": "1/4"},
+        accuracy={i: {"a": a, "b": b} for i, (a, b) in enumerate(accuracies)},
+    )
     sketch = expected_sketch(point).unlabelled()
     if names is not None:
-        counts = {tuple(names[1][d == "b"] for d in pattern): c
-                  for pattern, c in zip(itertools.product("ab", repeat=5), sketch.count_vector().tolist()) if c}
+        counts = {
+            tuple(names[1][d == "b"] for d in pattern): c
+            for pattern, c in zip(itertools.product("ab", repeat=5), sketch.count_vector().tolist())
+            if c
+        }
         sketch = Sketch.from_counts(counts, labels=list(names[1]), classifiers=list(names[0]))
     return evaluate(sketch, method="algebraic")
 
@@ -52,7 +57,7 @@ def test_evaluation_html_of_five_judges_is_compact_and_exact():
 
 
 def test_evaluation_html_escapes_labels_and_names():
-    names = (["<b>judge</b>", "a&b", "c2", "c3", "\"q\""], ("<yes>", "no&"))
+    names = (["<b>judge</b>", "a&b", "c2", "c3", '"q"'], ("<yes>", "no&"))
     result = _five_judges(names)
     page = result._repr_html_()
     assert "<b>judge</b>" not in page and "&lt;b&gt;judge&lt;/b&gt;" in page
@@ -116,7 +121,9 @@ def test_to_frame_without_pandas_says_it_is_optional(monkeypatch):
 def test_estimate_display_handles_undefined_and_float_values():
     e = Estimate({"a": None, "b": 0.25}, {"c0": {"a": None, "b": Fraction(1, 3)}})
     assert "—" in e._repr_html_() and "1/3 ≈ 0.3333" in e.summary()
-    assert repr(e) == "Estimate(prevalence a=—, b≈0.25; accuracy of 1 classifiers)"  # a float says it is approximate
+    assert (
+        repr(e) == "Estimate(prevalence a=—, b≈0.25; accuracy of 1 classifiers)"
+    )  # a float says it is approximate
 
 
 def test_evaluation_summary_keeps_the_ensemble_alarms_of_a_large_ensemble():
@@ -137,8 +144,10 @@ def test_evaluation_summary_keeps_the_ensemble_alarms_of_a_large_ensemble():
 
 
 def test_intervals_show_in_summary_html_frame_and_json():
-    sketch = Sketch.from_counts({"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77,
-                                 "bbb": 73}, labels=["a", "b"])
+    sketch = Sketch.from_counts(
+        {"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77, "bbb": 73},
+        labels=["a", "b"],
+    )
     result = evaluate(sketch, intervals="delta")
     low, high = result.point.interval["accuracy"]["c0"]["b"]
     cell = f"[{low:.4f}, {high:.4f}]"

@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.samplewise.counting import exact_mean, float_mean, popcount, set_counts, signed_root
 from evalgebra.samplewise.runs import Runs
-from evalgebra.numbers.quadratic import QuadraticNumber
 
 
 def test_signed_root_is_rational_when_it_can_be():

@@ -14,7 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.simulate import labelled_test
 from evalgebra.errors import SketchError, SpecError
+from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.samplewise import counting as module
 from evalgebra.samplewise.metrics import (
     ERROR_METRICS,
@@ -25,9 +28,6 @@ from evalgebra.samplewise.metrics import (
     consistency_values,
     item_consistency,
 )
-from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.data.point import EvaluationPoint, evaluation_point
-from evalgebra.data.simulate import labelled_test
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing import labelled_tests, specs
 
@@ -167,8 +167,13 @@ def test_consistency_worked_example_reproduces_seed():
     assert (f1_positive, (f1_positive + f1_negative) / 2) == (Fraction(7, 8), Fraction(11, 16))
     values = consistency_metrics(runs, y)
     assert values == {
-        "ec_l": 0, "ec_g": 0, "ec_acc": Fraction(3, 5), "ec_corr": pytest.approx(-0.25),
-        "pa_acc": Fraction(3, 5), "pa_kappa": Fraction(-1, 4), "pa_v": pytest.approx(0.25),
+        "ec_l": 0,
+        "ec_g": 0,
+        "ec_acc": Fraction(3, 5),
+        "ec_corr": pytest.approx(-0.25),
+        "pa_acc": Fraction(3, 5),
+        "pa_kappa": Fraction(-1, 4),
+        "pa_v": pytest.approx(0.25),
     }
 
 
@@ -239,8 +244,10 @@ def test_consistency_invariant_under_permuting_runs_items_and_labels(data, rng):
     for metric in METRICS:
         for n in _arities(metric, p):
             base = consistency(runs, metric, truth, n=n, skip_undefined=True)
-            for other in (consistency(moved, metric, moved_truth, n=n, skip_undefined=True),
-                          consistency(renamed, metric, renamed_truth, n=n, skip_undefined=True)):
+            for other in (
+                consistency(moved, metric, moved_truth, n=n, skip_undefined=True),
+                consistency(renamed, metric, renamed_truth, n=n, skip_undefined=True),
+            ):
                 assert other == (base if base is None or metric in RATIONAL else pytest.approx(base))
             values = consistency_values(runs, metric, truth, n=n, exact=False)
             permuted = consistency_values(moved, metric, moved_truth, n=n, exact=False)
@@ -260,8 +267,9 @@ def test_closed_forms_equal_enumeration_and_item_means(data):
             assert value == np.mean(consistency_values(runs, metric, truth, n=n))
             per_item = item_consistency(runs, metric, truth, n=n)
             assert sum(per_item, Fraction(0)) / len(truth) == value
-            np.testing.assert_allclose(item_consistency(runs, metric, truth, n=n, exact=False),
-                                       [float(v) for v in per_item])
+            np.testing.assert_allclose(
+                item_consistency(runs, metric, truth, n=n, exact=False), [float(v) for v in per_item]
+            )
 
 
 def test_blocking_does_not_change_results(monkeypatch):
@@ -269,8 +277,9 @@ def test_blocking_does_not_change_results(monkeypatch):
     rng = np.random.default_rng(3)
     truth = rng.integers(0, 4, 300)
     runs = np.where(rng.random((7, 300)) < 0.7, truth, rng.integers(0, 4, (7, 300)))
-    expected = {(m, n): consistency_values(runs, m, truth, n=n).tolist()
-                for m in METRICS for n in _arities(m, 4)}
+    expected = {
+        (m, n): consistency_values(runs, m, truth, n=n).tolist() for m in METRICS for n in _arities(m, 4)
+    }
     items = [item_consistency(runs, m, truth, n=3).tolist() for m in ("ec_g", "ec_acc", "pa_acc")]
     monkeypatch.setattr(module, "_BLOCK", 50)
     for (m, n), values in expected.items():
@@ -418,8 +427,14 @@ def _point_terms(point, i, j):
     for label, prevalence in point.prevalence_of().items():
         if prevalence == 0:
             continue
-        terms.append((prevalence, point.accuracy(i, label), point.accuracy(j, label),
-                      point.correlation_value((i, j), label, (label, label))))
+        terms.append(
+            (
+                prevalence,
+                point.accuracy(i, label),
+                point.accuracy(j, label),
+                point.correlation_value((i, j), label, (label, label)),
+            )
+        )
     return terms
 
 
@@ -478,9 +493,12 @@ def test_ec_corr_of_sample_independent_runs_is_not_zero():
     """All G = 0, yet EC_corr = 1/3: both runs find label b harder (shared difficulty)."""
     spec = EnsembleSpec(2, 2)
     point = EvaluationPoint.from_values(
-        spec, {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}, 1: {"a": 1, "b": "1/2"}})
+        spec, {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}, 1: {"a": 1, "b": "1/2"}}
+    )
     test = labelled_test(point, Q=8, seed=0)
-    assert evaluation_point(test.sketch(), structure="complete").correlation_value((0, 1), "b", ("b", "b")) == 0
+    assert (
+        evaluation_point(test.sketch(), structure="complete").correlation_value((0, 1), "b", ("b", "b")) == 0
+    )
     assert consistency_values(test.decisions.T, "ec_corr", test.truth)[0] == Fraction(1, 3)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evalgebra.errors import SketchError
 from evalgebra.data.sketch import Sketch
+from evalgebra.errors import SketchError
 from evalgebra.search.failure import failure_profile, subsample
 from evalgebra.search.trios import search_trios
 

@@ -18,8 +18,11 @@ def search() -> TrioSearch:
     rng = np.random.default_rng(5)
     truth = rng.integers(0, 2, 400)
     decisions = np.where(rng.random((400, 6)) < 0.8, truth[:, None], 1 - truth[:, None])
-    return search_trios(Sketch.from_decisions(decisions, labels=["<a>", "b&b"],
-                                              classifiers=["x0", "x1", "x2", "x3", "x4", "<x5>"]))
+    return search_trios(
+        Sketch.from_decisions(
+            decisions, labels=["<a>", "b&b"], classifiers=["x0", "x1", "x2", "x3", "x4", "<x5>"]
+        )
+    )
 
 
 def test_triosearch_repr_is_one_short_line(search):

@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalgebra.data.point import EvaluationPoint, evaluation_point
+from evalgebra.data.simulate import labelled_test
+from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.algebraic import algebraic_evaluation as evaluate_algebraic
 from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.distance import containing_distance
 from evalgebra.results import Estimate
-from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.search.trios import (
     CRITERIA,
     REJECT,
@@ -26,8 +28,6 @@ from evalgebra.search.trios import (
     trio_counts,
 )
 from evalgebra.search.trios import graph_cliques as _cliques
-from evalgebra.data.simulate import labelled_test
-from evalgebra.data.sketch import Sketch
 from evalgebra.spec import EnsembleSpec
 from evalgebra.testing.strategies import budget, rational_points
 
@@ -63,9 +63,17 @@ def test_search_trios_independent_trio_is_never_rejected_and_scores_zero(point):
 
 
 def test_search_trios_independent_pool_beats_a_copied_member():
-    point = EvaluationPoint.from_values(EnsembleSpec(5, 2), {"a": "1/4"}, accuracy={
-        0: {"a": "3/4", "b": "1/2"}, 1: {"a": "3/4", "b": "3/4"}, 2: {"a": "1/2", "b": "3/4"},
-        3: {"a": 1, "b": "3/4"}, 4: {"a": "3/4", "b": 1}})
+    point = EvaluationPoint.from_values(
+        EnsembleSpec(5, 2),
+        {"a": "1/4"},
+        accuracy={
+            0: {"a": "3/4", "b": "1/2"},
+            1: {"a": "3/4", "b": "3/4"},
+            2: {"a": "1/2", "b": "3/4"},
+            3: {"a": 1, "b": "3/4"},
+            4: {"a": "3/4", "b": 1},
+        },
+    )
     test = labelled_test(point, seed=1)
     pool = np.hstack([test.decisions, test.decisions[:, :1]])  # c5 copies c0
     for criterion in ("disagreement", "extended_distance"):
@@ -109,7 +117,7 @@ def test_search_trios_ranking_order(criterion, correlated_pool):
     assert all(r.rank is None and np.isnan(r.score) for r in rejected)
     scores = [r.score for r in survivors]
     scored = [s for s in scores if not np.isnan(s)]
-    assert scores[:len(scored)] == sorted(scored) and all(np.isnan(scores[len(scored):]))
+    assert scores[: len(scored)] == sorted(scored) and all(np.isnan(scores[len(scored) :]))
     for a, b in zip(survivors, survivors[1:]):  # ties in pool order
         if a.score == b.score:
             assert a.indices < b.indices
@@ -125,8 +133,10 @@ def test_search_trios_is_equivariant_under_permuting_the_pool(correlated_pool):
     second = search_trios(decisions[:, order], classifiers=[names[i] for i in order])
 
     def scores(search):
-        return {frozenset(r.classifiers): (r.failures, None if np.isnan(r.score) else round(r.score, 12))
-                for r in search}
+        return {
+            frozenset(r.classifiers): (r.failures, None if np.isnan(r.score) else round(r.score, 12))
+            for r in search
+        }
 
     assert scores(first) == scores(second)
 
@@ -136,8 +146,10 @@ def test_search_trios_prunes_blind_spots_and_exclusions(correlated_pool):
     decisions[:, 2] = 0  # a constant classifier: D_2j = 0 for every j
     graph = compatibility_graph(decisions, exclude=[("c0", "c1")])
     assert not graph.has_edge("c0", "c1")
-    assert all(d["blind_spot"] == (2 in (graph.nodes[u]["index"], graph.nodes[v]["index"]))
-               for u, v, d in graph.edges(data=True))
+    assert all(
+        d["blind_spot"] == (2 in (graph.nodes[u]["index"], graph.nodes[v]["index"]))
+        for u, v, d in graph.edges(data=True)
+    )
     search = search_trios(decisions, exclude=nx.Graph([("c0", "c1")]))
     assert all(not {0, 1} <= set(r.indices) for r in search)
     assert len(search) == 20 - 4
@@ -187,8 +199,10 @@ def test_distance_many_equals_containing_distance(correlated_pool):
     acc = rng.uniform(-0.2, 1.2, (50, 4, 2))
     fast = _distance_many(p, acc[:, :, 0], acc[:, :, 1], np.tile(freq_b, (50, 1)))
     for k in range(50):
-        estimate = Estimate({"a": p[k], "b": 1 - p[k]},
-                            {c: {"a": acc[k, i, 0], "b": acc[k, i, 1]} for i, c in enumerate(sketch.classifiers)})
+        estimate = Estimate(
+            {"a": p[k], "b": 1 - p[k]},
+            {c: {"a": acc[k, i, 0], "b": acc[k, i, 1]} for i, c in enumerate(sketch.classifiers)},
+        )
         assert fast[k] == pytest.approx(containing_distance(estimate, sketch).distance, rel=1e-6, abs=1e-9)
 
 
@@ -219,8 +233,11 @@ def test_disagreement_is_the_largest_gap_to_the_other_trios(correlated_pool):
             best = None
             for point in evaluation.points:
                 diffs = [abs(float(point.prevalence["a"]) - float(ref.prevalence["a"]))]
-                diffs += [abs(float(point.accuracy[c][label]) - float(ref.accuracy[c][label]))
-                          for c in shared for label in "ab"]
+                diffs += [
+                    abs(float(point.accuracy[c][label]) - float(ref.accuracy[c][label]))
+                    for c in shared
+                    for label in "ab"
+                ]
                 if best is None or sum(diffs) < sum(best):
                     best = diffs
             gaps.append(max(best))
@@ -266,8 +283,9 @@ def test_search_trios_lookup_by_names(correlated_pool):
     assert search[(4, 2, 0)] is search[("c0", "c2", "c4")]
     with pytest.raises(KeyError):
         search[("c0", "c1", "c9")]
-    truth_point = evaluation_point(Sketch.from_decisions(decisions, labels=["a", "b"], truth=truth),
-                                   structure="independent")
+    truth_point = evaluation_point(
+        Sketch.from_decisions(decisions, labels=["a", "b"], truth=truth), structure="independent"
+    )
     assert truth_point.prevalence_of()["a"] == Fraction(int((truth == 0).sum()), 400)
 
 

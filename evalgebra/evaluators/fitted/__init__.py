@@ -9,7 +9,23 @@ module        what it holds
 """
 
 from evalgebra.evaluators.fitted.em import Cells, EMFit, Parameters, em, log_likelihood
-from evalgebra.evaluators.fitted.fit import FittedModel, Goodness, fit_sketch, sketch_cells, start_from_estimate
+from evalgebra.evaluators.fitted.fit import (
+    FittedModel,
+    Goodness,
+    fit_sketch,
+    sketch_cells,
+    start_from_estimate,
+)
 
-__all__ = ["Cells", "EMFit", "Parameters", "em", "log_likelihood", "FittedModel", "Goodness", "fit_sketch",
-           "sketch_cells", "start_from_estimate"]
+__all__ = [
+    "Cells",
+    "EMFit",
+    "Parameters",
+    "em",
+    "log_likelihood",
+    "FittedModel",
+    "Goodness",
+    "fit_sketch",
+    "sketch_cells",
+    "start_from_estimate",
+]

@@ -78,7 +78,8 @@ def _reproduces(result: Evaluation, sketch: Sketch) -> bool:
                 totals[tuple(pattern)] = totals[tuple(pattern)] + count
         counts = sketch.counts()
         return all(totals.get(p, 0) == n for p, n in counts.items()) and all(
-            v == 0 for p, v in totals.items() if p not in counts)
+            v == 0 for p, v in totals.items() if p not in counts
+        )
     except (TypeError, ValueError, ArithmeticError):
         return False
 
@@ -103,8 +104,10 @@ def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any
     range asked for, or swap two in the order: then the fitted point is not chosen.
     """
     prevalence = point.prevalence
-    if options.get("prevalence_range") is not None and options.get("decoding", "prevalence_range") == \
-            "prevalence_range":
+    if (
+        options.get("prevalence_range") is not None
+        and options.get("decoding", "prevalence_range") == "prevalence_range"
+    ):
         from evalgebra.evaluators.closed_form import prevalence_bounds
 
         low, high = prevalence_bounds(options["prevalence_range"])
@@ -116,8 +119,9 @@ def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any
     return True
 
 
-def with_fit(result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL,
-             options: dict[str, Any] | None = None) -> Evaluation:
+def with_fit(
+    result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL, options: dict[str, Any] | None = None
+) -> Evaluation:
     """``result`` with the fitted point appended and the verdict made (see the module notes).
 
     ``options``: the decoding options the exact evaluation was given; a fitted point that breaks
@@ -137,9 +141,12 @@ def with_fit(result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL,
     run = fitted.runs[fitted.chosen]
     index = len(result.points)
     on_model = result.alarm_kinds() <= {"irrational"} and (
-        _reproduces(result, pooled) if result.partition else goodness.g2 <= ON_MODEL)
+        _reproduces(result, pooled) if result.partition else goodness.g2 <= ON_MODEL
+    )
     exact = result.chosen is not None and on_model
-    if result.chosen is not None and on_model:  # the exact point attains the saturated likelihood: the maximum
+    if (
+        result.chosen is not None and on_model
+    ):  # the exact point attains the saturated likelihood: the maximum
         verdict, chosen, partition = "exact", result.chosen, result.partition
         fitted_point = result.points[result.chosen]
         log_likelihood, g2 = fitted.saturated_log_likelihood, 0.0
@@ -151,7 +158,21 @@ def with_fit(result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL,
         if not _meets_rule(fitted_point, tuple(result.labels), options or {}):
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
-    info = FitInfo(verdict, index, log_likelihood, fitted.saturated_log_likelihood, g2, goodness.df, p_value,
-                   goodness.note, level, fitted.start_names, fitted.chosen, run.converged, run.iterations)
-    return dataclasses.replace(result, points=(*result.points, fitted_point), chosen=chosen,
-                               partition=partition, fit=info)
+    info = FitInfo(
+        verdict,
+        index,
+        log_likelihood,
+        fitted.saturated_log_likelihood,
+        g2,
+        goodness.df,
+        p_value,
+        goodness.note,
+        level,
+        fitted.start_names,
+        fitted.chosen,
+        run.converged,
+        run.iterations,
+    )
+    return dataclasses.replace(
+        result, points=(*result.points, fitted_point), chosen=chosen, partition=partition, fit=info
+    )

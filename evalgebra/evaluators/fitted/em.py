@@ -82,12 +82,18 @@ class Cells:
     n_populations: int
 
     def __post_init__(self) -> None:
-        if self.answers.ndim != 2 or self.weights.shape != (self.answers.shape[0],) \
-                or self.population.shape != self.weights.shape:
-            raise SpecError("cells need answers of shape (cells, classifiers) and one count and population per cell")
+        if (
+            self.answers.ndim != 2
+            or self.weights.shape != (self.answers.shape[0],)
+            or self.population.shape != self.weights.shape
+        ):
+            raise SpecError(
+                "cells need answers of shape (cells, classifiers) and one count and population per cell"
+            )
         if self.n_responses < self.n_labels or self.n_labels < 2:
-            raise SpecError(f"need at least 2 labels and as many responses; got {self.n_labels} and "
-                            f"{self.n_responses}")
+            raise SpecError(
+                f"need at least 2 labels and as many responses; got {self.n_labels} and {self.n_responses}"
+            )
 
     @property
     def n_classifiers(self) -> int:
@@ -115,8 +121,10 @@ class Parameters:
         """The point moved inside the simplex: negatives and NaN to 0, then every rate at least ``floor``."""
         prevalence = np.nan_to_num(np.asarray(self.prevalence, dtype=float), nan=0.0).clip(0, None) + floor
         response = np.nan_to_num(np.asarray(self.response, dtype=float), nan=0.0).clip(0, None) + floor
-        return Parameters(prevalence / prevalence.sum(axis=-1, keepdims=True),
-                          response / response.sum(axis=-1, keepdims=True))
+        return Parameters(
+            prevalence / prevalence.sum(axis=-1, keepdims=True),
+            response / response.sum(axis=-1, keepdims=True),
+        )
 
 
 @dataclass(frozen=True)
@@ -166,15 +174,20 @@ def maximise(cells: Cells, posterior: np.ndarray) -> Parameters:
     prevalence = np.zeros((cells.n_populations, cells.n_labels))
     np.add.at(prevalence, cells.population, weighted)
     sizes = prevalence.sum(axis=1, keepdims=True)
-    prevalence = np.divide(prevalence, sizes, out=np.full_like(prevalence, 1.0 / cells.n_labels),
-                           where=sizes > 0)
+    prevalence = np.divide(
+        prevalence, sizes, out=np.full_like(prevalence, 1.0 / cells.n_labels), where=sizes > 0
+    )
     mass = weighted.sum(axis=0)  # (R,)
     response = np.zeros((cells.n_classifiers, cells.n_labels, cells.n_responses))
     for i in range(cells.n_classifiers):
         for r in range(cells.n_responses):
             response[i, :, r] = weighted[cells.answers[:, i] == r].sum(axis=0)
-    response = np.divide(response, mass[None, :, None], out=np.full_like(response, 1.0 / cells.n_responses),
-                         where=mass[None, :, None] > 0)
+    response = np.divide(
+        response,
+        mass[None, :, None],
+        out=np.full_like(response, 1.0 / cells.n_responses),
+        where=mass[None, :, None] > 0,
+    )
     return Parameters(prevalence, response)
 
 
@@ -209,10 +222,15 @@ def em(cells: Cells, start: Parameters, *, tolerance: float = 1e-12, max_iterati
        convergence of any EM algorithm", Scandinavian Journal of Statistics 35 (2008).
     """
     if start.prevalence.shape != (cells.n_populations, cells.n_labels) or start.response.shape != (
-            cells.n_classifiers, cells.n_labels, cells.n_responses):
-        raise SpecError(f"start of shapes {start.prevalence.shape} and {start.response.shape} does not fit "
-                        f"{cells.n_populations} population(s), {cells.n_classifiers} classifiers, "
-                        f"{cells.n_labels} labels and {cells.n_responses} responses")
+        cells.n_classifiers,
+        cells.n_labels,
+        cells.n_responses,
+    ):
+        raise SpecError(
+            f"start of shapes {start.prevalence.shape} and {start.response.shape} does not fit "
+            f"{cells.n_populations} population(s), {cells.n_classifiers} classifiers, "
+            f"{cells.n_labels} labels and {cells.n_responses} responses"
+        )
     point = start
     current, posterior = _posterior_at(cells, point)
     steps = 0

@@ -48,8 +48,15 @@ from evalgebra.errors import SketchError
 from evalgebra.evaluators.fitted.em import Cells, EMFit, Parameters, em, maximise
 from evalgebra.results.estimates import Estimate
 
-__all__ = ["Goodness", "FittedModel", "sketch_cells", "start_from_estimate", "majority_start", "fit_sketch",
-           "MIN_EXPECTED"]
+__all__ = [
+    "Goodness",
+    "FittedModel",
+    "sketch_cells",
+    "start_from_estimate",
+    "majority_start",
+    "fit_sketch",
+    "MIN_EXPECTED",
+]
 
 #: Items expected per pattern, on average, below which the chi-square p-value is not given.
 MIN_EXPECTED = 5.0
@@ -91,11 +98,17 @@ class FittedModel:
         prevalence = self.parameters.prevalence
         sizes = np.asarray(self.population_sizes, dtype=float)
         pooled = (sizes[:, None] * prevalence).sum(axis=0) / sizes.sum()
-        response = {c: {t: {a: float(self.parameters.response[i, ell, k]) for k, a in enumerate(self.responses)}
-                        for ell, t in enumerate(self.labels)} for i, c in enumerate(self.classifiers)}
+        response = {
+            c: {
+                t: {a: float(self.parameters.response[i, ell, k]) for k, a in enumerate(self.responses)}
+                for ell, t in enumerate(self.labels)
+            }
+            for i, c in enumerate(self.classifiers)
+        }
         accuracy = {c: {t: rows[t][t] for t in self.labels} for c, rows in response.items()}
-        return Estimate({t: float(pooled[ell]) for ell, t in enumerate(self.labels)}, accuracy,
-                        response=response)
+        return Estimate(
+            {t: float(pooled[ell]) for ell, t in enumerate(self.labels)}, accuracy, response=response
+        )
 
 
 def sketch_cells(sketch: Sketch) -> Cells:
@@ -103,7 +116,11 @@ def sketch_cells(sketch: Sketch) -> Cells:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     pop, _, code, count = sketch.table()
-    keys = pop.astype(np.int64) * sketch.n_patterns + code.astype(np.int64) if sketch.n_patterns < 2**40 else None
+    keys = (
+        pop.astype(np.int64) * sketch.n_patterns + code.astype(np.int64)
+        if sketch.n_patterns < 2**40
+        else None
+    )
     if keys is None:
         raise SketchError(f"{sketch.n_patterns} patterns per population are too many to fit")
     unique, inverse = np.unique(keys, return_inverse=True)
@@ -130,8 +147,12 @@ def start_from_estimate(estimate: Estimate, sketch: Sketch) -> Parameters | None
     rows = estimate.response_rows()
     try:
         prevalence = np.array([_float(estimate.prevalence[t]) for t in labels])
-        response = np.array([[[_float(rows[c][t].get(a, 0.0)) for a in responses] for t in labels]
-                              for c in sketch.classifiers])
+        response = np.array(
+            [
+                [[_float(rows[c][t].get(a, 0.0)) for a in responses] for t in labels]
+                for c in sketch.classifiers
+            ]
+        )
     except (KeyError, TypeError, AttributeError):
         return None
     if not np.all(np.isfinite(prevalence)) or not np.all(np.isfinite(response)):
@@ -160,19 +181,31 @@ def goodness_of_fit(cells: Cells, log_likelihood: float, saturated: float) -> Go
     params = s * (r - 1) + n * r * (k - 1)
     df = int(free - params) if free < 2**62 else 2**62
     if df <= 0:
-        return Goodness(g2, df, None, "the model has as many parameters as the counts have frequencies: "
-                                      "no test of fit")
+        return Goodness(
+            g2, df, None, "the model has as many parameters as the counts have frequencies: no test of fit"
+        )
     expected = float(cells.sizes().min()) / patterns
     if expected < MIN_EXPECTED:
-        return Goodness(g2, df, None, f"{expected:.3g} items expected per pattern (fewer than {MIN_EXPECTED:g}): "
-                                      "the chi-square approximation does not hold")
+        return Goodness(
+            g2,
+            df,
+            None,
+            f"{expected:.3g} items expected per pattern (fewer than {MIN_EXPECTED:g}): "
+            "the chi-square approximation does not hold",
+        )
     from scipy.stats import chi2
 
     return Goodness(g2, df, float(chi2.sf(g2, df)), "chi-square approximation")
 
 
-def fit_sketch(sketch: Sketch, starts: Sequence[tuple[str, Parameters]] = (), *, tolerance: float = 1e-12,
-               max_iterations: int = 20_000, majority: bool = True) -> FittedModel:
+def fit_sketch(
+    sketch: Sketch,
+    starts: Sequence[tuple[str, Parameters]] = (),
+    *,
+    tolerance: float = 1e-12,
+    max_iterations: int = 20_000,
+    majority: bool = True,
+) -> FittedModel:
     """The maximum-likelihood point of the independent model found from ``starts`` (and majority vote).
 
     Parameters
@@ -199,6 +232,17 @@ def fit_sketch(sketch: Sketch, starts: Sequence[tuple[str, Parameters]] = (), *,
     saturated = cells.saturated_log_likelihood()
     best = runs[chosen]
     goodness = goodness_of_fit(cells, best.log_likelihood, saturated)
-    return FittedModel(tuple(sketch.labels), tuple(sketch.classifiers), tuple(sketch.responses),
-                       tuple(sketch.populations), tuple(cells.sizes().tolist()), best.parameters,
-                       best.log_likelihood, saturated, goodness, runs, chosen, tuple(name for name, _ in named))
+    return FittedModel(
+        tuple(sketch.labels),
+        tuple(sketch.classifiers),
+        tuple(sketch.responses),
+        tuple(sketch.populations),
+        tuple(cells.sizes().tolist()),
+        best.parameters,
+        best.log_likelihood,
+        saturated,
+        goodness,
+        runs,
+        chosen,
+        tuple(name for name, _ in named),
+    )

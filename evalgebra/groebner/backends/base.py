@@ -19,7 +19,15 @@ from evalgebra.engines import die_with_parent, start_engine  # re-exported: the 
 from evalgebra.errors import SpecError
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
-__all__ = ["Backend", "BACKENDS", "register", "get_backend", "available_backends", "start_engine", "die_with_parent"]
+__all__ = [
+    "Backend",
+    "BACKENDS",
+    "register",
+    "get_backend",
+    "available_backends",
+    "start_engine",
+    "die_with_parent",
+]
 
 
 class Backend:
@@ -39,7 +47,9 @@ class Backend:
         """The reduced Gröbner basis of ``polys`` in ``ring``'s ordering, canonical form."""
         raise NotImplementedError
 
-    def eliminate(self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
+    def eliminate(
+        self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]
+    ) -> tuple[PolyRing, list[Any]]:
         """Reduced lex basis of the ideal intersected with the ring of the other variables.
 
         The default computes a lex basis with ``variables`` first and keeps the
@@ -48,7 +58,9 @@ class Backend:
         drop = [n for n in ring.names if n in set(variables)]
         keep = [n for n in ring.names if n not in set(variables)]
         if len(drop) != len(set(variables)):
-            raise SpecError(f"cannot eliminate variables the ring lacks: {sorted(set(variables) - set(drop))}")
+            raise SpecError(
+                f"cannot eliminate variables the ring lacks: {sorted(set(variables) - set(drop))}"
+            )
         full = PolyRing(drop + keep, "lex")
         basis = self.groebner(full, [full.convert(p, ring) for p in polys])
         rest = PolyRing(keep, "lex")

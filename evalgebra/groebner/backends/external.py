@@ -19,8 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evalgebra.engines import (ExternalEngineError, msolve_binary, msolve_groebner, run_singular,
-                               singular_binary)
+from evalgebra.engines import (
+    ExternalEngineError,
+    msolve_binary,
+    msolve_groebner,
+    run_singular,
+    singular_binary,
+)
 from evalgebra.errors import SpecError
 from evalgebra.groebner.backends.base import Backend, register
 from evalgebra.groebner.polys import PolyRing, canonical_basis
@@ -57,7 +62,7 @@ class SingularBackend(Backend):
             f"ring r = 0, ({variables}), {self._codes[ring.ordering]};\n"
             "option(redSB); option(redTail);\n"
             f"ideal i = {generators};\n{body}\n"
-            'int k; for (k = 1; k <= size(g); k++) { print(string(g[k])); }\nquit;\n'
+            "int k; for (k = 1; k <= size(g); k++) { print(string(g[k])); }\nquit;\n"
         )
 
     def _read(self, ring: PolyRing, lines: list[str]) -> list[Any]:
@@ -74,7 +79,9 @@ class SingularBackend(Backend):
         script = self._script(ring, polys, f"ideal g = {self.algorithm}(i); g = simplify(g, 1);")
         return canonical_basis(self._read(ring, run_singular(script, time_limit=self.timeout)))
 
-    def eliminate(self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
+    def eliminate(
+        self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]
+    ) -> tuple[PolyRing, list[Any]]:
         """Singular's ``eliminate``, then a reduced lex basis in the remaining variables."""
         drop = [k for k, n in enumerate(ring.names) if n in set(variables)]
         keep = [k for k, n in enumerate(ring.names) if n not in set(variables)]
@@ -114,17 +121,26 @@ class MsolveBackend(Backend):
 
     def _call(self, ring: PolyRing, polys: Sequence[Any], eliminate: int = 0) -> list[Any]:
         out = _renamed(ring)
-        body = [out.text(out.convert_by_position(out.rational(ring.primitive(p)), ring)) for p in polys if p.coeffs()]
-        basis = msolve_groebner(out.names, body, eliminate=eliminate, threads=self.threads,
-                                time_limit=self.timeout)
+        body = [
+            out.text(out.convert_by_position(out.rational(ring.primitive(p)), ring))
+            for p in polys
+            if p.coeffs()
+        ]
+        basis = msolve_groebner(
+            out.names, body, eliminate=eliminate, threads=self.threads, time_limit=self.timeout
+        )
         return [ring.convert_by_position(out.parse(term), out) for term in basis]
 
     def groebner(self, ring: PolyRing, polys: Sequence[Any]) -> list[Any]:
         if ring.ordering != "degrevlex":
-            raise SpecError("msolve computes degrevlex bases only; use flint, sympy or singular for other orderings")
+            raise SpecError(
+                "msolve computes degrevlex bases only; use flint, sympy or singular for other orderings"
+            )
         return canonical_basis(self._call(ring, polys))
 
-    def eliminate(self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
+    def eliminate(
+        self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]
+    ) -> tuple[PolyRing, list[Any]]:
         drop = [n for n in ring.names if n in set(variables)]
         keep = [n for n in ring.names if n not in set(variables)]
         block = PolyRing(drop + keep, "degrevlex")

@@ -41,7 +41,9 @@ class FlintBackend(Backend):
         reduced = basis.autoreduction(groebner=True)
         return canonical_basis(ring.rational(p) for p in reduced)
 
-    def eliminate(self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]) -> tuple[PolyRing, list[Any]]:
+    def eliminate(
+        self, ring: PolyRing, polys: Sequence[Any], variables: Sequence[str]
+    ) -> tuple[PolyRing, list[Any]]:
         drop = [n for n in ring.names if n in set(variables)]
         keep = [n for n in ring.names if n not in set(variables)]
         full = PolyRing(drop + keep, "lex")
