@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
-from typing import Any
+from typing import Any, cast
 
 import flint
 
@@ -245,12 +245,9 @@ class QuadraticElement:
     def __eq__(self, other: object) -> bool:
         k = other.__class__
         if k is QuadraticElement:
-            c, z = self.c, other.c  # type: ignore[attr-defined]
-            return (
-                self.d == other.d
-                and self.a * z == other.a * c  # type: ignore[attr-defined]
-                and self.b * z == other.b * c
-            )  # type: ignore[attr-defined]
+            o = cast(QuadraticElement, other)
+            c, z = self.c, o.c
+            return self.d == o.d and self.a * z == o.a * c and self.b * z == o.b * c
         if k is int:
             return not self.b and self.a == other * self.c  # type: ignore[operator]
         num, den = _ratio(other)
