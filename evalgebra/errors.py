@@ -108,10 +108,11 @@ class InexactError(NumberError, TypeError):
     Examples
     --------
     >>> from evalgebra.numbers.quadratic import QuadraticNumber
-    >>> QuadraticNumber(0.1)
+    >>> QuadraticNumber(0.1)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    evalgebra.errors.InexactError: QuadraticNumber: 0.1 is not exact; give an int, a Fraction or a 'p/q' string
+    evalgebra.errors.InexactError: QuadraticNumber: 0.1 is not exact; give an int, a Fraction or a
+    'p/q' string
     """
 
 

@@ -118,7 +118,9 @@ class OutputTarget:
         return self.kind in ("FIFO", "character device", "standard output")
 
     def describe(self) -> str:
-        """The path as a message names it: ``PATH``, ``LINK (a symbolic link to PATH)`` or ``standard output``."""
+        """The path as a message names it: ``PATH``, ``LINK (a symbolic link to PATH)`` or
+        ``standard output``.
+        """
         if self.kind == "standard output":
             return self.kind
         return str(self.path) if self.link is None else f"{self.link} (a symbolic link to {self.path})"
@@ -149,10 +151,11 @@ def output_target(path: str | os.PathLike[str]) -> OutputTarget:
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> output_target(folder / "new.json").kind
     'new file'
-    >>> output_target(folder / "missing" / "new.json")  # doctest: +ELLIPSIS
+    >>> output_target(folder / "missing" / "new.json")  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
       ...
-    evalgebra.errors.OutputError: cannot write .../missing/new.json: the folder .../missing does not exist; ...
+    evalgebra.errors.OutputError: cannot write .../missing/new.json: the folder .../missing
+    does not exist; ...
     """
     name = os.fspath(path)
     if not isinstance(name, str):
@@ -396,7 +399,9 @@ def _locked(folder: Path) -> Iterator[None]:
 
 
 def write_recorded(path: str | os.PathLike[str], text: str, **fields: Any) -> None:
-    """Write ``text`` atomically and record its SHA-256, with ``fields``, in the folder's ``MANIFEST.json``."""
+    """Write ``text`` atomically and record its SHA-256, with ``fields``, in the folder's
+    ``MANIFEST.json``.
+    """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()

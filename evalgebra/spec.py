@@ -125,8 +125,8 @@ class EnsembleSpec:
     In the notation of ``docs/theory.md#notation``: ``N = n_classifiers``,
     ``R = n_labels``; the response rows ``P_{i,r|ell}`` run over every response ``r``
     (labels and abstentions, :attr:`n_responses` of them) for every true label ``ell``,
-    and decision patterns over the responses; the structure is the hypergraph of subsets ``T`` whose correlations
-    ``G^ell_T`` are free (``docs/theory.md#correlation-structures-and-populations``).
+    and decision patterns over the responses; the structure is the hypergraph of subsets ``T`` whose
+    correlations ``G^ell_T`` are free (``docs/theory.md#correlation-structures-and-populations``).
 
     Examples
     --------
@@ -137,10 +137,11 @@ class EnsembleSpec:
     Traceback (most recent call last):
     ...
     evalgebra.errors.SpecError: labels: names must be distinct, repeated: ['yes']
-    >>> EnsembleSpec(4, 2, structure=(0, 1))  # doctest: +ELLIPSIS
+    >>> EnsembleSpec(4, 2, structure=(0, 1))  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure: ... got 0 in structure=(0, 1): one subset written bare, ...; did you mean structure=[(0, 1)]?
+    evalgebra.errors.SpecError: structure: ... got 0 in structure=(0, 1): one subset written bare, ...;
+    did you mean structure=[(0, 1)]?
     """
 
     classifiers: tuple[str, ...]

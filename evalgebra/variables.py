@@ -554,7 +554,9 @@ class VariableRegistry:
 
     @property
     def response(self) -> dict[int, dict[str, dict[str, sympy.Expr]]]:
-        """``response[i][r][ell]``: classifier ``i`` answers ``r`` (a label or an abstention) when the truth is ``ell``."""
+        """``response[i][r][ell]``: classifier ``i`` answers ``r`` (a label or an abstention) when the truth
+        is ``ell``.
+        """
         labels, responses = self.spec.labels, self.spec.responses
         rows = self._symbolic.response
         return {

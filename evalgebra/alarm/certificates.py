@@ -135,9 +135,12 @@ class Witness:
         )
 
     def to_sketch(self, classifiers: Sequence[str], labels: Sequence[str]) -> Sketch:
-        """The witness as a labelled :class:`~evalgebra.data.sketch.Sketch` of its members (``classifiers``: the ensemble's names).
+        """The witness as a labelled :class:`~evalgebra.data.sketch.Sketch` of its members
+        (``classifiers``: the ensemble's names).
 
-        >>> Witness((0, 1), ((0, 1), (1, 0)), ((2, 1), (0, 3))).to_sketch(["x", "y"], ["a", "b"]).label_counts()
+        >>> Witness((0, 1), ((0, 1), (1, 0)), ((2, 1), (0, 3))).to_sketch(
+        ...     ["x", "y"], ["a", "b"]
+        ... ).label_counts()
         {'a': 2, 'b': 4}
         """
         split = {
@@ -198,7 +201,9 @@ class Farkas:
         return total
 
     def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
-        """Exact multipliers as ``"p/q"`` strings (a pattern's as ``{"decisions": [...], "multiplier"}``), rows in words."""
+        """Exact multipliers as ``"p/q"`` strings (a pattern's as ``{"decisions": [...], "multiplier"}``),
+        rows in words.
+        """
         return {
             "kind": "farkas",
             "classifiers": [classifiers[i] for i in self.members],

@@ -609,8 +609,9 @@ def alarm_as_alarms(report: AlarmReport, minimal: bool = True) -> tuple[Alarm, .
     >>> (alarm,) = alarm_as_alarms(logical_alarm(datasets.load("bigbench_mistake")))
     >>> alarm.kind, alarm.classifiers
     ('misaligned', ('mistral_large', 'gpt4_turbo'))
-    >>> print(alarm.detail)
-    no Q_a in 0..281 lets every member meet the specification (accuracy > 1/2 on each label): at least one of mistral_large, gpt4_turbo fails it
+    >>> print(alarm.detail)  # doctest: +NORMALIZE_WHITESPACE
+    no Q_a in 0..281 lets every member meet the specification (accuracy > 1/2 on each label):
+    at least one of mistral_large, gpt4_turbo fails it
     """
     firing = [r for r in report.subsets if r.fires]
     if minimal:

@@ -212,7 +212,9 @@ class FeasibleSet:
 
 
 def _merge_classes(period: int, parts: list[Progression]) -> tuple[Progression, ...]:
-    """Per-class progressions of step ``L``; one progression of step ``L / m`` when the ``m`` classes interleave."""
+    """Per-class progressions of step ``L``; one progression of step ``L / m`` when the ``m`` classes
+    interleave.
+    """
     parts = sorted(parts, key=lambda p: p.lo)
     m = len(parts)
     if m > 1 and period % m == 0:
@@ -245,7 +247,8 @@ def pairwise_sets(
     """The interval method's feasible ``Q_a`` of each subset (exact for one and two members).
 
     Runs are listed by :func:`~evalgebra.alarm.intervals.feasible_intervals` when there are few;
-    otherwise each residue class of ``Q_a`` is one progression (:func:`~evalgebra.alarm.intervals.class_spans`).
+    otherwise each residue class of ``Q_a`` is one progression
+    (:func:`~evalgebra.alarm.intervals.class_spans`).
     """
     if residue_period(spec) * 16 > observed.Q + 1:  # the scan: at most 16 L values
         return [FeasibleSet.from_intervals(found) for found in feasible_intervals(observed, spec, subsets)]
@@ -295,7 +298,9 @@ def check_segment(program: Program, first: Witness, last: Witness, length: int) 
 
 
 def segment_witnesses(program: Program, start: int, step: int, length: int) -> tuple[Witness, Witness] | None:
-    """Witnesses at ``Q_a = start`` and ``start + length * step`` that :func:`check_segment` accepts, or None."""
+    """Witnesses at ``Q_a = start`` and ``start + length * step`` that :func:`check_segment` accepts, or
+    None.
+    """
     found = milp_segment(program, start, step, length)
     if found is None:
         return None

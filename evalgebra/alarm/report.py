@@ -179,12 +179,13 @@ class AlarmReport:
     >>> report = logical_alarm(never)
     >>> report
     AlarmReport(Q=10, accuracy > 1/2 on each label, 3 subsets, fires on 1: [('c0', 'c1')])
-    >>> print(report.summary())
+    >>> print(report.summary())  # doctest: +NORMALIZE_WHITESPACE
     Logical alarm on 10 items (Q_a counts items of true label 'a')
     specification: accuracy > 1/2 on each label
     fires on 1 of 3 subsets: provably at least one of these misses the specification, whatever the answer key
       c0, c1
-    quiet on 2 subsets: these counts cannot prove a violation (an answer key exists under which all meet it: see the witness); the specification may still be unmet
+    quiet on 2 subsets: these counts cannot prove a violation (an answer key exists under which all meet
+    it: see the witness); the specification may still be unmet
       c0  feasible Q_a: 3..9
       c1  feasible Q_a: 1..7
     >>> "c0, c1" in report._repr_html_()
@@ -264,7 +265,9 @@ class AlarmReport:
         return self.labels[0] if self.labels else "a"
 
     def summary(self) -> str:
-        """The report as plain text: the specification, every firing subset, the quiet ones with their ``Q_a``."""
+        """The report as plain text: the specification, every firing subset, the quiet ones with their
+        ``Q_a``.
+        """
         firing, quiet = self.firing(), self.quiet()
         lines = [
             f"Logical alarm on {self.Q} items (Q_a counts items of true label {self._first_label()!r})",

@@ -237,7 +237,8 @@ def sample_labelled_tests(
     seed: int | random.Random | None = 0,
     method: str = "auto",
 ) -> Draw:
-    r"""Uniform draws of the labelled tests consistent with ``sketch`` under which every member meets ``spec``.
+    r"""Uniform draws of the labelled tests consistent with ``sketch`` under which every member meets
+    ``spec``.
 
     Parameters
     ----------

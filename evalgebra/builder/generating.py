@@ -168,8 +168,9 @@ class GeneratingSet:
     >>> len(gs.patterns), len(gs.variables)
     (8, 15)
     >>> gs = GeneratingSet(EnsembleSpec(3, ["pass", "fail"], abstain="unsure"))
-    >>> len(gs.patterns), len(gs.variables), gs.legend()
-    (27, 13, 'classifier 0 = c0; classifier 1 = c1; classifier 2 = c2; label a = pass; label b = fail; abstention A = unsure')
+    >>> len(gs.patterns), len(gs.variables), gs.legend()  # doctest: +NORMALIZE_WHITESPACE
+    (27, 13, 'classifier 0 = c0; classifier 1 = c1; classifier 2 = c2; label a = pass; label b = fail;
+    abstention A = unsure')
     """
 
     def __init__(self, spec: EnsembleSpec, space: str = "P") -> None:
@@ -426,7 +427,9 @@ class GeneratingSet:
         r"""What the indices and letters of the LaTeX names stand for, user names escaped.
 
         >>> print(GeneratingSet(EnsembleSpec(["x_1", "y"], ["yes", "no"])).latex_legend())
-        \text{classifiers: } 0 = \text{x\_1},\ 1 = \text{y} \quad \text{labels: } a = \text{yes},\ b = \text{no}
+        ... # doctest: +NORMALIZE_WHITESPACE
+        \text{classifiers: } 0 = \text{x\_1},\ 1 = \text{y}
+        \quad \text{labels: } a = \text{yes},\ b = \text{no}
         """
         spec = self.spec
         letters = response_letters(spec.n_labels, spec.n_responses)

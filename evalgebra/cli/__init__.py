@@ -10,9 +10,13 @@ Commands
     Count an items CSV (header row, one column per classifier) into sketch JSON v1.
 ``evalgebra point SKETCH.json [--structure S] [--population P] [--json] [--force]``
     The exact evaluation point of a labelled sketch.
-``evalgebra polys --classifiers N --labels R [--structure S] [--space P|R] [--populations K] [--format text|latex|json] [--expand] [--force]``
-    Print the generating set.
-``evalgebra evaluate SKETCH.json [--method algebraic|majority|hui_walter] [--classifiers C,...] [--prevalence-range LO HI] [--prevalence-order a,b,c] [--known-prevalences a=1/2,...] [--min-accuracy X [--non-strict]] [--fail-on KINDS] [--fail-on-alarm] [--json] [--force]``
+``evalgebra polys --classifiers N --labels R [OPTIONS]``
+    ``OPTIONS``: ``[--structure S] [--space P|R] [--populations K] [--format text|latex|json]``
+    ``[--expand] [--force]``. Print the generating set.
+``evalgebra evaluate SKETCH.json [OPTIONS]``
+    ``OPTIONS``: ``[--method algebraic|majority|hui_walter] [--classifiers C,...]``
+    ``[--prevalence-range LO HI] [--prevalence-order a,b,c] [--known-prevalences a=1/2,...]``
+    ``[--min-accuracy X [--non-strict]] [--fail-on KINDS] [--fail-on-alarm] [--json] [--force]``.
     Evaluate the ensemble from its sketch alone (the answer key, if any, is ignored), any
     number of labels: every candidate evaluation exactly, the decoded one (marked
     ``(chosen)``, with its response rows when there are three or more labels), the partition
@@ -21,7 +25,10 @@ Commands
     ``--min-accuracy X`` checks that the chosen point puts every classifier above ``X`` on
     every label (at least ``X`` with ``--non-strict``) and ``--fail-on below_spec,irrational,...``
     exits with status 1 on a failed check or a named alarm kind.
-``evalgebra alarm SKETCH.json [--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S] [--witness OUT.json] [--verdicts-only] [--accuracy] [--fail-on fires,undecided] [--fail-on-alarm] [--json]``
+``evalgebra alarm SKETCH.json [OPTIONS]``
+    ``OPTIONS``: ``[--min-accuracy 1/2] [--min-total-accuracy X] [--non-strict] [--subsets S]``
+    ``[--witness OUT.json] [--verdicts-only] [--accuracy] [--fail-on fires,undecided]``
+    ``[--fail-on-alarm] [--json]``.
     The exact logical alarm for every subset of the ensemble, any number of labels: each
     subset FIRES (a checked certificate proves that at least one member misses the
     specification, whatever the answer key), is quiet (a checked witness: an answer key under

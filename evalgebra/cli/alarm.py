@@ -64,7 +64,9 @@ UNDECIDED_LINE = "undecided on {n} subsets: no witness or certificate could be c
 
 
 def _where(result: Any) -> str:
-    """The feasible ``Q_a`` of one subset: the report's progressions (``FeasibleSet.text``), else intervals."""
+    """The feasible ``Q_a`` of one subset: the report's progressions (``FeasibleSet.text``), else
+    intervals.
+    """
     feasible = getattr(result, "feasible", None)
     if feasible is not None and hasattr(feasible, "text"):
         return str(feasible.text(FEASIBLE_SHOWN))

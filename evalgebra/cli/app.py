@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Input paths are paths ('-' reads standard input). Exit status: 0 done, 1 a check failed (one "
         "named by --fail-on or --fail-on-alarm, or that of evaluate --min-accuracy X, on by itself; "
         "alarm --min-accuracy X alone exits 0), 2 an error (one line 'evalgebra: error: ...'), "
-        f"{BROKEN_PIPE_STATUS} the reader of the output closed it early (as in '| head -1'; nothing printed). "
+        f"{BROKEN_PIPE_STATUS} the reader of the output closed it early "
+        "(as in '| head -1'; nothing printed). "
         "The default structure is independent in every command.",
     )
     parser.add_argument(

@@ -24,10 +24,11 @@ Examples
 --------
 >>> rational("3/4"), rational("0.25"), rational("-1e-2")
 (Fraction(3, 4), Fraction(1, 4), Fraction(-1, 100))
->>> rational("0e99999999")
+>>> rational("0e99999999")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-argparse.ArgumentTypeError: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000 in absolute value
+argparse.ArgumentTypeError: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at
+most 1000 in absolute value
 >>> structure_value("0-1,1-2")
 [[0, 1], [1, 2]]
 >>> structure_value("0-²")
@@ -116,8 +117,8 @@ def rational(value: str) -> Fraction:
 
     Read by :func:`~evalgebra.numbers.rationals.parse_rational`, the one parser of rationals from
     text, with its bounds (:data:`~evalgebra.numbers.rationals.MAX_DIGITS` digits, exponent
-    within ``±MAX_EXPONENT``) checked before any number is built; raises ``argparse.ArgumentTypeError`` otherwise (see
-    the module examples).
+    within ``±MAX_EXPONENT``) checked before any number is built; raises
+    ``argparse.ArgumentTypeError`` otherwise (see the module examples).
     """
     try:
         return parse_rational(value, "")
@@ -201,8 +202,8 @@ def names(value: str, accepted: Sequence[str]) -> tuple[str, ...]:
 def read_input(path: str, max_bytes: int = MAX_INPUT_BYTES, what: str = "input") -> str:
     """The text of ``path`` (``-``: standard input), at most ``max_bytes`` bytes of strict UTF-8.
 
-    A leading byte-order mark is dropped. Raises :class:`~evalgebra.errors.SketchError` when the file cannot be
-    read, is larger than the cap (``--max-input-bytes`` raises it) or is not UTF-8.
+    A leading byte-order mark is dropped. Raises :class:`~evalgebra.errors.SketchError` when the file
+    cannot be read, is larger than the cap (``--max-input-bytes`` raises it) or is not UTF-8.
     """
     try:
         if path == "-":
@@ -328,7 +329,9 @@ def time_limit_value(value: str) -> str:
 
 
 def write_sketch(sketch: Sketch, output: str | None) -> None:
-    """Write ``sketch`` as JSON to ``output`` (saying so on stderr); to stdout when ``output`` is None or '-'."""
+    """Write ``sketch`` as JSON to ``output`` (saying so on stderr); to stdout when ``output`` is None or
+    '-'.
+    """
     write_output("-" if output is None else output, sketch.to_json())  # "" is refused, not stdout
     if output and output != "-":
         print(f"wrote {output}: {sketch!r}", file=sys.stderr)

@@ -178,7 +178,8 @@ def _derive_and_write(n_classifiers: int, structure: list[Any], folder: Any) -> 
 
 
 def _derive_missing(structure: Any, sketch: Sketch) -> None:
-    """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr says so).
+    """Derive the generated evaluator of ``structure`` into the cache folder when there is none (stderr
+    says so).
 
     The derivation runs as a supervised child under the run's time limit (``--time-limit``, as every
     Gröbner step): past it, the run stops with one line and nothing is written.
@@ -196,7 +197,8 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
         folder = cache_dir()
         text = structure_text(missing.structure)
         print(
-            f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers into "
+            f"evalgebra: deriving the evaluator of structure {text} on {missing.n_classifiers} classifiers "
+            "into "
             f"{folder} (once; this can take minutes)",
             file=sys.stderr,
         )

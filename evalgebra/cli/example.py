@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     csv_path = datasets.items_csv("acs_employment")
     sketch = Sketch.from_csv(csv_path, truth="truth")
     print(
-        f"# sketch of {csv_path.name} ('Algebraic Evaluation Theorems', Table 1: ACS employment, three classifiers)"
+        f"# sketch of {csv_path.name} ('Algebraic Evaluation Theorems', Table 1: ACS employment, "
+        "three classifiers)"
     )
     print(sketch.to_json(), end="")
     point = evaluation_point(sketch, structure="complete")
@@ -60,12 +61,14 @@ def run(args: argparse.Namespace) -> int:
 
     for name, where, truth in rows:
         print(
-            f"{name:<14}{pick(algebraic.point, where):>12.4f}{pick(majority.point, where):>12.4f}{float(truth):>12.4f}"
+            f"{name:<14}{pick(algebraic.point, where):>12.4f}{pick(majority.point, where):>12.4f}"
+            f"{float(truth):>12.4f}"
         )
     print("alarms (algebraic): " + "; ".join(f"[{a.kind}] {a.detail}" for a in algebraic.alarms))
     graders = datasets.load("bigbench_mistake")
     print(
-        "\n# logical alarm: three LLM graders on BIG-Bench-Mistake ('A logical alarm for misaligned binary classifiers', "
+        "\n# logical alarm: three LLM graders on BIG-Bench-Mistake "
+        "('A logical alarm for misaligned binary classifiers', "
         "Table 2), counts alone"
     )
     print(format_alarm(logical_alarm(graders.unlabelled())))

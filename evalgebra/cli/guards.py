@@ -155,7 +155,8 @@ def check_polys(
 
 
 def trio_seconds(n_labels: int) -> float:
-    """Estimated seconds of one trio at ``n_labels`` labels (:data:`TRIO_SECONDS`, then x :data:`TRIO_GROWTH`).
+    """Estimated seconds of one trio at ``n_labels`` labels (:data:`TRIO_SECONDS`, then x
+    :data:`TRIO_GROWTH`).
 
     >>> trio_seconds(4), trio_seconds(9) == 30.0 * TRIO_GROWTH
     (0.5, True)
@@ -170,10 +171,12 @@ def check_trios(n_classifiers: int, force: bool, n_labels: int = 2) -> None:
     """Refuse an algebraic evaluation estimated past :data:`SECONDS_LIMIT` seconds unless forced.
 
     >>> check_trios(3, False, 7)
-    >>> check_trios(14, False, 4)
+    >>> check_trios(14, False, 4)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: evaluate: 14 classifiers make 364 trios, each solved at 4 labels (4! = 24 assignments of the hidden labels): about 182 s, more than 20 s; choose some with --classifiers c1,c2,..., use --method majority, or pass --force
+    evalgebra.errors.SpecError: evaluate: 14 classifiers make 364 trios, each solved at 4 labels
+    (4! = 24 assignments of the hidden labels): about 182 s, more than 20 s; choose some with
+    --classifiers c1,c2,..., use --method majority, or pass --force
     """
     trios = comb(n_classifiers, 3) if n_classifiers >= 3 else 1
     seconds = trios * trio_seconds(n_labels)
@@ -188,7 +191,8 @@ def check_trios(n_classifiers: int, force: bool, n_labels: int = 2) -> None:
             else f"{n_labels}! assignments"
         )
         head = (
-            f"{n_classifiers} classifiers make {trios} trio{'s' * (trios != 1)}, each solved at {n_labels} labels "
+            f"{n_classifiers} classifiers make {trios} trio{'s' * (trios != 1)}, "
+            f"each solved at {n_labels} labels "
             f"({each} of the hidden labels): about {seconds:.3g} s, more than {SECONDS_LIMIT} s"
         )
     raise SpecError(
@@ -219,12 +223,15 @@ def alarm_work(
 def check_alarm(
     n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None, force: bool
 ) -> None:
-    """Refuse a default ``alarm`` report past :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work` unless forced.
+    """Refuse a default ``alarm`` report past :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work` unless
+    forced.
 
-    >>> check_alarm(12, 8, 586, None, False)
+    >>> check_alarm(12, 8, 586, None, False)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: alarm: the full report of 12 classifiers with 8 labels (4095 subsets, each with its feasible Q_a set and label ranges) is about 18,736,016 units of work, more than 2,000 (about 20 s); use --verdicts-only, choose subsets with --subsets, or pass --force
+    evalgebra.errors.SpecError: alarm: the full report of 12 classifiers with 8 labels (4095 subsets,
+    each with its feasible Q_a set and label ranges) is about 18,736,016 units of work, more than 2,000
+    (about 20 s); use --verdicts-only, choose subsets with --subsets, or pass --force
     """
     work = alarm_work(n_classifiers, n_labels, n_cells, subsets)
     if work <= ALARM_WORK_LIMIT or force:
@@ -240,7 +247,9 @@ def check_alarm(
 
 
 def check_correlations(n_classifiers: int, n_labels: int, structure: object, force: bool) -> None:
-    """Refuse an evaluation point with more than :data:`CORRELATION_LIMIT` correlation values unless forced."""
+    """Refuse an evaluation point with more than :data:`CORRELATION_LIMIT` correlation values unless
+    forced.
+    """
     if structure == "complete":
         if n_classifiers > 40:
             values = FORCED_LIMIT + 1

@@ -1,4 +1,5 @@
-r"""``python -m evalgebra.codegen --write | --check [--dir PATH] [--structures]`` and ``--spec SPEC --out DIR``.
+r"""``python -m evalgebra.codegen --write | --check [--dir PATH] [--structures]`` and
+``--spec SPEC --out DIR``.
 
 ``--write`` regenerates ``evalgebra/generated/`` from the derivations; ``--check`` exits 1
 and names the files that regeneration would change (CI runs it through the tests). The

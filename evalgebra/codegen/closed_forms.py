@@ -189,7 +189,9 @@ def _square_split(expr: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
 
 
 def _rational_field(d: sympy.Expr) -> QuadraticExtension:
-    """``K(sqrt d)``, ``K`` the rational functions as SymPy expressions: every element ``(u, v, 1)``, cancelled."""
+    """``K(sqrt d)``, ``K`` the rational functions as SymPy expressions: every element ``(u, v, 1)``,
+    cancelled.
+    """
     return QuadraticExtension(d, normal=sympy.cancel, reduce=_over_one)
 
 

@@ -193,7 +193,8 @@ def module_source(progress: Progress = _quiet) -> tuple[str, str]:
                 f"eliminant_{r}",
                 [*form.counts, *form.weights],
                 outputs,
-                f"Coefficients e_0 .. e_{r} of det(lambda M - S), then the tables M, K, S (TABLES_{r} order).",
+                f"Coefficients e_0 .. e_{r} of det(lambda M - S), then the tables M, K, S "
+                f"(TABLES_{r} order).",
                 list(form.prelude),
             )
         )

@@ -105,7 +105,7 @@ from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import Structure, canonical_structure
 from evalgebra.variables import VariableKey, auxiliary_name
 
-__all__ = ["Step", "StructureForm", "derive_structure", "module_name", "module_source"]
+__all__ = ["Step", "StructureForm", "count_symbols", "derive_structure", "module_name"]
 
 Progress = Callable[[str], None]
 PREVALENCE = sympy.Symbol("prev_a")
@@ -129,7 +129,9 @@ def module_name(n_classifiers: int, structure: Sequence[Sequence[int]], n_labels
 
 @dataclass(frozen=True)
 class Step:
-    """Unknowns found together: ``unknown = numerator / denominator`` (polynomials in counts and earlier names)."""
+    """Unknowns found together: ``unknown = numerator / denominator`` (polynomials in counts and earlier
+    names).
+    """
 
     unknowns: tuple[str, ...]
     numerators: tuple[sympy.Expr, ...]
@@ -343,7 +345,9 @@ def _solve_block(block: list[sympy.Symbol], eqs: list[sympy.Expr]) -> list[tuple
 
 
 def _flint(exprs: Sequence[sympy.Expr]) -> tuple[PolyRing, list[Any]]:
-    """Integer-coefficient SymPy polynomials as python-flint ``fmpz_mpoly`` (names sorted, prevalence first)."""
+    """Integer-coefficient SymPy polynomials as python-flint ``fmpz_mpoly`` (names sorted, prevalence
+    first).
+    """
     names = sorted({str(x) for e in exprs for x in e.free_symbols} - {str(PREVALENCE)})
     ring = PolyRing([str(PREVALENCE), *names], "lex")
     symbols = [sympy.Symbol(n) for n in ring.names]
@@ -543,7 +547,8 @@ def derive_structure(n_classifiers: int, structure: Any, progress: Progress = _q
         )
         for first, second in itertools.combinations(ordered, 2):
             progress(
-                f"structure {name}: resultant in {t} (degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})"
+                f"structure {name}: resultant in {t} "
+                f"(degrees {sympy.degree(first, t)}, {sympy.degree(second, t)})"
             )
             try:
                 resultant, t_num, t_den = _eliminate_parameter(first, second, t)

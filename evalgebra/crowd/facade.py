@@ -95,7 +95,8 @@ class DawidSkeneAlgebraic:
         )
 
     def fit(self, data: Any) -> DawidSkeneAlgebraic:
-        r"""Evaluate the crowd in ``data`` (a DataFrame with ``task, worker, label`` columns); returns ``self``.
+        r"""Evaluate the crowd in ``data`` (a DataFrame with ``task, worker, label`` columns); returns
+        ``self``.
 
         Raises
         ------
@@ -145,7 +146,8 @@ class DawidSkeneAlgebraic:
             names=["worker", "label"],
             verify_integrity=False,
         )
-        # errors_ rows are (worker, answered label), columns the true label: rows[w, true, answered] transposed
+        # errors_ rows are (worker, answered label), columns the true label: rows[w, true, answered]
+        # transposed
         values = result.rows[evaluated].transpose(0, 2, 1).reshape(-1, len(label_values))
         self.errors_ = pd.DataFrame(values, index=index, columns=pd.Index(label_values, name="label"))
         self.items_ = pd.Series(

@@ -159,7 +159,8 @@ class CrowdEvaluation:
     def summary(self) -> str:
         """Plain text: the prevalences, the splits, every worker's accuracies and items, the sparse ones."""
         lines = [
-            f"Sparse crowd: {len(self.tasks)} tasks, {len(self.workers)} workers, labels {', '.join(self.labels)}; "
+            f"Sparse crowd: {len(self.tasks)} tasks, {len(self.workers)} workers, "
+            f"labels {', '.join(self.labels)}; "
             f"{len(self.splits)} split(s), {self.refined} refinement pass(es)",
             "prevalence: " + "   ".join(f"P_{ell} = {p:.4f}" for ell, p in zip(self.labels, self.priors)),
         ]

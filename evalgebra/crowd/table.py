@@ -57,7 +57,9 @@ class CrowdTable:
     __hash__ = None  # type: ignore[assignment]
 
     def original(self, column: str, names: Sequence[str]) -> list[Any]:
-        """The input's own values (e.g. integer labels) for names of ``column`` (``task``, ``worker``, ``label``)."""
+        """The input's own values (e.g. integer labels) for names of ``column`` (``task``, ``worker``,
+        ``label``).
+        """
         values = self.originals.get(column)
         return list(names) if not values else [values.get(x, x) for x in names]
 
@@ -200,10 +202,11 @@ def crowd_table(
 
     Examples
     --------
-    >>> crowd_table([("t1", "w1", "a"), ("t1", "w1", "b")])
+    >>> crowd_table([("t1", "w1", "a"), ("t1", "w1", "b")])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SketchError: worker 'w1' answered task 't1' 2 times; each worker may answer a task once (drop or merge the repeats)
+    evalgebra.errors.SketchError: worker 'w1' answered task 't1' 2 times; each worker may answer a task
+    once (drop or merge the repeats)
     """
     tasks_raw, workers_raw, labels_raw = _columns(data, task, worker, label)
     originals: dict[str, dict[str, Any]] = {"task": {}, "worker": {}, "label": {}}

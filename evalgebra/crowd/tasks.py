@@ -10,7 +10,9 @@ Examples
 --------
 >>> import numpy as np
 >>> rows = np.array([[[0.9, 0.1], [0.2, 0.8]]])            # one worker, two labels
->>> post = task_posteriors(np.array([0, 1]), np.array([0, 0]), np.array([0, 1]), 2, np.array([0.5, 0.5]), rows)
+>>> post = task_posteriors(
+...     np.array([0, 1]), np.array([0, 0]), np.array([0, 1]), 2, np.array([0.5, 0.5]), rows
+... )
 >>> np.round(post, 4).tolist()
 [[0.8182, 0.1818], [0.1111, 0.8889]]
 """

@@ -178,7 +178,8 @@ def _not_a_value(values: np.ndarray, what: str, names: Sequence[str] | None) -> 
             hash(value)
         except TypeError:
             return SketchError(
-                f"{what}: {type(value).__name__} {short_repr(value)} at {describe_position(position, what, names)} "
+                f"{what}: {type(value).__name__} {short_repr(value)} "
+                f"at {describe_position(position, what, names)} "
                 "is not one label; each cell holds a label name (str) or index (int)"
             )
     return SketchError(f"{what}: cells must be label names (str) or indices (int)")
@@ -218,7 +219,8 @@ class LabelEncoder:
         )
         if named is None or not all(isinstance(a, str) and a for a in named) or len(set(named)) != len(named):
             raise SketchError(
-                f"abstain must name the non-label answers (distinct non-empty strings), got {short_repr(abstain)}"
+                "abstain must name the non-label answers (distinct non-empty strings), "
+                f"got {short_repr(abstain)}"
             )
         if missing == "abstain" and not named:
             named = [DEFAULT_ABSTAIN]
@@ -229,7 +231,8 @@ class LabelEncoder:
         if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
             if not 2 <= labels <= MAX_INFERRED_LABELS:
                 raise SketchError(
-                    f"labels={show_int(int(labels))}: give between 2 and {MAX_INFERRED_LABELS} labels by number, "
+                    f"labels={show_int(int(labels))}: give between 2 and {MAX_INFERRED_LABELS} labels "
+                    "by number, "
                     "or list their names"
                 )
             labels = default_label_names(int(labels))

@@ -81,7 +81,9 @@ def _abstentions(abstain: Any, missing: str) -> tuple[str, ...]:
 
 
 def _column(column: Any, what: str) -> Column:
-    """``column`` checked to be a :data:`Column`: a ``(codes, keys)`` pair of 1-D codes and a key list or None."""
+    """``column`` checked to be a :data:`Column`: a ``(codes, keys)`` pair of 1-D codes and a key list or
+    None.
+    """
     if not isinstance(column, (tuple, list)) or len(column) != 2:
         raise SketchError(
             f"{what}: a column is a (codes, keys) pair (keys None for label positions), "
@@ -139,7 +141,10 @@ class PartialCounts:
     --------
     >>> import numpy as np
     >>> part = PartialCounts(["x", "y"], labelled=True, missing="abstain")
-    >>> part.add([(np.array([0, -1]), ["a", "b"]), (np.array([1, 0]), ["a", "b"])], truth=(np.array([0, 1]), ["a", "b"]))
+    >>> part.add(
+    ...     [(np.array([0, -1]), ["a", "b"]), (np.array([1, 0]), ["a", "b"])],
+    ...     truth=(np.array([0, 1]), ["a", "b"]),
+    ... )
     >>> table = part.table()
     >>> table.labels, table.abstain, table.truth.tolist(), table.code.tolist(), part.rows
     (('a', 'b'), ('abstain',), [0, 1], [1, 6], 2)
@@ -259,7 +264,8 @@ class PartialCounts:
         used = np.bincount(present, minlength=len(keys)) > 0
         if self.flag_ids and self.labels is None and looks_like_id(int(used.sum()), n_rows):
             raise SketchError(
-                f"{what} has {show_int(int(used.sum()))} distinct values in {show_int(n_rows)} rows: it looks "
+                f"{what} has {show_int(int(used.sum()))} distinct values in {show_int(n_rows)} rows: "
+                "it looks "
                 "like an item ID or a score, not answers; leave it out (ignore=[...], --ignore) or list "
                 "the classifier columns (classifiers=[...], --classifiers)"
             )
@@ -479,8 +485,9 @@ class PartialCounts:
             raise SketchError("decisions mix label names and integer indices")
         if integers and min(integers) > 0:
             raise SketchError(
-                f"integer cells are label positions 0..R-1, but no cell is 0 (they run from {min(integers)} to "
-                f"{max(integers)}); if the numbers are label names, give the cells as strings, or pass labels=[...]"
+                "integer cells are label positions 0..R-1, but no cell is 0 "
+                f"(they run from {min(integers)} to {max(integers)}); "
+                "if the numbers are label names, give the cells as strings, or pass labels=[...]"
             )
         if integers:
             return default_label_names(max(2, max(integers) + 1))
@@ -489,7 +496,9 @@ class PartialCounts:
         return tuple(sorted(names))
 
     def table(self) -> CellTable:
-        """The cell table of every chunk added or merged (what a :class:`~evalgebra.data.sketch.Sketch` is built from)."""
+        """The cell table of every chunk added or merged (what a :class:`~evalgebra.data.sketch.Sketch` is
+        built from).
+        """
         if self.rows == 0:
             raise SketchError("empty test: no items")
         labels = self.final_labels()

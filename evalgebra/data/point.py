@@ -209,7 +209,9 @@ class EvaluationPoint:
         return self.response_rate(classifier, label, label)
 
     def response_rate(self, classifier: str | int, response: str, label: str) -> Fraction | None:
-        """``P_{i,r|ell}``: classifier answers ``response`` (a label or an abstention) when the truth is ``label``."""
+        """``P_{i,r|ell}``: classifier answers ``response`` (a label or an abstention) when the truth is
+        ``label``.
+        """
         row = self.response[self.spec.classifier_index(classifier)][self.spec.label_index(label)]
         return None if row is None else row[self.spec.response_index(response)]
 
@@ -387,7 +389,7 @@ class EvaluationPoint:
         --------
         >>> sk = Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 3, "bb": 1},
         ...                                                         "b": {"bb": 2, "ab": 1, "ba": 1}})
-        >>> print(evaluation_point(sk).summary())
+        >>> print(evaluation_point(sk).summary())  # doctest: +NORMALIZE_WHITESPACE
         EvaluationPoint: 2 classifiers, 2 labels, Q=8
           prevalence:
             population    a    b  items
@@ -396,7 +398,8 @@ class EvaluationPoint:
             classifier  accuracy on a  accuracy on b
             c0                    3/4            3/4
             c1                    3/4            3/4
-          error correlations at all-correct responses (1 subset, 2 of 2 tables nonzero, largest |G| = 3/16 for {c0, c1} on a):
+          error correlations at all-correct responses (1 subset, 2 of 2 tables nonzero,
+          largest |G| = 3/16 for {c0, c1} on a):
             classifiers  G on a  G on b
             c0, c1         3/16   -1/16
         """

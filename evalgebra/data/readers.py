@@ -227,9 +227,11 @@ def counts_table(
     >>> table.classifiers, table.code.tolist(), table.count.tolist()
     (('c0', 'c1'), [0, 1], [3, 1])
     >>> counts_table({"aa": 3}, labels=["a", "b"], by_true_label={"a": {"aa": 2}})
+    ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SketchError: inconsistent totals: pattern ('a', 'a') has count 3 but by_true_label sums to 2
+    evalgebra.errors.SketchError: inconsistent totals: pattern ('a', 'a') has count 3
+    but by_true_label sums to 2
     """
     if counts is None and by_true_label is None:
         raise SketchError("give counts, by_true_label, or both")

@@ -523,7 +523,9 @@ class Sketch(SketchIO):
         >>> sk = Sketch.from_counts({"aa": 3, "ab": 1}, labels=["a", "b"])
         >>> sk.Q, sk.classifiers
         (4, ('c0', 'c1'))
-        >>> Sketch.from_counts(labels=["a", "b"], by_true_label={"a": {"aa": 2}, "b": {"ab": 1}}).label_counts()
+        >>> Sketch.from_counts(
+        ...     labels=["a", "b"], by_true_label={"a": {"aa": 2}, "b": {"ab": 1}}
+        ... ).label_counts()
         {'a': 2, 'b': 1}
         """
         return cls(

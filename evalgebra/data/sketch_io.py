@@ -1,4 +1,5 @@
-r"""Reading, writing and showing sketches: the JSON and display methods of :class:`~evalgebra.data.sketch.Sketch`.
+r"""Reading, writing and showing sketches: the JSON and display methods of
+:class:`~evalgebra.data.sketch.Sketch`.
 
 :class:`SketchIO` is a base of :class:`~evalgebra.data.sketch.Sketch`; its methods are
 called on sketches (``Sketch.from_json``, ``sketch.to_json()``, ``sketch.summary()``). The
@@ -94,7 +95,9 @@ class SketchIO:
         return sketch_to_json(cast(CountSource, self))  # a Sketch
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        """Write sketch JSON v1: a file is replaced atomically, a FIFO or device written in place (``fileio``)."""
+        """Write sketch JSON v1: a file is replaced atomically, a FIFO or device written in place
+        (``fileio``).
+        """
         write_output(path, self.to_json())
 
     # -- display --------------------------------------------------------------------------

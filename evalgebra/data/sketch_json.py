@@ -11,8 +11,8 @@ r"""Sketch JSON v1: writing and strict reading.
 
 ``abstain`` names the responses that are not labels (they may appear in ``decisions``,
 never as a true label); ``counts`` must equal the sum of ``by_true_label`` (and of
-``populations``) when those are present; zero counts may be omitted; any other key or format is rejected. Writing is
-canonical (pattern order, one count entry per line), so files diff well.
+``populations``) when those are present; zero counts may be omitted; any other key or format is
+rejected. Writing is canonical (pattern order, one count entry per line), so files diff well.
 
 Reading returns a :class:`~evalgebra.data.cells.CellTable` (``Sketch.from_json``
 assembles it); writing takes anything that lists its counts like a sketch does
@@ -245,7 +245,8 @@ def _check_text(data: Any) -> None:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise SketchError(
-                    f"sketch JSON holds the name {_shown(item)} with a lone surrogate; names must be valid Unicode text"
+                    f"sketch JSON holds the name {_shown(item)} with a lone surrogate; "
+                    "names must be valid Unicode text"
                 ) from None
 
 

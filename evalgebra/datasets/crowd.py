@@ -1,4 +1,5 @@
-r"""A generated sparse crowd with a known truth: ``task, worker, label`` answers, the answer key, the workers' rows.
+r"""A generated sparse crowd with a known truth: ``task, worker, label`` answers, the answer key, the
+workers' rows.
 
 The shape of the crowd-sourcing tables crowd-kit and its datasets use: every task is
 answered by a few workers drawn from a larger pool, so no worker answers everything.

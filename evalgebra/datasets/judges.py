@@ -79,7 +79,9 @@ class JudgesData:
     --------
     >>> data = llm_judges(n_items=500, seed=1)
     >>> point = data.truth_point()
-    >>> point.response_rate("small_unsure", "unsure", "fail") > point.response_rate("small_unsure", "unsure", "pass")
+    >>> point.response_rate("small_unsure", "unsure", "fail") > point.response_rate(
+    ...     "small_unsure", "unsure", "pass"
+    ... )
     True
     """
 
@@ -155,7 +157,7 @@ def llm_judges(n_items: int = 10_000, seed: int = 0, pass_rate: float = 0.6) -> 
     passing = rng.random(n_items) < pass_rate
     difficulty = np.where(passing, rng.beta(2, 5, n_items), rng.beta(5, 2, n_items))
     verdicts = np.empty((n_items, len(JUDGES)), dtype=object)
-    for k, (name, judge) in enumerate(JUDGES.items()):
+    for k, (_name, judge) in enumerate(JUDGES.items()):
         correct = rng.random(n_items) < np.where(passing, judge["correct"][0], judge["correct"][1])
         says_pass = correct == passing
         column = np.where(says_pass, "pass", "fail").astype(object)

@@ -137,7 +137,9 @@ def sketch_parquet_dask(
     >>> import pandas as pd, tempfile, os
     >>> folder = tempfile.mkdtemp()
     >>> for k in range(3):
-    ...     pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]}).to_parquet(os.path.join(folder, f"{k}.parquet"))
+    ...     pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]}).to_parquet(
+    ...         os.path.join(folder, f"{k}.parquet")
+    ...     )
     >>> sketch_parquet_dask(folder, scheduler="sync").counts()
     {('a', 'b'): 3, ('b', 'b'): 3}
     """

@@ -120,7 +120,9 @@ def _integer(token: str) -> int:
 
 
 def parse_lists(text: str) -> Any:
-    """msolve's ``-P`` output as Python lists (of integers, ``Fraction`` from ``n / 2^k`` or ``n / d``, names)."""
+    """msolve's ``-P`` output as Python lists (of integers, ``Fraction`` from ``n / 2^k`` or ``n / d``,
+    names).
+    """
     stack: list[list[Any]] = [[]]
     for token in _TOKEN.findall(text):
         if token == "[":

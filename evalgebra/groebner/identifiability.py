@@ -364,7 +364,7 @@ def youden_ideal(spec: EnsembleSpec, sketch: Any) -> tuple[Ideal, list[str], dic
         )
     generators = [poly for poly in mapped if poly.coeffs()]
     gens = list(ring.gens())
-    for t, u_name in sorted(zip(subsets, u_names), key=lambda item: (len(item[0]), item[0])):
+    for _t, u_name in sorted(zip(subsets, u_names), key=lambda item: (len(item[0]), item[0])):
         k = ring.names.index(u_name)
         pivots = [
             (len(poly.coeffs()), idx)

@@ -59,14 +59,20 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 if TYPE_CHECKING:
-    from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots
-    from evalgebra.numbers.quadratic import QuadraticNumber
-    from evalgebra.numbers.quadratic_extension import QuadraticExtension
-    from evalgebra.numbers.quadratic_field import QuadraticElement
-    from evalgebra.numbers.rationals import MAX_BITS, MAX_DIGITS, MAX_EXPONENT, exact_rational, parse_rational
-    from evalgebra.numbers.real_algebraic import RealAlgebraic
-    from evalgebra.numbers.seeds import check_seed
-    from evalgebra.numbers.symmetric_roots import eliminant_roots
+    from evalgebra.numbers.algebraic_numbers import AlgebraicNumber as AlgebraicNumber
+    from evalgebra.numbers.algebraic_numbers import FieldElement as FieldElement
+    from evalgebra.numbers.algebraic_numbers import real_roots as real_roots
+    from evalgebra.numbers.quadratic import QuadraticNumber as QuadraticNumber
+    from evalgebra.numbers.quadratic_extension import QuadraticExtension as QuadraticExtension
+    from evalgebra.numbers.quadratic_field import QuadraticElement as QuadraticElement
+    from evalgebra.numbers.rationals import MAX_BITS as MAX_BITS
+    from evalgebra.numbers.rationals import MAX_DIGITS as MAX_DIGITS
+    from evalgebra.numbers.rationals import MAX_EXPONENT as MAX_EXPONENT
+    from evalgebra.numbers.rationals import exact_rational as exact_rational
+    from evalgebra.numbers.rationals import parse_rational as parse_rational
+    from evalgebra.numbers.real_algebraic import RealAlgebraic as RealAlgebraic
+    from evalgebra.numbers.seeds import check_seed as check_seed
+    from evalgebra.numbers.symmetric_roots import eliminant_roots as eliminant_roots
 
 
 def __getattr__(name: str) -> Any:

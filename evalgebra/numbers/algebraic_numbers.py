@@ -16,8 +16,9 @@ Examples
 --------
 >>> import flint
 >>> roots, n_complex = real_roots(flint.fmpz_poly([-2, 0, 1]) * flint.fmpz_poly([-1, 3]))
->>> roots, n_complex
-([AlgebraicNumber(x^2 - 2, root 0 ≈ -1.414213562), Fraction(1, 3), AlgebraicNumber(x^2 - 2, root 1 ≈ 1.414213562)], 0)
+>>> roots, n_complex  # doctest: +NORMALIZE_WHITESPACE
+([AlgebraicNumber(x^2 - 2, root 0 ≈ -1.414213562), Fraction(1, 3),
+  AlgebraicNumber(x^2 - 2, root 1 ≈ 1.414213562)], 0)
 >>> root2 = roots[2]
 >>> root2 > Fraction(141, 100), root2 < Fraction(142, 100), float(root2)
 (True, True, 1.4142135623730951)
@@ -169,7 +170,8 @@ class AlgebraicNumber(RealAlgebraic):
 
     @classmethod
     def from_quadratic(cls, value: Any) -> Fraction | AlgebraicNumber:
-        r"""The value of a real :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (a Fraction when rational).
+        r"""The value of a real :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (a Fraction when
+        rational).
 
         >>> from evalgebra.numbers.quadratic import QuadraticNumber
         >>> AlgebraicNumber.from_quadratic(QuadraticNumber(1, -1, 2))
@@ -454,7 +456,9 @@ class FieldElement:
     >>> theta = FieldElement.generator(AlgebraicNumber([-2, 0, 0, 1], 0))   # the real cube root of 2
     >>> y = 1 / (theta + 1)
     >>> y, y * (theta + 1) == 1, y.value(AlgebraicNumber([-2, 0, 0, 1], 0))
-    (FieldElement(1/3*x^2 + (-1/3)*x + 1/3 mod x^3 + (-2)), True, AlgebraicNumber(3*x^3 - 3*x^2 + 3*x - 1, root 0 ≈ 0.442493334))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    (FieldElement(1/3*x^2 + (-1/3)*x + 1/3 mod x^3 + (-2)), True,
+     AlgebraicNumber(3*x^3 - 3*x^2 + 3*x - 1, root 0 ≈ 0.442493334))
     """
 
     __slots__ = ("modulus", "g")

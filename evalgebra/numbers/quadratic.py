@@ -227,7 +227,8 @@ class QuadraticNumber(RealAlgebraic):
             return self._hash
 
     def minimal_key(self) -> tuple[tuple[int, ...], int] | None:
-        """``(coefficients of the minimal polynomial, root index)`` of a real irrational number, else ``None``.
+        """``(coefficients of the minimal polynomial, root index)`` of a real irrational number, else
+        ``None``.
 
         ``p + q*sqrt(d)`` is a root of ``x^2 - 2p x + p^2 - q^2 d`` (scaled to primitive
         integers), the larger one when ``q > 0``.
@@ -244,7 +245,8 @@ class QuadraticNumber(RealAlgebraic):
         return tuple(c // content for c in ints), 1 if self.q > 0 else 0
 
     def to_algebraic(self) -> Fraction | AlgebraicNumber:
-        """The same value as a Fraction (rational) or an :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`.
+        """The same value as a Fraction (rational) or an
+        :class:`~evalgebra.numbers.algebraic_numbers.AlgebraicNumber`.
 
         ``ValueError`` for a complex number.
 

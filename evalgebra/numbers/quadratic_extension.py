@@ -101,7 +101,9 @@ class QuadraticExtension:
         return value if self._normal is None else self._normal(value)
 
     def divide(self, u: Triple, v: Triple) -> Triple:
-        """``u / v``: ``(x + y sqrt d)(X - Y sqrt d) Z / (z (X^2 - d Y^2))``; ``ZeroDivisionError`` for ``v = 0``."""
+        """``u / v``: ``(x + y sqrt d)(X - Y sqrt d) Z / (z (X^2 - d Y^2))``; ``ZeroDivisionError`` for
+        ``v = 0``.
+        """
         norm = self.norm(v)
         if norm == 0:
             raise ZeroDivisionError("division by zero in the quadratic field")
@@ -123,5 +125,7 @@ class QuadraticExtension:
 
     @staticmethod
     def same(u: Triple, v: Triple) -> bool:
-        """Whether ``u`` and ``v`` are the same element (cross-multiplied: ``x Z = X z`` and ``y Z = Y z``)."""
+        """Whether ``u`` and ``v`` are the same element (cross-multiplied: ``x Z = X z`` and
+        ``y Z = Y z``).
+        """
         return bool(u[0] * v[2] - v[0] * u[2] == 0) and bool(u[1] * v[2] - v[1] * u[2] == 0)

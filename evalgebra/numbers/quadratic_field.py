@@ -92,7 +92,9 @@ class QuadraticElement:
 
     @classmethod
     def root_of(cls, poly: flint.fmpz_poly, index: int) -> QuadraticElement:
-        """Root ``index`` (0: the smaller) of an irreducible quadratic ``c + b x + a x^2`` as ``(-b -+ sqrt(b^2 - 4ac)) / 2a``."""
+        """Root ``index`` (0: the smaller) of an irreducible quadratic ``c + b x + a x^2`` as
+        ``(-b -+ sqrt(b^2 - 4ac)) / 2a``.
+        """
         c, b, a = (int(x) for x in poly.coeffs())
         if a < 0:
             a, b, c = -a, -b, -c
@@ -261,7 +263,9 @@ class QuadraticElement:
         return bool(self.a) or bool(self.b)
 
     def sign(self) -> int:
-        """``-1``, ``0`` or ``1`` exactly: the signs of ``a`` and ``b``, and when they differ ``a^2`` against ``d b^2``."""
+        """``-1``, ``0`` or ``1`` exactly: the signs of ``a`` and ``b``, and when they differ ``a^2``
+        against ``d b^2``.
+        """
         a, b = self.a, self.b
         sa = (a > 0) - (a < 0)
         if not b:
@@ -290,8 +294,9 @@ class QuadraticElement:
         return self._difference_sign(other) >= 0
 
     def exact(self, radicand: Fraction | None = None) -> Fraction | QuadraticNumber:
-        """The canonical value: a Fraction when ``b = 0``, else a :class:`~evalgebra.numbers.quadratic.QuadraticNumber`
-        (``radicand``: ``Fraction(d)``, when the caller converts many values of one field)."""
+        """The canonical value: a Fraction when ``b = 0``, else a
+        :class:`~evalgebra.numbers.quadratic.QuadraticNumber` (``radicand``: ``Fraction(d)``, when the
+        caller converts many values of one field)."""
         u = Fraction(self.a, self.c)
         if not self.b:
             return u
@@ -324,7 +329,9 @@ def _reduced(a: int, b: int, c: int, d: int) -> QuadraticElement:
 
 
 def _quotient(a: int, b: int, c: int, d: int) -> QuadraticElement:
-    """``(a + b sqrt(d)) / c`` for any nonzero ``c``: the sign moved into the numerator, reduced by the gcd."""
+    """``(a + b sqrt(d)) / c`` for any nonzero ``c``: the sign moved into the numerator, reduced by the
+    gcd.
+    """
     if c < 0:
         a, b, c = -a, -b, -c
     g = gcd(a, b, c)
@@ -337,7 +344,9 @@ def _quotient(a: int, b: int, c: int, d: int) -> QuadraticElement:
 
 
 def _ratio(x: Any) -> tuple[int, int | None]:
-    """``(numerator, denominator)`` of an exact rational; ``(0, None)`` for anything else (floats included)."""
+    """``(numerator, denominator)`` of an exact rational; ``(0, None)`` for anything else (floats
+    included).
+    """
     k = x.__class__
     if k is int or k is _fmpz:
         return int(x), 1

@@ -19,10 +19,11 @@ Examples
 Fraction(1, 4)
 >>> parse_rational("2.5e-1", "x")
 Fraction(1, 4)
->>> parse_rational("0e99999999", "threshold")
+>>> parse_rational("0e99999999", "threshold")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-evalgebra.errors.SketchError: threshold: exponent 99999999 of '0e99999999' is out of range; accepted: exponents of at most 1000 in absolute value
+evalgebra.errors.SketchError: threshold: exponent 99999999 of '0e99999999' is out of range; accepted:
+exponents of at most 1000 in absolute value
 >>> from evalgebra.errors import PointError
 >>> exact_rational(1.5, "x", PointError)
 Traceback (most recent call last):

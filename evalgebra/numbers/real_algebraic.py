@@ -228,7 +228,9 @@ _BIVARIATE = flint.fmpz_mpoly_ctx.get(("x", "y"), "lex")
 
 
 def _resultant_in_y(f: Any, terms: Any) -> flint.fmpz_poly:
-    """``Res_y(f(y), sum of terms)`` as a primitive polynomial in ``x`` (python-flint's multivariate resultant)."""
+    """``Res_y(f(y), sum of terms)`` as a primitive polynomial in ``x`` (python-flint's multivariate
+    resultant).
+    """
     x, y = _BIVARIATE.gens()
     zero = _BIVARIATE.from_dict({})
     first = sum((int(c) * y**k for k, c in enumerate(integer_poly(f).coeffs())), zero)
@@ -248,8 +250,8 @@ def composed_sum(f: Any, g: Any) -> flint.fmpz_poly:
 
 
 def composed_product(f: Any, g: Any) -> flint.fmpz_poly:
-    """A primitive integer polynomial whose roots are the ``alpha * beta`` (``f(alpha) = g(beta) = 0``, ``f(0) != 0``):
-    the resultant ``Res_y(f(y), y^n g(x / y))``."""
+    """A primitive integer polynomial whose roots are the ``alpha * beta`` (``f(alpha) = g(beta) = 0``,
+    ``f(0) != 0``): the resultant ``Res_y(f(y), y^n g(x / y))``."""
     coeffs = [int(c) for c in integer_poly(g).coeffs()]
     n = len(coeffs) - 1
     return _resultant_in_y(f, lambda x, y: (c * x**k * y ** (n - k) for k, c in enumerate(coeffs)))
@@ -303,10 +305,11 @@ def integer_poly(poly: Any) -> flint.fmpz_poly:
 def root_index(index: Any, poly: flint.fmpz_poly, n_roots: int) -> int:
     """``index`` as the rank of one of the ``n_roots`` real roots of ``poly`` (0: the smallest), checked.
 
-    >>> root_index(3, flint.fmpz_poly([-2, 0, 1]), 2)
+    >>> root_index(3, flint.fmpz_poly([-2, 0, 1]), 2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.NumberError: x^2 - 2 has 2 real root(s); no index 3: give an int from 0 (the smallest) to 1
+    evalgebra.errors.NumberError: x^2 - 2 has 2 real root(s); no index 3: give an int from 0 (the
+    smallest) to 1
     """
     if (
         isinstance(index, (bool, np.bool_))

@@ -42,10 +42,11 @@ def check_seed(
     --------
     >>> check_seed(7), check_seed(None), check_seed(np.int64(3))
     (7, None, 3)
-    >>> check_seed(-1)
+    >>> check_seed(-1)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: seed=-1: a seed is a non-negative integer below 2**256, or None (not reproducible)
+    evalgebra.errors.SpecError: seed=-1: a seed is a non-negative integer below 2**256, or None
+    (not reproducible)
     """
     if (seed is None and none) or (generators and isinstance(seed, generators)):
         return seed

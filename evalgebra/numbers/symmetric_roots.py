@@ -13,7 +13,10 @@ becomes ``h(p - p^2)`` of degree ``2k``, whose roots :func:`real_roots` finds.
 Examples
 --------
 >>> import flint
->>> f = flint.fmpz_poly([-1, 3]) * flint.fmpz_poly([-2, 3]) * flint.fmpz_poly([-1, -1, 1]) * flint.fmpz_poly([1, -1, 1])
+>>> f = (
+...     flint.fmpz_poly([-1, 3]) * flint.fmpz_poly([-2, 3])
+...     * flint.fmpz_poly([-1, -1, 1]) * flint.fmpz_poly([1, -1, 1])
+... )
 >>> roots, n_complex = eliminant_roots(f)        # roots 1/3, 2/3, (1 +- sqrt 5)/2, and two complex ones
 >>> roots == real_roots(f)[0], n_complex
 (True, 2)
@@ -60,10 +63,11 @@ def in_swap_variable(poly: flint.fmpz_poly) -> flint.fmpz_poly | None:
 
 
 def _halves(s: flint.fmpq, discriminant: flint.fmpq) -> list[AlgebraicNumber]:
-    r"""The two roots ``(1 -+ sqrt(D)) / 2`` of ``p^2 - p + s`` (``D = 1 - 4 s > 0`` not a rational square), each
-    with an isolating interval from an integer square root: ``D = a / b``, ``sqrt(D) = sqrt(a b 4^k) / (b 2^k)``
-    lies strictly between ``r / (b 2^k)`` and ``(r + 1) / (b 2^k)`` for ``r = isqrt(a b 4^k)``; the two intervals,
-    ``2^-(k+1) / b`` wide, are ``r / (b 2^k) > 0`` apart. No polynomial factoring, no root isolation."""
+    r"""The two roots ``(1 -+ sqrt(D)) / 2`` of ``p^2 - p + s`` (``D = 1 - 4 s > 0`` not a rational
+    square), each with an isolating interval from an integer square root: ``D = a / b``,
+    ``sqrt(D) = sqrt(a b 4^k) / (b 2^k)`` lies strictly between ``r / (b 2^k)`` and
+    ``(r + 1) / (b 2^k)`` for ``r = isqrt(a b 4^k)``; the two intervals, ``2^-(k+1) / b`` wide, are
+    ``r / (b 2^k) > 0`` apart. No polynomial factoring, no root isolation."""
     # den p^2 - den p + num: primitive (num/den in lowest terms) with a positive leading coefficient
     quadratic = flint.fmpz_poly([s.p, -s.q, s.q])
     a, b = discriminant.p, discriminant.q
@@ -143,8 +147,8 @@ def eliminant_roots(poly: Any) -> tuple[list[Fraction | AlgebraicNumber], int]:
 
 
 def _merged(rationals: list[flint.fmpq], numbers: list[AlgebraicNumber]) -> list[Fraction | AlgebraicNumber]:
-    """Sorted rationals and sorted irrational numbers in one increasing list: each number against a rational by
-    its isolating interval (narrowed while the rational is inside it; never equal)."""
+    """Sorted rationals and sorted irrational numbers in one increasing list: each number against a
+    rational by its isolating interval (narrowed while the rational is inside it; never equal)."""
     out: list[Fraction | AlgebraicNumber] = []
     k = 0
     for number in numbers:

@@ -411,7 +411,9 @@ def plot_alarm_rates(
 
     Examples
     --------
-    >>> fig = plot_alarm_rates([0, 0.1, 0.2], {"complex": [0.0, 0.2, 0.5], "outside_unit_cube": [0.1, 0.3, 0.6]})
+    >>> fig = plot_alarm_rates(
+    ...     [0, 0.1, 0.2], {"complex": [0.0, 0.2, 0.5], "outside_unit_cube": [0.1, 0.3, 0.6]}
+    ... )
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['complex', 'outside_unit_cube']
     """

@@ -1,8 +1,10 @@
-r"""Pictures of unsupervised evaluations: the partition of a sketch by true label ("Algebraic Evaluation Theorems", Table 1).
+r"""Pictures of unsupervised evaluations: the partition of a sketch by true label
+("Algebraic Evaluation Theorems", Table 1).
 
 :func:`plot_partition` draws, for every decision pattern, how many of its items each evaluator
 says carry the first label, next to the truth when the sketch is labelled: the picture of
-Table 1 of "Algebraic Evaluation Theorems" (algebraic evaluation against majority voting on the ACS employment test).
+Table 1 of "Algebraic Evaluation Theorems" (algebraic evaluation against majority voting on the
+ACS employment test).
 
 matplotlib is imported inside the plotting function only; a :class:`matplotlib.figure.Figure`
 is built directly (no pyplot state).

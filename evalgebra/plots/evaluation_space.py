@@ -406,7 +406,8 @@ def plot_axiom_planes(
     show_truth: bool = True,
     view: tuple[float, float] = (25.0, -130.0),
 ) -> Any:
-    r"""The logical-alarm paper's Figure 1: every classifier's axiom plane inside the space of all evaluations.
+    r"""The logical-alarm paper's Figure 1: every classifier's axiom plane inside the space of all
+    evaluations.
 
     Axes ``(R_{a_i,a}, R_{b_i,b}, Q_a)``. The grey tetrahedron holds every evaluation of
     a ``Q``-item test; each classifier's single-classifier axiom (fixed by its count

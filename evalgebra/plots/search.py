@@ -164,7 +164,9 @@ def plot_failure_profile(
     --------
     >>> from matplotlib.figure import Figure
     >>> from evalgebra.search.failure import FailureProfile
-    >>> profile = FailureProfile((100, 1000), 5, 20, {"complex": (0.3, 0.1), "rejected": (0.5, 0.2)}, (0.1, 0.05))
+    >>> profile = FailureProfile(
+    ...     (100, 1000), 5, 20, {"complex": (0.3, 0.1), "rejected": (0.5, 0.2)}, (0.1, 0.05)
+    ... )
     >>> ax = plot_failure_profile(profile, ax=Figure().subplots())
     >>> [line.get_label() for line in ax.get_lines()][:2]
     ['rejected (any failure)', 'complex']

@@ -89,7 +89,9 @@ class PointRows:
     Examples
     --------
     >>> from evalgebra.results.estimates import Estimate
-    >>> rows = point_rows(Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": 1, "b": Fraction(1, 2)}}))
+    >>> rows = point_rows(
+    ...     Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": 1, "b": Fraction(1, 2)}})
+    ... )
     >>> rows.exact, rows.rows["c0"]
     (True, [[1, 0], [Fraction(1, 2), Fraction(1, 2)]])
     """
@@ -209,7 +211,9 @@ def pattern_posteriors(
     Examples
     --------
     >>> from evalgebra.results.estimates import Estimate
-    >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
+    >>> point = Estimate(
+    ...     {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}}
+    ... )
     >>> pattern_posteriors(point)
     {('a',): {'a': Fraction(3, 4), 'b': Fraction(1, 4)}, ('b',): {'a': Fraction(1, 4), 'b': Fraction(3, 4)}}
     """
@@ -250,9 +254,12 @@ def posterior_partition(estimate: Estimate, sketch: Sketch) -> dict[str, list[tu
     --------
     >>> from evalgebra.results.estimates import Estimate
     >>> sk = Sketch.from_counts({"a": 3, "b": 1}, labels=["a", "b"])
-    >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
-    >>> posterior_partition(point, sk)
-    {'a': [(('a',), Fraction(9, 4)), (('b',), Fraction(1, 4))], 'b': [(('a',), Fraction(3, 4)), (('b',), Fraction(3, 4))]}
+    >>> point = Estimate(
+    ...     {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}}
+    ... )
+    >>> posterior_partition(point, sk)  # doctest: +NORMALIZE_WHITESPACE
+    {'a': [(('a',), Fraction(9, 4)), (('b',), Fraction(1, 4))],
+     'b': [(('a',), Fraction(3, 4)), (('b',), Fraction(3, 4))]}
     """
     rows, names, observed = _observed(estimate, sketch)
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {x: [] for x in rows.labels}
@@ -291,7 +298,9 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
     --------
     >>> from evalgebra.results.estimates import Estimate
     >>> sk = Sketch.from_counts({"a": 3, "b": 1}, labels=["a", "b"])
-    >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
+    >>> point = Estimate(
+    ...     {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}}
+    ... )
     >>> expected_confusion(point, sk)["c0"]
     {'a': {'a': Fraction(9, 4), 'b': Fraction(1, 4)}, 'b': {'a': Fraction(3, 4), 'b': Fraction(3, 4)}}
     """
@@ -346,7 +355,9 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
     Examples
     --------
     >>> from evalgebra.results.estimates import Estimate
-    >>> point = Estimate({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
+    >>> point = Estimate(
+    ...     {"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}}
+    ... )
     >>> predict_proba(point, [["a"], ["b"], ["a"]]).tolist()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], [Fraction(3, 4), Fraction(1, 4)]]
     """
@@ -381,7 +392,9 @@ def predict(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | Non
     Examples
     --------
     >>> from evalgebra.results.estimates import Estimate
-    >>> point = Estimate({"a": Fraction(1, 5), "b": Fraction(4, 5)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}})
+    >>> point = Estimate(
+    ...     {"a": Fraction(1, 5), "b": Fraction(4, 5)}, {"c0": {"a": Fraction(3, 4), "b": Fraction(3, 4)}}
+    ... )
     >>> predict(point, [["a"], ["b"]])
     ['b', 'b']
     """

@@ -396,7 +396,8 @@ def evaluation_summary(evaluation: Any) -> str:
 def evaluation_html(evaluation: Any) -> str:
     """A compact HTML block: the chosen point, the alarms one line each, the trios summarised."""
     title = (
-        f"Evaluation ({evaluation.method}{_correlated(evaluation)}): {len(evaluation.classifiers)} classifiers, "
+        f"Evaluation ({evaluation.method}{_correlated(evaluation)}): "
+        f"{len(evaluation.classifiers)} classifiers, "
         f"{len(evaluation.labels)} labels"
     )
     parts: list[str] = []

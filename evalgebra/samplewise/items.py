@@ -31,9 +31,10 @@ def item_consistency(
     r"""Per item: the share of n-subsets of runs that agree there (for ``ec_g``: all err there).
 
     ``pa_acc`` counts subsets giving one answer, ``ec_acc`` subsets all right or all wrong,
-    ``ec_g`` subsets all wrong. This is the other order of summary of the consistency-metrics note: first along the
-    runs, one value per item, then (by the caller) over the items; the mean over items equals :func:`consistency`.
-    It names the individuals a model treats inconsistently, which aggregate metrics hide.
+    ``ec_g`` subsets all wrong. This is the other order of summary of the consistency-metrics note:
+    first along the runs, one value per item, then (by the caller) over the items; the mean over items
+    equals :func:`consistency`. It names the individuals a model treats inconsistently, which
+    aggregate metrics hide.
 
     Parameters
     ----------

@@ -19,8 +19,8 @@ metric         value on one subset ``S`` of ``n`` runs        arity range
 ``pa_v``       Cramer's V of ``yhat_i`` and ``yhat_j``         2     ``[0, 1]``
 ============== ============================================== ===== ===========
 
-The consistency-metrics note [1]_ defines every candidate for a pair (``n = 2``); for ``n > 2`` the set and agreement
-metrics extend with the intersection, union and all-equal over ``S``, and reduce to the
+The consistency-metrics note [1]_ defines every candidate for a pair (``n = 2``); for ``n > 2`` the
+set and agreement metrics extend with the intersection, union and all-equal over ``S``, and reduce to the
 note's formulas at ``n = 2``. The **n-ary consistency** of ``p`` runs is the mean over all
 ``K = C(p, n)`` subsets (:func:`consistency`); :func:`consistency_values` returns the
 per-subset values (the note's "metric reproducibility distribution") in
@@ -48,10 +48,10 @@ matrix product for the residuals, ``bincount`` contingency tables for ``pa_kappa
 on bit-packed residuals: ``O(C(p, n) n N / 8)`` byte operations. Anything that visits or
 stores more than ``max_subsets`` subsets (default ``10**6``) raises :class:`SpecError` first.
 
-Relation of the error metrics to the evaluation point (``docs/theory.md``, "Samplewise consistency metrics"). Treat the
-runs as the classifiers of a labelled test with prevalences ``P_ell``, per-label accuracies
-``P_{i,ell} = P_{i,ell|ell}``, total accuracies ``A_i = sum_ell P_ell P_{i,ell}`` and pair
-correlations ``G^ell_ij(ell, ell)``. On the items of true label ``ell``, ``e_i = 1 - x_i`` with
+Relation of the error metrics to the evaluation point (``docs/theory.md``, "Samplewise consistency
+metrics"). Treat the runs as the classifiers of a labelled test with prevalences ``P_ell``,
+per-label accuracies ``P_{i,ell} = P_{i,ell|ell}``, total accuracies ``A_i = sum_ell P_ell P_{i,ell}``
+and pair correlations ``G^ell_ij(ell, ell)``. On the items of true label ``ell``, ``e_i = 1 - x_i`` with
 ``x_i = [ans_i = ell]``, so the residuals there have mean ``1 - P_{i,ell}`` and covariance
 ``cov_ell(e_i, e_j) = cov_ell(x_i, x_j) = G^ell_ij(ell, ell)`` (for ``R = 2``, the
 ``G^ell_ij`` of ``docs/theory.md``). Averaging over the labels (law of total covariance)::
@@ -252,9 +252,9 @@ def consistency(
 
     Notes
     -----
-    ``(1/K) sum_{S in C(Y, n)} m(S)``, ``K = C(p, n)`` (the consistency-metrics note, "Samplewise Metrics Summarize
-    Along Repetitions"); closed forms and costs in the module notes. The exact mean of ``ec_l``
-    or ``pa_kappa`` has the LCM of many denominators (``p = 200``: about 0.3 s more than the
+    ``(1/K) sum_{S in C(Y, n)} m(S)``, ``K = C(p, n)`` (the consistency-metrics note, "Samplewise
+    Metrics Summarize Along Repetitions"); closed forms and costs in the module notes. The exact mean
+    of ``ec_l`` or ``pa_kappa`` has the LCM of many denominators (``p = 200``: about 0.3 s more than the
     counting): for hundreds of runs prefer ``exact=False``.
 
     References
@@ -374,8 +374,9 @@ def consistency_metrics(
     --------
     >>> y = [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
     >>> runs = [[1, 1, 1, 1, 1, 1, 0, 1, 0, 1], [1, 1, 1, 1, 1, 1, 1, 0, 1, 0]]
-    >>> {k: str(v) for k, v in consistency_metrics(runs, y).items()}
-    {'ec_l': '0', 'ec_g': '0', 'ec_acc': '3/5', 'ec_corr': '-0.25', 'pa_acc': '3/5', 'pa_kappa': '-1/4', 'pa_v': '0.25'}
+    >>> {k: str(v) for k, v in consistency_metrics(runs, y).items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'ec_l': '0', 'ec_g': '0', 'ec_acc': '3/5', 'ec_corr': '-0.25', 'pa_acc': '3/5', 'pa_kappa': '-1/4',
+     'pa_v': '0.25'}
     """
     runs = Runs(predictions, truth, False, "consistency_metrics")
     names = [m for m in METRICS if truth is not None or m not in ERROR_METRICS]

@@ -10,10 +10,11 @@ Examples
 >>> runs = Runs([["cat", "dog"], ["dog", "dog"]], ["cat", "cat"], True, "ec_l")
 >>> runs.codes.tolist(), runs.truth.tolist(), runs.errors.tolist()
 ([[0, 1], [1, 1]], [0, 0], [[False, True], [True, True]])
->>> check_arity(3, 3, "pa_kappa")
+>>> check_arity(3, 3, "pa_kappa")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-evalgebra.errors.SpecError: pa_kappa is defined for pairs only (n=2); n-ary metrics: ec_l, ec_g, ec_acc, pa_acc
+evalgebra.errors.SpecError: pa_kappa is defined for pairs only (n=2); n-ary metrics: ec_l, ec_g, ec_acc,
+pa_acc
 """
 
 from __future__ import annotations

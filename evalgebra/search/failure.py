@@ -61,7 +61,8 @@ def subsample(sketch: Sketch, size: int, rng: np.random.Generator | int | None =
 
 @dataclass(frozen=True)
 class FailureProfile:
-    r"""Failure rates of a pool's candidate trios against test size (Figure 2 of the streaming-evaluation paper).
+    r"""Failure rates of a pool's candidate trios against test size (Figure 2 of the streaming-evaluation
+    paper).
 
     Attributes
     ----------

@@ -282,7 +282,7 @@ def rational_points(
         pop: dict(zip(labels, draw(_rational_row(r_count, denominators, not absent_labels))))
         for pop in spec.populations
     }
-    for pop, row in prevalence.items():
+    for _pop, row in prevalence.items():
         if draw(st.booleans()):  # the last label may be omitted
             del row[labels[-1]]
     row_denominators = (r_count, 2 * r_count) if correlated else denominators
@@ -376,7 +376,8 @@ _K5_RATES = tuple(Fraction(k, 20) for k in range(12, 19))
 
 @st.composite
 def k5_points(draw: Any) -> tuple[EvaluationPoint, Any]:
-    """A rational point of five classifiers with every pair correlated (nonzero on both labels), and its exact sketch.
+    """A rational point of five classifiers with every pair correlated (nonzero on both labels), and its
+    exact sketch.
 
     Prevalence ``k/20`` (not 1/2), rates in ``12/20 .. 18/20``, correlations a nonzero multiple
     of a quarter of the largest the rates allow; draws whose sketch would need a negative
