@@ -44,9 +44,10 @@ The pairwise rows time the interval method (``pairwise_report``), the exact alar
 cross-check; ``--exact`` times ``logical_alarm(prevalences=False)`` and ``minimal_firing``: targets
 N = 10, R = 2, Q = 10^9 under 1 s when nothing fires and N = 5, R = 3 under 1 s. Its grid runs
 Q = 12, 10^3, 10^6, 10^9 with every classifier right with 0.8, with 0.55, and "one bad" (``c0``
-never agrees with ``c1``, the others right with 0.8: ``c0, c1`` and its supersets fire); at Q = 12 every verdict is checked
-against a brute-force enumeration of the labelled tests (``brute_force``), timed in the same run,
-and the ``x`` columns give baseline time / exact time (pairwise for R = 2, brute force where it runs).
+never agrees with ``c1``, the others right with 0.8: ``c0, c1`` and its supersets fire); at Q = 12
+every verdict is checked against a brute-force enumeration of the labelled tests (``brute_force``),
+timed in the same run, and the ``x`` columns give baseline time / exact time (pairwise for R = 2,
+brute force where it runs).
 """
 
 from __future__ import annotations
@@ -368,7 +369,8 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
     )
     print(
         f"{'N':>3} {'R':>2} {'items':>11} {'acc':>7} {'subsets':>8} {'fires':>6} {'undec':>6} "
-        f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10} {'x pairw':>8} {'brute s':>9} {'x brute':>8}  target"
+        f"{'report s':>9} {'minimal s':>9} {'pairwise s':>10} {'x pairw':>8} {'brute s':>9} "
+        f"{'x brute':>8}  target"
     )
     for n, r in EXACT_GRID:
         for n_items in EXACT_ITEMS:
@@ -513,7 +515,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"best of {args.repeat}, seed {args.seed}"
     )
     print(
-        f"target {TARGET_SECONDS} s at Q >= {TARGET_ITEMS:.0e}, N = {TARGET_CLASSIFIERS} (ratio < 1 meets it); "
+        f"target {TARGET_SECONDS} s at Q >= {TARGET_ITEMS:.0e}, N = {TARGET_CLASSIFIERS} "
+        "(ratio < 1 meets it); "
         f"speed-ups are baseline time / logical_alarm time; scan timed at Q <= {args.scan_items}, per-Q_a "
         f"loop at Q = {args.loop_items}, both scaled linearly beyond (~); lattice enumeration compared at "
         f"Q = {args.lattice_items}"

@@ -1,4 +1,5 @@
-r"""Benchmark: five binary classifiers with all ten pairs correlated (K5), per sketch, against the Gröbner route.
+r"""Benchmark: five binary classifiers with all ten pairs correlated (K5), per sketch,
+against the Gröbner route.
 
 Target (issue "Correlated ensembles"): **under 1 s per sketch** for N = 5 with all pairs
 correlated, exact. Measured here, in one run:
@@ -17,7 +18,8 @@ correlated, exact. Measured here, in one run:
    ``structure=`` (K5) and of the independent evaluator (trios averaged).
 
 Data: exact expected sketches of seeded random rational points with nonzero correlations on
-all ten pairs. Usage: ``python benchmarks/bench_complete_pairs.py [--seed 0] [--sketches 12] [--msolve 2] [--limit 120]``
+all ten pairs. Usage:
+``python benchmarks/bench_complete_pairs.py [--seed 0] [--sketches 12] [--msolve 2] [--limit 120]``
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def _errors(estimate, truth: EvaluationPoint) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    # the summary (first paragraph of the docstring) on one line
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.strip().split("\n\n")[0].split()))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--sketches", type=int, default=12, help="exact sketches (each solved once per route)"
@@ -93,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     truths = _points(args.seed, args.sketches)
     sketches = [expected_sketch(t).unlabelled() for t in truths]
     print(
-        f"K5 on five binary classifiers, {len(sketches)} exact sketches (seed {args.seed}); target: under 1 s per sketch"
+        f"K5 on five binary classifiers, {len(sketches)} exact sketches (seed {args.seed}); "
+        "target: under 1 s per sketch"
     )
     print(
-        "route: certified path tracking (evaluate's default), msolve's parametrisation when tracking does not settle "
-        "a sketch; the msolve column is the msolve route alone on the same sketch"
+        "route: certified path tracking (evaluate's default), msolve's parametrisation when tracking does "
+        "not settle a sketch; the msolve column is the msolve route alone on the same sketch"
     )
     print(
         f"{'sketch':>6} {'K5 s':>7} {'route':>9} {'msolve s':>9} {'points':>7} {'exact':>6} {'truth':>6} "
@@ -121,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         independent = algebraic_evaluation(sketch).point
         mine, theirs = _errors(result.point, truth), _errors(independent, truth)
         print(
-            f"{k:>6} {seconds[-1]:>7.2f} {route:>9} {alone:>9.1f} {len(result.points):>7} {exact:>6} {'yes' if found else 'no':>6} "
+            f"{k:>6} {seconds[-1]:>7.2f} {route:>9} {alone:>9.1f} {len(result.points):>7} {exact:>6} "
+            f"{'yes' if found else 'no':>6} "
             f"{mine[0]:>7.4f} / {mine[1]:.4f} {theirs[0]:>12.4f} / {theirs[1]:.4f}"
         )
     mean = sum(seconds) / len(seconds)

@@ -1,4 +1,5 @@
-r"""Benchmark: sparse crowds, evalgebra's algebraic aggregation against crowd-kit's Dawid-Skene and majority vote.
+r"""Benchmark: sparse crowds, evalgebra's algebraic aggregation against crowd-kit's
+Dawid-Skene and majority vote.
 
 On generated sparse crowds with a known truth (``evalgebra.datasets.crowd.sparse_crowd``:
 3 labels, 40 workers of varied quality, 3,000 tasks, 5 workers per task; one crowd per
@@ -135,7 +136,8 @@ def peers(paths: list[str], args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # the summary (first paragraph of the docstring) on one line
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--peer-repeat", type=int, default=2)
@@ -211,14 +213,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds = np.mean([v[2] for v in values])
         ratio = "" if base is None else f"{np.mean([b[2] for b in base]) / seconds:.1f}x"
         print(
-            f"      {name:<44} {acc:>8.4f} {(f'{np.mean(errs):.4f}' if errs else '-'):>10} {'':>9} {seconds:>9.4f} "
-            f"{ratio:>20}"
+            f"      {name:<44} {acc:>8.4f} {(f'{np.mean(errs):.4f}' if errs else '-'):>10} {'':>9} "
+            f"{seconds:>9.4f} {ratio:>20}"
         )
     if peer is None:
         print("targets: not checked (no peers)")
         return 0
     print(
-        f"targets (refine={gated}): accuracy within {ACCURACY_SLACK * 100:.1f} points of converged Dawid-Skene and "
+        f"targets (refine={gated}): accuracy within {ACCURACY_SLACK * 100:.1f} points of "
+        "converged Dawid-Skene and "
         f"above majority vote, >= {SPEED_TARGET:.0f}x its speed: " + ("met" if not misses else "MISSED")
     )
     for miss in misses:

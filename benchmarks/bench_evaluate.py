@@ -328,8 +328,9 @@ def closed_form_floats(counts: Sequence[int]) -> tuple[float, list[list[float]],
     ``P_a = 1/2 + s E_012 / (2 sqrt R)``,
     ``P_{i,b} = B_i/Q + (E_012 + s sqrt R) / (2 Q E_jk)``,
     ``P_{i,a} = 1 - B_i/Q - (E_012 - s sqrt R) / (2 Q E_jk)`` (``{j, k}`` the partners of
-    ``i``; Theorem 2 of "Algebraic Evaluation Theorems", in the moments of derivation d02). Undefined statistics
-    (``R = 0``, ``E_jk = 0``), empty varieties and complex points (``R < 0``) are ``nan``.
+    ``i``; Theorem 2 of "Algebraic Evaluation Theorems", in the moments of derivation d02).
+    Undefined statistics (``R = 0``, ``E_jk = 0``), empty varieties and complex points
+    (``R < 0``) are ``nan``.
 
     Returns
     -------
@@ -644,8 +645,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     mix = ", ".join(f"{name} {int((params['kind'] == k).sum())}" for k, name in enumerate(KINDS))
     q = counts.sum(axis=1)
     print(
-        f"trio sketches: {args.sketches} ({mix}); Q {int(q.min())}..{int(q.max())} (median {int(np.median(q))}); "
-        f"{checked} checked against expected_sketch"
+        f"trio sketches: {args.sketches} ({mix}); Q {int(q.min())}..{int(q.max())} (median "
+        f"{int(np.median(q))}); {checked} checked against expected_sketch"
     )
 
     # correctness before timing
@@ -674,7 +675,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"exact sample of {len(solutions)}: rational {rational}, "
         + ", ".join(f"{k} {v}" for k, v in kinds.items())
-        + f"; agreement asserted: float loop = evaluate_batch ({len(loop_rows)}, {TOLERANCE:g}), evaluate_batch = "
+        + f"; agreement asserted: float loop = evaluate_batch ({len(loop_rows)}, {TOLERANCE:g}), "
+        "evaluate_batch = "
         f"exact_solution ({len(solutions)}, {TOLERANCE:g}), sympy = exact_solution ({len(sympy_rows)}, exact)"
     )
 
@@ -728,8 +730,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _rate(args.sketches, many_seconds),
             f"{TARGET_MANY_RATE:.0e}/s",
             _verdict(gated_many, many_rate >= TARGET_MANY_RATE),
-            f"{per_loop * args.sketches / many_seconds:.3g}x python-float loop (~{per_loop * args.sketches:.1f} s); "
-            f"{per_exact * args.sketches / many_seconds:.3g}x exact_solution loop (~{per_exact * args.sketches:.1f} s)",
+            f"{per_loop * args.sketches / many_seconds:.3g}x python-float loop "
+            f"(~{per_loop * args.sketches:.1f} s); "
+            f"{per_exact * args.sketches / many_seconds:.3g}x exact_solution loop "
+            f"(~{per_exact * args.sketches:.1f} s)",
         ),
         _row(
             "exact_solution (exact, per sketch)",
@@ -757,7 +761,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _rate(args.items, stage_best[0]),
             "",
             "",
-            f"{pandas_stages[0] / stage_best[0]:.3g}x value_counts + Sketch.from_counts ({pandas_stages[0]:.3f} s)",
+            f"{pandas_stages[0] / stage_best[0]:.3g}x value_counts + Sketch.from_counts "
+            f"({pandas_stages[0]:.3f} s)",
         ),
         _row(
             f"stream: evaluate ({len(evaluation.trios)} trios)",

@@ -349,7 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         + "; ".join(f"{pop} {main_run.sketch.count_vector(pop).tolist()}" for pop in POPULATIONS)
     )
     print(
-        f"error correlation of the two tests within each true label (truth): {error_correlations(main_run.sketch)}"
+        "error correlation of the two tests within each true label (truth): "
+        f"{error_correlations(main_run.sketch)}"
     )
     print(f"closed form alarms: {', '.join(sorted(main_run.closed.alarm_kinds())) or 'none'}")
     print("\n".join(main_table(main_run)))
@@ -369,7 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  first evaluation with a chosen point after {defined[0].items} items")
 
     print(
-        f"\n{args.repeats} train/test splits per feature partition (seeds {args.seed}..{args.seed + args.repeats - 1}):"
+        f"\n{args.repeats} train/test splits per feature partition (seeds "
+        f"{args.seed}..{args.seed + args.repeats - 1}):"
     )
     print("(per split the largest error over the six statistics; medians over the splits)")
     print(
@@ -399,7 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         values = [float(part.split()[-1]) for c in correlations for part in c.split(", ")]
         print(
             f"{partition:<16} {covered:>15} of {total:<10} {np.median(gibbs_errors):>8.3f} (median) "
-            f"{np.median(closed_errors) if closed_errors else float('nan'):>12.3f} (median)  {np.median(values):>+18.2f}"
+            f"{np.median(closed_errors) if closed_errors else float('nan'):>12.3f} (median)  "
+            f"{np.median(values):>+18.2f}"
         )
 
     print("\nGibbs sampler on the count sketch (cost independent of the number of items):")

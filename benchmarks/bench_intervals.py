@@ -199,12 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     print(
-        f"bench_intervals: {args.tests} simulated tests of {args.items} items per case, {args.n_boot} resamples, "
-        f"seed {args.seed}; target 95% coverage in {TARGET[0]:.0%}-{TARGET[1]:.0%}"
+        f"bench_intervals: {args.tests} simulated tests of {args.items} items per case, {args.n_boot} "
+        f"resamples, seed {args.seed}; target 95% coverage in {TARGET[0]:.0%}-{TARGET[1]:.0%}"
     )
     print(
-        f"{'case':<9} {'kind':<9} {'against':<7} {'chosen':>6} {'coverage':>8} {'min stat':>8} {'max stat':>8} "
-        f"{'width':>7} {'failed':>7} {'ms/interval':>11} {'x evaluation':>12}  target"
+        f"{'case':<9} {'kind':<9} {'against':<7} {'chosen':>6} {'coverage':>8} {'min stat':>8} "
+        f"{'max stat':>8} {'width':>7} {'failed':>7} {'ms/interval':>11} {'x evaluation':>12}  target"
     )
     misses = 0
     for case in args.cases.split(","):
@@ -215,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
             failed = "" if row["failed"] is None else f"{row['failed']:.2%}"
             verdict = ("meets" if ok else "MISSES") if graded else "(bias: not graded)"
             print(
-                f"{row['case']:<9} {row['kind']:<9} {row['target']:<7} {row['chosen']:>6} {row['coverage']:>8.2%} "
+                f"{row['case']:<9} {row['kind']:<9} {row['target']:<7} {row['chosen']:>6} "
+                f"{row['coverage']:>8.2%} "
                 f"{row['low']:>8.2%} {row['high']:>8.2%} {row['width']:>7.4f} {failed:>7} "
                 f"{1000 * row['seconds']:>11.2f} {row['seconds'] / row['baseline']:>12.1f}  {verdict}"
             )

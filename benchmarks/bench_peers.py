@@ -519,7 +519,8 @@ def print_evaluator(
     rows: list[dict[str, Any]], batch: dict[str, Any], misses: list[str], failures: list[str]
 ) -> None:
     print(
-        "(a) error-independent evaluator, N = 3 binary: ntqr ErrorIndependentEvaluation(TrioVoteCounts(counts))"
+        "(a) error-independent evaluator, N = 3 binary: ntqr "
+        "ErrorIndependentEvaluation(TrioVoteCounts(counts))"
         " vs exact_solution(counts) (both exact points, every failure mode, decoding), per call;"
     )
     print(
@@ -586,11 +587,12 @@ def print_evaluator(
 def print_alarm(rows: list[dict[str, Any]], note: str, misses: list[str], failures: list[str]) -> None:
     print(
         "(b) logical alarm, binary pair, every member right on more than half the items of each label: "
-        "ntqr SingleClassifierAxiomsAlarm(...).are_misaligned vs logical_alarm(sketch, SafetySpec('1/2')), per call"
+        "ntqr SingleClassifierAxiomsAlarm(...).are_misaligned vs logical_alarm(sketch, SafetySpec('1/2')), "
+        "per call"
     )
     print(
-        f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples (scaled copies not gated); feasible Q_a: where "
-        "the pair can meet the specification (ntqr counts a label with no item as met)"
+        f"    target: >= {NTQR_TARGET:g}x on ntqr's own examples (scaled copies not gated); feasible Q_a: "
+        "where the pair can meet the specification (ntqr counts a label with no item as met)"
     )
     print(
         f"    {'case':<34} {'Q':>4} {'responses (R_a,R_b)':<20} {'ntqr':>17} {'feasible':<9} "
@@ -637,8 +639,8 @@ def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
             iterations += f" tol {row['tol']:g}"
         seconds = row.get("peer", row.get("ours"))
         print(
-            f"    {row['method']:<44} {iterations:>16} {seconds_text(seconds):>10} {pa:>8} {mae:>9} {worst:>9}"
-            + (f"  {row['note']}" if row.get("note") else "")
+            f"    {row['method']:<44} {iterations:>16} {seconds_text(seconds):>10} {pa:>8} {mae:>9} "
+            f"{worst:>9}" + (f"  {row['note']}" if row.get("note") else "")
         )
     for row in rows:
         if "peer" not in row:
@@ -660,7 +662,8 @@ def print_ds(rows: list[dict[str, Any]], misses: list[str]) -> None:
         if row["gated"] and (fast == "MISSES" or accurate.startswith("WORSE")):
             misses.append(f"DawidSkene: {row['method']}")
         print(
-            f"    vs {row['method']:<41} speed-up {ratio_text(row['peer'], ours['ours']):>9} {fast:<12} {accurate}"
+            f"    vs {row['method']:<41} speed-up {ratio_text(row['peer'], ours['ours']):>9} {fast:<12} "
+            f"{accurate}"
         )
     if ours is not None and "alarms" in ours:
         print(f"    evalgebra's alarms on these items: {ours['alarms']}")

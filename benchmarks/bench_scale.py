@@ -252,8 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evalgebra import Sketch
 
     print(
-        f"bench_scale: {args.rows:,} items x {args.classifiers} classifiers (+ truth) in {args.files} parquet "
-        f"files under {args.folder}; chunks of {args.chunk_rows:,} rows; {args.workers} Dask workers"
+        f"bench_scale: {args.rows:,} items x {args.classifiers} classifiers (+ truth) in {args.files} "
+        f"parquet files under {args.folder}; chunks of {args.chunk_rows:,} rows; {args.workers} Dask workers"
     )
     manifest = _write(args)
     expected = _tally_counts(manifest["tally"], args.classifiers)
@@ -286,7 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "cpu" in out:
             line += f"  CPU {out['cpu']:6.2f} s/run"
         if "worker_rss" in out:
-            line += f" (client), {out['worker_rss'] / 1024:.0f} MiB (largest worker); cluster start {out['startup']:.1f} s"
+            line += (
+                f" (client), {out['worker_rss'] / 1024:.0f} MiB (largest worker); "
+                f"cluster start {out['startup']:.1f} s"
+            )
         if route == "naive":
             line += f"  (measured on {out['rows']:,} rows, scaled x{scale:g}; memory not scaled)"
         print(line)
@@ -307,13 +310,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     work = results["dask"]["cpu"] / results["single-1t"]["cpu"]
     print(
         f"  CPU seconds of the {args.workers} workers together / one thread's: {work:.2f} (1 = no extra work "
-        f"from splitting; speed-up on {args.workers} idle cores ~ {args.workers / work:.2f}x); wall/CPU of the "
-        f"workers {results['dask']['seconds'] * args.workers / results['dask']['cpu']:.2f} (1 = cores to themselves)"
+        f"from splitting; speed-up on {args.workers} idle cores ~ {args.workers / work:.2f}x); wall/CPU of "
+        f"the workers {results['dask']['seconds'] * args.workers / results['dask']['cpu']:.2f} (1 = cores to "
+        "themselves)"
     )
     if "naive" in results:
         naive = results["naive"]["seconds"] * args.rows / results["naive"]["rows"]
         print(
-            f"  single-process chunked route over the naive route: {naive / results['single']['seconds']:.1f}x"
+            "  single-process chunked route over the naive route: "
+            f"{naive / results['single']['seconds']:.1f}x"
         )
     print("  counts of every route equal the counts tallied while writing: yes")
     failures += speedup < 1.5

@@ -227,8 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"best of {args.repeat}, seed {args.seed}"
     )
     print(
-        f"target {TARGET_SECONDS} s per {TARGET_ITEMS:.0e} items (ratio < 1 meets it; scaled to the case size); "
-        f"speed-ups are baseline time / sketch time; Counter timed at {args.counter_items} items, "
+        f"target {TARGET_SECONDS} s per {TARGET_ITEMS:.0e} items (ratio < 1 meets it; scaled to the case "
+        f"size); speed-ups are baseline time / sketch time; Counter timed at {args.counter_items} items, "
         "scaled linearly (~)"
     )
     print(

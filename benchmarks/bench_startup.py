@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Gröbner call overhead, median of {args.calls} calls (ms)")
     print(f"  {'in the caller (time_limit=inf)':<34}{inside * 1e3:9.2f}")
     print(
-        f"  {'shared child (default limit)':<34}{shared * 1e3:9.2f}   baseline (a child per call) {own * 1e3:7.2f}"
-        f"   ratio {own / shared:5.1f}x"
+        f"  {'shared child (default limit)':<34}{shared * 1e3:9.2f}   baseline (a child per call) "
+        f"{own * 1e3:7.2f}   ratio {own / shared:5.1f}x"
     )
     return 0
 

@@ -171,9 +171,9 @@ def sampled_sketch(point: EvaluationPoint, items: int, rng: np.random.Generator)
 
 
 #: Alarms after which an evaluation's chosen point is no estimate (every point outside the unit cube, or none
-#: chosen): counted and left out of the means rather than averaged in. Not ``empty_variety``: on a sampled test
-#: a structure with fewer unknowns than observables has no exact point, and its points (solving the generated
-#: equations) are its estimates.
+#: chosen): counted and left out of the means rather than averaged in. Not ``empty_variety``: on a sampled
+#: test a structure with fewer unknowns than observables has no exact point, and its points (solving the
+#: generated equations) are its estimates.
 UNANSWERED = ("outside_unit_cube", "undecided")
 
 
@@ -246,8 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     found = [(n, r, s, origin) for n, r, s, origin in available_structures() if r == 2]
     if not found:
         print(
-            "no generated structure module found (generated/structures or $EVALGEBRA_CACHE); generate one with "
-            "python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-1' --out DIR"
+            "no generated structure module found (generated/structures or $EVALGEBRA_CACHE); generate one "
+            "with python -m evalgebra.codegen --spec 'N=4,R=2,structure=0-1' --out DIR"
         )
         return 0
     rng = random.Random(args.seed)
@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             figures["groebner"] / figures["per_sketch"] if not math.isnan(figures["groebner"]) else math.nan
         )
         print(
-            f"{n:>2}  {structure_text(structure):<22} {figures['rate']:>11,.0f} {1000 * figures['per_sketch']:>10.3f} "
+            f"{n:>2}  {structure_text(structure):<22} {figures['rate']:>11,.0f} "
+            f"{1000 * figures['per_sketch']:>10.3f} "
             f"{target + (' ok' if met else ' MISS'):>14} {figures['groebner']:>10.3f} {ratio:>8.0f}  {origin}"
             + (f" ({figures['blind']} of {len(points)} draws blind spots)" if figures["blind"] else "")
         )
@@ -289,9 +290,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
     print(
-        f"\naccuracy on simulated correlated tests ({args.accuracy_points} points per structure; sampled tests "
-        f"of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an accuracy, over the "
-        f"sketches answered; 'skipped': sketches whose evaluation chose no point or raised "
+        f"\naccuracy on simulated correlated tests ({args.accuracy_points} points per structure; "
+        f"sampled tests of {args.items:,} items): mean |error| of P_a, mean of the largest |error| of an "
+        "accuracy, over "
+        f"the sketches answered; 'skipped': sketches whose evaluation chose no point or raised "
         f"{' / '.join(UNANSWERED)} (counted, not averaged)"
     )
     print(
@@ -301,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     for structure, row in accuracy_rows:
         for kind in ("exact", "sampled"):
             print(
-                f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} {row[kind + '_s_a']:>11.5f} "
+                f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} "
+                f"{row[kind + '_s_a']:>11.5f} "
                 f"{row[kind + '_s_skipped']:>8} {row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
                 f"{row[kind + '_i_skipped']:>8}"
             )

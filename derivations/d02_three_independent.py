@@ -102,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     back = frequencies_of(SPEC, moments_of(SPEC, freqs), one=one)
     exact_inverse = all(not (x - y).compose(*on_simplex, ctx=ring.q).coeffs() for x, y in zip(back, freqs))
     report.line(
-        f"moment map and its inverse compose to the identity (on sum f = 1): {'yes' if exact_inverse else 'NO'}"
+        "moment map and its inverse compose to the identity (on sum f = 1): "
+        f"{'yes' if exact_inverse else 'NO'}"
     )
     failures += not exact_inverse
 

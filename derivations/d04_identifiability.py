@@ -138,8 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.lines(
         [
             "unknowns = 1 + 2N + 2|S| (|S| correlated subsets), observables = 2^N - 1;",
-            "rank, rank_c = generic ranks of dF and dF/dcorrelations (exact, max over 2 random rational points);",
-            "dim = (2N + 1) - rank + rank_c: generic dimension of the projection (0: finitely many evaluations);",
+            "rank, rank_c = generic ranks of dF and dF/dcorrelations (exact, max over 2 random rational "
+            "points);",
+            "dim = (2N + 1) - rank + rank_c: generic dimension of the projection (0: finitely many "
+            "evaluations);",
             "gb_dim = dimension of the projection from an exact Gröbner elimination (all components over C);",
             "degree = points with multiplicity when finite, else the degree of the projection's closure;",
             "points, real = distinct complex and real points of a finite projection (Hermite's trace form);",

@@ -257,12 +257,12 @@ def _candidates(gens: dict[str, Any]) -> list[tuple[str, Any]]:
     out.append(("pairs", d(0, 1) * d(2, 3) - d(0, 2) * d(1, 3)))
     out.append(("pairs", d(0, 1) * d(2, 3) - d(0, 3) * d(1, 2)))
     for i in range(4):
-        j, k, l = [x for x in range(4) if x != i]
-        out.append(("pair-trio", d(i, j) * d(i, k, l) - d(i, k) * d(i, j, l)))
-        out.append(("pair-trio", d(i, j) * d(i, k, l) - d(i, l) * d(i, j, k)))
+        j, k, m = [x for x in range(4) if x != i]
+        out.append(("pair-trio", d(i, j) * d(i, k, m) - d(i, k) * d(i, j, m)))
+        out.append(("pair-trio", d(i, j) * d(i, k, m) - d(i, m) * d(i, j, k)))
     for i, j in itertools.combinations(range(4), 2):
-        k, l = [x for x in range(4) if x not in (i, j)]
-        out.append(("four-way", d(i, j) * d(0, 1, 2, 3) - d(i, j) ** 2 * d(k, l) - d(i, j, k) * d(i, j, l)))
+        k, m = [x for x in range(4) if x not in (i, j)]
+        out.append(("four-way", d(i, j) * d(0, 1, 2, 3) - d(i, j) ** 2 * d(k, m) - d(i, j, k) * d(i, j, m)))
     return out
 
 
@@ -428,7 +428,7 @@ def _part_b(report: Report, rng: random.Random) -> int:
         for n in relations.ring.names
     ]
     raw_relations = []
-    for family, poly in kept:
+    for _family, poly in kept:
         used_here = [k for k, e in enumerate(poly.degrees()) if e]
         if any(images[k] is None for k in used_here):
             failures += 1

@@ -381,8 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, (num, den) in estimators(*g_cells, -expected, printed=False).items()
     )
     report.line(
-        f"the corrected forms with -F give the mirror point (theta_s -> 1 - theta_s, alpha_i <-> 1 - beta_i): "
-        f"{yes(mirror_ok)}"
+        "the corrected forms with -F give the mirror point (theta_s -> 1 - theta_s, alpha_i <-> 1 - "
+        f"beta_i): {yes(mirror_ok)}"
     )
     failures += not mirror_ok
 

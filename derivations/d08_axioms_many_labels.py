@@ -14,13 +14,14 @@ Derived, then checked, for R = 2, 3, 4 (``docs/theory.md#axioms``):
   in d01): the exact difference is printed, and the ideals coincide with d01's bases.
 * N = 2, complete structure (every correlation of the pair free): the correlations
   eliminated in R-space (then saturated by ``prod_ell Q_ell``) and in P-space, R = 3
-  (R = 4 with ``--full``: flint does not finish within 120 s there); the result is the ideal of the two classifiers' axioms
-  and ``sum f = 1``: with R >= 3 labels (as with R = 2) a correlated pair satisfies no
-  relation beyond its members' axioms. The prevalence-free consequences are the
-  ``R x R`` minors of the stacked ``2 (R - 1) x R`` matrix ``(P_{i,r|ell} - f_{i,r})``
-  (:func:`~evalgebra.groebner.axioms.pair_minors`; R = 2: Theorem 4's pair polynomial of
-  *Streaming algorithms for evaluating noisy judges on unlabeled data - binary
-  classification*, Corrada-Emmanuel); their membership, dimension and degree are printed.
+  (R = 4 with ``--full``: flint does not finish within 120 s there); the result is the
+  ideal of the two classifiers' axioms and ``sum f = 1``: with R >= 3 labels (as with
+  R = 2) a correlated pair satisfies no relation beyond its members' axioms. The
+  prevalence-free consequences are the ``R x R`` minors of the stacked ``2 (R - 1) x R``
+  matrix ``(P_{i,r|ell} - f_{i,r})`` (:func:`~evalgebra.groebner.axioms.pair_minors`;
+  R = 2: Theorem 4's pair polynomial of *Streaming algorithms for evaluating noisy judges
+  on unlabeled data - binary classification*, Corrada-Emmanuel); their membership,
+  dimension and degree are printed.
 * Exact simulations (:func:`evalgebra.data.simulate.expected_sketch`) of random rational
   points, N = 1 and 2 (independent and correlated), R = 2, 3, 4: the sketch gives the
   point back exactly, the generating set vanishes, every axiom and pair minor vanishes,
@@ -93,7 +94,8 @@ def _same(first: Ideal, second: Ideal) -> bool:
 
 
 def _with_axioms(ideal: Ideal, classifiers: Sequence[int], extra: Sequence[Any] = ()) -> Ideal:
-    """The reduced basis (ideal's ring and ordering) of the classifiers' axioms, ``sum f = 1`` and ``extra``."""
+    """The reduced basis (ideal's ring and ordering) of the classifiers' axioms,
+    ``sum f = 1`` and ``extra``."""
     gens = [p for i in classifiers for p in classifier_axioms(ideal, i)]
     observed = [g for n, g in zip(ideal.ring.names, ideal.ring.gens()) if n[:2] in ("f_", "n_")]
     if ideal.registry.space == "P":  # type: ignore[attr-defined]

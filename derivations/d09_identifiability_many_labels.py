@@ -59,7 +59,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def atlas(max_n: int = 4, seed: int = 0, time_limit: float = 120.0) -> list[Identifiability]:
-    """Every row for ``3 <= N <= max_n``, graphs in the order of :func:`~evalgebra.structures.enumerate_structures`."""
+    """Every row for ``3 <= N <= max_n``, graphs in the order of
+    :func:`~evalgebra.structures.enumerate_structures`."""
     return [
         identifiability(EnsembleSpec(n, LABELS, s), seed=seed, time_limit=time_limit)
         for n in range(3, max_n + 1)
@@ -84,10 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.lines(
         [
             "unknowns = 2 + 6N + 12|S| (|S| correlated pairs), observables = 3^N - 1;",
-            "rank, rank_c = generic ranks of dF and dF/dcorrelations (exact, max over 2 random rational points);",
-            "dim = (2 + 6N) - rank + rank_c: generic dimension of the projection (0: finitely many evaluations);",
-            "gb_dim, degree = dimension and points with multiplicity of the numeric ideal, correlations eliminated;",
-            "points, real = distinct complex and real points (Hermite's trace form); truth = the test's true point",
+            "rank, rank_c = generic ranks of dF and dF/dcorrelations (exact, max over 2 random rational "
+            "points);",
+            "dim = (2 + 6N) - rank + rank_c: generic dimension of the projection (0: finitely many "
+            "evaluations);",
+            "gb_dim, degree = dimension and points with multiplicity of the numeric ideal, correlations "
+            "eliminated;",
+            "points, real = distinct complex and real points (Hermite's trace form); truth = the test's true "
+            "point",
             "lies on it; '-' = not computed (positive dimension, or the elimination hit the time limit).",
             "",
         ]

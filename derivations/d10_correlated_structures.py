@@ -141,7 +141,8 @@ def _weight(expr: Any) -> set[int]:
 
 
 def discriminant_form(eliminant: Sequence[Any]) -> tuple[Any, Any] | None:
-    """``(K, C)`` with the quadratic ``eliminant`` (low -> high) ``= A (P^2 - P) + C`` and ``A = K^2 + 4 C``; else None."""
+    """``(K, C)`` with the quadratic ``eliminant`` (low -> high) ``= A (P^2 - P) + C`` and
+    ``A = K^2 + 4 C``; else None."""
     if len(eliminant) != 3:
         return None
     c, b, a = (sympy.expand(x) for x in eliminant)
@@ -188,7 +189,8 @@ def _derive_only(
 def row(
     n: int, structure: tuple[tuple[int, ...], ...], seed: int, limit: float, points: int | None = None
 ) -> tuple[list[str], dict[str, float], tuple[str, str] | None]:
-    """The table cells of one structure, its timings, and for degree 2 the closed form's ``(K, C)`` as text."""
+    """The table cells of one structure, its timings, and for degree 2 the closed form's
+    ``(K, C)`` as text."""
     spec = EnsembleSpec(n, 2, structure)
     point = random_point(spec, seed)
     sketch = expected_sketch(point)
@@ -315,25 +317,34 @@ def _markdown(header: str, rows: list[list[str]], forms: list[tuple[str, str] | 
         f"<!-- {header} -->",
         "# Correlated binary classifiers with finitely many evaluations",
         "",
-        "Every correlation structure of the identifiability atlas (derivation d04, two labels) whose prevalence and",
-        "accuracies are finitely many: all of them on three and four classifiers (pairs and larger subsets), and the",
-        "family computed on five. A structure lists its correlated subsets (`01 023`: classifiers 0, 1 and 0, 2, 3",
-        "may err together; `-`: independent errors). Computed by `derivations/d10_correlated_structures.py` on the",
+        "Every correlation structure of the identifiability atlas (derivation d04, two labels) whose "
+        "prevalence and",
+        "accuracies are finitely many: all of them on three and four classifiers (pairs and larger subsets), "
+        "and the",
+        "family computed on five. A structure lists its correlated subsets (`01 023`: classifiers 0, 1 and "
+        "0, 2, 3",
+        "may err together; `-`: independent errors). Computed by `derivations/d10_correlated_structures.py` "
+        "on the",
         "exact sketch of a random correlated test per structure (details and checks in",
         "`d10_correlated_structures.txt` beside this file).",
         "",
-        "- **evaluations**: points (prevalence, accuracies) that explain a generic sketch, counted by the atlas;",
+        "- **evaluations**: points (prevalence, accuracies) that explain a generic sketch, counted by the "
+        "atlas;",
         "  on five classifiers the eliminant's degree (one point per root: the shape lemma holds).",
-        "- **eliminant degree**: degree in `P_a` of the eliminant (Gröbner route); **shape lemma**: every other",
+        "- **eliminant degree**: degree in `P_a` of the eliminant (Gröbner route); **shape lemma**: every "
+        "other",
         "  unknown is a polynomial in `P_a` over each irreducible factor.",
-        "- **correlations**: *determined* (each evaluation has one value of every correlation of the structure) or",
-        "  *free* (a family of that dimension at each evaluation: `evaluate(sketch, structure=...)` refuses these",
+        "- **correlations**: *determined* (each evaluation has one value of every correlation of the "
+        "structure) or",
+        "  *free* (a family of that dimension at each evaluation: `evaluate(sketch, structure=...)` refuses "
+        "these",
         "  and names a trio the structure leaves independent).",
         "- **closed form**, where the eliminant has degree 2: it is `(K^2 + 4 C)(P_a^2 - P_a) + C`, so",
         "  `P_a = 1/2 (1 -+ K / sqrt(K^2 + 4 C))`, with `D_T` the joint central moments of the answers `b`",
         "  (`f_T`: frequency of every classifier of `T` answering `b`; `D_ij = f_ij - f_i f_j`,",
         "  `D_ijk = f_ijk - f_i D_jk - f_j D_ik - f_k D_ij - f_i f_j f_k`). Where a trio `ijk` holds no",
-        "  correlated subset, its three-independent quadratic is the eliminant (`K = D_ijk`); else `K` and `C`",
+        "  correlated subset, its three-independent quadratic is the eliminant (`K = D_ijk`); else `K` and "
+        "`C`",
         "  come from the generated evaluator's eliminant, factored symbolically.",
         "",
         "| " + " | ".join(MARKDOWN_COLUMNS) + " |",
@@ -342,10 +353,14 @@ def _markdown(header: str, rows: list[list[str]], forms: list[tuple[str, str] | 
     lines += [markdown_row(r, f) for r, f in zip(rows, forms)]
     lines += [
         "",
-        "All ten pairs on five classifiers (K5) is not solved here, but it is evaluated: derivation d13 reduces",
-        "its generating set to six equations in the prevalence and the five Youden differences, whose solutions",
-        "number 404 (complex) on a generic sketch, with no closed form. `evaluate(sketch, structure=K5)` finds",
-        "them per sketch by certified path tracking (msolve's parametrisation when tracking does not settle a",
+        "All ten pairs on five classifiers (K5) is not solved here, but it is evaluated: derivation d13 "
+        "reduces",
+        "its generating set to six equations in the prevalence and the five Youden differences, whose "
+        "solutions",
+        "number 404 (complex) on a generic sketch, with no closed form. `evaluate(sketch, structure=K5)` "
+        "finds",
+        "them per sketch by certified path tracking (msolve's parametrisation when tracking does not settle "
+        "a",
         "sketch); the correlations are then determined (`d13_complete_pairs.txt`).",
     ]
     return "\n".join(lines) + "\n"
@@ -384,15 +399,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.lines(
         [
             "points = distinct points of the projection in the atlas (d04; '-' = not counted there);",
-            "degree = degree of the eliminant in prev_a (Gröbner route, exact sketch of a random correlated test);",
-            "factors = degrees of its irreducible factors; shape = every unknown is a polynomial in prev_a over",
-            "every factor (the shape lemma); rational = rational points; truth = the test's point is among them;",
-            "free = dimension of the correlations left free (then eliminated: the points are prevalence and accuracies);",
-            "gen = the generated evaluator's eliminant equals the Gröbner route's on these counts (no: not derived,",
-            "reason under method); closed form = for degree 2, a trio holding no correlated subset whose quadratic",
-            "(D_ijk^2 + 4 D_ij D_ik D_jk)(P_a^2 - P_a) + D_ij D_ik D_jk equals the eliminant on these counts, so that",
-            "P_a = 1/2 (1 -+ D_ijk / sqrt(D_ijk^2 + 4 D_ij D_ik D_jk)) (the three-independent closed form); with no such",
-            "trio, 'generated K, C': the generated eliminant is (K^2 + 4C)(P_a^2 - P_a) + C with K, C polynomials in the",
+            "degree = degree of the eliminant in prev_a (Gröbner route, exact sketch of a random correlated "
+            "test);",
+            "factors = degrees of its irreducible factors; shape = every unknown is a polynomial in prev_a "
+            "over",
+            "every factor (the shape lemma); rational = rational points; truth = the test's point is among "
+            "them;",
+            "free = dimension of the correlations left free (then eliminated: the points are prevalence and "
+            "accuracies);",
+            "gen = the generated evaluator's eliminant equals the Gröbner route's on these counts (no: not "
+            "derived,",
+            "reason under method); closed form = for degree 2, a trio holding no correlated subset whose "
+            "quadratic",
+            "(D_ijk^2 + 4 D_ij D_ik D_jk)(P_a^2 - P_a) + D_ij D_ik D_jk equals the eliminant on these "
+            "counts, so that",
+            "P_a = 1/2 (1 -+ D_ijk / sqrt(D_ijk^2 + 4 D_ij D_ik D_jk)) (the three-independent closed form); "
+            "with no such",
+            "trio, 'generated K, C': the generated eliminant is (K^2 + 4C)(P_a^2 - P_a) + C with K, C "
+            "polynomials in the",
             "moments (printed in the published table, d10_correlated_structures.md).",
             "",
         ]

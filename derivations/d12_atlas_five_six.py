@@ -134,9 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     report.lines(
         [
-            "columns as in d04: unknowns = 1 + 2N + 2|S|, observables = 2^N - 1; rank, rank_c = generic ranks of dF and",
-            "dF/dcorrelations; dim = (2N + 1) - rank + rank_c; gb_dim, degree, points, real from an exact Gröbner",
-            "elimination (finite projections only; '-' = not computed or over the time limit); truth = the test's",
+            "columns as in d04: unknowns = 1 + 2N + 2|S|, observables = 2^N - 1; rank, rank_c = generic "
+            "ranks of dF and",
+            "dF/dcorrelations; dim = (2N + 1) - rank + rank_c; gb_dim, degree, points, real from an exact "
+            "Gröbner",
+            "elimination (finite projections only; '-' = not computed or over the time limit); truth = the "
+            "test's",
             "true evaluation point lies on the computed projection.",
             "",
         ]

@@ -45,10 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalgebra.data.point import (
-    EvaluationPoint,  # noqa: E402
-    evaluation_point,  # noqa: E402
-)
+from evalgebra.data.point import EvaluationPoint, evaluation_point  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
 from evalgebra.fileio import write_output  # noqa: E402
@@ -91,7 +88,8 @@ QUICK = (
 
 # -- data and pool ---------------------------------------------------------------------------------
 def twonorm(n_items: int, rng: np.random.Generator, n_features: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """Breiman's two-norm problem: two unit-covariance Gaussians with means ``+-2/sqrt(20)`` per coordinate."""
+    """Breiman's two-norm problem: two unit-covariance Gaussians with means
+    ``+-2/sqrt(20)`` per coordinate."""
     y = rng.integers(0, 2, n_items)
     shift = 2.0 / np.sqrt(n_features)
     x = rng.standard_normal((n_items, n_features)) + np.where(y == 0, shift, -shift)[:, None]

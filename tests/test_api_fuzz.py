@@ -482,7 +482,8 @@ _number_texts = st.one_of(
 
 
 def _independent(text: str) -> Fraction | None:
-    """``text`` read without the parser under test: ``Decimal`` for decimals, ``int`` for ``p/q``; None if neither."""
+    """``text`` read without the parser under test: ``Decimal`` for decimals, ``int`` for ``p/q``;
+    None if neither."""
     body = text.strip()
     if not body.isascii() or not body or re.search(r"(?<![0-9])_|_(?![0-9])", body):
         return None  # Decimal reads '0_', '_1' and '1__0'; Python's grammar puts an underscore between digits
@@ -547,7 +548,7 @@ def test_algebraic_numbers_from_junk_are_roots_or_project_errors(coefficients, i
         assert at(low) * at(high) < 0
 
 
-# -- frames and columns (issue 21: KeyError for integer or MultiIndex names, arrays, empty frames) -------------
+# -- frames and columns (issue 21: KeyError for integer or MultiIndex names, arrays, empty frames) -----------
 _column_names = st.one_of(st.sampled_from(["m1", "m2", "y", "1", ""]), st.integers(-1, 3), st.none())
 
 
@@ -630,7 +631,7 @@ def test_partial_sketch_add_counts_or_raises_a_project_error(classifiers, answer
         )
 
 
-# -- majority voting with abstentions (issue 21: a bare ValueError) ---------------------------------------------
+# -- majority voting with abstentions (issue 21: a bare ValueError) ------------------------------------------
 _answers = st.sampled_from(["a", "b", "c", "?", "n/a"])
 
 
@@ -649,7 +650,7 @@ def test_majority_vote_with_abstentions_returns_rates_or_a_project_error(rows, t
                 assert all(v is None for v in rates.values()) or sum(rates.values()) == 1
 
 
-# -- seeds (issue 21: NumPy's own errors for negative or float seeds) --------------------------------------------
+# -- seeds (issue 21: NumPy's own errors for negative or float seeds) ----------------------------------------
 _POINT = EvaluationPoint.from_values(EnsembleSpec(1, 2), {"a": "1/2"}, accuracy={0: {"a": 1, "b": "1/2"}})
 _ABSTAINING = Sketch.from_counts(
     {("a", "a", "a"): 5, ("u", "a", "b"): 2, ("b", "b", "b"): 4}, labels=["a", "b"], abstain="u"

@@ -273,4 +273,4 @@ def test_keys_reject_unknown_kinds_and_symbols():
     with pytest.raises(SpecError, match=r"'acc_9_a' is not a symbol of this registry"):
         registry.key_of("acc_9_a")
     with pytest.raises(SpecError, match=r"several populations; use prevalences\[population\]\[label\]"):
-        VariableRegistry(EnsembleSpec(1, 2, populations=2)).prevalence
+        VariableRegistry(EnsembleSpec(1, 2, populations=2)).prevalence  # noqa: B018 (the property raises)

@@ -430,7 +430,8 @@ def test_residue_classes_extreme_thresholds(spec, counts):
 
 
 def test_residue_classes_parity_at_scale():
-    """The logical-alarm paper's rounding at Q = 4002: the pair is feasible at odd Q_a only, point by point."""
+    """The logical-alarm paper's rounding at Q = 4002: the pair is feasible at odd Q_a only,
+    point by point."""
     m = 1000
     sketch = Sketch.from_counts({"aa": 1, "ab": 2 * m, "ba": 2 * m, "bb": 1}, labels=["a", "b"])
     assert feasible_qa(sketch, ["c0"]) == ((1, 4 * m + 1),)
@@ -611,7 +612,7 @@ def test_alarm_as_alarms_minimal_subsets():
     assert len(alarm_as_alarms(report, minimal=False)) == 3
 
 
-# -- the logical-alarm paper, Table 2 ----------------------------------------------------------------------------
+# -- the logical-alarm paper, Table 2 ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def bigbench():
     return datasets.load("bigbench_mistake")
@@ -683,7 +684,8 @@ def test_logical_alarm_past_float_range_is_quick_and_honest():
 
 
 def test_abstentions_refused_with_the_fix():
-    """A sketch with abstentions is refused (its codes are not labels), and the collapse the message names works."""
+    """A sketch with abstentions is refused (its codes are not labels),
+    and the collapse the message names works."""
     from evalgebra.data.sketch import Sketch
 
     rows = [["a", "a", "unsure"], ["b", "a", "b"], ["a", "b", "a"], ["b", "b", "b"], ["a", "a", "a"]]

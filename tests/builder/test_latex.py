@@ -22,17 +22,30 @@ from evalgebra.builder.latex import (
 from evalgebra.spec import EnsembleSpec
 
 # The generating set of three independent binary classifiers, as Jupyter shows it.
-N3_R2_INDEPENDENT = r"""$$\begin{aligned}
-f_{aaa} &= P_{0,a} P_{1,a} P_{2,a} P_{a} + \left(1 - P_{0,b}\right) \left(1 - P_{1,b}\right) \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) \\
-f_{aab} &= P_{0,a} P_{1,a} P_{a} \left(1 - P_{2,a}\right) + P_{2,b} \left(1 - P_{0,b}\right) \left(1 - P_{1,b}\right) \left(1 - P_{a}\right) \\
-f_{aba} &= P_{0,a} P_{2,a} P_{a} \left(1 - P_{1,a}\right) + P_{1,b} \left(1 - P_{0,b}\right) \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) \\
-f_{abb} &= P_{0,a} P_{a} \left(1 - P_{1,a}\right) \left(1 - P_{2,a}\right) + P_{1,b} P_{2,b} \left(1 - P_{0,b}\right) \left(1 - P_{a}\right) \\
-f_{baa} &= P_{0,b} \left(1 - P_{1,b}\right) \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) + P_{1,a} P_{2,a} P_{a} \left(1 - P_{0,a}\right) \\
-f_{bab} &= P_{0,b} P_{2,b} \left(1 - P_{1,b}\right) \left(1 - P_{a}\right) + P_{1,a} P_{a} \left(1 - P_{0,a}\right) \left(1 - P_{2,a}\right) \\
-f_{bba} &= P_{0,b} P_{1,b} \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) + P_{2,a} P_{a} \left(1 - P_{0,a}\right) \left(1 - P_{1,a}\right) \\
-f_{bbb} &= P_{0,b} P_{1,b} P_{2,b} \left(1 - P_{a}\right) + P_{a} \left(1 - P_{0,a}\right) \left(1 - P_{1,a}\right) \left(1 - P_{2,a}\right) \\
-& \text{classifiers: } 0 = \text{c0},\ 1 = \text{c1},\ 2 = \text{c2} \quad \text{labels: } a = \text{a},\ b = \text{b}
-\end{aligned}$$"""
+N3_R2_INDEPENDENT = "\n".join(
+    [
+        r"$$\begin{aligned}",
+        r"f_{aaa} &= P_{0,a} P_{1,a} P_{2,a} P_{a} + \left(1 - P_{0,b}\right) \left(1 - P_{1,b}\right)"
+        r" \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) \\",
+        r"f_{aab} &= P_{0,a} P_{1,a} P_{a} \left(1 - P_{2,a}\right) + P_{2,b} \left(1 - P_{0,b}\right)"
+        r" \left(1 - P_{1,b}\right) \left(1 - P_{a}\right) \\",
+        r"f_{aba} &= P_{0,a} P_{2,a} P_{a} \left(1 - P_{1,a}\right) + P_{1,b} \left(1 - P_{0,b}\right)"
+        r" \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) \\",
+        r"f_{abb} &= P_{0,a} P_{a} \left(1 - P_{1,a}\right) \left(1 - P_{2,a}\right) + P_{1,b} P_{2,b}"
+        r" \left(1 - P_{0,b}\right) \left(1 - P_{a}\right) \\",
+        r"f_{baa} &= P_{0,b} \left(1 - P_{1,b}\right) \left(1 - P_{2,b}\right) \left(1 - P_{a}\right)"
+        r" + P_{1,a} P_{2,a} P_{a} \left(1 - P_{0,a}\right) \\",
+        r"f_{bab} &= P_{0,b} P_{2,b} \left(1 - P_{1,b}\right) \left(1 - P_{a}\right) + P_{1,a} P_{a}"
+        r" \left(1 - P_{0,a}\right) \left(1 - P_{2,a}\right) \\",
+        r"f_{bba} &= P_{0,b} P_{1,b} \left(1 - P_{2,b}\right) \left(1 - P_{a}\right) + P_{2,a} P_{a}"
+        r" \left(1 - P_{0,a}\right) \left(1 - P_{1,a}\right) \\",
+        r"f_{bbb} &= P_{0,b} P_{1,b} P_{2,b} \left(1 - P_{a}\right) + P_{a} \left(1 - P_{0,a}\right)"
+        r" \left(1 - P_{1,a}\right) \left(1 - P_{2,a}\right) \\",
+        r"& \text{classifiers: } 0 = \text{c0},\ 1 = \text{c1},\ 2 = \text{c2}"
+        r" \quad \text{labels: } a = \text{a},\ b = \text{b}",
+        r"\end{aligned}$$",
+    ]
+)
 
 
 def test_repr_latex_generating_set_exact():
@@ -64,7 +77,8 @@ def test_latex_legend_escapes_user_text():
     gs = GeneratingSet(EnsembleSpec(["x&y", "{z}", "back\\slash"], ["50%", "a_b", "#1 ~^$"]))
     assert gs.latex_legend() == (
         r"\text{classifiers: } 0 = \text{x\&y},\ 1 = \text{\{z\}},\ 2 = \text{back\textbackslash{}slash}"
-        r" \quad \text{labels: } a = \text{50\%},\ b = \text{a\_b},\ c = \text{\#1 \textasciitilde{}\textasciicircum{}\$}"
+        r" \quad \text{labels: } a = \text{50\%},\ b = \text{a\_b},\ c = \text{\#1 "
+        r"\textasciitilde{}\textasciicircum{}\$}"
     )
     assert gs._repr_latex_().endswith("& " + gs.latex_legend() + "\n\\end{aligned}$$")
     assert "50%" not in gs._repr_latex_().replace(r"50\%", "")

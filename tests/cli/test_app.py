@@ -227,7 +227,8 @@ def _loaded(code):
         "import evalgebra",
         "import evalgebra; evalgebra.evaluate, evalgebra.Sketch, evalgebra.logical_alarm, evalgebra.datasets",
         "from evalgebra.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
-        "from evalgebra.cli import main\ntry:\n    main(['evaluate', '--help'])\nexcept SystemExit:\n    pass",
+        "from evalgebra.cli import main\ntry:\n    main(['evaluate', '--help'])\n"
+        "except SystemExit:\n    pass",
     ],
 )
 def test_import_and_help_do_not_import_sympy(code):

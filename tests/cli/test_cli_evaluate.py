@@ -206,7 +206,8 @@ def test_evaluate_gate_fails_closed_when_no_point_is_chosen(cli, tmp_path):
 
 
 def test_evaluate_intervals_options(tmp_path, cli):
-    """--intervals prints [low, high] beside each statistic and the JSON carries the same intervals as the API."""
+    """--intervals prints [low, high] beside each statistic and the JSON carries the same
+    intervals as the API."""
     from evalgebra.evaluators.dispatch import evaluate
 
     sketch = datasets.load("acs_employment").unlabelled()
@@ -231,7 +232,8 @@ def test_evaluate_intervals_options(tmp_path, cli):
 
 @pytest.mark.parametrize("written, meant", [("0,1", "0-1"), ("(0, 1)", "0-1"), ("[(0,1),(2,3)]", "0-1,2-3")])
 def test_evaluate_mistyped_structure_names_the_corrected_option(cli, tmp_path, written, meant):
-    """``--structure 0,1`` (four subsets of one) or Python syntax: one error line with the corrected option."""
+    """``--structure 0,1`` (four subsets of one) or Python syntax:
+    one error line with the corrected option."""
     path = tmp_path / "four.json"
     Sketch.from_counts(
         {"".join(p): 1 + (7 * k) % 11 for k, p in enumerate(itertools.product("ab", repeat=4))},

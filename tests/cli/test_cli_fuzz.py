@@ -9,8 +9,9 @@ real subprocess). Every case must end in
 
 never in a traceback and never over :data:`CASE_SECONDS` of the main thread's processor time
 (a timer looks every quarter second and stops a case that computed longer, or that waited
-more than :data:`WALL_SECONDS`: the limit holds on a machine busy with other work). The CI profile of ``tests/conftest.py`` derandomizes the search;
-the example counts below keep the whole file to well under a minute.
+more than :data:`WALL_SECONDS`: the limit holds on a machine busy with other work). The CI
+profile of ``tests/conftest.py`` derandomizes the search; the example counts below keep the
+whole file to well under a minute.
 """
 
 from __future__ import annotations

@@ -141,7 +141,8 @@ def test_sketch_stdin_in_chunks(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["list", "large_list", "struct", "map"])
 def test_sketch_refuses_a_nested_parquet_column_in_one_line(tmp_path: Path, kind: str) -> None:
-    """Issue: list or struct columns ended in a traceback (ArrowNotImplementedError from dictionary_encode)."""
+    """Issue: list or struct columns ended in a traceback
+    (ArrowNotImplementedError from dictionary_encode)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -152,13 +152,15 @@ class _Rounding:
     ``value`` is the exact result (integers in, integers out) and ``error`` a bound on
     ``|computed - value|`` when the same program runs in IEEE double precision (numbers
     represented exactly: integers below 2^53): an operation on exact operands whose result is
-    a double is exact; otherwise, with ``u = 2^-53``, each sum or product rounds once, so ``e(a + b) = (1 + u)(e_a + e_b) + u |a + b|`` and ``e(a b) = (1 + u)(|a| e_b +
-    |b| e_a + e_a e_b) + u |a b|``; ``x**k`` (libm's ``pow``, within one unit in the last
-    place) gets ``(1 + 2u)((|x| + e_x)^k - |x|^k) + 2u |x|^k``. The bounds are computed
-    exactly (Fractions) from the exact intermediate values, so they hold for any correctly
-    rounded evaluation of the program, Python floats and NumPy arrays alike (running error
-    analysis, N. J. Higham, "Accuracy and Stability of Numerical Algorithms", SIAM 2002,
-    chapter 3). ``error / |value|`` is large where the terms of a sum cancel.
+    a double is exact; otherwise, with ``u = 2^-53``, each sum or product rounds once, so
+    ``e(a + b) = (1 + u)(e_a + e_b) + u |a + b|`` and
+    ``e(a b) = (1 + u)(|a| e_b + |b| e_a + e_a e_b) + u |a b|``; ``x**k`` (libm's ``pow``,
+    within one unit in the last place) gets ``(1 + 2u)((|x| + e_x)^k - |x|^k) + 2u |x|^k``.
+    The bounds are computed exactly (Fractions) from the exact intermediate values, so they
+    hold for any correctly rounded evaluation of the program, Python floats and NumPy arrays
+    alike (running error analysis, N. J. Higham, "Accuracy and Stability of Numerical
+    Algorithms", SIAM 2002, chapter 3). ``error / |value|`` is large where the terms of a sum
+    cancel.
     """
 
     __slots__ = ("value", "error")
@@ -242,7 +244,8 @@ def test_generated_hui_walter_same_on_int_fraction_fmpq_float_numpy(counts):
 
 
 def test_float_error_bound_is_the_cancellation_of_the_near_coincident_sketch():
-    """Why the sketch above loses digits: the radicand's terms cancel (F^2 ~ 1.8e-9), the float route is right."""
+    """Why the sketch above loses digits: the radicand's terms cancel (F^2 ~ 1.8e-9),
+    the float route is right."""
     exact = generated.evaluate(*NEAR_COINCIDENT)
     bounds = generated.evaluate(*[_Rounding(c) for c in NEAR_COINCIDENT])
     assert [_Rounding._of(b).value for b in bounds] == list(exact)

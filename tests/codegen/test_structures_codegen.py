@@ -400,7 +400,8 @@ def test_linear_relations_rebuild_every_coefficient(bases, combinations, rng):
 
 @pytest.mark.parametrize("degree", [1, 2, 3])
 def test_linear_relations_of_a_label_swap_invariant_eliminant(degree):
-    """f(p) = g(p (1 - p)) with g of degree m: m + 1 coefficients kept, the other m written as combinations."""
+    """f(p) = g(p (1 - p)) with g of degree m: m + 1 coefficients kept,
+    the other m written as combinations."""
     p, s = sympy.symbols("p s")
     g = sum(
         _poly({(k, 1, 0, 0): 3 + k, (0, k, 2, 1): -1 - k, (0, 0, 0, k): 5}) * s**k for k in range(degree + 1)

@@ -218,7 +218,8 @@ def nested_types(draw, depth: int = 2):
 
 
 def _nested_frame(kind, rows: int = 6) -> tuple[pd.DataFrame, object]:
-    """A flat frame (two classifiers, a truth) and an Arrow column of ``kind`` with values, nulls among them."""
+    """A flat frame (two classifiers, a truth) and an Arrow column of ``kind`` with values,
+    nulls among them."""
     flat = _frame(11, rows, n_classifiers=2, n_labels=2).drop(columns="id")
     values = pa.array([None] * rows, type=kind)
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):  # with some values too, not only nulls

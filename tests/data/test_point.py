@@ -27,7 +27,8 @@ def _single_population(test):
 # -- the statistics themselves --------------------------------------------------------------
 @given(labelled_tests(specs(max_patterns=256, max_populations=2, named=None)))
 def test_evaluation_point_equals_item_averages(test):
-    """Rates and correlations equal their definitions, averaged item by item (their definitions as sample statistics)."""
+    """Rates and correlations equal their definitions, averaged item by item
+    (their definitions as sample statistics)."""
     s = len(test.populations) - 1
     rows = test.population == s
     decisions, truth = test.decisions[rows], test.truth[rows]
@@ -250,14 +251,16 @@ def test_from_values_accuracy_and_response_forms_agree():
         ({"prevalence": {"a": "1/0"}}, r"cannot read '1/0' as a rational"),
         (
             {"prevalence": {"a": "1/2", "b": "1/3"}},
-            r"prevalences of population 'all' must be 2 non-negative rationals summing to 1, got \['1/2', '1/3'\]",
+            r"prevalences of population 'all' must be 2 non-negative rationals summing to 1, "
+            r"got \['1/2', '1/3'\]",
         ),
         ({"prevalence": {"a": "3/2"}}, r"non-negative rationals summing to 1, got \['3/2', '-1/2'\]"),
         ({"prevalence": {"b": "1/2"}}, r"give all prevalences, or all but the last label's"),
         ({"accuracy": {0: {"a": 0.75, "b": 1}, 1: {"a": 1, "b": 1}}}, r"response c0/a\|a: 0.75 is not exact"),
         (
             {"accuracy": {0: {"a": "3/2", "b": 1}, 1: {"a": 1, "b": 1}}},
-            r"response row of classifier 'c0', true label 'a' must be 2 non-negative rationals summing to 1, got \['3/2', '-1/2'\]",
+            r"response row of classifier 'c0', true label 'a' must be 2 non-negative rationals summing to 1, "
+            r"got \['3/2', '-1/2'\]",
         ),
         (
             {
@@ -336,7 +339,8 @@ def test_EvaluationPoint_rejects_inconsistent_tables():
     }
     with pytest.raises(
         PointError,
-        match=r"correlations of \(0, 1\) on label 'a' must sum to 0 over each classifier's response; they sum to 1/4",
+        match=r"correlations of \(0, 1\) on label 'a' must sum to 0 over each classifier's response; "
+        r"they sum to 1/4",
     ):
         EvaluationPoint(spec, [[Fraction(1, 2)] * 2], rows, bad)
     with pytest.raises(
@@ -371,7 +375,8 @@ def test_evaluation_point_needs_labels_and_shared_rows():
     strata = Sketch.from_decisions([["a"], ["b"]], labels=["a", "b"], truth=["a", "a"], population=["p", "q"])
     with pytest.raises(
         SketchError,
-        match=r"the populations differ in the response rows of 'c0' on 'a': the shared-rows model does not hold",
+        match=r"the populations differ in the response rows of 'c0' on 'a': the shared-rows "
+        r"model does not hold",
     ):
         evaluation_point(strata)
     assert evaluation_point(strata, population="q").accuracy(0, "a") == 0

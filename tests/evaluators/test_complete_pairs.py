@@ -1,4 +1,5 @@
-"""Five binary classifiers with every pair correlated (K5): the reduction, exact round trips, degenerate sketches.
+"""Five binary classifiers with every pair correlated (K5): the reduction, exact round trips,
+degenerate sketches.
 
 Independent routes: the six reduced equations vanish exactly at the truth of exact simulations
 (no solver involved); the linear recovery of the correlations from (P_b, delta) gives the truth

@@ -52,7 +52,8 @@ def test_feature_form_is_the_reduced_system_with_its_jacobian(counts, x):
     polys = reduced_system(m)
     f, jac = system(np.array([x], dtype=object), moment_matrix(m))
     reference = [_value(poly, x) for poly in polys]
-    # each equation is the runtime's polynomial up to one nonzero constant factor (the same for its derivatives)
+    # each equation is the runtime's polynomial up to one nonzero constant factor
+    # (the same for its derivatives)
     probe = [Fraction(1, 3), Fraction(2, 7), Fraction(-1, 5), Fraction(3, 4), Fraction(1, 9), Fraction(-2, 3)]
     ratio = [
         _value(poly, probe) / value
@@ -111,7 +112,8 @@ def test_a_box_without_a_solution_is_not_proved():
 )
 @given(k5_points())
 def test_tracking_finds_the_truth_exactly(drawn):
-    # (not shrunk: the simplest draws are symmetric, non-generic sketches, which tracking leaves to msolve by design)
+    # (not shrunk: the simplest draws are symmetric, non-generic sketches,
+    # which tracking leaves to msolve by design)
     truth, sketch = drawn
     solver = CompletePairs(1)
     points, alarms = solver.solve([int(c) for c in sketch.count_vector()])
@@ -187,7 +189,8 @@ def test_a_failed_proof_falls_back_to_msolve(monkeypatch):
 
 
 def test_the_212_bit_proof_alone_proves_the_start(monkeypatch):
-    """The route for ill-conditioned solutions (Newton and Krawczyk in 212 bits) proves every box by itself."""
+    """The route for ill-conditioned solutions (Newton and Krawczyk in 212 bits) proves every
+    box by itself."""
     moments, half = tracking.start_system()
     by_doubles = tracking.certified(half, moments)
     monkeypatch.setattr(

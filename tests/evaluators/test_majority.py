@@ -17,9 +17,9 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
+from evalgebra.testing import labelled_tests, specs
 
 from_counts = Sketch.from_counts  # the constructor as a plain function
-from evalgebra.testing import labelled_tests, specs
 
 tests_ = labelled_tests(specs(max_populations=3, named=None))
 rules = st.sampled_from(["split", "drop", "prefer"])
@@ -394,7 +394,8 @@ def test_majority_vote_with_abstentions_equals_item_by_item_brute_force(items, r
     assert {lab: dict(cells) for lab, cells in ev.partition.items()} == {
         lab: dict(cells) for lab, cells in partition.items()
     }
-    # response rates, item by item: P(answer | imputed label), abstentions included; accuracy is their diagonal
+    # response rates, item by item: P(answer | imputed label), abstentions included;
+    # accuracy is their diagonal
     shares = _shares(rows, labels, ties, abstain)
     for i, c in enumerate(classifiers):
         for lab in labels:

@@ -110,7 +110,7 @@ def test_stream_empty_batches_change_nothing():
     stream.ingest(np.zeros((0, 3), dtype=np.int64))
     assert stream.items == 0 and stream.batches == 0
     with pytest.raises(SketchError, match="no items yet"):
-        stream.sketch
+        stream.sketch  # noqa: B018 (reading the property is what raises)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "empty.json"
         stream.checkpoint(path)

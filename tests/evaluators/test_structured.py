@@ -41,7 +41,91 @@ from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import structure_text
 from evalgebra.testing.strategies import correlation_bound
 
-HAND_MODULE = '"""One correlated pair (0, 1) among four binary classifiers, written by hand for the tests.\n\nTrio (0, 2, 3) is independent: its closed form gives the prevalence (a quadratic) and the\naccuracies of 0, 2, 3; classifier 1 follows from trio (1, 2, 3); the pair\'s two correlations\nfrom the pair moment D_01 and the triple moment D_012.\n"""\n\nN_CLASSIFIERS = 4\nN_LABELS = 2\nSTRUCTURE = ((0, 1),)\nDEGREE = 2\nUNKNOWNS = ("prev_a", "acc_0_a", "acc_0_b", "acc_1_a", "acc_1_b", "acc_2_a", "acc_2_b",\n            "acc_3_a", "acc_3_b", "corr_0_1_a", "corr_0_1_b")\n\n\ndef _b(counts, members):\n    """Items on which every member answered b (classifier 0 slowest in the pattern order)."""\n    return sum(c for code, c in enumerate(counts) if all((code >> (3 - i)) & 1 for i in members))\n\n\ndef _moments(counts):\n    q = sum(counts)\n    b = {t: _b(counts, t) for t in [(0,), (1,), (2,), (3,), (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3),\n                                     (0, 1, 2), (0, 2, 3), (1, 2, 3)]}\n    return q, b\n\n\ndef _e2(q, b, i, j):\n    return q * b[(i, j)] - b[(i,)] * b[(j,)]\n\n\ndef _e3(q, b, i, j, k):\n    return (q * q * b[(i, j, k)] - q * (b[(i,)] * b[(j, k)] + b[(j,)] * b[(i, k)] + b[(k,)] * b[(i, j)])\n            + 2 * b[(i,)] * b[(j,)] * b[(k,)])\n\n\ndef _vanishes(x):\n    try:\n        return bool(x == 0)\n    except ValueError:  # NumPy arrays: elementwise; a vanishing entry gives inf/NaN there\n        return False\n\n\ndef eliminant(counts):\n    q, b = _moments(counts)\n    e02, e03, e23 = _e2(q, b, 0, 2), _e2(q, b, 0, 3), _e2(q, b, 2, 3)\n    e023 = _e3(q, b, 0, 2, 3)\n    c = e02 * e03 * e23\n    a = e023 * e023 + 4 * c\n    return (c, -a, a)\n\n\ndef back_substitute(counts, prevalence):\n    q, b = _moments(counts)\n    one = prevalence * 0 + 1\n    f = {t: one * v / q for t, v in b.items()}\n    d2 = {(i, j): f[(i, j)] - f[(i,)] * f[(j,)] for (i, j) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]}\n\n    def d3(i, j, k):\n        return (f[(i, j, k)] - f[(i,)] * d2[(j, k)] - f[(j,)] * d2[(i, k)] - f[(k,)] * d2[(i, j)]\n                - f[(i,)] * f[(j,)] * f[(k,)])\n\n    p = prevalence\n    twice = 2 * p - 1\n    spread = p * (1 - p)\n    if any(_vanishes(den) for den in (twice, d2[(2, 3)], d2[(0, 3)], d2[(0, 2)], spread)):\n        return None\n    delta = {0: d3(0, 2, 3) / (twice * d2[(2, 3)]), 1: d3(1, 2, 3) / (twice * d2[(2, 3)]),\n             2: d3(0, 2, 3) / (twice * d2[(0, 3)]), 3: d3(0, 2, 3) / (twice * d2[(0, 2)])}\n    if _vanishes(delta[2]):\n        return None\n    out = {}\n    for i in range(4):\n        out[f"acc_{i}_a"] = 1 - f[(i,)] + (1 - p) * delta[i]\n        out[f"acc_{i}_b"] = f[(i,)] + p * delta[i]\n    total = d2[(0, 1)] - spread * delta[0] * delta[1]\n    gap = (d3(0, 1, 2) - spread * twice * delta[0] * delta[1] * delta[2]) / (delta[2] * spread)\n    out["corr_0_1_a"] = total - (1 - p) * gap\n    out["corr_0_1_b"] = total + p * gap\n    return out\n'
+HAND_MODULE = (
+    '"""One correlated pair (0, 1) among four binary classifiers, written by hand for the tests.\n'
+    "\n"
+    "Trio (0, 2, 3) is independent: its closed form gives the prevalence (a quadratic) and the\n"
+    "accuracies of 0, 2, 3; classifier 1 follows from trio (1, 2, 3); the pair's two correlations\n"
+    "from the pair moment D_01 and the triple moment D_012.\n"
+    '"""\n'
+    "\n"
+    "N_CLASSIFIERS = 4\n"
+    "N_LABELS = 2\n"
+    "STRUCTURE = ((0, 1),)\n"
+    "DEGREE = 2\n"
+    'UNKNOWNS = ("prev_a", "acc_0_a", "acc_0_b", "acc_1_a", "acc_1_b", "acc_2_a", "acc_2_b",\n'
+    '            "acc_3_a", "acc_3_b", "corr_0_1_a", "corr_0_1_b")\n'
+    "\n"
+    "\n"
+    "def _b(counts, members):\n"
+    '    """Items on which every member answered b (classifier 0 slowest in the pattern order)."""\n'
+    "    return sum(c for code, c in enumerate(counts) if all((code >> (3 - i)) & 1 for i in members))\n"
+    "\n"
+    "\n"
+    "def _moments(counts):\n"
+    "    q = sum(counts)\n"
+    "    b = {t: _b(counts, t) for t in [(0,), (1,), (2,), (3,), (0, 1), (0, 2), (0, 3), "
+    "(1, 2), (1, 3), (2, 3),\n"
+    "                                     (0, 1, 2), (0, 2, 3), (1, 2, 3)]}\n"
+    "    return q, b\n"
+    "\n"
+    "\n"
+    "def _e2(q, b, i, j):\n"
+    "    return q * b[(i, j)] - b[(i,)] * b[(j,)]\n"
+    "\n"
+    "\n"
+    "def _e3(q, b, i, j, k):\n"
+    "    return (q * q * b[(i, j, k)] - q * (b[(i,)] * b[(j, k)] + b[(j,)] * b[(i, k)] "
+    "+ b[(k,)] * b[(i, j)])\n"
+    "            + 2 * b[(i,)] * b[(j,)] * b[(k,)])\n"
+    "\n"
+    "\n"
+    "def _vanishes(x):\n"
+    "    try:\n"
+    "        return bool(x == 0)\n"
+    "    except ValueError:  # NumPy arrays: elementwise; a vanishing entry gives inf/NaN there\n"
+    "        return False\n"
+    "\n"
+    "\n"
+    "def eliminant(counts):\n"
+    "    q, b = _moments(counts)\n"
+    "    e02, e03, e23 = _e2(q, b, 0, 2), _e2(q, b, 0, 3), _e2(q, b, 2, 3)\n"
+    "    e023 = _e3(q, b, 0, 2, 3)\n"
+    "    c = e02 * e03 * e23\n"
+    "    a = e023 * e023 + 4 * c\n"
+    "    return (c, -a, a)\n"
+    "\n"
+    "\n"
+    "def back_substitute(counts, prevalence):\n"
+    "    q, b = _moments(counts)\n"
+    "    one = prevalence * 0 + 1\n"
+    "    f = {t: one * v / q for t, v in b.items()}\n"
+    "    d2 = {(i, j): f[(i, j)] - f[(i,)] * f[(j,)] for (i, j) in [(0, 1), (0, 2), (0, 3), "
+    "(1, 2), (1, 3), (2, 3)]}\n"
+    "\n"
+    "    def d3(i, j, k):\n"
+    "        return (f[(i, j, k)] - f[(i,)] * d2[(j, k)] - f[(j,)] * d2[(i, k)] - f[(k,)] * d2[(i, j)]\n"
+    "                - f[(i,)] * f[(j,)] * f[(k,)])\n"
+    "\n"
+    "    p = prevalence\n"
+    "    twice = 2 * p - 1\n"
+    "    spread = p * (1 - p)\n"
+    "    if any(_vanishes(den) for den in (twice, d2[(2, 3)], d2[(0, 3)], d2[(0, 2)], spread)):\n"
+    "        return None\n"
+    "    delta = {0: d3(0, 2, 3) / (twice * d2[(2, 3)]), 1: d3(1, 2, 3) / (twice * d2[(2, 3)]),\n"
+    "             2: d3(0, 2, 3) / (twice * d2[(0, 3)]), 3: d3(0, 2, 3) / (twice * d2[(0, 2)])}\n"
+    "    if _vanishes(delta[2]):\n"
+    "        return None\n"
+    "    out = {}\n"
+    "    for i in range(4):\n"
+    '        out[f"acc_{i}_a"] = 1 - f[(i,)] + (1 - p) * delta[i]\n'
+    '        out[f"acc_{i}_b"] = f[(i,)] + p * delta[i]\n'
+    "    total = d2[(0, 1)] - spread * delta[0] * delta[1]\n"
+    "    gap = (d3(0, 1, 2) - spread * twice * delta[0] * delta[1] * delta[2]) / (delta[2] * spread)\n"
+    '    out["corr_0_1_a"] = total - (1 - p) * gap\n'
+    '    out["corr_0_1_b"] = total + p * gap\n'
+    "    return out\n"
+)
 
 NAMES4 = ("c0", "c1", "c2", "c3")
 

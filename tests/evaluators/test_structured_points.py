@@ -58,7 +58,8 @@ def _counts(point: EvaluationPoint) -> list[int]:
 
 
 def _model_counts(estimate, structure, q):
-    """q times the generating set at an estimate's values (Fraction / QuadraticNumber arithmetic), per pattern."""
+    """q times the generating set at an estimate's values (Fraction / QuadraticNumber
+    arithmetic), per pattern."""
     out = []
     for code in range(16):
         answers = [(code >> (3 - i)) & 1 for i in range(4)]  # 0: a, 1: b
@@ -162,7 +163,7 @@ def test_partition_of_a_swapped_point_sums_to_the_counts():
         if result.chosen is None:
             continue
         by_pattern = {}
-        for label, rows in result.partition.items():
+        for _label, rows in result.partition.items():
             for pattern, value in rows:
                 by_pattern[pattern] = by_pattern.get(pattern, 0) + value
         patterns = list(itertools.product("ab", repeat=4))
@@ -170,7 +171,8 @@ def test_partition_of_a_swapped_point_sums_to_the_counts():
 
 
 def test_a_conjugated_point_equals_the_back_substitution_at_its_own_root():
-    # the larger root of a quadratic gets the smaller one's values with sqrt(d) -> -sqrt(d), made when first read
+    # the larger root of a quadratic gets the smaller one's values with sqrt(d) -> -sqrt(d),
+    # made when first read
     from evalgebra.numbers.quadratic_field import QuadraticElement
 
     rng = random.Random(11)

@@ -47,7 +47,7 @@ def test_atlas_rows_match_committed_table_for_n3():
     committed = (DERIVATIONS / "results" / "d04_identifiability.txt").read_text(encoding="utf-8").splitlines()
     table = [line for line in committed if line.startswith("3  ")]
     assert len(table) == len(rows)
-    for (n, s), row in rows.items():
+    for (_n, _s), row in rows.items():
         assert " ".join(module.atlas_cells(row)) in [" ".join(line.split()) for line in table]
 
 

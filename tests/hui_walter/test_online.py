@@ -81,7 +81,7 @@ def test_hui_walter_end_to_end_on_simulated_items():
     assert trace[("accuracy", "t1", "pos")][-1] == pytest.approx(float(closed.accuracy["t1"]["pos"]))
 
     posterior = online.posterior(iterations=2000, burn_in=500, seed=11)
-    for key, (mean, low, high) in posterior.summary().items():
+    for key, (mean, _low, _high) in posterior.summary().items():
         sd = posterior.sd[posterior.parameters.index(key)]
         assert abs(mean - float(exact_truth[key])) < 3 * sd, key
     assert sum(posterior.covers(exact_truth).values()) >= 5

@@ -1,4 +1,5 @@
-"""QuadraticElement: the same field arithmetic and the same signs as QuadraticNumber (an independent route)."""
+"""QuadraticElement: the same field arithmetic and the same signs as QuadraticNumber
+(an independent route)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ def test_quadratic_element_root_of_is_a_root(a, b, c):
 )
 def test_quadratic_element_long_chains_stay_exact(values, d):
     # products grow the denominator past REDUCE_BITS (then reduced by the gcd); sums, differences and
-    # quotients on the way: the same number as QuadraticNumber's arithmetic, and an unreduced form compares equal
+    # quotients on the way: the same number as QuadraticNumber's arithmetic,
+    # and an unreduced form compares equal
     x, x_ref = QuadraticElement(1, 0, d), QuadraticNumber(1, 0, d)
     for k, (u, v) in enumerate(values):
         y, y_ref = _pair(u + Fraction(1, 7), v, d)

@@ -1,4 +1,5 @@
-"""Evaluation records the error structure it assumed: field, repr, summary, HTML, JSON and the command line."""
+"""Evaluation records the error structure it assumed: field, repr, summary, HTML,
+JSON and the command line."""
 
 from __future__ import annotations
 
