@@ -52,7 +52,8 @@ from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
-#: The README's three-label example: response[classifier][true label][answer] (the last answer completes each row).
+#: The three-label example of the guide: response[classifier][true label][answer] (the last answer
+#: completes each row).
 MANY_LABELS = {
     "c0": {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}},
     "c1": {"a": {"a": "3/5", "b": "1/5"}, "b": {"a": "1/5", "b": "7/10"}, "c": {"a": "1/10", "b": "1/10"}},
