@@ -5,18 +5,18 @@ An algebraic evaluation with a fit (``evaluate(sketch)``; see
 points, the maximum-likelihood point of the same model inside the simplex. Its
 :class:`FitInfo` says which of them was chosen and why, in one word, the **verdict**:
 
-=============== ==================================================================================
-verdict         meaning
-=============== ==================================================================================
-``exact``       the counts lie on the model: an exact point reproduces them and is chosen (the
-                fitted point is the same point, in floats)
-``fitted``      the counts do not lie on the model (every sampled test): the fitted point is
-                chosen, and the fit is not rejected at :attr:`FitInfo.level`
+================ ================================================================================
+verdict          meaning
+================ ================================================================================
+``exact``        the counts lie on the model: an exact point reproduces them and is chosen (it is
+                 also the fitted point: it attains the saturated likelihood)
+``fitted``       the counts do not lie on the model (every sampled test): the fitted point is
+                 chosen, and the fit is not rejected at :attr:`FitInfo.level`
 ``fit_rejected`` the fitted point is chosen, but the counts are unlikely under the model (the
-                p-value of ``G^2`` is below the level): the estimate is the model's best, and
-                the model's assumptions (independent errors) look wrong for these data
-``none``        no point could be chosen
-=============== ==================================================================================
+                 p-value of ``G^2`` is below the level): the estimate is the model's best, and
+                 the model's assumptions (independent errors) look wrong for these data
+``none``         no point could be chosen
+================ ================================================================================
 
 Examples
 --------
