@@ -58,6 +58,7 @@ from evalgebra.evaluators.batch import evaluate_batch
 from evalgebra.evaluators.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.dispatch import METHODS, evaluate
 from evalgebra.evaluators.distance import containing_distance
+from evalgebra.evaluators.fitted.choice import with_fit
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
@@ -360,12 +361,12 @@ def test_evaluate_with_any_label_count_returns_a_coherent_evaluation(case):
     reason; on an exactly independent test every point is the truth renamed, never an average, and
     a value it leaves undefined comes with the blind_spot alarm that says so."""
     sketch, truth = case
-    fitted = call(evaluate, sketch, method="algebraic")
+    result = call(evaluate, sketch, method="algebraic", fit=False)  # the exact points alone
+    assert isinstance(result, Evaluation)
+    fitted = call(with_fit, result, sketch)  # what evaluate() adds by default
     assert isinstance(fitted, Evaluation) and fitted.verdict in ("exact", "fitted", "fit_rejected", "none")
     if fitted.point is not None:  # whatever the exact points, the chosen one lies in the simplex
         assert all(0 <= float(v) <= 1 for v in fitted.point.prevalence.values())
-    result = call(evaluate, sketch, method="algebraic", fit=False)  # the exact points alone
-    assert isinstance(result, Evaluation)
     if sketch.n_classifiers > 3:
         assert (result.chosen, len(result.points)) in (
             (0, 1),
