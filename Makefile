@@ -35,6 +35,8 @@ run: $(BIN)/evalgebra
 	$(BIN)/evalgebra example
 
 test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
