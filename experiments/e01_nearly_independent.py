@@ -50,7 +50,7 @@ from evalgebra.data.point import (
     evaluation_point,  # noqa: E402
 )
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
+from evalgebra.evaluators.independent.distance import containing_residuals  # noqa: E402
 from evalgebra.fileio import write_output  # noqa: E402
 from evalgebra.results import Estimate  # noqa: E402
 from evalgebra.search.failure import FailureProfile, failure_profile  # noqa: E402

@@ -4,19 +4,19 @@ r"""One entry point for every evaluator: ``evaluate(sketch, method=..., structur
 method     what it does
 ========== ==============================================================================
 algebraic  error-independent, exact: the closed form for R = 2, the eliminant of
-           :mod:`~evalgebra.evaluators.many_labels` for R >= 3 (N = 3; every trio for N > 3)
+           :mod:`~evalgebra.evaluators.many_labels.solve` for R >= 3 (N = 3; every trio for N > 3)
 majority   impute the answer key by majority vote (any N, R), exact
 hui_walter two binary tests on two or more populations, the Hui-Walter closed form, exact
 ========== ==============================================================================
 
 With ``structure=`` (correlated subsets such as ``"0-1"`` or ``[(0, 1), (0, 2)]``) the algebraic
 method evaluates binary classifiers whose errors may correlate on those subsets
-(:func:`~evalgebra.evaluators.structured.evaluate_structured`: a generated eliminant in the
+(:func:`~evalgebra.evaluators.correlated.structured.evaluate_structured`: a generated eliminant in the
 prevalence, every point exact); a structure that is not identifiable is refused.
 
 Two more paths for the algebraic method, named for what they do:
-:func:`~evalgebra.evaluators.closed_form.evaluate_counts` (exact, one count vector of three
-classifiers) and :func:`~evalgebra.evaluators.batch.evaluate_batch` (vectorised floating
+:func:`~evalgebra.evaluators.independent.closed_form.evaluate_counts` (exact, one count vector of three
+classifiers) and :func:`~evalgebra.evaluators.independent.batch.evaluate_batch` (vectorised floating
 point, many count vectors as one array).
 
 Examples
@@ -42,7 +42,7 @@ __all__ = ["METHODS", "UNCORRELATED_STRUCTURES", "evaluate"]
 METHODS = ("algebraic", "majority", "hui_walter")
 
 #: The error structures every method evaluates: ``None`` (the method's own assumption) or its name.
-#: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.structured`).
+#: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.correlated.structured`).
 UNCORRELATED_STRUCTURES = (None, "independent")
 
 
@@ -54,7 +54,7 @@ def _options(function: Any) -> tuple[str, ...]:
 
 def _method(method: str) -> Any:
     if method == "algebraic":
-        from evalgebra.evaluators.algebraic import algebraic_evaluation
+        from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
 
         return algebraic_evaluation
     if method == "majority":
@@ -62,7 +62,7 @@ def _method(method: str) -> Any:
 
         return majority_vote
     if method == "hui_walter":
-        from evalgebra.evaluators.hui_walter import evaluate_hui_walter
+        from evalgebra.evaluators.hui_walter.exact import evaluate_hui_walter
 
         return evaluate_hui_walter
     raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
@@ -95,7 +95,7 @@ def evaluate(
         method with two labels also takes the subsets of classifiers whose errors may
         correlate, as the spec does (``[(0, 1)]``, names, a graph) or as on the command line
         (``"0-1,2-3"``): every evaluation is then exact, with the structure's correlations
-        (:func:`~evalgebra.evaluators.structured.evaluate_structured`). A structure that is
+        (:func:`~evalgebra.evaluators.correlated.structured.evaluate_structured`). A structure that is
         not identifiable, or has no generated evaluator yet, raises
         :class:`~evalgebra.errors.SpecError` saying so; so does a bare subset (``(0, 1)``,
         ``"0,1"``), with the corrected call (``[(0, 1)]``, ``"0-1"``) in the message.
@@ -104,14 +104,14 @@ def evaluate(
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
         (hui_walter). A sketch with abstentions goes to
-        :func:`~evalgebra.evaluators.abstention.abstention_evaluation` (algebraic, with its
+        :func:`~evalgebra.evaluators.independent.abstention.abstention_evaluation` (algebraic, with its
         ``collapse_into``), whose points hold every response row; its intervals are the
-        bootstrap of :func:`~evalgebra.evaluators.abstention.abstention_intervals`.
+        bootstrap of :func:`~evalgebra.evaluators.independent.abstention.abstention_intervals`.
     intervals : None, "bootstrap" or "delta"
         Confidence intervals for every statistic of the chosen point (its ``interval``; the
         result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
         counts, or the delta method for the closed forms (see
-        :mod:`~evalgebra.evaluators.intervals`).
+        :mod:`~evalgebra.evaluators.intervals.confidence`).
     level, n_boot, seed
         The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
     fit : bool
@@ -167,7 +167,7 @@ def evaluate(
     function = _method(method)
     seed = check_seed(seed)  # before the route: every interval method reads it
     fixed: dict[str, Any] = {}
-    if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
+    if sketch.abstain:  # classifiers that may abstain: evaluators/independent/abstention.py
         correlated = structure is not None and not (isinstance(structure, str) and structure == "independent")
         if method == "algebraic" and correlated:
             from evalgebra.structures import parse_structure, structure_text
@@ -190,7 +190,7 @@ def evaluate(
                 "independent errors (intervals: bootstrap); or count them as a label first: "
                 "sketch.collapse_responses({...})"
             )
-        from evalgebra.evaluators.abstention import abstention_evaluation, abstention_intervals
+        from evalgebra.evaluators.independent.abstention import abstention_evaluation, abstention_intervals
 
         function = abstention_evaluation
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
@@ -199,7 +199,7 @@ def evaluate(
                 f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
                 "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure"
             )
-        from evalgebra.evaluators.structured import evaluate_structured
+        from evalgebra.evaluators.correlated.structured import evaluate_structured
         from evalgebra.structures import parse_structure
 
         if parse_structure(structure, sketch.classifiers):  # the empty structure is the independent one
@@ -232,7 +232,7 @@ def evaluate(
         return abstention_intervals(
             function(sketch, **options), sketch, 0.95 if level is None else level, n_boot, seed, options
         )
-    from evalgebra.evaluators.intervals import confidence_intervals
+    from evalgebra.evaluators.intervals.confidence import confidence_intervals
 
     return confidence_intervals(
         function(sketch, **options),
