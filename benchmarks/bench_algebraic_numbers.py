@@ -11,7 +11,7 @@ the issues; the figures go in the report and the README):
 3. one value ``g(theta)`` in a number field of degree 16 (:meth:`FieldElement.value`) vs
    ``sympy.minimal_polynomial`` of the same expression in ``CRootOf``;
 4. the exact evaluation of an ``N = 3, R = 3`` sketch with irrational roots, partition included
-   (:func:`~evalgebra.evaluators.many_labels.evaluate_counts_many`), and the exact total
+   (:func:`~evalgebra.evaluators.many_labels.solve.evaluate_counts_many`), and the exact total
    accuracy of its chosen point for ``R = 3`` and ``R = 4`` (no SymPy baseline: the float sum is
    shown for scale).
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_time, check  # noqa: E402
 
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.many_labels_trios import evaluate_many_labels  # noqa: E402
+from evalgebra.evaluators.many_labels.trios import evaluate_many_labels  # noqa: E402
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement, real_roots  # noqa: E402
 
 X = sympy.Symbol("x")

@@ -4,8 +4,8 @@ against the Gröbner route.
 Target (issue "Correlated ensembles"): **under 1 s per sketch** for N = 5 with all pairs
 correlated, exact. Measured here, in one run:
 
-1. the K5 route (:mod:`evalgebra.evaluators.complete_pairs` through
-   :func:`~evalgebra.evaluators.structured.evaluate_structured`: certified path tracking of the
+1. the K5 route (:mod:`evalgebra.evaluators.correlated.complete_pairs` through
+   :func:`~evalgebra.evaluators.correlated.structured.evaluate_structured`: certified path tracking of the
    six reduced equations' 404 solutions, msolve when tracking does not settle the sketch; every
    real point, the rational ones exact and checked against the generating set, decoded,
    partitioned), wall-clock seconds per sketch, and which route answered;
@@ -35,9 +35,9 @@ from itertools import combinations
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import EvalgebraError, PointError
-from evalgebra.evaluators.algebraic import algebraic_evaluation
-from evalgebra.evaluators.complete_pairs import CompletePairs, msolve_binary
-from evalgebra.evaluators.structured import evaluate_structured, structure_match
+from evalgebra.evaluators.correlated.complete_pairs import CompletePairs, msolve_binary
+from evalgebra.evaluators.correlated.structured import evaluate_structured, structure_match
+from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
 from evalgebra.spec import EnsembleSpec
 
 PAIRS = list(combinations(range(5), 2))

@@ -98,9 +98,9 @@ from evalgebra import Sketch
 from evalgebra.alarm.logical import logical_alarm
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.closed_form import evaluate_counts, exact_solution
 from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.independent.batch import evaluate_batch
+from evalgebra.evaluators.independent.closed_form import evaluate_counts, exact_solution
 from evalgebra.evaluators.stream import StreamEvaluator
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.spec import EnsembleSpec

@@ -12,7 +12,7 @@ scikit-learn's bundled copy of the data (569 tumours, 212 malignant):
    on size and concavity features, an RBF support-vector classifier on texture, smoothness
    and symmetry features (chosen so that the tests' errors share little information).
 4. On the test items, with the answer key dropped: the exact closed form
-   (:func:`~evalgebra.evaluators.hui_walter.evaluate_hui_walter`), the Gibbs sampler with
+   (:func:`~evalgebra.evaluators.hui_walter.exact.evaluate_hui_walter`), the Gibbs sampler with
    Beta(1, 1) priors on the count sketch (posterior means, 95% equal-tailed intervals) and
    the online variant (the cross-tab updated every ``--batch`` items in a random order).
    Truth: each population's share of malignant tumours and each classifier's accuracy on
@@ -52,8 +52,8 @@ if str(ROOT) not in sys.path:
 
 from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.hui_walter import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
-from evalgebra.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
+from evalgebra.evaluators.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
+from evalgebra.evaluators.hui_walter.exact import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
 from evalgebra.results import Evaluation  # noqa: E402
 
 LABELS = ("malignant", "benign")  # scikit-learn's target: 0 = malignant, 1 = benign

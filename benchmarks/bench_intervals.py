@@ -41,7 +41,7 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.intervals import confidence_intervals, statistic_keys
+from evalgebra.evaluators.intervals.confidence import confidence_intervals, statistic_keys
 from evalgebra.evaluators.majority import vote_weights
 
 TARGET = (0.93, 0.97)

@@ -3,11 +3,11 @@ r"""Benchmark: three independent classifiers with R = 3 labels, exact and vector
 Targets (issue "Many labels"), on the reference machine (2 cores), checked here, never in unit tests:
 
 1. exact evaluation of ``N = 3, R = 3`` sketches one at a time: **5,000 sketches/s**
-   (:func:`~evalgebra.evaluators.many_labels.exact_solution_many` then
-   :func:`~evalgebra.evaluators.many_labels.best_assignment`: every column exact, every
+   (:func:`~evalgebra.evaluators.many_labels.solve.exact_solution_many` then
+   :func:`~evalgebra.evaluators.many_labels.solve.best_assignment`: every column exact, every
    failure mode decided, the label assignment decoded). ``evaluate_counts_many`` (the full
    ``Evaluation`` with all ``R!`` points and the partition) is reported, with no target;
-2. the vectorised float path (:func:`~evalgebra.evaluators.many_labels_trios.evaluate_batch_many`)
+2. the vectorised float path (:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`)
    on ``10^5`` sketches: **10^5 sketches/s**;
 3. the derivation of the ``R = 3`` eliminant (:func:`~evalgebra.codegen.many_labels.characteristic_form`):
    **under 10 s**;
@@ -37,8 +37,8 @@ from _timing import best_time, check  # noqa: E402
 from evalgebra.codegen.many_labels import characteristic_form  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.evaluators.many_labels import best_assignment, evaluate_counts_many, exact_solution_many  # noqa: E402
-from evalgebra.evaluators.many_labels_trios import evaluate_batch_many  # noqa: E402
+from evalgebra.evaluators.many_labels.solve import best_assignment, evaluate_counts_many, exact_solution_many  # noqa: E402
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402

@@ -133,9 +133,9 @@ def load_ours() -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, module, attribute in (
         ("evaluate", "evalgebra.evaluators.dispatch", "evaluate"),
-        ("evaluate_batch", "evalgebra.evaluators.batch", "evaluate_batch"),
-        ("evaluate_counts", "evalgebra.evaluators.closed_form", "evaluate_counts"),
-        ("exact_solution", "evalgebra.evaluators.closed_form", "exact_solution"),
+        ("evaluate_batch", "evalgebra.evaluators.independent.batch", "evaluate_batch"),
+        ("evaluate_counts", "evalgebra.evaluators.independent.closed_form", "evaluate_counts"),
+        ("exact_solution", "evalgebra.evaluators.independent.closed_form", "exact_solution"),
         ("logical_alarm", "evalgebra.alarm.logical", "logical_alarm"),
     ):
         try:

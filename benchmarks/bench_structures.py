@@ -4,13 +4,14 @@ Targets (issue "Correlated ensembles"), on the reference machine (2 cores), chec
 unit tests:
 
 1. exact evaluation, one sketch at a time, with the generated module through the documented
-   counts entry point (:func:`~evalgebra.evaluators.structured.evaluate_structured_counts`, the
+   counts entry point (:func:`~evalgebra.evaluators.correlated.structured.evaluate_structured_counts`, the
    structure as index tuples; every point exact, checked against the generating set, decoded,
    partitioned): **2,000 sketches/s** for the
    finite structures on four classifiers; **under 1 s per sketch** for all ten pairs on five;
 2. the Gröbner reference route (:func:`~evalgebra.groebner.structured_route.structured_solution`) on
    the same sketches, per sketch, and the ratio (baseline / generated) measured in the same run;
-3. the vectorised float path (:func:`~evalgebra.evaluators.structured_batch.evaluate_structured_batch`)
+3. the vectorised float path
+   (:func:`~evalgebra.evaluators.correlated.structured_batch.evaluate_structured_batch`)
    for the one-pair structure: **10^6 sketches/s**;
 4. accuracy: the error in prevalence and accuracies of ``structure=`` and of the independent
    evaluator (trios averaged) on simulated correlated tests, exact (expected sketches) and
@@ -45,10 +46,10 @@ from _timing import best_time, check  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.algebraic import algebraic_evaluation  # noqa: E402
-from evalgebra.evaluators.structure_lookup import available_structures  # noqa: E402
-from evalgebra.evaluators.structured import evaluate_structured, evaluate_structured_counts  # noqa: E402
-from evalgebra.evaluators.structured_batch import evaluate_structured_batch  # noqa: E402
+from evalgebra.evaluators.correlated.structure_lookup import available_structures  # noqa: E402
+from evalgebra.evaluators.correlated.structured import evaluate_structured, evaluate_structured_counts  # noqa: E402
+from evalgebra.evaluators.correlated.structured_batch import evaluate_structured_batch  # noqa: E402
+from evalgebra.evaluators.independent.algebraic import algebraic_evaluation  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.structures import structure_text  # noqa: E402
 from evalgebra.testing.strategies import correlation_bound  # noqa: E402

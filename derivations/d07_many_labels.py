@@ -44,7 +44,7 @@ from evalgebra.codegen.many_labels import characteristic_form  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.many_labels import evaluate_counts_many  # noqa: E402
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many  # noqa: E402
 from evalgebra.generated import many_labels as generated  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402

@@ -62,7 +62,7 @@ from evalgebra.codegen.printer import CodegenError  # noqa: E402
 from evalgebra.codegen.structure_modules import atlas_index  # noqa: E402
 from evalgebra.codegen.structures import derive_structure  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.evaluators.structure_freedom import independent_trios  # noqa: E402
+from evalgebra.evaluators.correlated.structure_freedom import independent_trios  # noqa: E402
 from evalgebra.groebner.coordinates import sketch_moments  # noqa: E402
 from evalgebra.groebner.identifiability import random_point  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402

@@ -43,7 +43,7 @@ from _common import canonical_argv, parse  # noqa: E402
 from evalgebra.builder.generating import GeneratingSet  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.evaluators.abstention import abstention_evaluation  # noqa: E402
+from evalgebra.evaluators.independent.abstention import abstention_evaluation  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402

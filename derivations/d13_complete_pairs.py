@@ -12,7 +12,7 @@ linear in ``C`` and ``Delta``. Checked here:
 * **(*) against the model** (exact, seeded rational points): the central moments of the
   exact simulation of each point equal (*);
 * **the reduction** (symbolic, in ``p``, ``delta``, ``C``, ``Delta``): substituting (*) for the
-  moments, the six equations of :mod:`evalgebra.evaluators.complete_pairs` (one per
+  moments, the six equations of :mod:`evalgebra.evaluators.correlated.complete_pairs` (one per
   four-subset, one for all five) vanish identically: they hold at every point of the variety,
   and they no longer contain ``C`` or ``Delta``;
 * **the variety** (msolve, seeded exact sketches): the six equations are zero-dimensional with
@@ -50,9 +50,9 @@ from _common import canonical_argv, parse  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.errors import PointError  # noqa: E402
-from evalgebra.evaluators import complete_pairs as k5  # noqa: E402
-from evalgebra.evaluators import complete_pairs_tracking as tracking  # noqa: E402
-from evalgebra.evaluators.complete_pairs_system import mirror  # noqa: E402
+from evalgebra.evaluators.correlated import complete_pairs as k5  # noqa: E402
+from evalgebra.evaluators.correlated import complete_pairs_tracking as tracking  # noqa: E402
+from evalgebra.evaluators.correlated.complete_pairs_system import mirror  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
@@ -124,7 +124,7 @@ def _write_start() -> None:
         "",
         "``COUNTS``: the 32 pattern counts of the start sketch (seeded). ``ROOTS``: 202 rows",
         "``(Re p, Im p, Re delta_0, Im delta_0, ..., Im delta_4)`` of solutions of its six reduced",
-        "equations (evalgebra.evaluators.complete_pairs.reduced_system); the other 202 are their",
+        "equations (evalgebra.evaluators.correlated.complete_pairs.reduced_system); the other 202 are their",
         'mirrors ``(1 - p, -delta)``. Checked by d13: all 404 are proved, disjoint solutions."""',
         "",
         "COUNTS = (" + ", ".join(map(str, counts)) + ")",
@@ -226,8 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratio = theirs.LC() / mine.LC()
         same = same and sympy.expand((theirs - ratio * mine).as_expr()) == 0
     report.line(
-        f"the runtime's six equations (evalgebra.evaluators.complete_pairs.reduced_system) are these, up to "
-        f"a constant factor each, on a seeded sketch: {'yes' if same else 'NO'}"
+        "the runtime's six equations (evalgebra.evaluators.correlated.complete_pairs.reduced_system) "
+        f"are these, up to a constant factor each, on a seeded sketch: {'yes' if same else 'NO'}"
     )
     failures += not same
 

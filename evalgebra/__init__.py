@@ -32,7 +32,7 @@ Fraction(1, 4)
 The names of the previous release still work for one more release and warn
 (``DeprecationWarning``): ``evaluate_algebraic`` (use ``evaluate(sketch,
 method="algebraic")``), ``evaluate_many`` (use ``evaluate_batch``) and ``solve_counts``
-(use ``evalgebra.evaluators.closed_form.exact_solution``).
+(use ``evalgebra.evaluators.independent.closed_form.exact_solution``).
 """
 
 from __future__ import annotations
@@ -66,13 +66,13 @@ _LAZY = {
     "logical_alarm": "evalgebra.alarm.logical",
     "AlarmReport": "evalgebra.alarm.report",
     "SafetySpec": "evalgebra.alarm.safety",
-    "evaluate_batch": "evalgebra.evaluators.batch",
-    "evaluate_counts": "evalgebra.evaluators.closed_form",
+    "evaluate_batch": "evalgebra.evaluators.independent.batch",
+    "evaluate_counts": "evalgebra.evaluators.independent.closed_form",
     "consistency": "evalgebra.samplewise.metrics",
-    "containing_distance": "evalgebra.evaluators.distance",
-    "evaluate_hui_walter": "evalgebra.evaluators.hui_walter",
-    "OnlineHuiWalter": "evalgebra.hui_walter",
-    "gibbs_hui_walter": "evalgebra.hui_walter",
+    "containing_distance": "evalgebra.evaluators.independent.distance",
+    "evaluate_hui_walter": "evalgebra.evaluators.hui_walter.exact",
+    "OnlineHuiWalter": "evalgebra.evaluators.hui_walter",
+    "gibbs_hui_walter": "evalgebra.evaluators.hui_walter",
     "evaluate": "evalgebra.evaluators.dispatch",
     "Alarm": "evalgebra.results.alarms",
     "Estimate": "evalgebra.results.estimates",
@@ -112,14 +112,14 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from evalgebra.data.simulate import LabelledTest, expected_sketch, labelled_test, smallest_test_size
     from evalgebra.data.sketch import Sketch
     from evalgebra.distributed.sketching import sketch_from_dask
-    from evalgebra.evaluators.batch import evaluate_batch
-    from evalgebra.evaluators.closed_form import evaluate_counts
     from evalgebra.evaluators.dispatch import evaluate
-    from evalgebra.evaluators.distance import containing_distance
-    from evalgebra.evaluators.hui_walter import evaluate_hui_walter
+    from evalgebra.evaluators.hui_walter import OnlineHuiWalter, gibbs_hui_walter
+    from evalgebra.evaluators.hui_walter.exact import evaluate_hui_walter
+    from evalgebra.evaluators.independent.batch import evaluate_batch
+    from evalgebra.evaluators.independent.closed_form import evaluate_counts
+    from evalgebra.evaluators.independent.distance import containing_distance
     from evalgebra.evaluators.majority import majority_vote
     from evalgebra.evaluators.stream import StreamEvaluator
-    from evalgebra.hui_walter import OnlineHuiWalter, gibbs_hui_walter
     from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
     from evalgebra.numbers.quadratic import QuadraticNumber
     from evalgebra.numbers.real_algebraic import RealAlgebraic
@@ -187,9 +187,9 @@ __all__ = [
 
 #: Old names, kept one release: ``evalgebra.<old name>`` still works and warns on every call.
 _DEPRECATED = {
-    "evaluate_algebraic": ("evalgebra.evaluators.algebraic", "evaluate_algebraic"),
-    "evaluate_many": ("evalgebra.evaluators.batch", "evaluate_many"),
-    "solve_counts": ("evalgebra.evaluators.closed_form", "solve_counts"),
+    "evaluate_algebraic": ("evalgebra.evaluators.independent.algebraic", "evaluate_algebraic"),
+    "evaluate_many": ("evalgebra.evaluators.independent.batch", "evaluate_many"),
+    "solve_counts": ("evalgebra.evaluators.independent.closed_form", "solve_counts"),
 }
 
 

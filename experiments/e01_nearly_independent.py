@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from evalgebra.data.point import EvaluationPoint, evaluation_point  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.distance import containing_residuals  # noqa: E402
+from evalgebra.evaluators.independent.distance import containing_residuals  # noqa: E402
 from evalgebra.fileio import write_output  # noqa: E402
 from evalgebra.results import Estimate  # noqa: E402
 from evalgebra.search.failure import FailureProfile, failure_profile  # noqa: E402

@@ -54,11 +54,11 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.datasets.judges import llm_judges
 from evalgebra.errors import EvalgebraError
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.evaluators.distance import containing_distance
 from evalgebra.evaluators.fitted.choice import with_fit
+from evalgebra.evaluators.independent.batch import evaluate_batch
+from evalgebra.evaluators.independent.closed_form import evaluate_counts, prevalence_bounds
+from evalgebra.evaluators.independent.distance import containing_distance
 from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber

@@ -29,7 +29,7 @@ from evalgebra.cli.guards import EVALUATE_FAILURES, SECONDS_LIMIT, TRIO_LIMIT, b
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import EvalgebraError
 from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.evaluators.distance import containing_distance
+from evalgebra.evaluators.independent.distance import containing_distance
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.results import ALARM_KINDS, Evaluation, exact_text
 
@@ -184,8 +184,8 @@ def _derive_missing(structure: Any, sketch: Sketch) -> None:
     The derivation runs as a supervised child under the run's time limit (``--time-limit``, as every
     Gröbner step): past it, the run stops with one line and nothing is written.
     """
-    from evalgebra.evaluators.structure_lookup import MissingStructureModule, cache_dir
-    from evalgebra.evaluators.structured import structure_match
+    from evalgebra.evaluators.correlated.structure_lookup import MissingStructureModule, cache_dir
+    from evalgebra.evaluators.correlated.structured import structure_match
     from evalgebra.groebner.runner import GroebnerTimeout, run_limited
     from evalgebra.structures import structure_text
 

@@ -283,7 +283,7 @@ def below_spec(
     complex accuracy, or no chosen point, cannot be checked and counts as missing it (the gate
     fails closed).
 
-    >>> from evalgebra.evaluators.closed_form import evaluate_counts
+    >>> from evalgebra.evaluators.independent.closed_form import evaluate_counts
     >>> below_spec(evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]), Fraction(1, 2))
     ['c3 accuracy on b = 1/2 is not above 1/2']
     >>> below_spec(evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]), Fraction(1, 2), strict=False)

@@ -1,6 +1,6 @@
 r"""Writing a derived structure evaluator into a cache folder, recorded so that the runtime will load it.
 
-The runtime (:func:`evalgebra.evaluators.structure_lookup.find_structure_module`) imports a
+The runtime (:func:`evalgebra.evaluators.correlated.structure_lookup.find_structure_module`) imports a
 module of the cache folder only when the folder's ``MANIFEST.json`` records the file's SHA-256
 and a protocol it loads (:func:`evalgebra.fileio.read_recorded`). This is the one place that
 writes such modules: ``python -m evalgebra.codegen --spec ... --out DIR`` and ``evalgebra
@@ -29,7 +29,7 @@ __all__ = ["CACHE_PROTOCOL", "write_cached_module"]
 
 #: The version of the contract between a cached module and ``evalgebra.generated.structures.common``
 #: (names imported, entry points): raised when it changes, so that the runtime refuses modules written
-#: for another one. The runtime's side: ``evalgebra.evaluators.structure_lookup.LOADED_PROTOCOL``.
+#: for another one. The runtime's side: ``evalgebra.evaluators.correlated.structure_lookup.LOADED_PROTOCOL``.
 CACHE_PROTOCOL = 1
 
 

@@ -11,7 +11,7 @@ evaluated on its own. The estimator works with *groups* instead:
    classifiers with response rows ``A_g[l, r]`` of their own.
 2. **Trio.** On the tasks where all three views answer, the three views are evaluated with
    the many-labels evaluator (the independent model; ``R^3`` pattern counts,
-   :func:`~evalgebra.evaluators.many_labels_trios.evaluate_batch_many`): prevalences
+   :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`): prevalences
    ``P_l`` and the views' rows ``A_g``.
 3. **Workers, linearly.** For a worker ``w`` outside group ``h``, the counts
    ``N_h[s, r]`` of (``w`` answered ``s``, view ``h`` answered ``r``) on the tasks both
@@ -62,7 +62,7 @@ from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.crowd.tasks import FLOOR, incidence
 from evalgebra.crowd.tasks import refine as refine_passes
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult

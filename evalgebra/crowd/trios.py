@@ -5,7 +5,7 @@ gaps), each trio of workers that shares at least ``min_items`` tasks is an ordin
 three-classifier test: its ``R^3`` pattern counts on those tasks are evaluated with the
 error-independent evaluator, exactly (``exact=True``: the closed form for two labels, the
 many-labels eliminant for more; rational or algebraic numbers, alarms) or in floating point
-(:func:`~evalgebra.evaluators.many_labels_trios.evaluate_batch_many`, all trios at once).
+(:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`, all trios at once).
 The trios are aligned on their shared workers (each trio's hidden labels renamed to match the
 others', :mod:`evalgebra.evaluators.trio_alignment`) and combined by coverage: a mean weighted
 by the number of tasks behind each trio, decoded once by the largest summed total accuracy.
@@ -35,9 +35,9 @@ import numpy as np
 
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.closed_form import evaluate_counts
-from evalgebra.evaluators.many_labels import evaluate_counts_many
-from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.evaluators.independent.closed_form import evaluate_counts
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
 from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult

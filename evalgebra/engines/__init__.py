@@ -2,7 +2,7 @@ r"""External engines (msolve, Singular): where they are, how long they may run, 
 
 Shared by the Gröbner backends (:mod:`evalgebra.groebner.backends.external`,
 :mod:`evalgebra.groebner.runner`) and the runtime's per-sketch solver
-(:mod:`evalgebra.evaluators.complete_pairs`), which must not import the Gröbner package; nothing
+(:mod:`evalgebra.evaluators.correlated.complete_pairs`), which must not import the Gröbner package; nothing
 here imports SymPy. One idea per module:
 
 * :mod:`~evalgebra.engines.binaries`: the executables (a named path, ``PATH``, a passagemath wheel);

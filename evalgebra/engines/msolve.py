@@ -8,7 +8,7 @@ Every run goes through :func:`~evalgebra.engines.supervision.run_engine`: a scra
 a process group of its own, both ended on a time-out, an interrupt or the caller's death.
 
 Used by the Gröbner backend (:class:`~evalgebra.groebner.backends.external.MsolveBackend`) and
-by the K5 solver (:mod:`evalgebra.evaluators.complete_pairs`), which must not import the
+by the K5 solver (:mod:`evalgebra.evaluators.correlated.complete_pairs`), which must not import the
 Gröbner package: this module knows polynomials only as text.
 
 Examples

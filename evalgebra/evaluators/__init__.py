@@ -1,21 +1,24 @@
-r"""Evaluators: one module per method, one dispatcher.
+r"""Evaluators: the methods, one subpackage per family, and one dispatcher.
 
-====================== ===============================================================
-module                 what it holds
-====================== ===============================================================
-``closed_form``        three binary classifiers, exact, one count vector (``evaluate_counts``)
-``batch``              the same closed form vectorised over many count vectors (``evaluate_batch``)
-``algebraic``          the algebraic method on a sketch; trios combined for larger ensembles
-``majority``           the answer key imputed by majority vote
-``hui_walter``         the closed form for two binary tests on two or more populations
-``distance``           distance of an estimate to the containing variety
-``stream``             evaluation of a stream of batches, with checkpoints
-``structured``         correlated structures: a generated eliminant, every point exact
-``structure_lookup``   which generated module evaluates a structure (the atlas, the cache)
-``structured_batch``   the same in floating point over many count vectors
-``dispatch``           :func:`evaluate`, the one entry point
-``deprecation``        the old names, kept one release, that warn
-====================== ===============================================================
+===================== ===============================================================
+module or package     what it holds
+===================== ===============================================================
+``independent``       error-independent binary classifiers: the closed form (one count
+                      vector, exact), its vectorised batch, the algebraic method on a
+                      sketch, abstentions, the distance to the containing variety
+``many_labels``       error-independent classifiers with ``R >= 3`` labels: the eliminant
+``correlated``        correlated structures: a generated eliminant, every point exact; K5
+``hui_walter``        two binary tests on two or more populations: the closed form, the
+                      Gibbs sampler, the online evaluator
+``majority``          the answer key imputed by majority vote (one idea, one module)
+``fitted``            maximum likelihood on the model, started from the exact points
+``intervals``         bootstrap and delta-method intervals, shared by the families
+``trio_alignment``    larger ensembles trio by trio, shared by ``independent``,
+                      ``many_labels`` and the crowd
+``stream``            evaluation of a stream of batches, with checkpoints (any method)
+``dispatch``          :func:`evaluate`, the one entry point, and its table of methods
+``deprecation``       the old names, kept one release, that warn
+===================== ===============================================================
 
 What the methods return (:class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, how they
 show themselves) lives in :mod:`evalgebra.results`; the three are re-exported here.

@@ -4,19 +4,19 @@ r"""One entry point for every evaluator: ``evaluate(sketch, method=..., structur
 method     what it does
 ========== ==============================================================================
 algebraic  error-independent, exact: the closed form for R = 2, the eliminant of
-           :mod:`~evalgebra.evaluators.many_labels` for R >= 3 (N = 3; every trio for N > 3)
+           :mod:`~evalgebra.evaluators.many_labels.solve` for R >= 3 (N = 3; every trio for N > 3)
 majority   impute the answer key by majority vote (any N, R), exact
 hui_walter two binary tests on two or more populations, the Hui-Walter closed form, exact
 ========== ==============================================================================
 
 With ``structure=`` (correlated subsets such as ``"0-1"`` or ``[(0, 1), (0, 2)]``) the algebraic
 method evaluates binary classifiers whose errors may correlate on those subsets
-(:func:`~evalgebra.evaluators.structured.evaluate_structured`: a generated eliminant in the
+(:func:`~evalgebra.evaluators.correlated.structured.evaluate_structured`: a generated eliminant in the
 prevalence, every point exact); a structure that is not identifiable is refused.
 
 Two more paths for the algebraic method, named for what they do:
-:func:`~evalgebra.evaluators.closed_form.evaluate_counts` (exact, one count vector of three
-classifiers) and :func:`~evalgebra.evaluators.batch.evaluate_batch` (vectorised floating
+:func:`~evalgebra.evaluators.independent.closed_form.evaluate_counts` (exact, one count vector of three
+classifiers) and :func:`~evalgebra.evaluators.independent.batch.evaluate_batch` (vectorised floating
 point, many count vectors as one array).
 
 Examples
@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from evalgebra.data.sketch import Sketch
@@ -37,13 +39,99 @@ from evalgebra.numbers.rationals import short_repr
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Evaluation
 
-__all__ = ["METHODS", "UNCORRELATED_STRUCTURES", "evaluate"]
-
-METHODS = ("algebraic", "majority", "hui_walter")
+__all__ = ["METHODS", "METHODS_TABLE", "Method", "UNCORRELATED_STRUCTURES", "evaluate"]
 
 #: The error structures every method evaluates: ``None`` (the method's own assumption) or its name.
-#: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.structured`).
+#: The algebraic method also takes correlated structures (:mod:`~evalgebra.evaluators.correlated.structured`).
 UNCORRELATED_STRUCTURES = (None, "independent")
+
+#: A method's function: ``function(sketch, **options) -> Evaluation``.
+Evaluator = Callable[..., Evaluation]
+
+
+@dataclass(frozen=True)
+class Method:
+    r"""One evaluation method: its name, its function and the routes it takes besides.
+
+    Every field past ``load`` is ``None`` (or ``False``) for a method without that route; the
+    functions are imported when first asked for, so that naming a method loads only its family.
+
+    Parameters
+    ----------
+    name : str
+        The name ``evaluate(method=...)`` and ``evalgebra evaluate --method`` take.
+    load : callable
+        ``load()`` is the method's function (a sketch without abstentions, the method's own
+        error structure).
+    correlated : callable or None
+        ``correlated()`` evaluates a correlated structure (``structure=`` other than
+        :data:`UNCORRELATED_STRUCTURES`), called with ``structure=``.
+    abstentions : callable or None
+        ``abstentions()`` is ``(evaluator, intervals)`` for a sketch with abstentions: the
+        evaluator and its bootstrap.
+    fits : bool
+        Whether the exact points are joined by the fitted point and a verdict (``fit=True``).
+
+    Examples
+    --------
+    >>> method = METHODS_TABLE["majority"]
+    >>> method.name, method.load().__name__, method.takes_structure, method.fits
+    ('majority', 'majority_vote', False, False)
+    """
+
+    name: str
+    load: Callable[[], Evaluator]
+    correlated: Callable[[], Evaluator] | None = None
+    abstentions: Callable[[], tuple[Evaluator, Callable[..., Evaluation]]] | None = None
+    fits: bool = False
+
+    @property
+    def takes_structure(self) -> bool:
+        """Whether the method evaluates correlated structures."""
+        return self.correlated is not None
+
+
+def _algebraic() -> Evaluator:
+    from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+
+    return algebraic_evaluation
+
+
+def _structured() -> Evaluator:
+    from evalgebra.evaluators.correlated.structured import evaluate_structured
+
+    return evaluate_structured
+
+
+def _abstention() -> tuple[Evaluator, Callable[..., Evaluation]]:
+    from evalgebra.evaluators.independent.abstention import abstention_evaluation, abstention_intervals
+
+    return abstention_evaluation, abstention_intervals
+
+
+def _majority() -> Evaluator:
+    from evalgebra.evaluators.majority import majority_vote
+
+    return majority_vote
+
+
+def _hui_walter() -> Evaluator:
+    from evalgebra.evaluators.hui_walter.exact import evaluate_hui_walter
+
+    return evaluate_hui_walter
+
+
+#: Every method, by name, in the order :data:`METHODS` lists them.
+METHODS_TABLE: dict[str, Method] = {
+    method.name: method
+    for method in (
+        Method("algebraic", _algebraic, correlated=_structured, abstentions=_abstention, fits=True),
+        Method("majority", _majority),
+        Method("hui_walter", _hui_walter),
+    )
+}
+
+METHODS = tuple(METHODS_TABLE)
 
 
 @functools.cache
@@ -52,20 +140,10 @@ def _options(function: Any) -> tuple[str, ...]:
     return tuple(inspect.signature(function).parameters)[1:]
 
 
-def _method(method: str) -> Any:
-    if method == "algebraic":
-        from evalgebra.evaluators.algebraic import algebraic_evaluation
-
-        return algebraic_evaluation
-    if method == "majority":
-        from evalgebra.evaluators.majority import majority_vote
-
-        return majority_vote
-    if method == "hui_walter":
-        from evalgebra.evaluators.hui_walter import evaluate_hui_walter
-
-        return evaluate_hui_walter
-    raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
+def _method(method: str) -> Method:
+    if method not in METHODS_TABLE:
+        raise SpecError(f"unknown evaluation method {method!r}; known: {', '.join(METHODS)}")
+    return METHODS_TABLE[method]
 
 
 def evaluate(
@@ -95,7 +173,7 @@ def evaluate(
         method with two labels also takes the subsets of classifiers whose errors may
         correlate, as the spec does (``[(0, 1)]``, names, a graph) or as on the command line
         (``"0-1,2-3"``): every evaluation is then exact, with the structure's correlations
-        (:func:`~evalgebra.evaluators.structured.evaluate_structured`). A structure that is
+        (:func:`~evalgebra.evaluators.correlated.structured.evaluate_structured`). A structure that is
         not identifiable, or has no generated evaluator yet, raises
         :class:`~evalgebra.errors.SpecError` saying so; so does a bare subset (``(0, 1)``,
         ``"0,1"``), with the corrected call (``[(0, 1)]``, ``"0-1"``) in the message.
@@ -104,14 +182,14 @@ def evaluate(
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
         (hui_walter). A sketch with abstentions goes to
-        :func:`~evalgebra.evaluators.abstention.abstention_evaluation` (algebraic, with its
+        :func:`~evalgebra.evaluators.independent.abstention.abstention_evaluation` (algebraic, with its
         ``collapse_into``), whose points hold every response row; its intervals are the
-        bootstrap of :func:`~evalgebra.evaluators.abstention.abstention_intervals`.
+        bootstrap of :func:`~evalgebra.evaluators.independent.abstention.abstention_intervals`.
     intervals : None, "bootstrap" or "delta"
         Confidence intervals for every statistic of the chosen point (its ``interval``; the
         result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
         counts, or the delta method for the closed forms (see
-        :mod:`~evalgebra.evaluators.intervals`).
+        :mod:`~evalgebra.evaluators.intervals.confidence`).
     level, n_boot, seed
         The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
     fit : bool
@@ -164,12 +242,13 @@ def evaluate(
         )
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
-    function = _method(method)
+    entry = _method(method)
+    function = entry.load()
     seed = check_seed(seed)  # before the route: every interval method reads it
     fixed: dict[str, Any] = {}
-    if sketch.abstain:  # classifiers that may abstain: evaluators/abstention.py
+    if sketch.abstain:  # classifiers that may abstain: evaluators/independent/abstention.py
         correlated = structure is not None and not (isinstance(structure, str) and structure == "independent")
-        if method == "algebraic" and correlated:
+        if entry.takes_structure and correlated:
             from evalgebra.structures import parse_structure, structure_text
 
             parsed = parse_structure(structure, sketch.classifiers)  # empty: the independent structure
@@ -184,26 +263,23 @@ def evaluate(
                     "abstention evaluator)"
                 )
             correlated = False
-        if method != "algebraic" or intervals not in (None, "bootstrap") or correlated:
+        if entry.abstentions is None or intervals not in (None, "bootstrap") or correlated:
             raise SpecError(
                 f"abstentions {short_repr(list(sketch.abstain))} are evaluated by method='algebraic' with "
                 "independent errors (intervals: bootstrap); or count them as a label first: "
                 "sketch.collapse_responses({...})"
             )
-        from evalgebra.evaluators.abstention import abstention_evaluation, abstention_intervals
-
-        function = abstention_evaluation
+        function, abstention_intervals = entry.abstentions()
     if structure is not None and not (isinstance(structure, str) and structure == "independent"):
-        if method != "algebraic":
+        if entry.correlated is None:
             raise SpecError(
                 f"structure {short_repr(structure)}: the {method} method assumes nothing about correlations; "
                 "accepted: structure=None or 'independent', or method='algebraic' for a correlated structure"
             )
-        from evalgebra.evaluators.structured import evaluate_structured
         from evalgebra.structures import parse_structure
 
         if parse_structure(structure, sketch.classifiers):  # the empty structure is the independent one
-            function, fixed = evaluate_structured, {"structure": structure}
+            function, fixed = entry.correlated(), {"structure": structure}
     taken = tuple(name for name in _options(function) if name not in fixed)
     unknown = sorted(set(options) - set(taken))
     if unknown:
@@ -218,7 +294,7 @@ def evaluate(
                 "intervals='bootstrap' or intervals='delta'"
             )
         result = function(sketch, **fixed, **options)
-        if fit and method == "algebraic" and not fixed:
+        if fit and entry.fits and not fixed:
             from evalgebra.evaluators.fitted.choice import with_fit
 
             result = with_fit(result, sketch, level=fit_level, options=options)
@@ -232,7 +308,7 @@ def evaluate(
         return abstention_intervals(
             function(sketch, **options), sketch, 0.95 if level is None else level, n_boot, seed, options
         )
-    from evalgebra.evaluators.intervals import confidence_intervals
+    from evalgebra.evaluators.intervals.confidence import confidence_intervals
 
     return confidence_intervals(
         function(sketch, **options),

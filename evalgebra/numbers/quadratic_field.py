@@ -3,7 +3,7 @@ r"""Fast exact arithmetic in one quadratic field ``Q(sqrt(d))``: the working num
 A :class:`QuadraticElement` is ``(a + b*sqrt(d)) / c`` with Python integers ``a, b, c`` (``c > 0``)
 and ``d`` an integer that is not a square. It is what a generated back-substitution computes
 with when the prevalence is an irrational root of a quadratic (the correlated structures'
-evaluator, :mod:`~evalgebra.evaluators.structured`): the same field as a
+evaluator, :mod:`~evalgebra.evaluators.correlated.structured`): the same field as a
 :class:`~evalgebra.numbers.algebraic_numbers.FieldElement` of degree two, but a product is six
 multiplications of machine-sized Python integers (no polynomial remainder, no rational
 normalisation: a quotient reduces by the gcd, and a product whose denominator has grown past

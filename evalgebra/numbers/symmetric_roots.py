@@ -1,6 +1,6 @@
 r"""Exact real roots of an eliminant that the label swap ``p -> 1 - p`` maps onto itself.
 
-The eliminant of a correlated structure (:mod:`~evalgebra.evaluators.structured`) has the
+The eliminant of a correlated structure (:mod:`~evalgebra.evaluators.correlated.structured`) has the
 prevalences of every evaluation point as roots, and the label swap (``P_a <-> P_b``) maps the
 points onto each other, so ``f(1 - p) = +-f(p)``: ``f`` is a polynomial ``g(s)`` in
 ``s = p (1 - p)`` of half the degree. Factoring ``g`` is far cheaper than factoring ``f`` (the

@@ -1,8 +1,8 @@
 r"""Batch results: what a vectorised method returns for ``k`` count vectors at once.
 
-Every vectorised method (:func:`~evalgebra.evaluators.batch.evaluate_batch`,
-:func:`~evalgebra.evaluators.many_labels_trios.evaluate_batch_many`,
-:func:`~evalgebra.evaluators.structured_batch.evaluate_structured_batch`, and the crowd's
+Every vectorised method (:func:`~evalgebra.evaluators.independent.batch.evaluate_batch`,
+:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`,
+:func:`~evalgebra.evaluators.correlated.structured_batch.evaluate_structured_batch`, and the crowd's
 views of every split, :attr:`~evalgebra.crowd.sparse.CrowdEvaluation.views`) returns one
 :class:`BatchResult`: named NumPy arrays with one row per count vector on their first axis,
 read as a mapping (``result["prevalence"]``), with the rows that have a decoded point

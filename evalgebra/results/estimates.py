@@ -74,7 +74,7 @@ class Estimate:
     values: ``interval["prevalence"][label]``, ``interval["accuracy"][classifier][label]``
     (and ``interval["response"]``, ``interval["by_population"]`` where the estimate has them),
     each a ``(low, high)`` pair of floats, or ``None`` where the statistic is undefined (see
-    :mod:`evalgebra.evaluators.intervals`; the evaluation's ``intervals`` says how they were made).
+    :mod:`evalgebra.evaluators.intervals.confidence`; the evaluation's ``intervals`` says how they were made).
 
     ``response[classifier][true label][answer]`` (optional, keyword only) holds every rate
     ``P_{i,answer|true label}`` (three or more labels; ``accuracy`` is its diagonal); with two

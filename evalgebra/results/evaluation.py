@@ -80,7 +80,7 @@ class Evaluation:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.closed_form import evaluate_counts
+    >>> from evalgebra.evaluators.independent.closed_form import evaluate_counts
     >>> result = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73])
     >>> result
     Evaluation(algebraic; classifiers c1, c2, c3; labels a, b; chosen P_a=1/4, P_b=3/4; no alarms)

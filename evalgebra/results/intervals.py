@@ -2,7 +2,7 @@ r"""How the confidence intervals of an evaluation were made: their kinds and :cl
 
 The intervals themselves sit on the estimates (``Estimate.interval``); the methods that
 make them (the multinomial bootstrap and the delta method) are
-:func:`~evalgebra.evaluators.intervals.confidence_intervals`.
+:func:`~evalgebra.evaluators.intervals.confidence.confidence_intervals`.
 
 Examples
 --------

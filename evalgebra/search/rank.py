@@ -4,7 +4,7 @@ r"""Ranking the surviving trios of a pool search by their neighbours.
 raises a failure-mode alarm; the survivors are all seemingly correct, and this module ranks
 them, lowest score first. Its inputs are arrays: the candidate trios, both points of each
 trio's floating-point evaluation (:func:`trio_points` of
-:func:`~evalgebra.evaluators.batch.evaluate_batch`), which point was decoded, which trios
+:func:`~evalgebra.evaluators.independent.batch.evaluate_batch`), which point was decoded, which trios
 survive, each classifier's frequency of answering the second label, and the 4-cliques of the
 compatibility graph (the partners). The search builds them; nothing here reads a sketch.
 
@@ -16,7 +16,7 @@ containing variety of binary classifiers is cut out by one polynomial per classi
 ``P_a (P_{i,a} - f_{i,a}) - P_b (P_{i,b} - f_{i,b})``, which says only that the estimate
 reproduces the classifier's observed frequency of answering ``a``; the algebraic estimate of
 a trio reproduces all eight pattern frequencies, so it lies on the variety exactly (Notes of
-:mod:`evalgebra.evaluators.distance`). The ``"own_distance"`` criterion computes it: round-off
+:mod:`evalgebra.evaluators.independent.distance`). The ``"own_distance"`` criterion computes it: round-off
 (below ``1e-15``), unrelated to the true error. A trio's own sketch cannot tell a nearly
 independent trio from a correlated one whose evaluation happens to be seemingly correct.
 
@@ -35,9 +35,9 @@ on their shared statistics), and two scores are offered, each the **median over 
 ``"extended_distance"``
     the paper's measure moved to where it is informative: the Euclidean distance of the
     combined estimate of ``T + {m}`` (the mean of the four aligned points per statistic, as
-    :func:`~evalgebra.evaluators.algebraic.algebraic_evaluation` combines trios) from the
+    :func:`~evalgebra.evaluators.independent.algebraic.algebraic_evaluation` combines trios) from the
     containing variety *of the 4-classifier sketch* (as
-    :func:`~evalgebra.evaluators.distance.containing_distance`, vectorised).
+    :func:`~evalgebra.evaluators.independent.distance.containing_distance`, vectorised).
 
 Why disagreement is the default. For a fixed prevalence the containing variety is affine in
 the accuracies, so the mean of points that share a prevalence lies on it however much their
@@ -60,7 +60,7 @@ rational point): the four trios of the one quad agree exactly, so every trio sco
 one partner.
 
 >>> import numpy as np
->>> from evalgebra.evaluators.batch import evaluate_batch
+>>> from evalgebra.evaluators.independent.batch import evaluate_batch
 >>> from evalgebra.data.point import EvaluationPoint
 >>> from evalgebra.search.trios import trio_counts
 >>> from evalgebra.data.simulate import labelled_test
@@ -116,7 +116,7 @@ def trio_points(out: BatchResult) -> np.ndarray:
     Parameters
     ----------
     out : dict of ndarray
-        The result of :func:`~evalgebra.evaluators.batch.evaluate_batch` for ``k`` trios.
+        The result of :func:`~evalgebra.evaluators.independent.batch.evaluate_batch` for ``k`` trios.
 
     Returns
     -------
@@ -126,7 +126,7 @@ def trio_points(out: BatchResult) -> np.ndarray:
 
     Examples
     --------
-    >>> from evalgebra.evaluators.batch import evaluate_batch
+    >>> from evalgebra.evaluators.independent.batch import evaluate_batch
     >>> points = trio_points(evaluate_batch([[84, 36, 51, 39, 68, 52, 77, 73]]))
     >>> points.shape, points[0, :, 0].tolist()
     ((1, 2, 7), [0.25, 0.75])
@@ -138,7 +138,7 @@ def trio_points(out: BatchResult) -> np.ndarray:
 def containing_distances(
     prevalence: np.ndarray, acc_a: np.ndarray, acc_b: np.ndarray, freq_b: np.ndarray
 ) -> np.ndarray:
-    r"""Vectorised :func:`~evalgebra.evaluators.distance.containing_distance`, in floating point.
+    r"""Vectorised :func:`~evalgebra.evaluators.independent.distance.containing_distance`, in floating point.
 
     Parameters
     ----------

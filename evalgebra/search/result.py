@@ -15,8 +15,8 @@ import networkx as nx
 import numpy as np
 
 from evalgebra.display import escape, html_block, html_table
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.closed_form import evaluate_counts
+from evalgebra.evaluators.independent.batch import evaluate_batch
+from evalgebra.evaluators.independent.closed_form import evaluate_counts
 from evalgebra.results import Alarm, BatchResult, Estimate, Evaluation
 
 __all__ = ["TrioResult", "TrioSearch", "float_evaluation"]

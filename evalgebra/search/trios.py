@@ -2,7 +2,7 @@ r"""Searching a pool of classifiers for nearly error-independent trios.
 
 From the per-item decisions of a pool of binary classifiers on unlabelled data, every trio
 is a candidate evaluation ensemble for the algebraic evaluator
-(:func:`~evalgebra.evaluators.closed_form.evaluate_counts`). The search
+(:func:`~evalgebra.evaluators.independent.closed_form.evaluate_counts`). The search
 
 1. builds a **compatibility graph** (networkx): one node per classifier, an edge for every
    pair that may sit in one ensemble. Pairs the caller excludes (e.g. classifiers that share
@@ -86,8 +86,8 @@ import numpy as np
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.closed_form import exact_solution
+from evalgebra.evaluators.independent.batch import evaluate_batch
+from evalgebra.evaluators.independent.closed_form import exact_solution
 from evalgebra.search.rank import CRITERIA, trio_scores
 from evalgebra.search.rank import containing_distances as _distance_many  # noqa: F401 - importable here
 from evalgebra.search.rank import trio_points as _points

@@ -260,7 +260,7 @@ def test_path_blind_spot_is_the_middle_pair_alike_on_both_labels(
     curve of evaluations explaining the sketch: the truth is not identifiable from the counts, so no
     parameterisation can recover it and the evaluator reports a blind spot instead of an answer. The
     same draw with the middle pair's correlations apart round-trips exactly."""
-    from evalgebra.evaluators.structured import evaluate_structured_counts
+    from evalgebra.evaluators.correlated.structured import evaluate_structured_counts
 
     n = 4
     module = _module(n, PATH_P4)

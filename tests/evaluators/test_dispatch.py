@@ -81,7 +81,7 @@ def test_evaluate_algebraic_alias_still_works_and_warns():
     ):
         old = ev.evaluate_algebraic(sketch)
     assert old.to_dict() == ev.evaluate(sketch, method="algebraic", fit=False).to_dict()
-    from evalgebra.evaluators.algebraic import evaluate_algebraic
+    from evalgebra.evaluators.independent.algebraic import evaluate_algebraic
 
     with pytest.warns(DeprecationWarning):
         evaluate_algebraic(sketch, decoding="prevalence_range", prevalence_range=(0, "1/2"))
@@ -95,11 +95,11 @@ def test_evaluate_many_alias_still_works_and_warns():
 
 
 def test_solve_counts_alias_still_works_and_warns():
-    from evalgebra.evaluators.closed_form import exact_solution
+    from evalgebra.evaluators.independent.closed_form import exact_solution
 
     with pytest.warns(
         DeprecationWarning,
-        match="solve_counts is deprecated.*use evalgebra.evaluators.closed_form.exact_solution",
+        match="solve_counts is deprecated.*use evalgebra.evaluators.independent.closed_form.exact_solution",
     ):
         old = ev.solve_counts(COUNTS)
     new = exact_solution(COUNTS)
@@ -113,8 +113,8 @@ def test_solve_counts_alias_still_works_and_warns():
 
 
 def test_deprecated_aliases_keep_their_signatures():
-    from evalgebra.evaluators.batch import evaluate_batch
-    from evalgebra.evaluators.closed_form import exact_solution
+    from evalgebra.evaluators.independent.batch import evaluate_batch
+    from evalgebra.evaluators.independent.closed_form import exact_solution
 
     assert inspect.signature(ev.evaluate_many) == inspect.signature(evaluate_batch)
     assert inspect.signature(ev.solve_counts) == inspect.signature(exact_solution)

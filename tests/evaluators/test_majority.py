@@ -442,7 +442,7 @@ def test_majority_vote_items_without_a_vote_are_left_out():
 
 
 def test_majority_vote_intervals_with_abstentions_resample_the_abstaining_sketch():
-    from evalgebra.evaluators.intervals import confidence_intervals
+    from evalgebra.evaluators.intervals.confidence import confidence_intervals
 
     sketch = Sketch.from_decisions(
         [["a", "b", "?"], ["a", "a", "a"], ["b", "?", "b"], ["?", "?", "?"]] * 5,

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.abstention import abstention_evaluation
-from evalgebra.evaluators.algebraic import algebraic_evaluation
-from evalgebra.evaluators.many_labels import DETAIL_UNDECIDED, evaluate_counts_many
+from evalgebra.evaluators.independent.abstention import abstention_evaluation
+from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+from evalgebra.evaluators.many_labels.solve import DETAIL_UNDECIDED, evaluate_counts_many
 from evalgebra.evaluators.trio_alignment import (
     combine_trios,
     combined_evaluation,

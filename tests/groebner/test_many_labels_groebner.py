@@ -19,7 +19,7 @@ import pytest
 from evalgebra.builder import GeneratingSet
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.many_labels import evaluate_counts_many
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many
 from evalgebra.generated import many_labels as generated
 from evalgebra.groebner.backends import available_backends
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis

@@ -18,10 +18,10 @@ def _seed_takers():
     from evalgebra.datasets.crowd import sparse_crowd
     from evalgebra.datasets.judges import llm_judges
     from evalgebra.evaluators.dispatch import evaluate
-    from evalgebra.evaluators.intervals import confidence_intervals
+    from evalgebra.evaluators.hui_walter.gibbs import gibbs_hui_walter
+    from evalgebra.evaluators.intervals.confidence import confidence_intervals
     from evalgebra.evaluators.majority import majority_vote
     from evalgebra.groebner.identifiability import random_point
-    from evalgebra.hui_walter.gibbs import gibbs_hui_walter
     from evalgebra.search.failure import subsample
     from evalgebra.spec import EnsembleSpec
 

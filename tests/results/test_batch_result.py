@@ -9,8 +9,8 @@ import pytest
 
 from evalgebra.crowd.sparse import sparse_evaluation
 from evalgebra.datasets.crowd import sparse_crowd
-from evalgebra.evaluators.batch import evaluate_batch
-from evalgebra.evaluators.many_labels_trios import evaluate_batch_many
+from evalgebra.evaluators.independent.batch import evaluate_batch
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
 from evalgebra.results import BatchResult
 
 COUNTS = [84, 36, 51, 39, 68, 52, 77, 73]

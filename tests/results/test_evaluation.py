@@ -9,8 +9,8 @@ import pytest
 
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.independent.closed_form import evaluate_counts
 from evalgebra.results import Evaluation
 from evalgebra.spec import EnsembleSpec
 

@@ -13,8 +13,8 @@ from evalgebra import datasets
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.closed_form import evaluate_counts
 from evalgebra.evaluators.dispatch import evaluate
+from evalgebra.evaluators.independent.closed_form import evaluate_counts
 from evalgebra.results import Estimate
 from evalgebra.spec import EnsembleSpec
 

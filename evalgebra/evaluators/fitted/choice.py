@@ -18,7 +18,7 @@ appended to ``points``; the verdict (:mod:`evalgebra.results.fit`) chooses:
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.evaluators.algebraic import algebraic_evaluation
+>>> from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
 >>> sketch = datasets.load("bigbench_mistake").unlabelled()
 >>> exact = algebraic_evaluation(sketch)
 >>> exact.point is None, sorted(exact.alarm_kinds())
@@ -108,7 +108,7 @@ def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any
         options.get("prevalence_range") is not None
         and options.get("decoding", "prevalence_range") == "prevalence_range"
     ):
-        from evalgebra.evaluators.closed_form import prevalence_bounds
+        from evalgebra.evaluators.independent.closed_form import prevalence_bounds
 
         low, high = prevalence_bounds(options["prevalence_range"])
         return bool(low <= prevalence[labels[0]] <= high)

@@ -3,7 +3,7 @@
 
 ``COUNTS``: the 32 pattern counts of the start sketch (seeded). ``ROOTS``: 202 rows
 ``(Re p, Im p, Re delta_0, Im delta_0, ..., Im delta_4)`` of solutions of its six reduced
-equations (evalgebra.evaluators.complete_pairs.reduced_system); the other 202 are their
+equations (evalgebra.evaluators.correlated.complete_pairs.reduced_system); the other 202 are their
 mirrors ``(1 - p, -delta)``. Checked by d13: all 404 are proved, disjoint solutions."""
 
 COUNTS = (4, 11, 17, 17, 21, 28, 4, 29, 8, 29, 20, 20, 18, 14, 26, 19, 18, 27, 24, 25, 25, 16, 25, 25, 19, 15, 8, 1, 20, 3, 4, 10)
