@@ -118,9 +118,13 @@ class Parameters:
     response: np.ndarray
 
     def inside(self, floor: float = RATE_FLOOR) -> Parameters:
-        """The point moved inside the simplex: negatives and NaN to 0, then every rate at least ``floor``."""
-        prevalence = np.nan_to_num(np.asarray(self.prevalence, dtype=float), nan=0.0).clip(0, None) + floor
-        response = np.nan_to_num(np.asarray(self.response, dtype=float), nan=0.0).clip(0, None) + floor
+        """The point moved inside the simplex: NaN to 0, every rate at least ``floor``, rows summing to 1.
+
+        A point already inside (every rate at least ``floor``, rows summing to 1) is left as it is,
+        so that EM started at an exact maximum stays there.
+        """
+        prevalence = np.nan_to_num(np.asarray(self.prevalence, dtype=float), nan=0.0).clip(floor, None)
+        response = np.nan_to_num(np.asarray(self.response, dtype=float), nan=0.0).clip(floor, None)
         return Parameters(
             prevalence / prevalence.sum(axis=-1, keepdims=True),
             response / response.sum(axis=-1, keepdims=True),
