@@ -226,14 +226,17 @@ def evaluate(
     >>> low, high = evaluate(sketch, intervals="bootstrap", seed=0).point.interval["accuracy"]["c0"]["b"]
     >>> bool(low < 2 / 3 < high)
     True
-    >>> evaluate(sketch, structure=[(0, 1)])
+    >>> evaluate(sketch, structure=[(0, 1)])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers is not identifiable: a 2-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)
-    >>> evaluate(sketch, method="majority", structure="0-1")
+    evalgebra.errors.SpecError: structure 0-1 on 3 classifiers is not identifiable: a 2-dimensional family
+    of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the
+    identifiability atlas in docs/guide/correlated.md)
+    >>> evaluate(sketch, method="majority", structure="0-1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure '0-1': the majority method assumes nothing about correlations; accepted: structure=None or 'independent', or method='algebraic' for a correlated structure
+    evalgebra.errors.SpecError: structure '0-1': the majority method assumes nothing about correlations;
+    accepted: structure=None or 'independent', or method='algebraic' for a correlated structure
     """
     if not isinstance(sketch, Sketch):
         raise SketchError(

@@ -53,8 +53,9 @@ Examples
 {'a': Fraction(2, 3), 'b': Fraction(1, 3)}
 >>> ev.point.accuracy["c2"]
 {'a': Fraction(3, 4), 'b': Fraction(1, 1)}
->>> ev.partition["b"]
-[(('a', 'a', 'a'), Fraction(0, 1)), (('a', 'a', 'b'), Fraction(0, 1)), (('a', 'b', 'b'), Fraction(1, 1)), (('b', 'b', 'b'), Fraction(3, 1))]
+>>> ev.partition["b"]  # doctest: +NORMALIZE_WHITESPACE
+[(('a', 'a', 'a'), Fraction(0, 1)), (('a', 'a', 'b'), Fraction(0, 1)), (('a', 'b', 'b'), Fraction(1, 1)),
+ (('b', 'b', 'b'), Fraction(3, 1))]
 >>> ev.alarms
 ()
 
@@ -73,9 +74,9 @@ code                        math
 For ``N = 3``, ``R = 2`` this is the closed form of "Algebraic Evaluation Theorems",
 ``P_a^(MV) = f_aaa + f_aab + f_aba + f_baa`` (S1) and, for the first classifier,
 ``P_{1,a}^(MV) = (f_aaa + f_aab + f_aba) / P_a^(MV)`` (S3), and so on to S8. "Streaming algorithms for
-evaluating noisy judges on unlabeled data" prints the same statistic as ``1 - f_baa / (f_aaa + f_aab + f_aba + f_aba)`` (its eq. 6),
-with ``f_aba`` where ``f_baa`` belongs in the denominator; the tests check S1-S8, which
-are right.
+evaluating noisy judges on unlabeled data" prints the same statistic as
+``1 - f_baa / (f_aaa + f_aab + f_aba + f_aba)`` (its eq. 6), with ``f_aba`` where ``f_baa`` belongs in the
+denominator; the tests check S1-S8, which are right.
 
 References
 ----------
@@ -431,8 +432,8 @@ def majority_vote_counts(
     matrix = np.atleast_2d(matrix)
     if matrix.ndim != 2 or matrix.shape[1] != n_patterns:
         raise SketchError(
-            f"counts must have shape (sketches, {n_patterns}) for {show_int(int(n_classifiers))} classifiers and "
-            f"{show_int(int(n_labels))} labels, got {shape}"
+            f"counts must have shape (sketches, {n_patterns}) for {show_int(int(n_classifiers))} classifiers "
+            f"and {show_int(int(n_labels))} labels, got {shape}"
         )
     if matrix.dtype.kind not in "iu" or (matrix.size and int(matrix.min()) < 0):
         raise SketchError("counts must be non-negative integers")

@@ -249,7 +249,8 @@ class _Parametrisation:
 
 
 def complex_solutions(counts: Sequence[int], threads: int = 2, prec: int = 300) -> np.ndarray:
-    """Every complex solution ``(p, delta_0..delta_4)`` (404 rows, complex) of a sketch's six equations, from msolve.
+    """Every complex solution ``(p, delta_0..delta_4)`` (404 rows, complex) of a sketch's six equations,
+    from msolve.
 
     The rational parametrisation's eliminant is solved in ``prec``-bit ball arithmetic and the
     other coordinates follow from it; the start solutions of the path tracker

@@ -123,7 +123,8 @@ _DD4 = _index(TRIPLES, QUADS)
 
 
 def features(x: np.ndarray, derivatives: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
-    """``phi(x)`` (n, 42) and ``dphi/dx`` (n, 42, 6) (None unless ``derivatives``) at ``n`` points ``x`` (n, 6) = (p, delta_0..delta_4)."""
+    """``phi(x)`` (n, 42) and ``dphi/dx`` (n, 42, 6) (None unless ``derivatives``) at ``n`` points
+    ``x`` (n, 6) = (p, delta_0..delta_4)."""
     p, d = x[:, 0], x[:, 1:]
     n = x.shape[0]
     u, s = p - p * p, 1 - 2 * p

@@ -90,7 +90,8 @@ def _float_matrix(moments: Mapping[tuple[int, ...], Any]) -> np.ndarray:
 
 
 class _Paths:
-    """Paths from the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1`` along the arc ``gamma``, advanced on demand."""
+    """Paths from the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1`` along the arc ``gamma``,
+    advanced on demand."""
 
     def __init__(self, start: np.ndarray, m0: np.ndarray, m1: np.ndarray, gamma: complex) -> None:
         n = start.shape[0]
@@ -164,8 +165,8 @@ def track(
     gamma: complex = GAMMA,
     max_iterations: int = _MAX_ITERATIONS,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which paths
-    failed (or were still on their way after ``max_iterations`` predictor steps)."""
+    """Follow the solutions ``start`` (n, 6) of ``M = m0`` to ``M = m1``; returns the endpoints and which
+    paths failed (or were still on their way after ``max_iterations`` predictor steps)."""
     paths = _Paths(start, m0, m1, gamma)
     paths.advance(max_iterations)
     return paths.x, paths.failed | paths.active
@@ -208,9 +209,10 @@ def _ball_matrix(moments: Mapping[tuple[int, ...], Fraction]) -> np.ndarray:
 
 
 def _krawczyk(centre: np.ndarray, radius: np.ndarray, matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Krawczyk's test for the boxes ``centre[k] +- radius[k]`` (exact ``acb`` centres (n, 6), radii per coordinate
-    for the real and the imaginary part) with approximate inverse Jacobians ``y`` (n, 6, 6, ``acb``): True where
-    ``centre - Y f(centre) + (I - Y J(box)) (box - centre)`` lies inside the box, so that it holds exactly one solution."""
+    """Krawczyk's test for the boxes ``centre[k] +- radius[k]`` (exact ``acb`` centres (n, 6), radii per
+    coordinate for the real and the imaginary part) with approximate inverse Jacobians ``y`` (n, 6, 6,
+    ``acb``): True where ``centre - Y f(centre) + (I - Y J(box)) (box - centre)`` lies inside the box, so
+    that it holds exactly one solution."""
 
     def boxes(scale: float) -> np.ndarray:
         return np.array(
@@ -262,7 +264,8 @@ def certify(
 def _prove_precisely(
     point: np.ndarray, moments: Mapping[tuple[int, ...], Fraction], real: bool, prec: int = 212
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """One solution near ``point``: Newton in ``prec``-bit midpoints, then Krawczyk in ``prec`` bits; None if unproved.
+    """One solution near ``point``: Newton in ``prec``-bit midpoints, then Krawczyk in ``prec`` bits; None if
+    unproved.
 
     Returns the centre (rounded to complex floats: within the returned radii of the solution) and the radii.
     """
@@ -341,7 +344,8 @@ def _disjoint(points: np.ndarray, radius: np.ndarray) -> bool:
 def tracked_solutions(
     moments: Mapping[tuple[int, ...], Fraction], gammas: Sequence[complex] = GAMMAS
 ) -> Tracked | None:
-    """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not proved.
+    """Every solution of the K5 equations for a sketch's exact central ``moments``, certified; None when not
+    proved.
 
     The arcs ``gammas`` take turns of ``_ROUND`` predictor steps each, and the first whose paths
     all arrive is proved: an arc that passes close to a singular parameter makes some path crawl
@@ -362,7 +366,8 @@ def tracked_solutions(
 
 
 def certified(half: np.ndarray, moments: Mapping[tuple[int, ...], Fraction]) -> Tracked | None:
-    """Prove approximate solutions ``half`` (202, 6), one per label-swap pair, and their mirrors: all 404 or None."""
+    """Prove approximate solutions ``half`` (202, 6), one per label-swap pair, and their mirrors: all 404 or
+    None."""
     m1 = _float_matrix(moments)
     points = _polish(np.array(half, dtype=complex), m1)  # a copy; the mirror of a proved box is a proved box
     if not np.all(np.isfinite(points)):

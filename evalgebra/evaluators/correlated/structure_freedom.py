@@ -2,7 +2,8 @@ r"""Whether the counts determine a structure's correlations, and which trios it 
 
 With two labels the generating set is *linear* in the correlations: for every pattern ``d``,
 
-    f_d = sum_ell P_ell prod_i P_{i,d_i|ell} + sum_{T in S} sum_ell P_ell s_ell(d_T) G^ell_T prod_{i not in T} P_{i,d_i|ell},
+    f_d = sum_ell P_ell prod_i P_{i,d_i|ell} + sum_{T in S} sum_ell P_ell s_ell(d_T) G^ell_T
+    prod_{i not in T} P_{i,d_i|ell},
 
 with ``s_ell(d_T) = prod_{i in T} (+1 if d_i = ell else -1)``. Over a fixed prevalence and fixed
 accuracies the correlations that explain a sketch are therefore an affine space whose dimension
@@ -70,7 +71,8 @@ def _rank(rows: list[list[Fraction]]) -> int:
 
 
 def _coefficients(structure: Structure, n_classifiers: int, seed: int) -> list[list[Fraction]]:
-    """Row per pattern (classifier 0 slowest, 0 = the first label), column per ``(T, ell)``: the coefficient of ``G^ell_T``."""
+    """Row per pattern (classifier 0 slowest, 0 = the first label), column per ``(T, ell)``: the coefficient
+    of ``G^ell_T``."""
     prevalence, accuracy = _generic_point(n_classifiers, seed)
     rows = []
     for code in range(2**n_classifiers):
@@ -141,8 +143,11 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
 
     Examples
     --------
-    >>> print(free_correlations_refusal(((0, 1, 2, 3),), ("c0", "c1", "c2", "c3")))  # doctest: +ELLIPSIS
-    structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free (a 1-dimensional family ... evaluate(sketch.marginalise(['c0', 'c1', 'c2'])) (evaluate --classifiers c0,c1,c2 on the command line)
+    >>> print(  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    ...     free_correlations_refusal(((0, 1, 2, 3),), ("c0", "c1", "c2", "c3"))
+    ... )
+    structure 0-1-2-3 on 4 classifiers: the counts leave its correlations free (a 1-dimensional family ...
+    evaluate(sketch.marginalise(['c0', 'c1', 'c2'])) (evaluate --classifiers c0,c1,c2 on the command line)
     """
     n = len(classifiers)
     free = correlation_freedom(tuple(structure), n)
@@ -158,7 +163,8 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
     )
     many = f"each of its {points} evaluations" if points else "each evaluation"
     text = (
-        f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its correlations free "
+        f"structure {structure_text(tuple(structure))} on {n} classifiers: the counts leave its "
+        "correlations free "
         f"(a {free}-dimensional family of them fits {many} of prevalence and accuracies) and no "
         "evaluator solves such a structure yet (the code generator finds no derivation for it); accepted: a "
         "structure whose correlations are determined (see docs/guide/correlated.md)"
@@ -167,8 +173,8 @@ def free_correlations_refusal(structure: Structure, classifiers: Sequence[str]) 
     if trios:
         names = [str(classifiers[i]) for i in trios[0]]
         text += (
-            f", or a trio this structure leaves independent, alone: its prevalence and its accuracies are exact "
-            f"from the independent closed form: evaluate(sketch.marginalise({names!r})) "
+            ", or a trio this structure leaves independent, alone: its prevalence and its accuracies are "
+            f"exact from the independent closed form: evaluate(sketch.marginalise({names!r})) "
             f"(evaluate --classifiers {','.join(names)} on the command line)"
         )
     return SpecError(text)

@@ -68,7 +68,8 @@ _MODULE_NAME = re.compile(r"^n(\d+)_r(\d+)_[A-Za-z0-9_]+\.py$")
 
 
 def cache_dir() -> Path:
-    """The folder searched for user-generated modules: ``$EVALGEBRA_CACHE``, else ``~/.cache/evalgebra/structures``."""
+    """The folder searched for user-generated modules: ``$EVALGEBRA_CACHE``, else
+    ``~/.cache/evalgebra/structures``."""
     value = os.environ.get(CACHE_VARIABLE)
     return Path(value).expanduser() if value else Path.home() / ".cache" / "evalgebra" / "structures"
 
@@ -299,10 +300,12 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
     --------
     >>> find_structure_module(((2, 3),), 4, 2).module.__name__
     'evalgebra.generated.structures.n4_r2_01'
-    >>> find_structure_module(((0, 1), (2, 3)), 4, 2)
+    >>> find_structure_module(((0, 1), (2, 3)), 4, 2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)
+    evalgebra.errors.SpecError: structure 0-1,2-3 on 4 classifiers is not identifiable: a 1-dimensional
+    family of evaluations fits every sketch; accepted: a structure with finitely many evaluations (see the
+    identifiability atlas in docs/guide/correlated.md)
     """
     text = structure_text(structure)
     atlas = None
@@ -317,7 +320,8 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
             raise SpecError(
                 f"structure {text} on {n_classifiers} classifiers is not identifiable: a "
                 f"{entry.dimension}-dimensional family of evaluations fits every sketch; accepted: a "
-                "structure with finitely many evaluations (see the identifiability atlas in docs/guide/correlated.md)"
+                "structure with finitely many evaluations (see the identifiability atlas in "
+                "docs/guide/correlated.md)"
             )
         module = _packaged(entry.module) if entry.module else None
         if module is not None:
@@ -343,7 +347,8 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         status = "has no generated evaluator (and is not in the identifiability atlas)"
     raise MissingStructureModule(
         f"structure {text} on {n_classifiers} classifiers with R = {n_labels} {status}; generate one with "
-        f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' --out {cache_dir()} "
+        f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' "
+        f"--out {cache_dir()} "
         f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)"
         + (f"; not loaded from it: {'; '.join(refused)}" if refused else ""),
         structure,
@@ -353,7 +358,8 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
 
 
 def available_structures() -> list[tuple[int, int, Structure, str]]:
-    """``(N, R, structure, origin)`` of every generated module found: the package's, then the cache folder's."""
+    """``(N, R, structure, origin)`` of every generated module found: the package's, then the cache
+    folder's."""
     out = [
         (e.n_classifiers, e.n_labels, e.structure, f"{_PACKAGE}.{e.module}")
         for e in atlas_entries()

@@ -166,7 +166,8 @@ _PARSED: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
 
 
 def unknown_key(name: str, match: StructureMatch) -> str | None:
-    """A module's registry name (``acc_0_a``, ``corr_0_1_b``) in the user's classifier indices; None otherwise.
+    """A module's registry name (``acc_0_a``, ``corr_0_1_b``) in the user's classifier indices; None
+    otherwise.
 
     >>> from evalgebra.evaluators.correlated.structure_lookup import StructureMatch
     >>> unknown_key("corr_0_1_a", StructureMatch(None, (2, 3, 0, 1), ((2, 3),), "example"))
@@ -370,9 +371,9 @@ _OBSERVED: dict[tuple[Any, tuple[int, ...]], list[int] | None] = {}
 
 
 def _observed(moments: Sequence[Any], module: Any, match: StructureMatch) -> list[int] | None:
-    """The counts' ``B_T`` in the user's classifier order (bit ``n - 1 - i`` for classifier ``i``), read off the
-    module's moments (its ``B_...`` are the same superset sums, in its own classifier order); None when the module
-    names no moments. The table depends on the moments' names and the renaming only."""
+    """The counts' ``B_T`` in the user's classifier order (bit ``n - 1 - i`` for classifier ``i``), read off
+    the module's moments (its ``B_...`` are the same superset sums, in its own classifier order); None when
+    the module names no moments. The table depends on the moments' names and the renaming only."""
     names = getattr(module, "MOMENTS", None)
     key = (names, match.sigma)
     if key not in _OBSERVED:
@@ -394,15 +395,16 @@ def _observed(moments: Sequence[Any], module: Any, match: StructureMatch) -> lis
 def _back_substitute(
     module: Any, ordered: list[int], prevalences: list[Any], moments: Any = None
 ) -> list[Any]:
-    """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers (fmpz)."""
+    """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers
+    (fmpz)."""
     if (
         getattr(module, "div", None) is generated_div
         and hasattr(module, "prepare")
         and hasattr(module, "solve")
     ):
-        # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the time of
-        # fmpz at these sizes), and solve at a rational root gets the same integers as fmpz (exact division into fmpq)
-        # (a QuadraticElement takes the Python ints as they are)
+        # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the
+        # time of fmpz at these sizes), and solve at a rational root gets the same integers as fmpz (exact
+        # division into fmpq) (a QuadraticElement takes the Python ints as they are)
         moments = module.moments(*ordered) if moments is None else moments
         integers = module.prepare(*moments)
         prepared = None
@@ -429,7 +431,8 @@ def _back_substitute(
 def _solved_points(
     counts: list[int], match: StructureMatch, module: CompletePairs
 ) -> tuple[list[Any], dict[str, str]]:
-    """The points of a structure solved per sketch; exact points checked exactly, float points to 1e-9 of the counts."""
+    """The points of a structure solved per sketch; exact points checked exactly, float points to 1e-9 of the
+    counts."""
     found, alarms = module.solve(counts)
     q = sum(counts)
     points = []

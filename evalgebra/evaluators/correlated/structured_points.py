@@ -66,7 +66,8 @@ _fmpq = flint.fmpq
 
 
 class StructuredPoint:
-    """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its root."""
+    """One root's values in user coordinates, in a field (fmpq, QuadraticElement or FieldElement), with its
+    root."""
 
     __slots__ = (
         "root",
@@ -107,8 +108,9 @@ class StructuredPoint:
         return self.prevalence.__class__ is _fmpq or isinstance(self.prevalence, Fraction)
 
     def swapped(self, root: Any) -> StructuredPoint:
-        """The label swap of this point (``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``, ``G^a_T <-> (-1)^|T| G^b_T``),
-        at ``root`` (its prevalence); it explains the same counts (the swap maps the generating set onto itself)."""
+        """The label swap of this point (``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}``,
+        ``G^a_T <-> (-1)^|T| G^b_T``), at ``root`` (its prevalence); it explains the same counts (the swap
+        maps the generating set onto itself)."""
         accuracy = [[1 - row[1], 1 - row[0]] for row in self.accuracy]
         correlation = {
             subset: [-g[1], -g[0]] if len(subset) % 2 else [g[1], g[0]]
@@ -119,8 +121,9 @@ class StructuredPoint:
         return point
 
     def conjugated(self, root: Any) -> StructuredPoint:
-        """This point with ``sqrt(d) -> -sqrt(d)`` (its values are QuadraticElements) at ``root``, the other root of
-        its quadratic; the values are made when first read (a decoding that needs no irrational point never does)."""
+        """This point with ``sqrt(d) -> -sqrt(d)`` (its values are QuadraticElements) at ``root``, the other
+        root of its quadratic; the values are made when first read (a decoding that needs no irrational point
+        never does)."""
         point = StructuredPoint.__new__(StructuredPoint)
         point.root, point.prevalence = root, self.prevalence.conjugate()
         point.terms, point.moments, point.fits, point.inside = [], [], False, None
@@ -137,7 +140,8 @@ class StructuredPoint:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def exact(self, value: Any) -> Any:
-        """A field value at this point's root: Fraction, QuadraticNumber or AlgebraicNumber (a float stays a float)."""
+        """A field value at this point's root: Fraction, QuadraticNumber or AlgebraicNumber (a float stays a
+        float)."""
         cls = value.__class__
         if cls is _fmpq:
             return Fraction(int(value.p), int(value.q))
@@ -158,7 +162,8 @@ class StructuredPoint:
         return as_fraction(value)
 
     def is_inside(self) -> bool:
-        """Prevalence and accuracies in [0, 1], decided exactly (in the field, or at the root when of degree > 2)."""
+        """Prevalence and accuracies in [0, 1], decided exactly (in the field, or at the root when
+        of degree > 2)."""
         if self.inside is None and self.source is not None:  # x in [0, 1] exactly when 1 - x is
             self.inside = self.source.is_inside()
         if self.inside is None:
@@ -174,9 +179,9 @@ class StructuredPoint:
         return self.inside
 
     def total_accuracy(self) -> Any:
-        """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``, exact: an fmpq at a rational point (comparable
-        with the other rational points), else a Fraction, QuadraticNumber or AlgebraicNumber (comparable among
-        themselves)."""
+        """Summed total accuracy ``sum_i P_a P_{i,a} + P_b P_{i,b}``, exact: an fmpq at a rational point
+        (comparable with the other rational points), else a Fraction, QuadraticNumber or AlgebraicNumber
+        (comparable among themselves)."""
         p = self.prevalence
         total = sum((p * row[0] + (1 - p) * row[1] for row in self.accuracy), 0 * p)
         return total if total.__class__ is _fmpq else self.exact(total)  # fmpq compare among themselves
@@ -190,7 +195,8 @@ _THETAS: dict[Any, tuple[Fraction, Fraction, Fraction]] = {}
 
 
 def _quadratic(value: FieldElement, root: AlgebraicNumber) -> Any:
-    """``g(theta)`` for ``theta`` a root of ``a x^2 + b x + c`` (``a > 0``; root 0 the smaller) as a QuadraticNumber."""
+    """``g(theta)`` for ``theta`` a root of ``a x^2 + b x + c`` (``a > 0``; root 0 the smaller) as a
+    QuadraticNumber."""
     key = (tuple(int(x) for x in root.poly.coeffs()), root.index)
     if key not in _THETAS:  # theta = t0 + t1 sqrt(d)
         if len(_THETAS) > 4096:
@@ -207,7 +213,8 @@ def _quadratic(value: FieldElement, root: AlgebraicNumber) -> Any:
 
 
 def label_terms(point: StructuredPoint, structure: Sequence[tuple[int, ...]], n: int) -> list[list[Any]]:
-    """``terms[ell][code] = P_ell * sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` over the patterns, expanded."""
+    """``terms[ell][code] = P_ell * sum_T G^ell_T(d_T) prod_{i not in T} P_{i,d_i|ell}`` over the patterns,
+    expanded."""
     out = []
     for ell in (0, 1):
         rates = [(row[ell], 1 - row[ell]) if ell == 0 else (1 - row[ell], row[ell]) for row in point.accuracy]
@@ -287,7 +294,8 @@ def _plan(structure: tuple[tuple[int, ...], ...], n: int) -> Any:
 
 
 def observed_moments(counts: Sequence[int], n: int) -> list[int]:
-    """``B_T`` of the counts (``B_{} = Q``): the items on which every classifier of ``T`` answers ``b`` (superset sums)."""
+    """``B_T`` of the counts (``B_{} = Q``): the items on which every classifier of ``T`` answers ``b``
+    (superset sums)."""
     out = [int(c) for c in counts]
     size = 1 << n
     for k in range(n):
@@ -305,14 +313,16 @@ def explains(
     observed: Sequence[int],
     fractions: Sequence[Any] | None = None,
 ) -> bool:
-    r"""True when the point reproduces every pattern count exactly: ``Q (P_a moments[a][T] + P_b moments[b][T]) = B_T``
-    for every ``T`` (``observed``: :func:`observed_moments`; ``fractions``: :func:`observed_fractions` of it, when
-    several points are checked against one sketch).
+    r"""True when the point reproduces every pattern count exactly:
+    ``Q (P_a moments[a][T] + P_b moments[b][T]) = B_T`` for every ``T`` (``observed``:
+    :func:`observed_moments`; ``fractions``: :func:`observed_fractions` of it, when several points are
+    checked against one sketch).
 
-    A point in a quadratic field (``u + v sqrt(d)``) is checked in Python integers: every value over one common
-    denominator ``D``, each ``moments[ell][T]`` scaled by ``D^|T|`` as a pair of integers (``sqrt(d)^2 = d``), so
-    the check is ``Q (P' (S_a - S_b) + D S_b) = D^(|T|+1) B_T`` with ``P' = D P_a``: the same equations, no field
-    class in the loop. Rational points and other fields use their own arithmetic.
+    A point in a quadratic field (``u + v sqrt(d)``) is checked in Python integers: every value over one
+    common denominator ``D``, each ``moments[ell][T]`` scaled by ``D^|T|`` as a pair of integers
+    (``sqrt(d)^2 = d``), so the check is ``Q (P' (S_a - S_b) + D S_b) = D^(|T|+1) B_T`` with ``P' = D P_a``:
+    the same equations, no field class in the loop. Rational points and other fields use their own
+    arithmetic.
     """
     plan = _plan(tuple(structure), n)
     p = point.prevalence
@@ -393,8 +403,8 @@ def _fits_quadratic(point: StructuredPoint, plan: Any, observed: Sequence[int], 
 
 
 def pattern_terms(point: StructuredPoint, ell: int) -> list[Any]:
-    """``P_ell pi_ell(pattern)`` over the pattern codes: the label's moments (``point.moments``, :func:`label_moments`)
-    transformed back (inclusion-exclusion)."""
+    """``P_ell pi_ell(pattern)`` over the pattern codes: the label's moments (``point.moments``,
+    :func:`label_moments`) transformed back (inclusion-exclusion)."""
     out = list(point.moments[ell])
     size = len(out)
     bit = 1

@@ -64,7 +64,8 @@ MIN_EXPECTED = 5.0
 
 @dataclass(frozen=True)
 class Goodness:
-    """How well the fitted point explains the counts: ``g2``, ``df``, ``p_value`` (or ``None`` and ``note``)."""
+    """How well the fitted point explains the counts: ``g2``, ``df``, ``p_value`` (or ``None`` and
+    ``note``)."""
 
     g2: float
     df: int
@@ -94,7 +95,8 @@ class FittedModel:
         return self.runs[self.chosen].converged
 
     def estimate(self) -> Estimate:
-        """The fitted point as an :class:`~evalgebra.results.estimates.Estimate` of floats (pooled prevalence)."""
+        """The fitted point as an :class:`~evalgebra.results.estimates.Estimate` of floats (pooled
+        prevalence)."""
         prevalence = self.parameters.prevalence
         sizes = np.asarray(self.population_sizes, dtype=float)
         pooled = (sizes[:, None] * prevalence).sum(axis=0) / sizes.sum()

@@ -133,7 +133,8 @@ def hui_walter_estimate(
     classifiers: Sequence[str],
     populations: Sequence[str],
 ) -> HuiWalterEstimate:
-    """The estimate of ``theta[s]`` (prevalence of the first label) and ``accuracy = (P_{0,a}, P_{0,b}, P_{1,a}, ...)``."""
+    """The estimate of ``theta[s]`` (prevalence of the first label) and
+    ``accuracy = (P_{0,a}, P_{0,b}, P_{1,a}, ...)``."""
     first, second = labels
     by_population = {
         pop: {first: t, second: None if t is None else 1 - t} for pop, t in zip(populations, theta)
@@ -218,12 +219,13 @@ def check_decoding(decoding: str) -> None:
 
 # -- the closed form ----------------------------------------------------------------------------
 _DETAILS = {
-    "complex": "R = {R} < 0: the discriminant F is imaginary (F^2 = R / (Q_s0 Q_s1)^4, eq. 2 of the Hui-Walter paper), "
-    "so there is no real evaluation",
-    "irrational": "R = {R} is not a square: the evaluations are irrational, so on this test the classifiers were "
-    "not sample-independent within the populations, or their accuracies differ between populations",
+    "complex": "R = {R} < 0: the discriminant F is imaginary (F^2 = R / (Q_s0 Q_s1)^4, eq. 2 of the "
+    "Hui-Walter paper), so there is no real evaluation",
+    "irrational": "R = {R} is not a square: the evaluations are irrational, so on this test the classifiers "
+    "were not sample-independent within the populations, or their accuracies differ between populations",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
-    "empty_variety": "the closed-form points do not reproduce the observed cross-tabs under the Hui-Walter model",
+    "empty_variety": "the closed-form points do not reproduce the observed cross-tabs under the "
+    "Hui-Walter model",
 }
 
 
@@ -414,7 +416,8 @@ def _statistic_name(
 def check_hui_walter_sketch(
     sketch: Sketch, min_classifiers: int, max_classifiers: int | None, min_populations: int
 ) -> None:
-    """Raise unless ``sketch`` is binary with this many classifiers and populations (what each method needs)."""
+    """Raise unless ``sketch`` is binary with this many classifiers and populations (what each method
+    needs)."""
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     if sketch.n_labels != 2:

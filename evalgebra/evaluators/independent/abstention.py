@@ -349,9 +349,10 @@ def abstention_intervals(
 
     Examples
     --------
-    >>> sk = Sketch.from_counts({("a", "a", "a"): 30, ("a", "a", "b"): 8, ("a", "b", "a"): 7, ("b", "a", "a"): 9,
-    ...                          ("b", "b", "b"): 35, ("u", "b", "b"): 6, ("b", "u", "a"): 3, ("a", "b", "b"): 5,
-    ...                          ("u", "a", "a"): 4}, labels=["a", "b"], abstain="u")
+    >>> sk = Sketch.from_counts({("a", "a", "a"): 30, ("a", "a", "b"): 8, ("a", "b", "a"): 7,
+    ...                          ("b", "a", "a"): 9, ("b", "b", "b"): 35, ("u", "b", "b"): 6,
+    ...                          ("b", "u", "a"): 3, ("a", "b", "b"): 5, ("u", "a", "a"): 4},
+    ...                         labels=["a", "b"], abstain="u")
     >>> result = abstention_intervals(abstention_evaluation(sk), sk, n_boot=50, seed=0)
     >>> low, high = result.point.interval["response"]["c0"]["a"]["u"]
     >>> bool(low <= result.point.response["c0"]["a"]["u"] <= high), result.intervals.n_boot

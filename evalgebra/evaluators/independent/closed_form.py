@@ -1,4 +1,5 @@
-r"""The exact closed form of three binary classifiers on one count vector: both evaluations, every failure mode.
+r"""The exact closed form of three binary classifiers on one count vector: both evaluations, every failure
+mode.
 
 For three binary classifiers the evaluation variety of the independent model has two points,
 swapped by ``P_a <-> P_b``, ``P_{i,a} <-> 1 - P_{i,b}`` (Theorem 2 of "Algebraic Evaluation
@@ -456,10 +457,10 @@ ALARM_DETAILS = {
     "irrational": "R = {R} is not a square: the evaluations lie in Q(sqrt({r})), so the classifiers were not "
     "sample-independent on this test",
     "outside_unit_cube": "an evaluation has a prevalence or accuracy outside [0, 1]",
-    "empty_variety": "no independent evaluation, real or complex, reproduces the observed moments (a pattern of "
-    "vanishing covariances the independent model cannot produce, or a failed exact residual)",
-    "undecided": "the decoding rule chooses neither evaluation (an exact tie in total accuracy, or no point in the "
-    "prevalence range)",
+    "empty_variety": "no independent evaluation, real or complex, reproduces the observed moments (a pattern "
+    "of vanishing covariances the independent model cannot produce, or a failed exact residual)",
+    "undecided": "the decoding rule chooses neither evaluation (an exact tie in total accuracy, or no point "
+    "in the prevalence range)",
 }
 
 

@@ -162,7 +162,8 @@ def containing_residuals(estimate: Estimate, sketch: Sketch) -> dict[str, Any]:
     >>> from evalgebra.data.point import evaluation_point
     >>> sketch = datasets.load("acs_employment")
     >>> truth = evaluation_point(sketch)
-    >>> estimate = Estimate(truth.prevalence_of(), {c: {l: truth.accuracy(c, l) for l in "ab"} for c in sketch.classifiers})
+    >>> estimate = Estimate(truth.prevalence_of(),
+    ...                     {c: {l: truth.accuracy(c, l) for l in "ab"} for c in sketch.classifiers})
     >>> set(containing_residuals(estimate, sketch).values())  # the true point lies on it
     {Fraction(0, 1)}
     """

@@ -10,8 +10,9 @@ over tests of the same size is what these intervals bound. Two routes:
     the method's vectorised floating-point form, decode each with the method's own rule, and
     take the percentiles ``(1 - level)/2`` and ``(1 + level)/2`` of every statistic. The
     vectorised forms: :func:`~evalgebra.evaluators.independent.batch.evaluate_batch` for three binary
-    classifiers (the trios' aligned mean for more), :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`
-    for three or more labels, the vote shares as one matrix product for majority voting;
+    classifiers (the trios' aligned mean for more),
+    :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many` for three or more labels, the
+    vote shares as one matrix product for majority voting;
     Hui-Walter resamples within each population and runs the exact evaluator on every
     resample. A resample whose evaluation fails (complex points, a blind spot, an undecided
     decoding, a statistic left undefined) is left out of the percentiles and counted by reason
@@ -192,7 +193,8 @@ def _looped(
     pops: np.ndarray,
     codes: np.ndarray,
 ) -> Statistics:
-    """Any method, one resample at a time through its exact evaluator (Hui-Walter; and the tests' reference)."""
+    """Any method, one resample at a time through its exact evaluator (Hui-Walter; and the tests'
+    reference)."""
     function = _method_function(evaluation.method)
     order = ("complex", "empty_variety", "blind_spot", "undecided")
 
@@ -336,7 +338,8 @@ def _gradient(statistics: Statistics, counts: np.ndarray, analytic: bool) -> np.
 
 
 def _clip(low: float, high: float, value: float) -> tuple[float, float]:
-    """``(low, high)`` widened to contain ``value`` and cut to ``[0, 1]`` (or to ``value`` when it lies outside)."""
+    """``(low, high)`` widened to contain ``value`` and cut to ``[0, 1]`` (or to ``value`` when it lies
+    outside)."""
     return float(max(min(0.0, value), min(low, value))), float(min(max(1.0, value), max(high, value)))
 
 

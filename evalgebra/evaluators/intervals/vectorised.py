@@ -64,14 +64,16 @@ def trio_codes(codes: np.ndarray, n_classifiers: int, n_labels: int, members: Se
 
 # -- vectorised evaluators: binary trios ---------------------------------------------------------
 def mirror_points(stats: np.ndarray) -> np.ndarray:
-    """The label swap on ``[..., (P_a, acc_0_a, acc_0_b, ...)]``: ``P_a -> 1 - P_a``, ``acc_a <-> 1 - acc_b``."""
+    """The label swap on ``[..., (P_a, acc_0_a, acc_0_b, ...)]``: ``P_a -> 1 - P_a``,
+    ``acc_a <-> 1 - acc_b``."""
     out = 1 - stats
     out[..., 1::2], out[..., 2::2] = 1 - stats[..., 2::2], 1 - stats[..., 1::2]
     return out
 
 
 def decoded_side(stats: np.ndarray, bounds: tuple[float, float] | None) -> np.ndarray:
-    """0 (keep), 1 (mirror) or -1 (undecided) per row: the prevalence range, else the summed total accuracy."""
+    """0 (keep), 1 (mirror) or -1 (undecided) per row: the prevalence range, else the summed total
+    accuracy."""
     p = stats[..., 0]
     defined = np.isfinite(stats[..., 1::2]) & np.isfinite(stats[..., 2::2])
     total = np.where(
@@ -155,7 +157,8 @@ def binary_delta_statistics(
     bounds: tuple[float, float] | None,
     counts: np.ndarray,
 ) -> Statistics:
-    """The binary closed form with every discrete choice (point of each trio, side) fixed at the data: analytic."""
+    """The binary closed form with every discrete choice (point of each trio, side) fixed at the data:
+    analytic."""
     trios = list(itertools.combinations(range(n_classifiers), 3))
     plan = []
     for members in trios:

@@ -39,7 +39,8 @@ def pattern_order(r: int, role: tuple[int, ...]) -> list[int]:
 
 
 def count_tables(counts: Sequence[int], r: int, role: tuple[int, ...], weights: tuple[int, ...]) -> list[Any]:
-    """``R + 1`` coefficients of ``det(lambda M - S)`` (constant first), then ``M``, ``K``, ``S`` row by row."""
+    """``R + 1`` coefficients of ``det(lambda M - S)`` (constant first), then ``M``, ``K``, ``S`` row by
+    row."""
     ordered = counts if role == (0, 1, 2) else [counts[k] for k in pattern_order(r, role)]
     function = getattr(generated, f"eliminant_{r}", None)
     if function is not None:

@@ -141,7 +141,8 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     >>> from evalgebra.spec import EnsembleSpec
     >>> from evalgebra.data.point import EvaluationPoint
     >>> from evalgebra.data.simulate import expected_sketch
-    >>> rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
+    >>> rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"},
+    ...         "c": {"a": "1/5", "b": "1/10"}}
     >>> truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
     ...                                     response={i: rows for i in range(3)})
     >>> out = evaluate_batch_many(np.array([expected_sketch(truth).count_vector()] * 2), 3)
