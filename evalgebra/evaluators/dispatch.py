@@ -131,6 +131,7 @@ METHODS_TABLE: dict[str, Method] = {
     )
 }
 
+#: The names of the methods ``evaluate`` takes, in order.
 METHODS = tuple(METHODS_TABLE)
 
 
