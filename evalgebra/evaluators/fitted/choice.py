@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, sketch_cells, start_from_estimate
+from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, start_from_estimate
 from evalgebra.results import Estimate, Evaluation, FitInfo
 
 __all__ = ["with_fit", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
@@ -84,9 +84,9 @@ def _reproduces(result: Evaluation, sketch: Sketch) -> bool:
         return False
 
 
-def _fitted_partition(fitted: FittedModel, sketch: Sketch) -> dict[str, list[tuple[tuple[str, ...], float]]]:
+def _fitted_partition(fitted: FittedModel) -> dict[str, list[tuple[tuple[str, ...], float]]]:
     """Each observed pattern's count split by true label as the fitted point implies (its posteriors)."""
-    cells = sketch_cells(sketch)
+    cells = fitted.cells
     posterior = fitted.runs[fitted.chosen].posterior
     names = np.array(fitted.responses, dtype=object)[cells.answers]
     merged: dict[str, dict[tuple[str, ...], float]] = {t: defaultdict(float) for t in fitted.labels}
@@ -154,7 +154,7 @@ def with_fit(
         fitted_point, log_likelihood, g2 = fitted.estimate(), fitted.log_likelihood, goodness.g2
         rejected = goodness.p_value is not None and goodness.p_value < level
         verdict, chosen = ("fit_rejected" if rejected else "fitted"), index
-        partition = _fitted_partition(fitted, pooled)
+        partition = _fitted_partition(fitted)
         if not _meets_rule(fitted_point, tuple(result.labels), options or {}):
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value

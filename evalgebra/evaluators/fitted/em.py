@@ -167,9 +167,7 @@ def _normalise(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def log_likelihood(cells: Cells, point: Parameters) -> float:
     """``sum_k n_k log p_{s_k}(d_k)`` at ``point`` (``-inf`` when a cell seen has probability 0)."""
-    log_p, _ = _normalise(_log_joint(cells, point))
-    keep = cells.weights > 0
-    return float(np.sum(cells.weights[keep] * log_p[keep]))
+    return _posterior_at(cells, point)[0]
 
 
 def maximise(cells: Cells, posterior: np.ndarray) -> Parameters:

@@ -75,13 +75,12 @@ class Goodness:
 
 @dataclass(frozen=True)
 class FittedModel:
-    """The maximum-likelihood point found, every run behind it, and its goodness of fit."""
+    """The maximum-likelihood point found, every run behind it, its goodness of fit, and the cells fitted."""
 
     labels: tuple[str, ...]
     classifiers: tuple[str, ...]
     responses: tuple[str, ...]
     populations: tuple[str, ...]
-    population_sizes: tuple[float, ...]
     parameters: Parameters
     log_likelihood: float
     saturated_log_likelihood: float
@@ -89,6 +88,7 @@ class FittedModel:
     runs: tuple[EMFit, ...]
     chosen: int
     start_names: tuple[str, ...]
+    cells: Cells
 
     @property
     def converged(self) -> bool:
@@ -98,7 +98,7 @@ class FittedModel:
         """The fitted point as an :class:`~evalgebra.results.estimates.Estimate` of floats (pooled
         prevalence)."""
         prevalence = self.parameters.prevalence
-        sizes = np.asarray(self.population_sizes, dtype=float)
+        sizes = self.cells.sizes()
         pooled = (sizes[:, None] * prevalence).sum(axis=0) / sizes.sum()
         response = {
             c: {
@@ -239,7 +239,6 @@ def fit_sketch(
         tuple(sketch.classifiers),
         tuple(sketch.responses),
         tuple(sketch.populations),
-        tuple(cells.sizes().tolist()),
         best.parameters,
         best.log_likelihood,
         saturated,
@@ -247,4 +246,5 @@ def fit_sketch(
         runs,
         chosen,
         tuple(name for name, _ in named),
+        cells,
     )
