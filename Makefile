@@ -38,7 +38,7 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
