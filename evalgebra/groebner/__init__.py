@@ -1,4 +1,4 @@
-r"""Gröbner bases, elimination ideals, axioms, containing varieties and identifiability.
+r"""Gröbner bases, elimination ideals, axioms, containing varieties, identifiability, invariants.
 
 Every computation takes a spec (or generating set), runs on a backend (python-flint by
 default; SymPy as the reference; Singular and msolve when installed) with an optional time
@@ -19,6 +19,7 @@ from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import frequencies_of, moments_of, sketch_moments
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis, saturate
 from evalgebra.groebner.ideal import Ideal
+from evalgebra.groebner.invariants import ModelInvariants, model_invariants
 from evalgebra.groebner.polys import PolyRing, normal_form
 from evalgebra.groebner.runner import GroebnerTimeout, stderr_progress
 from evalgebra.groebner.solving import (
@@ -35,6 +36,8 @@ __all__ = [
     "saturate",
     "containing_variety",
     "Ideal",
+    "model_invariants",
+    "ModelInvariants",
     "PolyRing",
     "normal_form",
     "moments_of",

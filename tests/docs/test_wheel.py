@@ -41,6 +41,8 @@ def test_wheel_contains_the_generated_manifest(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "evalgebra/generated/MANIFEST.json" in names
     assert {"evalgebra/py.typed", "evalgebra/datasets/acs_employment.json"} <= names
+    # the committed invariants model_invariants reads at run time (derivation d14)
+    assert "evalgebra/groebner/invariants/derived.json" in names
 
 
 def test_wheel_declares_the_mit_license(wheel):
