@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -203,19 +204,35 @@ class Farkas:
     rows: tuple[tuple[Row, Fraction], ...]
 
     def margin(self, program: Program) -> Fraction:
-        """``lambda . n + mu . b - sum_v n_d max(0, r_v)`` on ``program`` (positive: a proof)."""
+        """``lambda . n + mu . b - sum_v n_d max(0, r_v)`` on ``program`` (positive: a proof).
+
+        Exact: the multipliers are brought to one denominator and the sums taken in integers.
+        """
         base = marginal(program, self.members)
-        vectors = [(base.row_vector(row), mu) for row, mu in self.rows]
-        total = sum((mu * row.bound for row, mu in self.rows), Fraction(0))
+        lams = [self.patterns.get(pattern, Fraction(0)) for pattern in base.patterns]
+        mus = [mu for _, mu in self.rows]
+        scale = math.lcm(*(v.denominator for v in lams + mus)) if lams or mus else 1
+        lam = [int(v * scale) for v in lams]
+        mu = [int(v * scale) for v in mus]
+        total = sum(m * row.bound for (row, _), m in zip(self.rows, mu)) + sum(
+            v * c for v, c in zip(lam, base.counts)
+        )
         r_labels = base.n_labels
-        for d, (pattern, count) in enumerate(zip(base.patterns, base.counts)):
-            lam = self.patterns.get(pattern, Fraction(0))
-            total += lam * count
+        if self.rows:
+            matrix = np.stack([base.row_array(row) for row, _ in self.rows])  # int64, small coefficients
+            big = max(map(abs, mu + lam), default=0) * (1 + int(np.abs(matrix).sum(axis=0).max(initial=0)))
+            if big < 2**62:
+                reduced = np.asarray(mu, dtype=np.int64) @ matrix
+            else:  # Python integers: no overflow
+                reduced = np.asarray(mu, dtype=object) @ matrix.astype(object)
+        else:
+            reduced = np.zeros(base.n_variables, dtype=np.int64)
+        for d, count in enumerate(base.counts):
             for ell in range(r_labels):
-                r = lam + sum((mu * vector[d * r_labels + ell] for vector, mu in vectors), Fraction(0))
+                r = lam[d] + int(reduced[d * r_labels + ell])
                 if r > 0:
                     total -= r * count
-        return total
+        return Fraction(total, scale)
 
     def to_dict(
         self, classifiers: Sequence[str], labels: Sequence[str], abstain: Sequence[str] = ()

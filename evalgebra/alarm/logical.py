@@ -190,7 +190,8 @@ from evalgebra.alarm.ranges import (
 )
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.alarm.solve import Verdict, decide
+from evalgebra.alarm.shared import SharedRanges
+from evalgebra.alarm.solve import Optimum, Verdict, decide
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
@@ -204,6 +205,8 @@ __all__ = [
     "minimal_firing",
 ]
 
+#: Most feasible ``Q_a`` values of one subset kept to serve its subsets.
+_MAX_KNOWN = 10_000
 #: Largest ensemble for which ``subsets=None`` lists every subset.
 _MAX_ALL_SUBSETS = 12
 
@@ -458,8 +461,17 @@ def logical_alarm(
         observed = _observe(sketch)
         small = [s for s in indices if len(s) <= 2 or prevalences]
         interval_sets = dict(zip(small, pairwise_sets(observed, spec, small)))
-    results = []
-    for k, subset in enumerate(indices):
+    shared: dict[tuple[int, ...], dict[int, tuple[Optimum, Optimum]]] = {}
+    if prevalences and (sketch.n_labels > 2 or not interval_sets):
+        evidence = SharedRanges(verdicts.program, sketch.n_labels, verdicts.quiet)
+        wanted = range(sketch.n_labels) if sketch.n_labels > 2 else (0,)
+        for k in sorted(range(len(indices)), key=lambda k: -len(indices[k])):  # witnesses flow down
+            if found[k].kind == "quiet" and indices[k] not in shared:
+                shared[indices[k]] = evidence.label_range(indices[k], wanted)
+    proved: list[tuple[set[int], set[int]]] = []  # feasible Q_a of a subset hold for its subsets
+    results: dict[int, SubsetResult] = {}
+    for k in sorted(range(len(indices)), key=lambda k: -len(indices[k])):
+        subset = indices[k]
         verdict = found[k]
         pairwise = interval_sets.get(subset)
         reason = verdict.reason
@@ -476,35 +488,42 @@ def logical_alarm(
             feasible = FeasibleSet()
         elif verdict.kind == "quiet" and prevalences:
             program = verdicts.program(subset)
+            ends = shared.get(subset)
             if pairwise is not None and len(subset) <= 2:
                 feasible = pairwise
             else:
-                feasible = exact_qa_set(program, pairwise, budget)
+                known = (
+                    set().union(*(v for m, v in proved if set(subset) <= m)) if ends is not None else set()
+                )
+                feasible = exact_qa_set(program, pairwise, budget, None if ends is None else ends[0], known)
+                if ends is not None and feasible.exact and feasible.count() <= _MAX_KNOWN:
+                    proved.append((set(subset), set(feasible)))
             if sketch.n_labels > 2:
-                ranges = _label_ranges(program, labels)
+                ranges = _label_ranges(ends if ends is not None else label_ranges(program), labels)
             if accuracy:
                 accuracies = _accuracies(program, names, labels)
         elif verdict.kind == "quiet" and accuracy:
             accuracies = _accuracies(verdicts.program(subset), names, labels)
-        results.append(
-            SubsetResult(
-                tuple(names[i] for i in subset),
-                verdict.kind == "fires",
-                feasible,
-                verdict.kind,
-                verdict.witness,
-                verdict.certificate,
-                reason,
-                ranges,
-                accuracies,
-            )
+        results[k] = SubsetResult(
+            tuple(names[i] for i in subset),
+            verdict.kind == "fires",
+            feasible,
+            verdict.kind,
+            verdict.witness,
+            verdict.certificate,
+            reason,
+            ranges,
+            accuracies,
         )
-    return AlarmReport(sum(verdicts.counts), spec, tuple(results), names, labels, tuple(sketch.abstain))
+    ordered = tuple(results[k] for k in range(len(indices)))
+    return AlarmReport(sum(verdicts.counts), spec, ordered, names, labels, tuple(sketch.abstain))
 
 
-def _label_ranges(program: Program, labels: Sequence[str]) -> dict[str, tuple[int, int]] | None:
+def _label_ranges(
+    found: dict[int, tuple[Optimum, Optimum]], labels: Sequence[str]
+) -> dict[str, tuple[int, int]] | None:
     out = {}
-    for ell, (low, high) in label_ranges(program).items():
+    for ell, (low, high) in found.items():
         if low.value is None or high.value is None:
             return None
         out[labels[ell]] = (int(low.value), -int(high.value))

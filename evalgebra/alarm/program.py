@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -152,48 +153,57 @@ class Program:
         """The same program with ``rows`` added."""
         return Program(self.members, self.patterns, self.counts, self.n_labels, self.labels, self.rows + rows)
 
-    def coefficients(self, term: Term) -> list[int]:
-        """The integer coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
-        out = [0] * self.n_variables
-        r = self.n_labels
+    @cached_property
+    def pattern_array(self) -> np.ndarray:
+        """The patterns as an ``int64`` array, one row per pattern (computed once)."""
+        return np.array(self.patterns, dtype=np.int64).reshape(len(self.patterns), len(self.members))
+
+    def term_vector(self, term: Term) -> np.ndarray:
+        """The ``int64`` coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
+        r, p = self.n_labels, len(self.patterns)
+        out = np.zeros((p, r), dtype=np.int64)
         kind = term[0]
+        patterns = self.pattern_array
         if kind == "count":
-            for d in range(len(self.patterns)):
-                out[d * r + term[1]] = 1
-        elif kind == "correct":
-            position = self.members.index(term[1])
-            for d, pattern in enumerate(self.patterns):
-                if pattern[position] == term[2]:
-                    out[d * r + term[2]] = 1
-        elif kind == "answered":
-            position = self.members.index(term[1])
-            for d, pattern in enumerate(self.patterns):
-                if pattern[position] < r:
-                    out[d * r + term[2]] = 1
+            out[:, term[1]] = 1
+        elif kind in ("correct", "answered"):
+            column = patterns[:, self.members.index(term[1])] if p else np.zeros(0, dtype=np.int64)
+            out[:, term[2]] = column == term[2] if kind == "correct" else column < r
         elif kind == "cell":  # ("cell", members, pattern, label): a pattern of some of the members
             positions = [self.members.index(i) for i in term[1]]
-            for d, pattern in enumerate(self.patterns):
-                if tuple(pattern[k] for k in positions) == tuple(term[2]):
-                    out[d * r + term[3]] = 1
+            match = np.all(patterns[:, positions] == np.asarray(term[2], dtype=np.int64), axis=1)
+            out[:, term[3]] = match
         else:
             raise ValueError(f"unknown term {term!r}")
-        return out
+        return out.ravel()
+
+    def coefficients(self, term: Term) -> list[int]:
+        """The integer coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
+        return [int(v) for v in self.term_vector(term).tolist()]
+
+    def row_array(self, row: Row) -> np.ndarray:
+        """The row's integer coefficients over the variables: ``int64``, or Python integers (``object``)
+        when a coefficient is too large for it."""
+        if any(abs(c) >= 2**58 for _, c in row.terms):
+            out = np.zeros(self.n_variables, dtype=object)
+            for term, c in row.terms:
+                out += c * self.term_vector(term).astype(object)
+            return out
+        plain = np.zeros(self.n_variables, dtype=np.int64)
+        for term, c in row.terms:
+            plain += c * self.term_vector(term)
+        return plain
 
     def row_vector(self, row: Row) -> list[int]:
         """The row's integer coefficients over the variables."""
-        out = [0] * self.n_variables
-        for term, c in row.terms:
-            for k, v in enumerate(self.coefficients(term)):
-                if v:
-                    out[k] += c * v
-        return out
+        return [int(v) for v in self.row_array(row).tolist()]
 
     def matrix(self, rows: Sequence[Row] | None = None) -> tuple[Any, np.ndarray]:
         """``(A, b)`` in floating point for ``A x >= b`` over ``rows`` (default: all)."""
         rows = self.rows if rows is None else rows
-        data = np.array([self.row_vector(row) for row in rows], dtype=float).reshape(
-            len(rows), self.n_variables
-        )
+        data = np.zeros((len(rows), self.n_variables))
+        for k, row in enumerate(rows):
+            data[k] = self.row_array(row).astype(float)
         return sparse.csr_matrix(data), np.array([float(row.bound) for row in rows])
 
     def equalities(self) -> tuple[Any, np.ndarray]:
