@@ -39,6 +39,7 @@ Usage::
                                      [--repeat 3] [--scan-items 10000000] [--loop-items 20000]
                                      [--lattice-items 400] [--seed 0] [--strict]
     python benchmarks/bench_alarm.py --exact [--seed 0] [--strict]   # the exact alarm, N = 3..10, R = 2..4
+    python benchmarks/bench_alarm.py --panels [--seed 0]   # judges that abstain; N = 12 R = 8, N = 20 R = 5
 
 The pairwise rows time the interval method (``pairwise_report``), the exact alarm's fast path and
 cross-check; ``--exact`` times ``logical_alarm(prevalences=False)`` and ``minimal_firing``: targets
@@ -420,6 +421,86 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
     return missed
 
 
+#: Panels of judges: (N, R, Q) of the full default report timed against today's per-subset route.
+PANEL_FULL = ((3, 4, 300), (4, 4, 300))
+#: Panels timed for verdicts and minimal firing subsets only (the full report is refused up front).
+PANEL_VERDICTS = ((12, 8, 600), (20, 5, 600))
+
+
+def make_panel(
+    rng: np.random.Generator, n_items: int, n_judges: int, n_labels: int, abstain: float
+) -> Sketch:
+    """Judges right with 0.75 (else a uniform other label), abstaining with ``abstain``; uniform truth."""
+    labels = [f"l{k}" for k in range(n_labels)]
+    truth = rng.integers(0, n_labels, n_items)
+    right = rng.random((n_items, n_judges)) < 0.75
+    other = (truth[:, None] + rng.integers(1, n_labels, (n_items, n_judges))) % n_labels
+    answers = np.where(right, truth[:, None], other)
+    skip = rng.random((n_items, n_judges)) < abstain
+    names = labels + ["skip"]
+    rows = [[names[n_labels if s else a] for a, s in zip(row, sk)] for row, sk in zip(answers, skip)]
+    return Sketch.from_decisions(rows, labels=labels, abstain=["skip"])
+
+
+def per_subset_ranges(sketch: Sketch, spec: SafetySpec) -> dict[tuple[str, ...], Any]:
+    """Today's route before the shared evidence: every quiet subset optimised on its own."""
+    from evalgebra.alarm.ranges import exact_qa_set, label_ranges
+
+    verdicts = alarm._Verdicts(sketch, spec)
+    out: dict[tuple[str, ...], Any] = {}
+    n = sketch.n_classifiers
+    for size in range(1, n + 1):
+        for subset in itertools.combinations(range(n), size):
+            if verdicts(subset).kind != "quiet":
+                continue
+            program = verdicts.program(subset)
+            ranges = {ell: (int(lo.value), -int(hi.value)) for ell, (lo, hi) in label_ranges(program).items()}
+            out[tuple(sketch.classifiers[i] for i in subset)] = (tuple(exact_qa_set(program)), ranges)
+    return out
+
+
+def panel_cases(args: argparse.Namespace) -> None:
+    """Panels of judges with abstentions: the full report against the per-subset route, and big panels."""
+    from evalgebra.cli.guards import check_alarm
+    from evalgebra.errors import SpecError
+
+    rng = np.random.default_rng(args.seed)
+    spec = SafetySpec()
+    print("\npanels (judges right with 0.75, abstaining on 10%): full default report vs per-subset route")
+    print(f"{'N':>3} {'R':>2} {'Q':>5} {'report s':>9} {'per-subset s':>12} {'x':>6}")
+    for n, r, q in PANEL_FULL:
+        sketch = make_panel(rng, q, n, r, 0.1)
+        seconds, report = best_time(lambda: logical_alarm(sketch, spec), 1)
+        old_seconds, old = best_time(lambda: per_subset_ranges(sketch, spec), 1)
+        for result in report.quiet():
+            want = old[result.classifiers]
+            _check(tuple(result.feasible) == want[0], f"{result.classifiers}: feasible Q_a differ")
+            got = {sketch.labels.index(k): v for k, v in (result.label_ranges or {}).items()}
+            _check(got == want[1], f"{result.classifiers}: label ranges differ")
+        print(
+            f"{n:>3} {r:>2} {q:>5} {seconds:>9.2f} {old_seconds:>12.2f} {old_seconds / seconds:>6.2f}",
+            flush=True,
+        )
+    print("big panels: verdicts of every subset (prevalences=False) and minimal firing subsets; full report")
+    for n, r, q in PANEL_VERDICTS:
+        sketch = make_panel(rng, q, n, r, 0.1)
+        subsets = None if n <= 12 else [list(sketch.classifiers)]
+        seconds, report = best_time(lambda: logical_alarm(sketch, spec, subsets, prevalences=False), 1)
+        minimal_seconds, minimal = best_time(lambda: minimal_firing(sketch, spec, max_size=2), 1)
+        try:
+            check_alarm(n, r, len(sketch.counts()), None, False)
+            refused = "not refused"
+        except SpecError as error:
+            refused = "full report refused up front: about " + str(error).split("is about ")[1].split(",")[0]
+            refused += " units of work"
+        print(
+            f"{n:>3} {r:>2} {q:>5} verdicts {seconds:.2f} s ({len(report.subsets)} subsets, "
+            f"{len(report.undecided())} undecided), minimal firing (size <= 2) {minimal_seconds:.2f} s "
+            f"{list(minimal)}; {refused}",
+            flush=True,
+        )
+
+
 def run_case(name: str, spec: SafetySpec, sketch: Sketch, baselines: Baselines) -> dict[str, Any]:
     """Time one specification at one size against the baselines (which are checked)."""
     args = baselines.args
@@ -497,7 +578,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="time the exact alarm (N = 3..10, R = 2..4, Q = 10^3..10^9) instead",
     )
+    parser.add_argument(
+        "--panels",
+        action="store_true",
+        help="time panels of judges with abstentions (full report vs per-subset route; N = 12, 20)",
+    )
     args = parser.parse_args(argv)
+    if args.panels:
+        panel_cases(args)
+        return 0
     if args.exact:
         missed_exact = exact_cases(args)
         print("exact targets: " + (f"MISSED by {missed_exact}" if missed_exact else "all gated cases met"))

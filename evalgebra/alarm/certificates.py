@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -79,6 +80,11 @@ def _value(program: Program, split: Sequence[Sequence[int]], term: Term) -> int:
     if kind == "correct":
         k = program.members.index(term[1])
         return sum(row[term[2]] for pattern, row in zip(program.patterns, split) if pattern[k] == term[2])
+    if kind == "answered":
+        k = program.members.index(term[1])
+        return sum(
+            row[term[2]] for pattern, row in zip(program.patterns, split) if pattern[k] < program.n_labels
+        )
     positions = [program.members.index(i) for i in term[1]]
     for pattern, row in zip(program.patterns, split):
         if tuple(pattern[k] for k in positions) == tuple(term[2]):
@@ -134,18 +140,26 @@ class Witness:
             row[label] for pattern, row in zip(self.patterns, self.split) if pattern[position] == label
         )
 
-    def to_sketch(self, classifiers: Sequence[str], labels: Sequence[str]) -> Sketch:
+    def to_sketch(
+        self, classifiers: Sequence[str], labels: Sequence[str], abstain: Sequence[str] = ()
+    ) -> Sketch:
         """The witness as a labelled :class:`~evalgebra.data.sketch.Sketch` of its members
-        (``classifiers``: the ensemble's names).
+        (``classifiers``: the ensemble's names; ``abstain``: its abstentions, whose indices
+        follow the labels' in a pattern).
 
         >>> Witness((0, 1), ((0, 1), (1, 0)), ((2, 1), (0, 3))).to_sketch(
         ...     ["x", "y"], ["a", "b"]
         ... ).label_counts()
         {'a': 2, 'b': 4}
+        >>> Witness((0,), ((0,), (2,)), ((2, 1), (0, 1))).to_sketch(["x"], ["a", "b"], ["?"]).counts()
+        {('a',): 3, ('?',): 1}
         """
+        responses = list(labels) + list(abstain)
         split = {
             label: {
-                tuple(labels[k] for k in p): row[ell] for p, row in zip(self.patterns, self.split) if row[ell]
+                tuple(responses[k] for k in p): row[ell]
+                for p, row in zip(self.patterns, self.split)
+                if row[ell]
             }
             for ell, label in enumerate(labels)
         }
@@ -153,22 +167,26 @@ class Witness:
             labels=list(labels),
             classifiers=[classifiers[i] for i in self.members],
             by_true_label={label: cells for label, cells in split.items() if cells},
+            abstain=list(abstain),
         )
 
-    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(
+        self, classifiers: Sequence[str], labels: Sequence[str], abstain: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """``{"classifiers": [...], "by_true_label": {label: [{"decisions": [...], "count": n}]}}``.
 
-        The counts in the sketch format's shape: a pattern is a list of label names, so a label
-        name with any character in it (``|`` too) reads back unambiguously.
+        The counts in the sketch format's shape: a pattern is a list of label (or abstention)
+        names, so a label name with any character in it (``|`` too) reads back unambiguously.
 
         >>> Witness((0, 1), ((0, 1),), ((2, 1),)).to_dict(["x", "y"], ["a|b", "c"])["by_true_label"]
         {'a|b': [{'decisions': ['a|b', 'c'], 'count': 2}], 'c': [{'decisions': ['a|b', 'c'], 'count': 1}]}
         """
+        responses = list(labels) + list(abstain)
         return {
             "classifiers": [classifiers[i] for i in self.members],
             "by_true_label": {
                 label: [
-                    {"decisions": [labels[k] for k in pattern], "count": row[ell]}
+                    {"decisions": [responses[k] for k in pattern], "count": row[ell]}
                     for pattern, row in zip(self.patterns, self.split)
                     if row[ell]
                 ]
@@ -186,29 +204,48 @@ class Farkas:
     rows: tuple[tuple[Row, Fraction], ...]
 
     def margin(self, program: Program) -> Fraction:
-        """``lambda . n + mu . b - sum_v n_d max(0, r_v)`` on ``program`` (positive: a proof)."""
+        """``lambda . n + mu . b - sum_v n_d max(0, r_v)`` on ``program`` (positive: a proof).
+
+        Exact: the multipliers are brought to one denominator and the sums taken in integers.
+        """
         base = marginal(program, self.members)
-        vectors = [(base.row_vector(row), mu) for row, mu in self.rows]
-        total = sum((mu * row.bound for row, mu in self.rows), Fraction(0))
+        lams = [self.patterns.get(pattern, Fraction(0)) for pattern in base.patterns]
+        mus = [mu for _, mu in self.rows]
+        scale = math.lcm(*(v.denominator for v in lams + mus)) if lams or mus else 1
+        lam = [int(v * scale) for v in lams]
+        mu = [int(v * scale) for v in mus]
+        total = sum(m * row.bound for (row, _), m in zip(self.rows, mu)) + sum(
+            v * c for v, c in zip(lam, base.counts)
+        )
         r_labels = base.n_labels
-        for d, (pattern, count) in enumerate(zip(base.patterns, base.counts)):
-            lam = self.patterns.get(pattern, Fraction(0))
-            total += lam * count
+        if self.rows:
+            matrix = np.stack([base.row_array(row) for row, _ in self.rows])  # int64, small coefficients
+            big = max(map(abs, mu + lam), default=0) * (1 + int(np.abs(matrix).sum(axis=0).max(initial=0)))
+            if big < 2**62:
+                reduced = np.asarray(mu, dtype=np.int64) @ matrix
+            else:  # Python integers: no overflow
+                reduced = np.asarray(mu, dtype=object) @ matrix.astype(object)
+        else:
+            reduced = np.zeros(base.n_variables, dtype=np.int64)
+        for d, count in enumerate(base.counts):
             for ell in range(r_labels):
-                r = lam + sum((mu * vector[d * r_labels + ell] for vector, mu in vectors), Fraction(0))
+                r = lam[d] + int(reduced[d * r_labels + ell])
                 if r > 0:
                     total -= r * count
-        return total
+        return Fraction(total, scale)
 
-    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(
+        self, classifiers: Sequence[str], labels: Sequence[str], abstain: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """Exact multipliers as ``"p/q"`` strings (a pattern's as ``{"decisions": [...], "multiplier"}``),
         rows in words.
         """
+        responses = list(labels) + list(abstain)
         return {
             "kind": "farkas",
             "classifiers": [classifiers[i] for i in self.members],
             "pattern_multipliers": [
-                {"decisions": [labels[k] for k in p], "multiplier": str(v)}
+                {"decisions": [responses[k] for k in p], "multiplier": str(v)}
                 for p, v in self.patterns.items()
                 if v
             ],
@@ -246,14 +283,16 @@ class Split:
         """Leaves of the tree (Farkas certificates)."""
         return sum(node.leaves() if isinstance(node, Split) else 1 for node in (self.below, self.above))
 
-    def to_dict(self, classifiers: Sequence[str], labels: Sequence[str]) -> dict[str, Any]:
+    def to_dict(
+        self, classifiers: Sequence[str], labels: Sequence[str], abstain: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """The tree, each leaf a Farkas certificate."""
         return {
             "kind": "branch",
             "expression": [[list(t), c] for t, c in self.expression],
             "at": self.at,
-            "below": self.below.to_dict(classifiers, labels),
-            "above": self.above.to_dict(classifiers, labels),
+            "below": self.below.to_dict(classifiers, labels, abstain),
+            "above": self.above.to_dict(classifiers, labels, abstain),
         }
 
 

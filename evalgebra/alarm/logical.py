@@ -30,6 +30,18 @@ The paper's Table 2: three LLMs grading PaLM2 (``a`` = "incorrect", ``b`` = "cor
 >>> [a.classifiers for a in alarm_as_alarms(report)]
 [('mistral_large', 'gpt4_turbo')]
 
+Judges may abstain (a sketch with ``abstain=[...]``): an abstention is not a correct answer, so
+a judge that abstains on too many items fires alone; ``SafetySpec(answered_only=True)`` asks about
+the accuracy among answered items instead (:mod:`evalgebra.alarm.program`):
+
+>>> from evalgebra.data.sketch import Sketch
+>>> rows = [["a", "?"], ["b", "?"], ["a", "a"], ["b", "?"]]
+>>> panel = Sketch.from_decisions(rows, labels=["a", "b"], abstain=["?"])
+>>> [r.classifiers for r in logical_alarm(panel).minimal_firing()]
+[('c1',)]
+>>> logical_alarm(panel, SafetySpec(answered_only=True)).result("c1").verdict  # it never answers b
+'fires'
+
 The counts of the paper's Figure 2 (``c0`` answered ``a`` on 60 of 100 items, ``c1`` on 20,
 both on 20; the figure shows ``Q_a = 60``, where no evaluation meets the specification):
 
@@ -178,7 +190,8 @@ from evalgebra.alarm.ranges import (
 )
 from evalgebra.alarm.report import AlarmReport, SubsetResult
 from evalgebra.alarm.safety import SafetySpec
-from evalgebra.alarm.solve import Verdict, decide
+from evalgebra.alarm.shared import SharedRanges
+from evalgebra.alarm.solve import Optimum, Verdict, decide
 from evalgebra.data.patterns import decode
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
@@ -192,6 +205,8 @@ __all__ = [
     "minimal_firing",
 ]
 
+#: Most feasible ``Q_a`` values of one subset kept to serve its subsets.
+_MAX_KNOWN = 10_000
 #: Largest ensemble for which ``subsets=None`` lists every subset.
 _MAX_ALL_SUBSETS = 12
 
@@ -208,16 +223,16 @@ _solve_residues = solve_residues
 def _check_sketch(sketch: Sketch) -> None:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"the logical alarm needs a Sketch, got {type(sketch).__name__}")
-    if getattr(sketch, "abstain", ()):
-        raise SketchError(
-            f"the logical alarm is for classifiers that always answer a label; this sketch has abstentions "
-            f"{list(sketch.abstain)}: count them as a label (sketch.collapse_responses"
-            f"({{{sketch.abstain[0]!r}: {sketch.labels[-1]!r}}})) or drop those items (missing='drop')"
-        )
 
 
 def _observe(sketch: Sketch) -> Observed:
     _check_sketch(sketch)
+    if sketch.abstain:
+        raise SketchError(
+            f"the interval method is for classifiers that always answer a label; this sketch has "
+            f"abstentions {list(sketch.abstain)} (logical_alarm takes them: an abstention is not a "
+            "correct answer)"
+        )
     if sketch.n_labels != 2:
         raise SketchError(
             f"the interval method is for binary classifiers (R = 2); this sketch has "
@@ -234,10 +249,11 @@ def _observe(sketch: Sketch) -> Observed:
 
 
 def _patterns(sketch: Sketch) -> tuple[list[tuple[int, ...]], list[int]]:
-    """Every observed pattern (label indices) with its count, populations and answer key pooled."""
+    """Every observed pattern (response indices: labels, then abstentions) with its count, populations
+    and answer key pooled."""
     _, _, code, count = sketch.table()
     merged: dict[tuple[int, ...], int] = {}
-    for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_labels).tolist(), count.tolist()):
+    for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_responses).tolist(), count.tolist()):
         merged[tuple(row)] = merged.get(tuple(row), 0) + int(c)
     keys = sorted(merged)
     return keys, [merged[k] for k in keys]
@@ -365,7 +381,9 @@ def logical_alarm(
     Parameters
     ----------
     sketch : Sketch
-        Any number of labels; populations are pooled and an answer key, if any, is ignored.
+        Any number of labels, abstentions allowed (never a correct answer; see
+        ``SafetySpec(answered_only=True)``); populations are pooled and an answer key, if any, is
+        ignored.
     spec : SafetySpec, optional
         Default ``SafetySpec()``: better than 1/2 on each label, strictly.
     subsets : iterable of collections of classifier names or indices, optional
@@ -434,12 +452,26 @@ def logical_alarm(
     found: dict[int, Verdict] = {k: verdicts(indices[k]) for k in order}
     names, labels = tuple(sketch.classifiers), tuple(sketch.labels)
     interval_sets: dict[tuple[int, ...], FeasibleSet] = {}
-    if sketch.n_labels == 2 and spec.uniform and (prevalences or any(len(s) <= 2 for s in indices)):
+    if (
+        sketch.n_labels == 2
+        and not sketch.abstain
+        and spec.uniform
+        and (prevalences or any(len(s) <= 2 for s in indices))
+    ):
         observed = _observe(sketch)
         small = [s for s in indices if len(s) <= 2 or prevalences]
         interval_sets = dict(zip(small, pairwise_sets(observed, spec, small)))
-    results = []
-    for k, subset in enumerate(indices):
+    shared: dict[tuple[int, ...], dict[int, tuple[Optimum, Optimum]]] = {}
+    if prevalences and (sketch.n_labels > 2 or not interval_sets):
+        evidence = SharedRanges(verdicts.program, sketch.n_labels, verdicts.quiet)
+        wanted = range(sketch.n_labels) if sketch.n_labels > 2 else (0,)
+        for k in sorted(range(len(indices)), key=lambda k: -len(indices[k])):  # witnesses flow down
+            if found[k].kind == "quiet" and indices[k] not in shared:
+                shared[indices[k]] = evidence.label_range(indices[k], wanted)
+    proved: list[tuple[set[int], set[int]]] = []  # feasible Q_a of a subset hold for its subsets
+    results: dict[int, SubsetResult] = {}
+    for k in sorted(range(len(indices)), key=lambda k: -len(indices[k])):
+        subset = indices[k]
         verdict = found[k]
         pairwise = interval_sets.get(subset)
         reason = verdict.reason
@@ -456,35 +488,42 @@ def logical_alarm(
             feasible = FeasibleSet()
         elif verdict.kind == "quiet" and prevalences:
             program = verdicts.program(subset)
+            ends = shared.get(subset)
             if pairwise is not None and len(subset) <= 2:
                 feasible = pairwise
             else:
-                feasible = exact_qa_set(program, pairwise, budget)
+                known = (
+                    set().union(*(v for m, v in proved if set(subset) <= m)) if ends is not None else set()
+                )
+                feasible = exact_qa_set(program, pairwise, budget, None if ends is None else ends[0], known)
+                if ends is not None and feasible.exact and feasible.count() <= _MAX_KNOWN:
+                    proved.append((set(subset), set(feasible)))
             if sketch.n_labels > 2:
-                ranges = _label_ranges(program, labels)
+                ranges = _label_ranges(ends if ends is not None else label_ranges(program), labels)
             if accuracy:
                 accuracies = _accuracies(program, names, labels)
         elif verdict.kind == "quiet" and accuracy:
             accuracies = _accuracies(verdicts.program(subset), names, labels)
-        results.append(
-            SubsetResult(
-                tuple(names[i] for i in subset),
-                verdict.kind == "fires",
-                feasible,
-                verdict.kind,
-                verdict.witness,
-                verdict.certificate,
-                reason,
-                ranges,
-                accuracies,
-            )
+        results[k] = SubsetResult(
+            tuple(names[i] for i in subset),
+            verdict.kind == "fires",
+            feasible,
+            verdict.kind,
+            verdict.witness,
+            verdict.certificate,
+            reason,
+            ranges,
+            accuracies,
         )
-    return AlarmReport(sum(verdicts.counts), spec, tuple(results), names, labels)
+    ordered = tuple(results[k] for k in range(len(indices)))
+    return AlarmReport(sum(verdicts.counts), spec, ordered, names, labels, tuple(sketch.abstain))
 
 
-def _label_ranges(program: Program, labels: Sequence[str]) -> dict[str, tuple[int, int]] | None:
+def _label_ranges(
+    found: dict[int, tuple[Optimum, Optimum]], labels: Sequence[str]
+) -> dict[str, tuple[int, int]] | None:
     out = {}
-    for ell, (low, high) in label_ranges(program).items():
+    for ell, (low, high) in found.items():
         if low.value is None or high.value is None:
             return None
         out[labels[ell]] = (int(low.value), -int(high.value))

@@ -8,9 +8,16 @@ specification of :class:`~evalgebra.alarm.safety.SafetySpec` is linear in it:
 * classifier ``i``'s correct answers on label ``l``: ``C_{i,l} = sum over d with d_i = l of
   n[d, l]``;
 * label ``l``'s items: ``Q_l = sum_d n[d, l]``;
+* with abstentions (answers that are not labels; their indices follow the labels' in a
+  pattern) the items of label ``l`` classifier ``i`` answered at all: ``A_{i,l} = sum over d
+  with d_i a label of n[d, l]``. An abstention is never a correct answer, so ``C_{i,l} / Q_l``
+  stays ``P(answer = l | truth = l)`` and a classifier that abstains often cannot meet a
+  threshold on it; ``SafetySpec(answered_only=True)`` asks about ``C_{i,l} / A_{i,l}``
+  instead (the accuracy among answered items);
 * ``C_{i,l} > t Q_l`` with ``t = p/q`` reads ``q C_{i,l} - p Q_l >= 1`` (integers: a strict
   inequality between integers is the non-strict one shifted by one), ``>= 0`` when not strict;
-* total accuracy ``sum_l C_{i,l} > t Q``: ``q sum_l C_{i,l} >= p Q + 1`` (``p Q`` when not strict).
+* total accuracy ``sum_l C_{i,l} > t Q``: ``q sum_l C_{i,l} >= p Q + 1`` (``p Q`` when not strict);
+* among answered items: ``q C_{i,l} - p A_{i,l} >= 1`` and ``q sum_l C_{i,l} - p sum_l A_{i,l} >= 1``.
 
 A subset of classifiers can all meet the specification iff this program has an integer point.
 This module builds the program (:func:`build_program`) in a symbolic form that certificates can
@@ -30,20 +37,22 @@ Examples
 
 Notes
 -----
-=====================  ==================================================================
-code                   math
-=====================  ==================================================================
-``("count", l)``       ``Q_l``: items of true label ``l`` (label index; ``Q(l)`` in text)
-``("correct", i, l)``  ``C_{i,l}``: items of true label ``l`` classifier ``i`` labels ``l``
-``("cell", M, d, l)``  items of true label ``l`` on which members ``M`` answered ``d``
-``Row``                ``sum_k c_k term_k >= bound`` with integer ``c_k`` and ``bound``
-=====================  ==================================================================
+======================  =================================================================
+code                    math
+======================  =================================================================
+``("count", l)``        ``Q_l``: items of true label ``l`` (label index; ``Q(l)`` in text)
+``("correct", i, l)``   ``C_{i,l}``: items of true label ``l`` classifier ``i`` labels ``l``
+``("answered", i, l)``  ``A_{i,l}``: items of true label ``l`` classifier ``i`` gave a label
+``("cell", M, d, l)``   items of true label ``l`` on which members ``M`` answered ``d``
+``Row``                 ``sum_k c_k term_k >= bound`` with integer ``c_k`` and ``bound``
+======================  =================================================================
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -63,7 +72,8 @@ __all__ = [
     "farkas_multipliers",
 ]
 
-#: A linear quantity of a labelled test: ``("count", l)``, ``("correct", i, l)`` or ``("cell", d, l)``.
+#: A linear quantity of a labelled test: ``("count", l)``, ``("correct", i, l)``, ``("answered", i, l)``
+#: or ``("cell", M, d, l)``.
 Term = tuple[Any, ...]
 
 #: Seconds HiGHS may spend on one program before the verdict is left undecided.
@@ -97,6 +107,8 @@ def _term_name(term: Term) -> str:
         return f"Q({term[1]})"
     if term[0] == "correct":
         return f"C({term[1]},{term[2]})"
+    if term[0] == "answered":
+        return f"A({term[1]},{term[2]})"
     return f"n({''.join(map(str, term[2]))},{term[3]})"
 
 
@@ -109,7 +121,8 @@ class Program:
     members : tuple of int
         The classifiers (indices into the ensemble), increasing.
     patterns : tuple of tuple of int
-        The members' observed answer patterns (label indices), each with a positive count.
+        The members' observed answer patterns, each with a positive count: response indices,
+        labels first (``0 .. n_labels - 1``), then any abstentions.
     counts : tuple of int
         ``n_d`` of each pattern.
     n_labels : int
@@ -140,43 +153,57 @@ class Program:
         """The same program with ``rows`` added."""
         return Program(self.members, self.patterns, self.counts, self.n_labels, self.labels, self.rows + rows)
 
-    def coefficients(self, term: Term) -> list[int]:
-        """The integer coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
-        out = [0] * self.n_variables
-        r = self.n_labels
+    @cached_property
+    def pattern_array(self) -> np.ndarray:
+        """The patterns as an ``int64`` array, one row per pattern (computed once)."""
+        return np.array(self.patterns, dtype=np.int64).reshape(len(self.patterns), len(self.members))
+
+    def term_vector(self, term: Term) -> np.ndarray:
+        """The ``int64`` coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
+        r, p = self.n_labels, len(self.patterns)
+        out = np.zeros((p, r), dtype=np.int64)
         kind = term[0]
+        patterns = self.pattern_array
         if kind == "count":
-            for d in range(len(self.patterns)):
-                out[d * r + term[1]] = 1
-        elif kind == "correct":
-            position = self.members.index(term[1])
-            for d, pattern in enumerate(self.patterns):
-                if pattern[position] == term[2]:
-                    out[d * r + term[2]] = 1
+            out[:, term[1]] = 1
+        elif kind in ("correct", "answered"):
+            column = patterns[:, self.members.index(term[1])] if p else np.zeros(0, dtype=np.int64)
+            out[:, term[2]] = column == term[2] if kind == "correct" else column < r
         elif kind == "cell":  # ("cell", members, pattern, label): a pattern of some of the members
             positions = [self.members.index(i) for i in term[1]]
-            for d, pattern in enumerate(self.patterns):
-                if tuple(pattern[k] for k in positions) == tuple(term[2]):
-                    out[d * r + term[3]] = 1
+            match = np.all(patterns[:, positions] == np.asarray(term[2], dtype=np.int64), axis=1)
+            out[:, term[3]] = match
         else:
             raise ValueError(f"unknown term {term!r}")
-        return out
+        return out.ravel()
+
+    def coefficients(self, term: Term) -> list[int]:
+        """The integer coefficient of every variable ``n[d, l]`` (index ``d * R + l``) in ``term``."""
+        return [int(v) for v in self.term_vector(term).tolist()]
+
+    def row_array(self, row: Row) -> np.ndarray:
+        """The row's integer coefficients over the variables: ``int64``, or Python integers (``object``)
+        when a coefficient is too large for it."""
+        if any(abs(c) >= 2**58 for _, c in row.terms):
+            out = np.zeros(self.n_variables, dtype=object)
+            for term, c in row.terms:
+                out += c * self.term_vector(term).astype(object)
+            return out
+        plain = np.zeros(self.n_variables, dtype=np.int64)
+        for term, c in row.terms:
+            plain += c * self.term_vector(term)
+        return plain
 
     def row_vector(self, row: Row) -> list[int]:
         """The row's integer coefficients over the variables."""
-        out = [0] * self.n_variables
-        for term, c in row.terms:
-            for k, v in enumerate(self.coefficients(term)):
-                if v:
-                    out[k] += c * v
-        return out
+        return [int(v) for v in self.row_array(row).tolist()]
 
     def matrix(self, rows: Sequence[Row] | None = None) -> tuple[Any, np.ndarray]:
         """``(A, b)`` in floating point for ``A x >= b`` over ``rows`` (default: all)."""
         rows = self.rows if rows is None else rows
-        data = np.array([self.row_vector(row) for row in rows], dtype=float).reshape(
-            len(rows), self.n_variables
-        )
+        data = np.zeros((len(rows), self.n_variables))
+        for k, row in enumerate(rows):
+            data[k] = self.row_array(row).astype(float)
         return sparse.csr_matrix(data), np.array([float(row.bound) for row in rows])
 
     def equalities(self) -> tuple[Any, np.ndarray]:
@@ -195,18 +222,25 @@ def _threshold_rows(member: int, name: str, spec: SafetySpec, labels: Sequence[s
     rows = []
     shift = 1 if spec.strict else 0
     sign = ">" if spec.strict else ">="
+    among = spec.answered_only
+    where = " among answered items" if among else ""
     for ell, label in enumerate(labels):
         t = spec.threshold(name, label)
         if t is None:
             continue
         terms: tuple[tuple[Term, int], ...] = ((("correct", member, ell), t.denominator),)
         if t.numerator:
-            terms += ((("count", ell), -t.numerator),)
-        rows.append(Row(terms, shift, f"{name} accuracy on {label} {sign} {t}"))
+            terms += ((("answered", member, ell) if among else ("count", ell), -t.numerator),)
+        rows.append(Row(terms, shift, f"{name} accuracy on {label}{where} {sign} {t}"))
     tau = spec.total_threshold(name)
     if tau is not None:
         terms = tuple((("correct", member, ell), tau.denominator) for ell in range(len(labels)))
-        rows.append(Row(terms, tau.numerator * q + shift, f"{name} total accuracy {sign} {tau}"))
+        if among:
+            if tau.numerator:
+                terms += tuple((("answered", member, ell), -tau.numerator) for ell in range(len(labels)))
+            rows.append(Row(terms, shift, f"{name} total accuracy{where} {sign} {tau}"))
+        else:
+            rows.append(Row(terms, tau.numerator * q + shift, f"{name} total accuracy {sign} {tau}"))
     return rows
 
 
@@ -221,8 +255,14 @@ def build_program(
 ) -> Program:
     """The program of ``members`` (ensemble indices) on the ensemble's observed patterns.
 
-    ``patterns`` are the full ensemble's patterns (label indices) with ``counts``; they are
-    marginalised to the members (equal sub-patterns summed, zero counts dropped).
+    ``patterns`` are the full ensemble's patterns (response indices: the labels, then any
+    abstentions) with ``counts``; they are marginalised to the members (equal sub-patterns
+    summed, zero counts dropped).
+
+    >>> from evalgebra.alarm.safety import SafetySpec
+    >>> rows = build_program([(0,), (2,)], [3, 1], 2, (0,), SafetySpec(answered_only=True), ["c0"], "ab").rows
+    >>> [str(row) for row in rows]
+    ['2 C(0,0) - A(0,0) >= 1', '2 C(0,1) - A(0,1) >= 1']
     """
     members = tuple(sorted(members))
     merged: dict[tuple[int, ...], int] = {}

@@ -60,6 +60,8 @@ __all__ = [
     "FeasibleSet",
     "pairwise_sets",
     "exact_qa_set",
+    "exact_qa_pool",
+    "walked_values",
     "FLOAT_EXACT",
     "label_ranges",
     "accuracy_ranges",
@@ -423,8 +425,79 @@ def _union(parts: list[Progression], exact: bool) -> FeasibleSet:
 FLOAT_EXACT = 1 << 53
 
 
+def walked_values(program: Program, first: Witness, last: Witness) -> set[int]:
+    """``Q_a`` values (label 0) of checked integer points met walking from ``first`` toward ``last``.
+
+    Both are witnesses of ``program`` (of its members or of a superset), ``Q_a(first) <= Q_a(last)``.
+    From ``first``, one item at a time is moved into label ``a`` from another label, choosing among
+    all such moves one that keeps every row of the program met, with the largest least slack; the
+    same from ``last`` moving items out of label ``a``. Every point is checked exactly (integer
+    slacks, updated move by move) before its ``Q_a`` is kept; a walk stops where no single move
+    keeps every row. The values between two witnesses are then often all proved feasible without a
+    solver call.
+
+    >>> from evalgebra.alarm.program import build_program
+    >>> from evalgebra.alarm.safety import SafetySpec
+    >>> program = build_program([(0,), (1,), (2,)], [4, 4, 4], 3, (0,), SafetySpec(), ["c0"], "abc")
+    >>> low = Witness((0,), ((0,), (1,), (2,)), ((1, 0, 3), (0, 4, 0), (0, 0, 4)))
+    >>> high = Witness((0,), ((0,), (1,), (2,)), ((4, 0, 0), (1, 3, 0), (2, 0, 2)))
+    >>> sorted(walked_values(program, low, high))
+    [1, 2, 3, 4, 5, 6, 7]
+    """
+    first, last = first.restrict(program.members), last.restrict(program.members)
+    if first.patterns != program.patterns or last.patterns != program.patterns:
+        return set()
+    r, p = program.n_labels, len(program.patterns)
+    if not program.rows:
+        matrix = np.zeros((0, program.n_variables), dtype=np.int64)
+    else:
+        matrix = np.stack([program.row_array(row) for row in program.rows])
+    if int(np.abs(matrix).sum(axis=1).max(initial=0)) * (first.total() + 1) >= 2**62 or any(
+        abs(row.bound) >= 2**62 for row in program.rows
+    ):
+        return set()  # int64 slacks could overflow: no claim
+    bounds = np.array([row.bound for row in program.rows], dtype=np.int64)
+    columns = matrix.reshape(len(program.rows), p, r)  # row, pattern, label
+    found: set[int] = set()
+    top = sum(row[0] for row in last.split)
+    bottom = sum(row[0] for row in first.split)
+    for witness, step in ((first, 1), (last, -1)):
+        point = np.array(witness.split, dtype=np.int64).reshape(p, r)
+        slack = matrix @ point.ravel() - bounds
+        if bool(np.any(slack < 0)):
+            continue
+        q_a = int(point[:, 0].sum())
+        found.add(q_a)
+        while (q_a < top) if step > 0 else (q_a > bottom):
+            # every move: an item of pattern d from label m to label 0 (step 1) or back (step -1)
+            into = columns[:, :, :1] - columns  # row, d, m: change of each slack moving d from m to 0
+            change = into if step > 0 else -into
+            source = point if step > 0 else np.repeat(point[:, :1], r, axis=1)
+            allowed = source > 0
+            allowed[:, 0] = False
+            if not allowed.any():
+                break
+            after = slack[:, None, None] + change
+            worst = np.where(allowed, after.min(axis=0) if len(bounds) else 0, -1)
+            d, m = np.unravel_index(int(np.argmax(worst)), worst.shape)
+            if worst[d, m] < 0:
+                break
+            point[d, m] -= step
+            point[d, 0] += step
+            slack = slack + change[:, d, m]
+            q_a += step
+            found.add(q_a)
+            if step < 0 and q_a - 1 in found:  # the walks met
+                break
+    return found
+
+
 def exact_qa_set(
-    program: Program, candidates: FeasibleSet | None = None, budget: int = BUDGET
+    program: Program,
+    candidates: FeasibleSet | None = None,
+    budget: int = BUDGET,
+    ends: tuple[Optimum, Optimum] | None = None,
+    feasible: Iterable[int] = (),
 ) -> FeasibleSet:
     """The exact ``Q_a`` (label 0) of the program's integer points (the module docs).
 
@@ -435,17 +508,39 @@ def exact_qa_set(
     the program is convex), a block of candidates proved empty at once by one certificate
     (a hole), and a block that is neither is split at a witnessed value. Values left undecided
     make the result's ``exact`` False (its values then a superset).
+
+    ``ends``: the least ``Q_a`` and ``-max Q_a`` already proved (as :func:`label_ranges` gives them for
+    label 0), instead of optimising again. The values on checked walks between the two ends'
+    witnesses (:func:`walked_values`) are feasible without a solver call, and so are the values in
+    ``feasible`` (already proved by witnesses of a superset of the members: feasibility is monotone).
     """
     count: tuple[tuple[Term, int], ...] = ((("count", 0), 1),)
     everything = FeasibleSet((Progression(0, program.Q, 1),)) if candidates is None else candidates
-    low = minimise(program, count)
+    low = minimise(program, count) if ends is None else ends[0]
     if low.value is None:  # infeasible (certified) or undecided: then the candidates, not exact
         return FeasibleSet() if low.certificate is not None else FeasibleSet(everything.parts, exact=False)
-    high = minimise(program, ((("count", 0), -1),))
+    high = minimise(program, ((("count", 0), -1),)) if ends is None else ends[1]
     if high.value is None:
         return FeasibleSet(everything.clip(int(low.value), program.Q).parts, exact=False)
     lo, hi = int(low.value), -int(high.value)
     pool = FeasibleSet((Progression(lo, hi, 1),)) if candidates is None else candidates.clip(lo, hi)
+    if low.witness is not None and high.witness is not None and pool.count() <= _MAX_RUNS:
+        known = walked_values(program, low.witness, high.witness) | {lo, hi} | set(feasible)
+        if all(value in known for value in pool):
+            return FeasibleSet.from_values(known & set(pool))
+        pool = FeasibleSet.from_values(set(pool) - known)
+        rest = exact_qa_pool(program, pool, budget)
+        return _union(list(FeasibleSet.from_values(known).parts) + list(rest.parts), rest.exact)
+    inner = exact_qa_pool(
+        program, FeasibleSet.from_values(set(pool) - {lo, hi}) if pool.count() <= budget else pool, budget
+    )
+    return _union([Progression(lo, lo), Progression(hi, hi), *inner.parts], inner.exact)
+
+
+def exact_qa_pool(program: Program, pool: FeasibleSet, budget: int = BUDGET) -> FeasibleSet:
+    """The values of ``pool`` that are feasible ``Q_a`` of ``program``: one by one up to ``budget``
+    values, by blocks beyond (:func:`exact_qa_set`); ``exact`` False when some stay undecided.
+    """
     if pool.count() > budget and program.Q > FLOAT_EXACT:
         # the solver works in floating point: past 2^53 items its blocks cannot be certified, and
         # each call slows down; the candidates stay a superset with exact ends
@@ -454,10 +549,9 @@ def exact_qa_set(
         resolver = _Resolver(program, budget)
         resolver.resolve(pool)
         return _union(resolver.feasible + resolver.unresolved, not resolver.unresolved)
-    found, exact = {lo, hi}, True
+    found: set[int] = set()
+    exact = True
     for value in pool:
-        if value in found:
-            continue
         verdict = decide(program.with_rows(*_fixed(value)))
         if verdict.kind == "quiet":
             found.add(value)

@@ -113,8 +113,14 @@ class SubsetResult:
         """
         return None if self.feasible is None else self.feasible.intervals()
 
-    def to_dict(self, classifiers: Sequence[str] = (), labels: Sequence[str] = ()) -> dict[str, Any]:
-        """``classifiers``, ``fires``, ``feasible_Qa`` (``[[lo, hi], ...]`` or null), then the added keys."""
+    def to_dict(
+        self, classifiers: Sequence[str] = (), labels: Sequence[str] = (), abstain: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """``classifiers``, ``fires``, ``feasible_Qa`` (``[[lo, hi], ...]`` or null), then the added keys.
+
+        ``classifiers``, ``labels`` and ``abstain`` are the ensemble's (they name the witness's and the
+        certificate's patterns).
+        """
         intervals = None
         if self.feasible is not None:
             try:
@@ -131,10 +137,12 @@ class SubsetResult:
             "feasible_Qa_exact": None if self.feasible is None else self.feasible.exact,
             "witness": None
             if self.witness is None or not labels
-            else self.witness.restrict([names.index(c) for c in self.classifiers]).to_dict(names, labels),
+            else self.witness.restrict([names.index(c) for c in self.classifiers]).to_dict(
+                names, labels, abstain
+            ),
             "certificate": None
             if self.certificate is None or not labels
-            else self.certificate.to_dict(names, labels),
+            else self.certificate.to_dict(names, labels, abstain),
             "reason": self.reason or None,
             "label_ranges": None
             if self.label_ranges is None
@@ -163,6 +171,8 @@ class AlarmReport:
     classifiers, labels : tuple of str
         The sketch's classifiers and labels; ``Q_a`` counts items of true label
         ``labels[0]``.
+    abstain : tuple of str
+        The sketch's abstentions (answers that are not labels), if any.
 
     Notes
     -----
@@ -197,6 +207,7 @@ class AlarmReport:
     subsets: tuple[SubsetResult, ...]
     classifiers: tuple[str, ...] = field(default=())
     labels: tuple[str, ...] = field(default=("a", "b"))
+    abstain: tuple[str, ...] = field(default=())
 
     @property
     def fires(self) -> bool:
@@ -218,19 +229,25 @@ class AlarmReport:
         ``feasible_Qa``, then the keys added by :meth:`SubsetResult.to_dict`), then ``labels``
         (``feasible_Qa`` counts items of true label ``labels[0]``), ``classifiers`` (the
         sketch's), ``fires`` (any subset fires), ``undecided`` (any subset undecided) and
-        ``minimal_firing`` (firing subsets no firing subset of the report is inside).
+        ``minimal_firing`` (firing subsets no firing subset of the report is inside), and
+        ``abstain`` (the sketch's abstentions) when it has any.
         """
-        return {
+        out = {
             "format": ALARM_FORMAT,
             "Q": self.Q,
             "spec": self.spec.to_dict(),
-            "subsets": [result.to_dict(self.classifiers, self.labels) for result in self.subsets],
+            "subsets": [
+                result.to_dict(self.classifiers, self.labels, self.abstain) for result in self.subsets
+            ],
             "labels": list(self.labels),
             "classifiers": list(self.classifiers),
             "fires": self.fires,
             "undecided": any(r.verdict == "undecided" for r in self.subsets),
             "minimal_firing": [list(r.classifiers) for r in self.minimal_firing()],
         }
+        if self.abstain:
+            out["abstain"] = list(self.abstain)
+        return out
 
     def minimal_firing(self) -> tuple[SubsetResult, ...]:
         """Firing subsets of the report none of whose proper subsets in the report fires."""

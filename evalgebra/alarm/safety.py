@@ -104,6 +104,14 @@ class SafetySpec:
     by_classifier : mapping of classifier name to a threshold or to {label: threshold}, optional
         Thresholds of one classifier: a single value for every label, or per label; they
         replace ``by_label`` and ``min_accuracy`` for that classifier.
+    answered_only : bool
+        For classifiers that may abstain. ``False`` (default): an abstention is not a correct
+        answer, so the accuracy on label ``l`` is ``P(answer = l | truth = l)`` over all the
+        items of that label, and a classifier that abstains on many items misses the
+        thresholds. ``True``: the accuracy among answered items, ``P(answer = l | truth = l,
+        answered)``, and the total accuracy among the items the classifier answered (a label
+        it answered no item of never meets a strict threshold). The same for classifiers that
+        always answer.
 
     Thresholds are exact: ints, :class:`~fractions.Fraction` or ``"p/q"`` strings in
     ``[0, 1)`` (``[0, 1]`` when not strict); floats are rejected.
@@ -120,6 +128,8 @@ class SafetySpec:
     Fraction(2, 3)
     >>> SafetySpec(by_classifier={"c1": {"a": "3/4"}}).describe()
     'accuracy > 1/2 on each label; c1: accuracy > 3/4 on a'
+    >>> SafetySpec("2/3", answered_only=True).describe()
+    'accuracy > 2/3 on each label among answered items'
     >>> SafetySpec(0.5)
     Traceback (most recent call last):
     ...
@@ -131,10 +141,13 @@ class SafetySpec:
     strict: bool = True
     by_label: Any = field(default=None)
     by_classifier: Any = field(default=None)
+    answered_only: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.strict, bool):
             raise SpecError(f"strict must be True or False, got {self.strict!r}")
+        if not isinstance(self.answered_only, bool):
+            raise SpecError(f"answered_only must be True or False, got {self.answered_only!r}")
         object.__setattr__(self, "min_accuracy", _threshold(self.min_accuracy, "min_accuracy", self.strict))
         object.__setattr__(
             self, "min_total_accuracy", _threshold(self.min_total_accuracy, "min_total_accuracy", self.strict)
@@ -148,6 +161,8 @@ class SafetySpec:
             extra += f", by_label={dict(self.by_label)!r}"
         if self.by_classifier:
             extra += f", by_classifier={ {k: dict(v) for k, v in self.by_classifier}!r}"
+        if self.answered_only:
+            extra += ", answered_only=True"
         return (
             f"SafetySpec(min_accuracy={self.min_accuracy!r}, min_total_accuracy={self.min_total_accuracy!r}, "
             f"strict={self.strict!r}{extra})"
@@ -189,7 +204,8 @@ class SafetySpec:
         r"""Whether a classifier with these R-space counts meets the specification.
 
         ``correct_a = R_{a_i,a}`` of ``q_a`` true-``a`` items, ``correct_b = R_{b_i,b}``
-        of ``q_b`` true-``b`` items.
+        of ``q_b`` true-``b`` items (a classifier that answers every item: with abstentions
+        and ``answered_only``, pass the answered items of each label as ``q_a``, ``q_b``).
         """
         if self.min_accuracy is not None and not (
             self._exceeds(correct_a, self.min_accuracy, q_a)
@@ -209,6 +225,8 @@ class SafetySpec:
         if self.min_total_accuracy is not None:
             parts.append(f"total accuracy {sign} {self.min_total_accuracy}")
         text = " and ".join(parts) or "no condition"
+        if self.answered_only and parts:
+            text += " among answered items"
 
         def listed(pairs: tuple[tuple[str, Fraction | None], ...]) -> str:
             return ", ".join(
@@ -233,6 +251,8 @@ class SafetySpec:
             "min_total_accuracy": None if self.min_total_accuracy is None else str(self.min_total_accuracy),
             "strict": self.strict,
         }
+        if self.answered_only:
+            out["answered_only"] = True
         if self.by_label:
             out["by_label"] = {k: None if t is None else str(t) for k, t in self.by_label}
         if self.by_classifier:

@@ -255,7 +255,8 @@ def sample_labelled_tests(
     Returns
     -------
     Draw
-        Each witness is a labelled test: ``witness.to_sketch(sketch.classifiers, sketch.labels)``.
+        Each witness is a labelled test: ``witness.to_sketch(sketch.classifiers, sketch.labels,
+        sketch.abstain)``.
     """
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
@@ -273,7 +274,7 @@ def sample_labelled_tests(
         raise SpecError("classifiers is empty; give one or more names or indices, or None for all")
     _, _, code, count = sketch.table()
     merged: dict[tuple[int, ...], int] = {}
-    for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_labels).tolist(), count.tolist()):
+    for row, c in zip(decode(code, sketch.n_classifiers, sketch.n_responses).tolist(), count.tolist()):
         merged[tuple(row)] = merged.get(tuple(row), 0) + int(c)
     program = build_program(
         list(merged), list(merged.values()), sketch.n_labels, members, spec, sketch.classifiers, sketch.labels

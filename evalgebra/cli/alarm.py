@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         min_accuracy=None if args.min_accuracy == "none" else args.min_accuracy,
         min_total_accuracy=args.min_total_accuracy,
         strict=not args.non_strict,
+        answered_only=args.answered_only,
     )
     subsets = None
     if args.subsets:
@@ -166,7 +167,7 @@ def _write_witness(report: AlarmReport, members: Sequence[str], path: str) -> No
             "kept no witness to write"
         )
     indices = [report.classifiers.index(c) for c in result.classifiers]
-    witness = result.witness.restrict(indices).to_sketch(report.classifiers, report.labels)
+    witness = result.witness.restrict(indices).to_sketch(report.classifiers, report.labels, report.abstain)
     write_output(path, witness.to_json())
     print(
         f"wrote {path}: an answer key under which {subset} all meet {report.spec.describe()}: {witness!r}",
@@ -177,7 +178,10 @@ def _write_witness(report: AlarmReport, members: Sequence[str], path: str) -> No
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``alarm`` command to the subcommands ``sub``; its parser."""
     al = sub.add_parser("alarm", help="the logical alarm for every subset of the ensemble")
-    al.add_argument("sketch", help="sketch JSON v1, any number of labels (an answer key, if any, is ignored)")
+    al.add_argument(
+        "sketch",
+        help="sketch JSON v1, any number of labels, abstentions allowed (an answer key, if any, is ignored)",
+    )
     al.add_argument(
         "--min-accuracy",
         default="1/2",
@@ -191,6 +195,14 @@ def register(sub: Any) -> argparse.ArgumentParser:
         help=f"every member above this total accuracy ({RATIONAL_HELP})",
     )
     al.add_argument("--non-strict", action="store_true", help="'at least' instead of 'above' the thresholds")
+    al.add_argument(
+        "--answered-only",
+        action="store_true",
+        help="with abstentions: the thresholds are on the accuracy among the items a member answered, "
+        "P(answer = l | truth = l, answered). By default an abstention is not a correct answer: the "
+        "accuracy on l is P(answer = l | truth = l) over all items of l, so a member that abstains on "
+        "more items than the thresholds allow fires alone",
+    )
     al.add_argument(
         "--subsets",
         default=None,

@@ -263,7 +263,7 @@ def test_minimal_firing_skips_everything_when_the_ensemble_is_quiet():
 )
 def test_exact_qa_set_resolves_holes_beyond_the_budget(counts, spec, expected):
     """Past the candidate budget, blocks (segment witnesses, block certificates) still find every hole."""
-    from evalgebra.alarm.ranges import exact_qa_set
+    from evalgebra.alarm.ranges import FeasibleSet, Progression, exact_qa_pool, exact_qa_set
 
     sketch = Sketch.from_counts(counts, labels=["a", "b"])
     program = _Verdicts(sketch, spec).program((0, 1, 2))
@@ -272,7 +272,10 @@ def test_exact_qa_set_resolves_holes_beyond_the_budget(counts, spec, expected):
     assert set(one_by_one) == enumerate_feasible(sketch, (0, 1, 2), spec)
     by_blocks = exact_qa_set(program, budget=40)
     assert by_blocks.exact and set(by_blocks) == set(one_by_one), by_blocks.text()
-    starved = exact_qa_set(program, budget=1)  # too few calls: a superset, said so
+    pool = FeasibleSet((Progression(one_by_one.lo, one_by_one.hi),))
+    resolved = exact_qa_pool(program, pool, budget=40)  # the blocks alone, without the witness walks
+    assert resolved.exact and set(resolved) == set(one_by_one), resolved.text()
+    starved = exact_qa_pool(program, pool, budget=1)  # too few calls: a superset, said so
     assert not starved.exact and set(one_by_one) <= set(starved)
 
 

@@ -683,16 +683,17 @@ def test_logical_alarm_past_float_range_is_quick_and_honest():
     assert all(r.verdict in ("quiet", "fires") for r in report.subsets if len(r.classifiers) <= 2)
 
 
-def test_abstentions_refused_with_the_fix():
-    """A sketch with abstentions is refused (its codes are not labels),
-    and the collapse the message names works."""
+def test_abstentions_taken_by_the_alarm_and_refused_by_the_interval_method():
+    """The programs carry abstentions (never a correct answer); the binary interval method refuses them,
+    naming the alarm that takes them. Counting the abstentions as the label ``b`` is another test."""
     from evalgebra.data.sketch import Sketch
 
     rows = [["a", "a", "unsure"], ["b", "a", "b"], ["a", "b", "a"], ["b", "b", "b"], ["a", "a", "a"]]
     sketch = Sketch.from_decisions(rows, abstain=["unsure"])
-    with pytest.raises(SketchError, match="collapse_responses"):
-        alarm_module.logical_alarm(sketch)
-    with pytest.raises(SketchError, match="abstentions"):
-        alarm_module.minimal_firing(sketch)
+    with pytest.raises(SketchError, match="logical_alarm takes them"):
+        alarm_module.axiom_segments(sketch, "c2")
+    assert alarm_module.logical_alarm(sketch).result("c2").verdict == "quiet"
+    assert alarm_module.minimal_firing(sketch, SafetySpec("2/3")) == (("c2",),)  # its abstention counts
     collapsed = sketch.collapse_responses({"unsure": "b"})
+    assert alarm_module.minimal_firing(collapsed, SafetySpec("2/3")) == (("c0", "c2"), ("c1", "c2"))
     assert alarm_module.logical_alarm(collapsed).result("c0", "c1").verdict in ("fires", "quiet")

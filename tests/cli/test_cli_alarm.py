@@ -229,3 +229,29 @@ def test_alarm_json_patterns_are_lists_so_a_bar_in_a_label_reads_back(cli, tmp_p
     for (decisions, _), count in read.items():
         observed[decisions] = observed.get(decisions, 0) + count
     assert observed == {p: c for p, c in counts.items() if c}
+
+
+def test_alarm_takes_abstentions_and_answered_only_asks_the_other_question(cli, tmp_path):
+    rows = [
+        ["a", "a", "?"],
+        ["a", "a", "?"],
+        ["b", "b", "?"],
+        ["b", "a", "b"],
+        ["a", "b", "a"],
+        ["b", "b", "?"],
+    ]
+    path = tmp_path / "panel.json"
+    Sketch.from_decisions(rows, labels=["a", "b"], abstain=["?"]).write_json(path)
+    status, out, _ = cli("alarm", path, "--fail-on", "fires")
+    assert status == 1 and "smallest firing subsets: c2" in out  # abstains on 4 of 6 items
+    witness_path = tmp_path / "key.json"
+    status, out, _ = cli("alarm", path, "--answered-only", "--json", "--witness", witness_path)
+    doc = json.loads(out)
+    assert status == 0 and not doc["fires"] and doc["spec"]["answered_only"] is True
+    assert doc["abstain"] == ["?"]
+    key = Sketch.read_json(witness_path)
+    assert key.is_labelled and key.abstain == ("?",) and key.Q == 6
+    _, help_text, _ = cli("alarm", "--help")
+    assert "--answered-only" in help_text and "among the items a member answered" in " ".join(
+        help_text.split()
+    )
