@@ -46,12 +46,13 @@ bench: setup
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build
 
-# Peer comparison (ntqr, crowd-kit DawidSkene and MajorityVote): the peers go in their own venv, pinned,
-# never in evalgebra's dependencies.
+# Peer comparison (ntqr, crowd-kit DawidSkene and MajorityVote, judgepanel): the peers go in their own
+# venv, pinned, never in evalgebra's dependencies. judgepanel needs Python 3.12 or later.
+PEERS_PYTHON ?= python3.12
 PEERS_VENV := benchmarks/.peers-venv
 .PHONY: bench-peers
 $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
-	$(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_PYTHON) -m venv $(PEERS_VENV)
 	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(PEERS_VENV)/bin/python -m pip install --quiet -r benchmarks/peers/requirements-peers.txt
 	touch $(PEERS_VENV)/.installed
