@@ -60,3 +60,4 @@ $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
 bench-peers: setup $(PEERS_VENV)/.installed
 	$(BIN)/python benchmarks/bench_peers.py
 	$(BIN)/python benchmarks/bench_crowd.py
+	$(BIN)/python benchmarks/bench_crowd_cli.py

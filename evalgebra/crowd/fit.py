@@ -324,7 +324,10 @@ def _algebraic_start(
             table.worker[keep],
             table.answer[keep],
         )
-    result = sparse_evaluation(labelled, splits=splits, seed=seed, refine=0, min_items=min_items)
+    try:
+        result = sparse_evaluation(labelled, splits=splits, seed=seed, refine=0, min_items=min_items)
+    except np.linalg.LinAlgError as exc:  # a singular pair table the batch evaluator did not catch
+        return None, None, f"the views' pair tables are singular ({exc})"
     if not np.isfinite(result.priors).all():
         reasons = "; ".join(dict.fromkeys(a.detail for a in result.alarms))
         return result, None, f"no split of the workers into three groups could be evaluated ({reasons})"
