@@ -13,9 +13,11 @@ On generated sparse crowds with a known truth (``evalgebra.datasets.crowd.sparse
   time, which the load other processes put on a shared machine disturbs least),
 
 for ``DawidSkeneAlgebraic(refine=k).fit(frame)`` (the crowd-kit-shaped face: coding the
-frame, the algebraic estimate, ``k`` EM refinement passes, the pandas outputs; ``k = 0`` is
-the algebraic estimate alone), and, in the peer environment (``benchmarks/.peers-venv``, made
-by ``make bench-peers``; run as a subprocess, ``benchmarks/peers/run_crowd_peers.py``),
+frame, the algebraic estimate, at most ``k`` EM steps, the pandas outputs; ``k = 0`` is the
+better of the algebraic and the majority-vote start; the default fit iterates to its tolerance
+and ``benchmarks/bench_crowd_cli.py`` measures it), and, in the peer environment
+(``benchmarks/.peers-venv``, made by ``make bench-peers``; run as a subprocess,
+``benchmarks/peers/run_crowd_peers.py``),
 crowd-kit's ``DawidSkene`` with its defaults and run to convergence (``--ds-tol``) and its
 ``MajorityVote``. Without the peer environment it prints evalgebra's side and says how to
 make it.

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from evalgebra.cli import alarm, evaluate, example, merge, point, polys, sketch
+from evalgebra.cli import alarm, crowd, evaluate, example, merge, point, polys, sketch
 from evalgebra.cli.args import PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE, one_line, time_limit_value
 from evalgebra.errors import EvalgebraError
 
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="COMMAND",
         help="what to do ('evalgebra COMMAND --help' lists its options)",
     )
-    for command in (example, sketch, merge, point, polys, evaluate, alarm):
+    for command in (example, sketch, merge, point, polys, evaluate, alarm, crowd):
         command.register(sub)
     return parser
 

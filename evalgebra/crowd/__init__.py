@@ -2,6 +2,8 @@ r"""Crowds: sparse ``task, worker, label`` answers, evaluated algebraically.
 
 ============================  ==============================================================
 :func:`crowd_table`           code long answers (any subset of tasks per worker)
+:func:`crowd_fit`             Dawid-Skene EM to a tolerance from the algebraic start and
+                              majority vote, known answers (gold) held fixed
 :func:`sparse_evaluation`     group views -> exact-model trio -> linear worker rows -> tasks
 :func:`dense_trios`           every trio of workers on the tasks all three answered
 :class:`DawidSkeneAlgebraic`  the crowd-kit-shaped face: ``fit(df)``, ``labels_``, ``probas_``,
@@ -20,10 +22,31 @@ True
 0.51
 """
 
-from evalgebra.crowd.facade import DawidSkeneAlgebraic
-from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
-from evalgebra.crowd.table import CrowdTable, crowd_table
-from evalgebra.crowd.trios import DenseTrios, dense_trios
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+#: Where each public name lives, imported on first access (PEP 562): ``evalgebra crowd --help`` and
+#: the command line's start do not load the evaluators (and SciPy) behind the fit.
+_LAZY = {
+    "CrowdTable": "evalgebra.crowd.table",
+    "crowd_table": "evalgebra.crowd.table",
+    "CrowdEvaluation": "evalgebra.crowd.sparse",
+    "sparse_evaluation": "evalgebra.crowd.sparse",
+    "DenseTrios": "evalgebra.crowd.trios",
+    "dense_trios": "evalgebra.crowd.trios",
+    "CrowdFit": "evalgebra.crowd.fit",
+    "crowd_fit": "evalgebra.crowd.fit",
+    "DawidSkeneAlgebraic": "evalgebra.crowd.facade",
+}
+
+if TYPE_CHECKING:
+    from evalgebra.crowd.facade import DawidSkeneAlgebraic
+    from evalgebra.crowd.fit import CrowdFit, crowd_fit
+    from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
+    from evalgebra.crowd.table import CrowdTable, crowd_table
+    from evalgebra.crowd.trios import DenseTrios, dense_trios
 
 __all__ = [
     "CrowdTable",
@@ -32,5 +55,21 @@ __all__ = [
     "sparse_evaluation",
     "DenseTrios",
     "dense_trios",
+    "CrowdFit",
+    "crowd_fit",
     "DawidSkeneAlgebraic",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The public names, imported on first access (then cached)."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'evalgebra.crowd' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's own names and every public name."""
+    return sorted(set(globals()) | set(__all__))

@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.errors import SpecError
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.numbers.seeds import check_seed
 
-__all__ = ["CrowdData", "sparse_crowd"]
+__all__ = ["CrowdData", "sparse_crowd", "sketch_crowd"]
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,7 @@ def sparse_crowd(
     per_task: int = 5,
     n_labels: int = 3,
     priors: Any = None,
+    hard: float = 0.0,
 ) -> CrowdData:
     r"""Generate a sparse crowd with a known truth (seeded, reproducible).
 
@@ -164,6 +165,12 @@ def sparse_crowd(
     priors : sequence of float, optional
         The label distribution (default ``0.5, 0.3, 0.2`` for three labels, decreasing
         otherwise).
+    hard : float
+        The share of *hard* tasks (default 0): each has a decoy label (not its true one,
+        drawn at random) that every worker answering it gives with probability 1/2 instead of
+        following its confusion row. The workers' errors are then correlated (they share the
+        decoy), which the independent model does not describe; ``confusion`` stays the rows of
+        the easy tasks.
 
     Returns
     -------
@@ -178,6 +185,9 @@ def sparse_crowd(
     --------
     >>> sparse_crowd(seed=1, n_tasks=4, n_workers=6, per_task=2).answers().shape
     (8, 3)
+    >>> easy, hard = sparse_crowd(seed=0), sparse_crowd(seed=0, hard=0.2)
+    >>> bool((easy.truth == hard.truth).all()), bool((easy.answer == hard.answer).mean() > 0.8)
+    (True, True)
     """
     if n_labels < 2 or n_tasks < 1 or n_workers < 1 or not 1 <= per_task <= n_workers:
         raise SpecError(
@@ -190,6 +200,8 @@ def sparse_crowd(
     priors = np.asarray(priors, dtype=float)
     if priors.shape != (n_labels,) or np.any(priors < 0) or not np.isclose(priors.sum(), 1.0):
         raise SpecError(f"priors must be {n_labels} non-negative numbers summing to 1, got {priors.tolist()}")
+    if not 0 <= hard <= 1:
+        raise SpecError(f"hard must be a share between 0 and 1, got {hard!r}")
     rng = np.random.default_rng(check_seed(seed))
     total = sum(k[1] for k in _KINDS)
     kinds = [name for name, count, _ in _KINDS for _ in range(count)]
@@ -205,6 +217,11 @@ def sparse_crowd(
     cumulative = np.cumsum(confusion[worker, truth[task]], axis=1)
     answer = (rng.random(len(task))[:, None] > cumulative).sum(axis=1)
     answer = np.minimum(answer, n_labels - 1)
+    if hard > 0:  # drawn after everything else: hard=0 gives the same crowd as before
+        is_hard = rng.random(n_tasks) < hard
+        decoy = (truth + rng.integers(1, n_labels, size=n_tasks)) % n_labels
+        fooled = is_hard[task] & (rng.random(len(task)) < 0.5)
+        answer = np.where(fooled, decoy[task], answer)
     labels = tuple(chr(ord("a") + k) if n_labels <= 26 else f"l{k}" for k in range(n_labels))
     width = len(str(n_tasks - 1))
     return CrowdData(
@@ -218,4 +235,73 @@ def sparse_crowd(
         priors=priors,
         confusion=confusion,
         kinds=tuple(kinds),
+    )
+
+
+def sketch_crowd(sketch: Any) -> CrowdData:
+    r"""A labelled sketch as a crowd: every classifier a worker that answers every item.
+
+    Each item of the sketch becomes a task (``t0000, t0001, ...``, in the order of the
+    patterns within each true label, so not the test's own item order) answered by every
+    classifier; ``priors`` and ``confusion`` are the test's realised prevalences and response
+    rates (what an evaluator should find), ``kinds`` are all ``"classifier"``. The bundled
+    labelled sketches are real tests, so this gives real crowds with a known truth: three LLM
+    graders of BIG-Bench-Mistake, three classifiers of the ACS survey.
+
+    Parameters
+    ----------
+    sketch : Sketch or str
+        A labelled sketch, or the name of a bundled one (:func:`evalgebra.datasets.load`).
+
+    Returns
+    -------
+    CrowdData
+
+    Raises
+    ------
+    SketchError
+        The sketch has no answer key, or abstentions.
+
+    Examples
+    --------
+    >>> data = sketch_crowd("bigbench_mistake")
+    >>> data.n_tasks, data.workers, len(data.task)
+    (281, ('claude_haiku', 'mistral_large', 'gpt4_turbo'), 843)
+    >>> [round(float(p), 4) for p in data.priors]
+    [0.8434, 0.1566]
+    """
+    if isinstance(sketch, str):
+        from evalgebra.datasets import load
+
+        sketch = load(sketch)
+    if not getattr(sketch, "is_labelled", False):
+        raise SketchError("sketch_crowd needs a labelled sketch (one with by_true_label counts)")
+    if tuple(sketch.responses) != tuple(sketch.labels):
+        raise SketchError("sketch_crowd takes sketches without abstentions")
+    labels, workers = tuple(sketch.labels), tuple(sketch.classifiers)
+    position = {x: k for k, x in enumerate(labels)}
+    patterns, truth = [], []
+    for ell, counts in sketch.by_true_label().items():
+        for pattern, n in counts.items():
+            patterns.extend([[position[x] for x in pattern]] * int(n))
+            truth.extend([position[ell]] * int(n))
+    answers = np.array(patterns, dtype=np.int64).reshape(-1, len(workers))
+    n_tasks, n_workers, r = answers.shape[0], len(workers), len(labels)
+    truth_array = np.array(truth, dtype=np.int64)
+    confusion = np.zeros((n_workers, r, r))
+    for w in range(n_workers):
+        np.add.at(confusion[w], (truth_array, answers[:, w]), 1.0)
+    confusion /= np.maximum(confusion.sum(axis=2, keepdims=True), 1.0)
+    width = max(4, len(str(n_tasks - 1)))
+    return CrowdData(
+        labels=labels,
+        workers=workers,
+        tasks=tuple(f"t{t:0{width}d}" for t in range(n_tasks)),
+        task=np.repeat(np.arange(n_tasks), n_workers),
+        worker=np.tile(np.arange(n_workers), n_tasks),
+        answer=answers.ravel(),
+        truth=truth_array,
+        priors=np.bincount(truth_array, minlength=r) / n_tasks,
+        confusion=confusion,
+        kinds=("classifier",) * n_workers,
     )

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from evalgebra.crowd.facade import DawidSkeneAlgebraic
+from evalgebra.crowd.fit import crowd_fit
 from evalgebra.crowd.sparse import sparse_evaluation
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.errors import SketchError
@@ -33,13 +34,17 @@ def test_fit_leaves_crowd_kit_shaped_attributes(fitted):
     assert model.items_.index.name == "worker" and model.too_sparse_ == {}
 
 
-def test_fit_is_the_sparse_evaluation_with_refinement(fitted):
+def test_fit_is_the_crowd_fit_from_the_algebraic_start(fitted):
     data, model = fitted
-    direct = sparse_evaluation(data.records(), refine=5)
+    direct = crowd_fit(data.records())
     assert np.allclose(model.probas_.to_numpy(), direct.posteriors)
     w = data.workers[7]
     assert np.allclose(model.errors_.xs(w, level="worker").to_numpy().T, direct.rows[7])
-    assert model.evaluation_.refined == 5
+    assert model.fit_.converged and model.evaluation_ is not None
+    start = sparse_evaluation(data.records())  # the algebraic start, unrefined
+    assert np.allclose(model.evaluation_.priors, start.priors)
+    capped = DawidSkeneAlgebraic(refine=0).fit(data.answers())  # no EM step: the better start itself
+    assert capped.fit_.iterations == 0
 
 
 def test_fit_predict_and_fit_predict_proba(fitted):
@@ -60,12 +65,13 @@ def test_fit_keeps_integer_tasks_and_labels():
     assert list(model.probas_.columns) == [0, 1] and model.errors_.loc[("w00", 0), 0] > 0
 
 
-def test_fit_names_too_sparse_workers_and_leaves_them_out_of_errors():
+def test_fit_names_too_sparse_workers_and_estimates_them_by_em():
     data = sparse_crowd(seed=0, n_tasks=900)
     frame = pd.concat([data.answers(), pd.DataFrame({"task": ["t0000"], "worker": ["late"], "label": ["a"]})])
     model = DawidSkeneAlgebraic().fit(frame)
-    assert list(model.too_sparse_) == ["late"]
-    assert "late" not in model.errors_.index.get_level_values("worker") and model.items_["late"] <= 1
+    assert list(model.too_sparse_) == ["late"]  # too sparse for the algebraic start
+    late = model.errors_.xs("late", level="worker")
+    assert np.allclose(late.sum(axis=0), 1.0) and model.items_["late"] == 1
 
 
 def test_fit_refuses_what_it_cannot_read():
@@ -81,5 +87,18 @@ def test_fit_refuses_what_it_cannot_read():
         [(f"t{t}", f"w{w}", "a" if w % 2 else "b") for t in range(20) for w in range(6)],
         columns=["task", "worker", "label"],
     )
-    with pytest.raises(SketchError, match="no split"):
-        DawidSkeneAlgebraic().fit(degenerate)
+    model = DawidSkeneAlgebraic().fit(degenerate)  # no algebraic start: majority vote's, said so
+    assert model.evaluation_ is None and model.fit_.start == "majority"
+    assert model.fit_.notes[0].startswith("the algebraic start failed")
+
+
+def test_fit_holds_true_labels_and_falls_back_on_bigbench_mistake():
+    from evalgebra.datasets.crowd import sketch_crowd
+
+    data = sketch_crowd("bigbench_mistake")
+    model = DawidSkeneAlgebraic().fit(data.answers())  # it raised SketchError before issue 23
+    assert model.fit_.start == "majority" and model.fit_.converged
+    gold = data.true_labels().iloc[::10]
+    given = DawidSkeneAlgebraic().fit(data.answers(), true_labels=gold)
+    assert given.labels_.loc[gold.index].tolist() == gold.tolist()
+    assert given.probas_.loc[gold.index].max(axis=1).eq(1.0).all()

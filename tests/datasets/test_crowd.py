@@ -46,3 +46,38 @@ def test_sparse_crowd_frames_and_records_agree():
 def test_sparse_crowd_refuses_sizes_that_do_not_fit(kwargs):
     with pytest.raises(SpecError):
         sparse_crowd(**kwargs)
+
+
+def test_sketch_crowd_recounts_to_the_sketch():
+    from collections import Counter
+
+    from evalgebra import datasets
+    from evalgebra.datasets.crowd import sketch_crowd
+
+    for name in datasets.names():
+        sketch = datasets.load(name)
+        data = sketch_crowd(sketch)
+        answers = data.answer.reshape(data.n_tasks, data.n_workers)
+        recount = Counter(
+            (data.labels[t], tuple(data.labels[a] for a in row))
+            for t, row in zip(data.truth, answers.tolist())
+        )
+        expected = {
+            (ell, p): n for ell, counts in sketch.by_true_label().items() for p, n in counts.items() if n
+        }
+        assert dict(recount) == expected
+        assert np.allclose(data.confusion.sum(axis=2), 1.0)
+
+
+def test_sparse_crowd_hard_tasks_share_a_decoy():
+    from evalgebra.datasets.crowd import sparse_crowd
+
+    easy, hard = sparse_crowd(seed=5, n_tasks=2000), sparse_crowd(seed=5, n_tasks=2000, hard=0.3)
+    assert np.array_equal(easy.truth, hard.truth) and np.array_equal(easy.worker, hard.worker)
+    changed = np.flatnonzero(easy.answer != hard.answer)
+    assert 0 < len(changed) < len(easy.answer)
+    assert np.all(hard.answer[changed] != hard.truth[hard.task[changed]])  # a decoy is never the truth
+    per_task = {}
+    for k in changed.tolist():  # one decoy per hard task, whoever gave it
+        per_task.setdefault(int(hard.task[k]), set()).add(int(hard.answer[k]))
+    assert all(len(v) == 1 for v in per_task.values())

@@ -1,0 +1,115 @@
+"""evalgebra crowd: the labels and workers files, gold, JSON lines, messy input, errors in one line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalgebra.cli import main
+from evalgebra.crowd.fit import crowd_fit
+from evalgebra.datasets.crowd import sparse_crowd
+
+
+@pytest.fixture(scope="module")
+def data():
+    return sparse_crowd(seed=1, n_tasks=500, n_workers=12, per_task=4)
+
+
+def _write(path: Path, data, header=("item", "annotator", "answer")) -> Path:
+    path.write_text(",".join(header) + "\n" + "".join(f"{t},{w},{r}\n" for t, w, r in data.records()))
+    return path
+
+
+def _table(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_crowd_writes_labels_and_workers_whatever_the_columns_are_called(tmp_path, data, capsys):
+    answers = _write(tmp_path / "answers.csv", data)
+    labels, workers = tmp_path / "labels.csv", tmp_path / "workers.csv"
+    options = ["--task", "item", "--worker", "annotator", "--label", "answer"]
+    assert main(["crowd", str(answers), *options, "-o", str(labels), "--workers", str(workers)]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("Crowd: 500 tasks, 12 workers, 2000 answers") and "converged" in out.out
+    rows = _table(labels.read_text())
+    assert list(rows[0]) == ["task", "label", "p_a", "p_b", "p_c"] and len(rows) == 500
+    fit = crowd_fit(data.records())  # the same fit, from Python
+    assert [r["label"] for r in rows] == fit.task_labels()
+    assert np.allclose([[float(r[f"p_{x}"]) for x in "abc"] for r in rows], fit.posteriors)
+    table = _table(workers.read_text())
+    assert list(table[0]) == ["worker", "truth", "tasks", "p_a", "p_b", "p_c", "n_a", "n_b", "n_c"]
+    assert len(table) == 12 * 3
+    for row in table:  # every row a distribution; its counts add up to its tasks
+        assert sum(float(row[f"p_{x}"]) for x in "abc") == pytest.approx(1.0)
+        assert sum(float(row[f"n_{x}"]) for x in "abc") == pytest.approx(float(row["tasks"]))
+    answered = {w: 0.0 for w in data.workers}
+    for row in table:
+        answered[row["worker"]] += float(row["tasks"])
+    coverage = np.bincount(data.worker, minlength=data.n_workers)
+    assert [round(answered[w], 6) for w in data.workers] == coverage.tolist()  # all answers behind rows
+
+
+def test_crowd_holds_gold_and_says_what_it_ignored_or_added(tmp_path, data, capsys):
+    answers = _write(tmp_path / "answers.csv", data, ("task", "worker", "label"))
+    truth = {data.tasks[t]: data.labels[data.truth[t]] for t in range(0, data.n_tasks, 10)}
+    gold = tmp_path / "gold.csv"
+    gold.write_text("task,label\n" + "".join(f"{t},{x}\n" for t, x in truth.items()) + "nowhere,a\nt0001,d\n")
+    labels = tmp_path / "labels.csv"
+    assert main(["crowd", str(answers), "--gold", str(gold), "-o", str(labels)]) == 0
+    err = capsys.readouterr().err
+    assert "gold: 1 task(s) not among the answered tasks, ignored (first: 'nowhere')" in err
+    assert "gold: label(s) ['d'] no worker answered, added" in err
+    rows = {r["task"]: r for r in _table(labels.read_text())}
+    assert list(next(iter(rows.values()))) == ["task", "label", "p_a", "p_b", "p_c", "p_d"]
+    assert all(rows[t]["label"] == x and float(rows[t][f"p_{x}"]) == 1.0 for t, x in truth.items())
+    assert rows["t0001"]["label"] == "d"
+
+
+def test_crowd_reads_json_lines_with_abstentions_and_writes_to_stdout(tmp_path):
+    lines = [
+        json.dumps(
+            {
+                "item": f"q{t}",
+                "judge": f"j{j}",
+                "verdict": "unsure" if (t + j) % 7 == 0 else "ab"[(t + (j == t % 4)) % 2],
+            }
+        )
+        for t in range(60)
+        for j in range(4)
+    ]
+    log = tmp_path / "judges.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "evalgebra", "crowd", str(log), "--task", "item", "--worker", "judge",
+         "--label", "verdict", "--abstain", "unsure", "-o", "-", "--workers", str(tmp_path / "w.csv")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "task,label,p_a,p_b" and len(run.stdout.splitlines()) == 61
+    assert "\nCrowd: 60 tasks, 4 workers" in run.stderr  # the summary goes to standard error
+    assert run.stderr.startswith("evalgebra: the algebraic start failed: the views' pair tables are singular")
+    header = (tmp_path / "w.csv").read_text().splitlines()[0]
+    assert header == "worker,truth,tasks,p_a,p_b,p_unsure,n_a,n_b,n_unsure"
+
+
+def test_crowd_errors_are_one_line_with_what_to_do(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("task,worker,label\nt1,w1,a\nt1,w1,b\nt2,w2,\n")
+    for options, message in (
+        ([], "missing task, worker or label (first: line 4); drop them"),
+        (["--missing", "drop"], "answered more than once (first: worker 'w1' on task 't1', lines 2 and 3)"),
+        (["--task", "item"], "no column(s) ['item']"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "evalgebra", "crowd", str(bad), *options],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+        assert run.stderr.startswith("evalgebra: error: ") and message in run.stderr
