@@ -129,15 +129,11 @@ def identifiable_pair_structures(n_classifiers: int, n_labels: int = 2) -> tuple
     ((), ())
     """
     classes = _finite_classes(n_classifiers, n_labels)
-    if not classes:
-        return ()
-    pairs = list(itertools.combinations(range(n_classifiers), 2))
-    found = []
-    for size in range(1, len(pairs) + 1):
-        for chosen in itertools.combinations(pairs, size):
-            if canonical_structure(n_classifiers, chosen) in classes:
-                found.append(tuple(chosen))
-    return tuple(found)
+    found = set()
+    for structure in classes:  # every relabelling of each class (N! images each, few classes)
+        for perm in itertools.permutations(range(n_classifiers)):
+            found.add(tuple(sorted(tuple(sorted((perm[i], perm[j]))) for i, j in structure)))
+    return tuple(sorted(found, key=lambda s: (len(s), s)))
 
 
 def _extended(point: StructurePoint, source: Structure, target: Structure) -> StructurePoint:
