@@ -13,8 +13,9 @@ unit tests:
 3. the vectorised float path
    (:func:`~evalgebra.evaluators.correlated.structured_batch.evaluate_structured_batch`)
    for the one-pair structure: **10^6 sketches/s**;
-4. accuracy: the error in prevalence and accuracies of ``structure=`` and of the independent
-   evaluator (trios averaged) on simulated correlated tests, exact (expected sketches) and
+4. accuracy: the error in prevalence and accuracies of ``structure=`` (its exact point and its fitted
+   point) and of the independent evaluator (trios averaged, and fitted) on simulated correlated tests,
+   exact (expected sketches) and
    sampled (multinomial tests of ``--items`` items), both printed, over the sketches each
    evaluator answers; those it does not (no point chosen, or every point outside the unit cube:
    the alarms of ``UNANSWERED``) are counted and printed beside the means, never averaged in.
@@ -49,6 +50,8 @@ from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.evaluators.correlated.structure_lookup import available_structures  # noqa: E402
 from evalgebra.evaluators.correlated.structured import evaluate_structured, evaluate_structured_counts  # noqa: E402
 from evalgebra.evaluators.correlated.structured_batch import evaluate_structured_batch  # noqa: E402
+from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
+from evalgebra.evaluators.fitted.structure_choice import with_structure_fit  # noqa: E402
 from evalgebra.evaluators.independent.algebraic import algebraic_evaluation  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.structures import structure_text  # noqa: E402
@@ -179,8 +182,13 @@ UNANSWERED = ("outside_unit_cube", "undecided")
 
 
 def answered(result):
-    """The chosen point, or None when the evaluation chose none or says it is no estimate (UNANSWERED)."""
-    if result.point is None or any(kind in UNANSWERED for kind in result.alarm_kinds()):
+    """The chosen point, or None when the evaluation chose none or says it is no estimate (UNANSWERED; the
+    exact points' alarms do not concern a fitted point chosen beside them)."""
+    if result.point is None:
+        return None
+    if result.fit is not None and result.chosen == result.fit.fitted_index:
+        return result.point
+    if any(kind in UNANSWERED for kind in result.alarm_kinds()):
         return None
     return result.point
 
@@ -194,17 +202,7 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
     alarm of UNANSWERED) are counted (``*_skipped``), not averaged."""
     rng = np.random.default_rng(seed)
     table: dict[str, list[float]] = {
-        k: []
-        for k in (
-            "exact_s_p",
-            "exact_s_a",
-            "exact_i_p",
-            "exact_i_a",
-            "sampled_s_p",
-            "sampled_s_a",
-            "sampled_i_p",
-            "sampled_i_a",
-        )
+        f"{kind}_{method}_{what}": [] for kind in ("exact", "sampled") for method in "sifj" for what in "pa"
     }
     for point in points:
         truth = truth_values(point)
@@ -213,9 +211,12 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
             ("sampled", sampled_sketch(point, items, rng)),
         ):
             names = sketch.classifiers
+            exact = evaluate_structured(sketch, list(structure))
             for method, result in (
-                ("s", evaluate_structured(sketch, list(structure))),
+                ("s", exact),
                 ("i", algebraic_evaluation(sketch)),
+                ("f", with_structure_fit(exact, sketch, tuple(structure))),
+                ("j", evaluate(sketch)),
             ):
                 p, a = errors(answered(result), names, truth)
                 table[f"{kind}_{method}_p"].append(p)
@@ -298,16 +299,23 @@ def main(argv: list[str] | None = None) -> int:
         f"{' / '.join(UNANSWERED)} (counted, not averaged)"
     )
     print(
+        "(structure= exact: the generated eliminant's chosen point; fitted: the maximum-likelihood point of "
+        "the structure, evaluate(sketch, structure=...); independent exact: the trios' algebra; independent "
+        "fitted: evaluate(sketch))"
+    )
+    print(
         f"{'structure':<22} {'test':<8} {'structure= P_a':>15} {'accuracies':>11} {'skipped':>8} "
-        f"{'independent P_a':>16} {'accuracies':>11} {'skipped':>8}"
+        f"{'fitted P_a':>11} {'accuracies':>11} "
+        f"{'independent P_a':>16} {'accuracies':>11} {'skipped':>8} {'fitted P_a':>11} {'accuracies':>11}"
     )
     for structure, row in accuracy_rows:
         for kind in ("exact", "sampled"):
             print(
                 f"{structure_text(structure):<22} {kind:<8} {row[kind + '_s_p']:>15.5f} "
                 f"{row[kind + '_s_a']:>11.5f} "
-                f"{row[kind + '_s_skipped']:>8} {row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
-                f"{row[kind + '_i_skipped']:>8}"
+                f"{row[kind + '_s_skipped']:>8} {row[kind + '_f_p']:>11.5f} {row[kind + '_f_a']:>11.5f} "
+                f"{row[kind + '_i_p']:>16.5f} {row[kind + '_i_a']:>11.5f} "
+                f"{row[kind + '_i_skipped']:>8} {row[kind + '_j_p']:>11.5f} {row[kind + '_j_a']:>11.5f}"
             )
     return 0
 

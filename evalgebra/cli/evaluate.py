@@ -137,6 +137,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         lines.append("no point chosen (see the alarms)")
     if result.fit is not None:
         lines.append(result.fit.describe())
+    if result.structure_evidence is not None:
+        lines.extend(result.structure_evidence.lines())
     if result.intervals is not None:
         lines.append(f"intervals: {result.intervals.text()}")
     if result.partition and result.chosen is not None:
@@ -246,10 +248,16 @@ def run(args: argparse.Namespace) -> int:
     fail_on = set(args.fail_on or ())
     if "below_spec" in fail_on and args.min_accuracy is None:
         raise EvalgebraError("--fail-on below_spec needs --min-accuracy X (the threshold to check)")
-    structure = structure_value(args.structure, sketch.classifiers) if args.structure else None
-    if structure is not None and args.derive:
+    structure = (
+        "auto"
+        if args.structure == "auto"
+        else structure_value(args.structure, sketch.classifiers)
+        if args.structure
+        else None
+    )
+    if structure not in (None, "auto") and args.derive:
         _derive_missing(structure, sketch)
-    if args.method == "algebraic" and structure is None:
+    if args.method == "algebraic" and structure in (None, "auto"):
         check_trios(sketch.n_classifiers, args.force, sketch.n_labels)
     if args.intervals is None and (
         args.level is not None or args.n_boot is not None or args.seed is not None
@@ -303,7 +311,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
         "or names, as for point/polys; indices count the classifiers in the order --classifiers "
         "gives, else the sketch's): the algebraic method then evaluates binary classifiers whose "
         "errors may correlate on them, exactly; a structure that is not identifiable, or whose "
-        "correlations the counts leave free, is refused (exit 2)",
+        "correlations the counts leave free, is refused (exit 2); or auto: fit every identifiable "
+        "pair structure of the atlas and evaluate the one of smallest BIC (which judges are "
+        "dependent, in words; every candidate's evidence under structure_evidence in --json)",
     )
     ev.add_argument(
         "--derive",
@@ -384,8 +394,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
     ev.add_argument(
         "--no-fit",
         action="store_true",
-        help="the exact points alone: no maximum-likelihood fit (by default the algebraic method with "
-        "independent errors also fits the model from its exact points and majority vote, and "
+        help="the exact points alone: no maximum-likelihood fit (by default the algebraic method, with "
+        "independent errors or a --structure, also fits the model from its exact points and majority "
+        "vote, and "
         "chooses the fitted point unless the counts lie exactly on the model; the JSON's "
         "'verdict' says which: exact, fitted, fit_rejected or none)",
     )

@@ -147,6 +147,36 @@ def _method(method: str) -> Method:
     return METHODS_TABLE[method]
 
 
+def _auto(
+    sketch: Sketch,
+    entry: Method,
+    fit: bool,
+    fit_level: float,
+    intervals: str | None,
+    interval_options: tuple[Any, ...],
+    options: dict[str, Any],
+) -> Evaluation:
+    """``structure="auto"``: the independent evaluation, then the choice among the structures."""
+    if entry.correlated is None:
+        raise SpecError(
+            f"structure='auto': the {entry.name} method assumes nothing about correlations; accepted: "
+            "method='algebraic' (the structures are fitted by maximum likelihood and chosen by BIC)"
+        )
+    if not fit:
+        raise SpecError(
+            "structure='auto' chooses by the fitted likelihoods; accepted: fit=True (the default)"
+        )
+    if intervals is not None or interval_options != (None, None, None):
+        raise SpecError(
+            "structure='auto' gives no confidence intervals yet; accepted: choose with structure='auto', "
+            "then ask for intervals with structure=None when it chooses the independent model"
+        )
+    from evalgebra.evaluators.fitted.selection import select_structure
+
+    independent = evaluate(sketch, entry.name, None, fit=True, fit_level=fit_level, **options)
+    return select_structure(sketch, independent, level=fit_level, options=options)
+
+
 def evaluate(
     sketch: Sketch,
     method: str = "algebraic",
@@ -168,8 +198,11 @@ def evaluate(
         Labelled or not; true labels are ignored. Populations are pooled, except by
         ``hui_walter``, which needs them.
     method : {"algebraic", "majority", "hui_walter"}
-    structure : None, "independent", str, iterable of subsets or networkx graph
-        The error structure assumed. ``None`` (default) is the method's own assumption:
+    structure : None, "independent", "auto", str, iterable of subsets or networkx graph
+        The error structure assumed. ``"auto"`` (algebraic method) chooses it: every identifiable pair
+        structure of the atlas is fitted by maximum likelihood and the one of smallest BIC is evaluated,
+        with every candidate's evidence in ``result.structure_evidence``
+        (:mod:`~evalgebra.evaluators.fitted.selection`). ``None`` (default) is the method's own assumption:
         independent errors given the true label (``"independent"`` names it). The algebraic
         method with two labels also takes the subsets of classifiers whose errors may
         correlate, as the spec does (``[(0, 1)]``, names, a graph) or as on the command line
@@ -194,8 +227,9 @@ def evaluate(
     level, n_boot, seed
         The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
     fit : bool
-        The algebraic method with independent errors (abstentions too) also fits the model by
-        maximum likelihood from its exact points and majority vote, appends the fitted point to
+        The algebraic method also fits the model by maximum likelihood (independent errors,
+        abstentions too: from its exact points and majority vote; a correlated structure: from its
+        exact points and the independent fit), appends the fitted point to
         ``points`` and chooses by the verdict (``result.verdict``: ``exact`` when the counts lie
         on the model, else ``fitted`` or ``fit_rejected``; :mod:`evalgebra.evaluators.fitted`).
         ``False``: the exact points alone, as the decoding chose. Not yet with ``intervals``.
@@ -247,6 +281,10 @@ def evaluate(
     if not isinstance(method, str):
         raise SpecError(f"method must be a name, one of {', '.join(METHODS)}; got {type(method).__name__}")
     entry = _method(method)
+    if (
+        isinstance(structure, str) and structure == "auto"
+    ):  # the structure of smallest BIC: fitted/selection.py
+        return _auto(sketch, entry, fit, fit_level, intervals, (level, n_boot, seed), options)
     function = entry.load()
     seed = check_seed(seed)  # before the route: every interval method reads it
     fixed: dict[str, Any] = {}
@@ -302,6 +340,12 @@ def evaluate(
             from evalgebra.evaluators.fitted.choice import with_fit
 
             result = with_fit(result, sketch, level=fit_level, options=options)
+        elif fit and entry.fits:  # a correlated structure: its own fitted point (fitted/structure_choice.py)
+            from evalgebra.evaluators.fitted.structure_choice import with_structure_fit
+            from evalgebra.structures import parse_structure
+
+            parsed = parse_structure(fixed["structure"], sketch.classifiers)
+            result = with_structure_fit(result, sketch, parsed, level=fit_level, options=options)
         return result
     if fixed:
         raise SpecError(

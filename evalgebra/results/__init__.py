@@ -4,18 +4,19 @@ The stage after the data and before the methods: the evaluators, the alarm, the 
 search, Hui-Walter sampling, the plots and the command line all take their result types
 from here, and nothing here computes an evaluation.
 
-================ ==========================================================================
-module           what it holds
-================ ==========================================================================
-``evaluation``   :class:`Evaluation`: the candidate points, the chosen one, partition, alarms
-``estimates``    :class:`Estimate`: one candidate point; exact values and their text
-``alarms``       :class:`Alarm` and :data:`ALARM_KINDS`: failure modes as results
-``intervals``    :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
-``fit``          :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
-``rendering``    how results show themselves: repr, summary, HTML, pandas table
-``posteriors``   per-item posteriors, labels and expected confusion from an estimate
-``batch``        :class:`BatchResult`: what every vectorised method returns (named arrays)
-================ ==========================================================================
+====================== ==========================================================================
+module                 what it holds
+====================== ==========================================================================
+``evaluation``         :class:`Evaluation`: the candidate points, the chosen one, partition, alarms
+``estimates``          :class:`Estimate`: one candidate point; exact values and their text
+``alarms``             :class:`Alarm` and :data:`ALARM_KINDS`: failure modes as results
+``intervals``          :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
+``fit``                :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
+``structure_evidence`` :class:`StructureEvidence`: the candidates ``structure="auto"`` fitted
+``rendering``          how results show themselves: repr, summary, HTML, pandas table
+``posteriors``         per-item posteriors, labels and expected confusion from an estimate
+``batch``              :class:`BatchResult`: what every vectorised method returns (named arrays)
+====================== ==========================================================================
 
 Examples
 --------
@@ -43,6 +44,7 @@ from evalgebra.results.posteriors import (
     predict,
     predict_proba,
 )
+from evalgebra.results.structure_evidence import StructureCandidate, StructureEvidence
 
 __all__ = [
     "Evaluation",
@@ -51,6 +53,8 @@ __all__ = [
     "IntervalInfo",
     "FitInfo",
     "VERDICTS",
+    "StructureCandidate",
+    "StructureEvidence",
     "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",

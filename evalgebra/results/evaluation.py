@@ -28,6 +28,7 @@ from evalgebra.results.alarms import Alarm
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, exact_text
 from evalgebra.results.fit import FitInfo
 from evalgebra.results.intervals import IntervalInfo
+from evalgebra.results.structure_evidence import StructureEvidence
 
 __all__ = ["INDEPENDENT_METHODS", "Evaluation"]
 
@@ -70,6 +71,9 @@ class Evaluation:
         The maximum-likelihood fit of the same model, when one was made: its point is
         ``points[fit.fitted_index]``, and ``fit.verdict`` says whether it or an exact point was
         chosen (:mod:`evalgebra.results.fit`).
+    structure_evidence : StructureEvidence or None (keyword only)
+        With ``structure="auto"``: every candidate structure fitted, and why ``structure`` was chosen
+        (:mod:`evalgebra.results.structure_evidence`).
 
     Notes
     -----
@@ -107,6 +111,7 @@ class Evaluation:
     intervals: IntervalInfo | None = None
     structure: str | None = None
     fit: FitInfo | None = field(default=None, kw_only=True)
+    structure_evidence: StructureEvidence | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:
@@ -168,6 +173,11 @@ class Evaluation:
             "trios": [t.to_dict() for t in self.trios],
             **({"intervals": self.intervals.to_dict()} if self.intervals is not None else {}),
             **({"fit": self.fit.to_dict()} if self.fit is not None else {}),
+            **(
+                {"structure_evidence": self.structure_evidence.to_dict()}
+                if self.structure_evidence is not None
+                else {}
+            ),
         }
 
     def to_json(self) -> str:

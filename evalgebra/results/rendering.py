@@ -382,6 +382,9 @@ def evaluation_summary(evaluation: Any) -> str:
         lines.append("  " + evaluation.intervals.text())
     if fit is not None:
         lines.append(fit.describe())
+    evidence = getattr(evaluation, "structure_evidence", None)
+    if evidence is not None:
+        lines.extend(evidence.lines())
     rows, more = _alarm_rows(evaluation)
     lines.append("alarms:" + ("" if rows else " none"))
     lines.extend(f"  [{kind}] {detail}" for kind, detail in rows)

@@ -40,7 +40,7 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, start_from_estimate
 from evalgebra.results import Estimate, Evaluation, FitInfo
 
-__all__ = ["with_fit", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
+__all__ = ["with_fit", "reproduces_counts", "meets_rule", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
 
 #: ``G^2`` at or below which a fit counts as reaching the saturated likelihood (EM's own accuracy).
 ON_MODEL = 1e-6
@@ -65,8 +65,15 @@ def _ordered_starts(result: Evaluation) -> list[int]:
     return order
 
 
-def _reproduces(result: Evaluation, sketch: Sketch) -> bool:
-    """The chosen point's partition by true label sums to every count exactly (``True`` without one)."""
+def reproduces_counts(result: Evaluation, sketch: Sketch) -> bool:
+    """The chosen point's partition by true label sums to every count exactly (``True`` without one).
+
+    >>> from evalgebra import datasets
+    >>> from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+    >>> sketch = datasets.load("acs_employment").unlabelled()
+    >>> reproduces_counts(algebraic_evaluation(sketch), sketch)
+    True
+    """
     if not result.partition:
         return True
     totals: dict[tuple[str, ...], Any] = defaultdict(int)
@@ -97,11 +104,17 @@ def _fitted_partition(fitted: FittedModel) -> dict[str, list[tuple[tuple[str, ..
     return {label: sorted(rows.items()) for label, rows in merged.items()}
 
 
-def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]) -> bool:
+def meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]) -> bool:
     """Whether the fitted point meets the decoding rule the caller gave (a range or an order of prevalences).
 
     The fit starts from the exact points in their decoded labels, but EM may move a prevalence out of the
     range asked for, or swap two in the order: then the fitted point is not chosen.
+
+    >>> point = Estimate({"a": 0.3, "b": 0.7}, {"c0": {"a": 0.8, "b": 0.9}})
+    >>> meets_rule(point, ("a", "b"), {"prevalence_range": ("1/4", "1/2")}), meets_rule(point, ("a", "b"), {})
+    (True, True)
+    >>> meets_rule(point, ("a", "b"), {"prevalence_order": ["a", "b"]})
+    False
     """
     prevalence = point.prevalence
     if (
@@ -141,7 +154,7 @@ def with_fit(
     run = fitted.runs[fitted.chosen]
     index = len(result.points)
     on_model = result.alarm_kinds() <= {"irrational"} and (
-        _reproduces(result, pooled) if result.partition else goodness.g2 <= ON_MODEL
+        reproduces_counts(result, pooled) if result.partition else goodness.g2 <= ON_MODEL
     )
     exact = result.chosen is not None and on_model
     if (
@@ -155,7 +168,7 @@ def with_fit(
         rejected = goodness.p_value is not None and goodness.p_value < level
         verdict, chosen = ("fit_rejected" if rejected else "fitted"), index
         partition = _fitted_partition(fitted)
-        if not _meets_rule(fitted_point, tuple(result.labels), options or {}):
+        if not meets_rule(fitted_point, tuple(result.labels), options or {}):
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
     info = FitInfo(

@@ -54,6 +54,8 @@ __all__ = [
     "sketch_cells",
     "start_from_estimate",
     "majority_start",
+    "goodness_of_fit",
+    "chi_square_goodness",
     "fit_sketch",
     "MIN_EXPECTED",
 ]
@@ -177,16 +179,25 @@ def majority_start(cells: Cells) -> Parameters:
 def goodness_of_fit(cells: Cells, log_likelihood: float, saturated: float) -> Goodness:
     """``G^2`` of a fit against the saturated model, its degrees of freedom and (where valid) p-value."""
     n, r, k, s = cells.n_classifiers, cells.n_labels, cells.n_responses, cells.n_populations
-    g2 = max(0.0, 2.0 * (saturated - log_likelihood))
     patterns = float(k) ** n
     free = s * (patterns - 1)
     params = s * (r - 1) + n * r * (k - 1)
     df = int(free - params) if free < 2**62 else 2**62
+    return chi_square_goodness(2.0 * (saturated - log_likelihood), df, float(cells.sizes().min()) / patterns)
+
+
+def chi_square_goodness(g2: float, df: int, expected: float) -> Goodness:
+    """The :class:`Goodness` of a statistic ``g2`` on ``df`` degrees of freedom, with ``expected`` items per
+    pattern on average: a chi-square p-value only where ``df > 0`` and ``expected >=`` :data:`MIN_EXPECTED`.
+
+    >>> chi_square_goodness(3.0, 5, 100.0).p_value > 0.5, chi_square_goodness(3.0, 0, 100.0).p_value
+    (True, None)
+    """
+    g2 = max(0.0, g2)
     if df <= 0:
         return Goodness(
             g2, df, None, "the model has as many parameters as the counts have frequencies: no test of fit"
         )
-    expected = float(cells.sizes().min()) / patterns
     if expected < MIN_EXPECTED:
         return Goodness(
             g2,

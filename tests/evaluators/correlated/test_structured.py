@@ -1,5 +1,8 @@
 """evaluate(sketch, structure=...): exact round trips, refusals, alarms, renamings, the vectorised path.
 
+The exact points alone (``fit=False``); the fitted point beside them is tested in
+``tests/evaluators/fitted/test_structure_choice.py``.
+
 The exact round trips run on every generated structure module of the package (two-label
 pair structures on four classifiers, and the complete graph on five when there is one) and on
 a module written here by hand for one correlated pair (its closed form comes from the
@@ -219,7 +222,7 @@ def _values(estimate, classifiers, labels=("a", "b")):
 
 def _round_trip(point, structure):
     sketch = expected_sketch(point).unlabelled()
-    result = evaluate(sketch, structure=structure)
+    result = evaluate(sketch, structure=structure, fit=False)
     # a sketch on which the generated eliminant vanishes identically (e.g. equal accuracies with
     # correlations alike on both labels) is reported as a blind spot, never answered: not a round trip
     assume("blind_spot" not in result.alarm_kinds())
@@ -262,7 +265,10 @@ def test_evaluate_structured_is_equivariant_under_renaming_classifiers(hand_cach
     sketch = expected_sketch(point).unlabelled()
     renamed = sketch.marginalise([sketch.classifiers[i] for i in order])  # same names, new positions
     pair = [order.index(0), order.index(1)]
-    first, second = evaluate(sketch, structure="0-1"), evaluate(renamed, structure=[pair])
+    first, second = (
+        evaluate(sketch, structure="0-1", fit=False),
+        evaluate(renamed, structure=[pair], fit=False),
+    )
     assert second.point.prevalence == first.point.prevalence
     assert {c: dict(r) for c, r in second.point.accuracy.items()} == {
         c: dict(r) for c, r in first.point.accuracy.items()
@@ -272,7 +278,7 @@ def test_evaluate_structured_is_equivariant_under_renaming_classifiers(hand_cach
         return {frozenset(subset): dict(row) for subset, row in correlation.items()}
 
     assert unordered(second.point.correlation) == unordered(first.point.correlation)
-    by_names = evaluate(renamed, structure=[("c0", "c1")])
+    by_names = evaluate(renamed, structure=[("c0", "c1")], fit=False)
     assert unordered(by_names.point.correlation) == unordered(first.point.correlation)
 
 
@@ -284,7 +290,7 @@ def test_evaluate_structured_agrees_with_the_groebner_route(hand_cache, data):
     point = data.draw(correlated_points([(0, 1)], better_than_half=False))
     sketch = expected_sketch(point).unlabelled()
     reference = structured_solution(EnsembleSpec(4, 2, [(0, 1)]), sketch)
-    result = evaluate(sketch, structure=[(0, 1)])
+    result = evaluate(sketch, structure=[(0, 1)], fit=False)
     assert sorted(_values(p, NAMES4)["prev_a"] for p in result.points) == [
         p["prev_a"] for p in reference.points
     ]
@@ -298,12 +304,12 @@ def test_evaluate_structured_syntaxes_agree(hand_cache):
     point = _point((1, 3))
     sketch = expected_sketch(point).unlabelled()
     results = [
-        evaluate(sketch, structure=s).to_dict()
+        evaluate(sketch, structure=s, fit=False).to_dict()
         for s in ("1-3", [(1, 3)], [("c1", "c3")], nx.Graph([(1, 3)]), "c3-c1")
     ]
     assert all(r == results[0] for r in results)
     assert evaluate_structured_counts(sketch.count_vector().tolist(), "1-3").to_dict() == results[0]
-    document = json.loads(evaluate(sketch, structure="1-3").to_json())
+    document = json.loads(evaluate(sketch, structure="1-3", fit=False).to_json())
     assert document["points"][0]["correlation"][0]["classifiers"] == ["c1", "c3"]
     assert "exact" in document["points"][0]
 
@@ -361,9 +367,9 @@ def test_evaluate_structured_prevalence_range_decides(hand_cache):
     point = _point((0, 1))
     sketch = expected_sketch(point).unlabelled()
     p = point.prevalence_of(0)["a"]
-    other = evaluate(sketch, structure="0-1", prevalence_range=(1 - p, 1 - p))
+    other = evaluate(sketch, structure="0-1", prevalence_range=(1 - p, 1 - p), fit=False)
     assert other.point.prevalence["a"] == 1 - p
-    nowhere = evaluate(sketch, structure="0-1", prevalence_range=("1/2", "1/2"))
+    nowhere = evaluate(sketch, structure="0-1", prevalence_range=("1/2", "1/2"), fit=False)
     assert nowhere.chosen is None and "undecided" in nowhere.alarm_kinds()
 
 
@@ -424,7 +430,7 @@ def test_structure_lookup_refuses_non_identifiable_isomorphic_structures(
         structure = nx.complete_graph(4)
     point = _point((0, 1))
     with pytest.raises(SpecError) as info:
-        evaluate(expected_sketch(point).unlabelled(), structure=structure)
+        evaluate(expected_sketch(point).unlabelled(), structure=structure, fit=False)
     message = str(info.value)
     assert (
         f"on 4 classifiers is not identifiable: a {dim}-dimensional family of evaluations fits every sketch"
@@ -452,13 +458,13 @@ def test_structure_lookup_refuses_the_atlas_non_identifiable_structures(structur
     sketch = Sketch.from_counts({"aaaa": 3, "abab": 2, "bbba": 4, "bbbb": 1}, labels=["a", "b"])
     structure = nx.complete_graph(4) if structure == "complete" else structure
     with pytest.raises(SpecError, match="is not identifiable: a [0-9]+-dimensional family"):
-        evaluate(sketch, structure=structure)
+        evaluate(sketch, structure=structure, fit=False)
 
 
 def test_structure_lookup_refuses_more_labels_and_empty_structures(hand_cache):
     sketch = Sketch.from_counts({"aaaa": 3, "abca": 2, "bbbc": 4}, labels=["a", "b", "c"])
     with pytest.raises(SpecError, match="R = 3"):
-        evaluate(sketch, structure="0-1")
+        evaluate(sketch, structure="0-1", fit=False)
     with pytest.raises(SpecError, match="empty structure is the independent one"):
         structure_match([], NAMES4)
     with pytest.raises(SpecError, match="intervals"):
