@@ -47,10 +47,9 @@ clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build
 
 # Peer comparison (ntqr, crowd-kit DawidSkene and MajorityVote, judgepanel): the peers go in their own
-# venv, pinned, never in evalgebra's dependencies. judgepanel needs Python 3.12 or later.
-PEERS_PYTHON ?= python3.12
+# venv, pinned, never in evalgebra's dependencies. judgepanel needs Python 3.12 or later (the project
+# itself stays on 3.11); pyenv's copy is the fallback when none is on PATH.
 PEERS_VENV := benchmarks/.peers-venv
-# judgepanel needs Python 3.12 or later (the project itself stays on 3.11); pyenv's copy is the fallback.
 PEERS_PYTHON ?= $(shell command -v python3.12 || echo /root/.pyenv/versions/3.12.1/bin/python3.12)
 .PHONY: bench-peers
 $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
