@@ -158,6 +158,7 @@ def evaluate(
     seed: int | None = None,
     fit: bool = True,
     fit_level: float = 0.01,
+    certify: bool = False,
     **options: Any,
 ) -> Evaluation:
     r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
@@ -201,6 +202,11 @@ def evaluate(
         ``False``: the exact points alone, as the decoding chose. Not yet with ``intervals``.
     fit_level : float
         The level below which the fit's p-value gives ``fit_rejected`` (default 0.01).
+    certify : bool
+        With the fit: solve the score equations and bound the boundary strata to prove (or refute)
+        that the fitted point is the global maximum of the likelihood (``result.certificate``;
+        :mod:`evalgebra.evaluators.fitted.certify`: binary classifiers, within
+        ``EVALGEBRA_TIME_LIMIT`` seconds, else ``"undecided"``).
 
     Returns
     -------
@@ -298,11 +304,18 @@ def evaluate(
                 "intervals='bootstrap' or intervals='delta'"
             )
         result = function(sketch, **fixed, **options)
+        if certify and not (fit and entry.fits and not fixed):
+            raise SpecError(
+                "certify=True certifies the fitted point: it needs fit=True and the algebraic method with "
+                "independent errors"
+            )
         if fit and entry.fits and not fixed:
             from evalgebra.evaluators.fitted.choice import with_fit
 
-            result = with_fit(result, sketch, level=fit_level, options=options)
+            result = with_fit(result, sketch, level=fit_level, options=options, certify=certify)
         return result
+    if certify:
+        raise SpecError("certify=True is not combined with confidence intervals yet; ask for one of them")
     if fixed:
         raise SpecError(
             "confidence intervals are not computed for correlated structures yet; ask for them with "

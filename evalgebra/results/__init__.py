@@ -12,6 +12,7 @@ module           what it holds
 ``alarms``       :class:`Alarm` and :data:`ALARM_KINDS`: failure modes as results
 ``intervals``    :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
 ``fit``          :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
+``certificate``  :class:`Certificate`: whether the fitted point is proved the global maximum
 ``rendering``    how results show themselves: repr, summary, HTML, pandas table
 ``posteriors``   per-item posteriors, labels and expected confusion from an estimate
 ``batch``        :class:`BatchResult`: what every vectorised method returns (named arrays)
@@ -30,6 +31,7 @@ Examples
 
 from evalgebra.results.alarms import ALARM_KINDS, Alarm
 from evalgebra.results.batch import BatchResult
+from evalgebra.results.certificate import Certificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumber, exact_text
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.fit import VERDICTS, FitInfo
@@ -51,6 +53,7 @@ __all__ = [
     "IntervalInfo",
     "FitInfo",
     "VERDICTS",
+    "Certificate",
     "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",

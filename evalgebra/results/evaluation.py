@@ -25,6 +25,7 @@ from typing import Any
 
 import evalgebra.results.rendering as render
 from evalgebra.results.alarms import Alarm
+from evalgebra.results.certificate import Certificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, exact_text
 from evalgebra.results.fit import FitInfo
 from evalgebra.results.intervals import IntervalInfo
@@ -70,6 +71,9 @@ class Evaluation:
         The maximum-likelihood fit of the same model, when one was made: its point is
         ``points[fit.fitted_index]``, and ``fit.verdict`` says whether it or an exact point was
         chosen (:mod:`evalgebra.results.fit`).
+    certificate : Certificate or None (keyword only)
+        Whether the fitted point is proved the global maximum of the likelihood, when a
+        certification was asked for (``evaluate(..., certify=True)``; :mod:`evalgebra.results.certificate`).
 
     Notes
     -----
@@ -107,6 +111,7 @@ class Evaluation:
     intervals: IntervalInfo | None = None
     structure: str | None = None
     fit: FitInfo | None = field(default=None, kw_only=True)
+    certificate: Certificate | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:
@@ -168,6 +173,7 @@ class Evaluation:
             "trios": [t.to_dict() for t in self.trios],
             **({"intervals": self.intervals.to_dict()} if self.intervals is not None else {}),
             **({"fit": self.fit.to_dict()} if self.fit is not None else {}),
+            **({"certificate": self.certificate.to_dict()} if self.certificate is not None else {}),
         }
 
     def to_json(self) -> str:
