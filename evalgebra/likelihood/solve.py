@@ -38,8 +38,8 @@ from evalgebra.likelihood.score import ScoreSystem
 
 __all__ = ["ScoreSolutions", "solve_score", "count_solutions", "PRIME"]
 
-#: The prime of :func:`count_solutions` by default (below ``2^31``, as msolve needs).
-PRIME = 2147483629
+#: The prime of :func:`count_solutions` by default (below ``2^30``: msolve hangs on some larger primes).
+PRIME = 1073741827
 
 
 @dataclass(frozen=True)
