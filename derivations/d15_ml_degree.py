@@ -57,7 +57,7 @@ MODELS = (
 
 
 def random_counts(rng: np.random.Generator, n: int, r: int) -> list[int]:
-    """Multinomial counts (``SIZE`` items) of every pattern, base-``r`` order, from a random independent point."""
+    """``SIZE`` multinomial counts of every pattern (base-``r`` order) of a random independent point."""
     prevalence = rng.dirichlet(np.full(r, 4.0))
     rates = np.empty((n, r, r))
     for i in range(n):
@@ -136,7 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     timings.append(f"{name}  {route}  data {k}  modulo p  timeout after {seconds:.1f} s")
                     report.line(
                         f"{route}: data set {k}: msolve modulo {PRIME} did not finish within "
-                        f"{args.time_limit:g} s ({len(system.variables())} unknowns); further data sets not tried"
+                        f"{args.time_limit:g} s ({len(system.variables())} unknowns); "
+                        "further data sets not tried"
                     )
                     degrees.append(None)
                     break

@@ -91,7 +91,6 @@ def score_equations(spec: EnsembleSpec, counts: Any, *, nonzero: str = "identifi
             block = prevalence[start : start + per_population]
             out += [*block, unit - sum(block, 0 * unit)]
         if nonzero == "identifiable" and spec.n_labels == 2 and not spec.abstain:
-            a, b = spec.labels
             for i in range(spec.n_classifiers):
                 pair = (f"acc_{i}_a", f"acc_{i}_b")
                 if all(name in index for name in pair):

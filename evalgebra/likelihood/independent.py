@@ -128,11 +128,11 @@ def binary_score_system(counts: Sequence[Any]) -> ScoreSystem:
     if n < 2 or total != 2**n:
         raise SpecError(f"need 2^N counts (N >= 2 binary classifiers), got {total}")
     values = [Fraction(c) for c in counts]
-    size = sum(values)
+    size = sum(values, Fraction(0))
     if size <= 0:
         raise SpecError("the counts are all 0: nothing to fit")
     patterns = list(itertools.product((0, 1), repeat=n))
-    marginal = [sum(v for x, v in zip(patterns, values) if x[i]) / size for i in range(n)]
+    marginal = [sum((v for x, v in zip(patterns, values) if x[i]), Fraction(0)) / size for i in range(n)]
     polys, names = moment_model(n)
 
     def substitution(gens: Sequence[Any]) -> list[Any]:

@@ -88,7 +88,7 @@ def _read(data: Any, width: int) -> ScoreSolutions:
 def count_solutions(
     system: ScoreSystem, *, characteristic: int = PRIME, time_limit: float | None = None
 ) -> int:
-    """The number of solutions of ``system`` over the algebraic closure of the prime field (``-1``: none;
+    """The number of solutions of ``system`` over the algebraic closure of the prime field (0: none;
     ``ExternalEngineError`` when there are infinitely many)."""
     text = run_msolve(
         list(system.variables()),

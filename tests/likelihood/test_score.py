@@ -14,7 +14,6 @@ import flint
 import numpy as np
 import pytest
 
-from evalgebra.builder.score import score_equations
 from evalgebra.data.sketch import Sketch
 from evalgebra.engines import msolve_binary
 from evalgebra.errors import SpecError
@@ -23,23 +22,13 @@ from evalgebra.evaluators.fitted.certify import binary_counts
 from evalgebra.likelihood import binary_score_system, moment_model, rates_from_moments, score_system
 from evalgebra.likelihood.independent import moment_coefficient
 from evalgebra.likelihood.solve import count_solutions, solve_score
-from evalgebra.spec import EnsembleSpec
+from evalgebra.testing.sampled import sampled_binary_sketch
 
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
 
 
 def sampled_sketch(seed: int, n: int = 3, size: int = 400) -> Sketch:
-    """A sampled test of ``n`` independent binary classifiers (not on the model exactly)."""
-    rng = np.random.default_rng(seed)
-    p = rng.uniform(0.25, 0.75)
-    low, high = rng.uniform(0.05, 0.35, n), rng.uniform(0.65, 0.95, n)
-    truth = rng.random(size) < p
-    answers = np.where(truth[:, None], rng.random((size, n)) < high, rng.random((size, n)) < low)
-    counts: dict[str, int] = {}
-    for row in answers:
-        key = "".join("ab"[int(v)] for v in row)
-        counts[key] = counts.get(key, 0) + 1
-    return Sketch.from_counts(counts, labels=["a", "b"])
+    return sampled_binary_sketch(seed, n, size)
 
 
 def test_moment_coefficient_matches_its_definition():
@@ -116,24 +105,3 @@ def test_binary_score_system_critical_point_is_ems_fixed_point(seed):
         assert len(inside) == 2
         em_b = fitted.parameters.response[:, 1, 1]  # P(answer b | b)
         assert any(np.allclose(np.array(high), em_b, atol=1e-6) for _, _, high in inside)
-
-
-@NEEDS_MSOLVE
-def test_builder_and_moment_routes_count_the_same_critical_points():
-    counts = binary_counts(fit_sketch(sampled_sketch(3)).cells)
-    builder = score_equations(EnsembleSpec(3, 2), counts)
-    moments = binary_score_system(counts)
-    assert count_solutions(builder, time_limit=120) == count_solutions(moments, time_limit=120) == 2
-    found = solve_score(builder, time_limit=120)
-    inside = [box for box in found.boxes if all(0 < (lo + hi) / 2 < 1 for lo, hi in box)]
-    assert len(inside) in (0, 2)  # a label-swap pair, or none
-
-
-def test_score_equations_take_a_sketch_and_refuse_bad_options():
-    sketch = sampled_sketch(4)
-    system = score_equations(EnsembleSpec(3, 2), sketch)
-    assert system.unknowns[0] == "prev_a" and len(system.patterns) == len(sketch.counts())
-    with pytest.raises(SpecError, match="nonzero must be one of"):
-        score_equations(EnsembleSpec(3, 2), sketch, nonzero="all")
-    with pytest.raises(SpecError, match="need 8 counts"):
-        score_equations(EnsembleSpec(3, 2), [1, 2, 3])

@@ -19,21 +19,13 @@ from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.fitted import Parameters, em, fit_sketch, log_likelihood
 from evalgebra.evaluators.fitted.certify import certify_fitted
 from evalgebra.results.certificate import UNDECIDED, Certificate
+from evalgebra.testing.sampled import sampled_binary_sketch
 
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
 
 
 def sampled(seed: int, n: int, size: int) -> Sketch:
-    rng = np.random.default_rng(seed)
-    p = rng.uniform(0.25, 0.75)
-    low, high = rng.uniform(0.05, 0.35, n), rng.uniform(0.65, 0.95, n)
-    truth = rng.random(size) < p
-    answers = np.where(truth[:, None], rng.random((size, n)) < high, rng.random((size, n)) < low)
-    counts: dict[str, int] = {}
-    for row in answers:
-        key = "".join("ab"[int(v)] for v in row)
-        counts[key] = counts.get(key, 0) + 1
-    return Sketch.from_counts(counts, labels=["a", "b"])
+    return sampled_binary_sketch(seed, n, size)
 
 
 def random_starts(rng: np.random.Generator, n: int, count: int) -> list[Parameters]:
