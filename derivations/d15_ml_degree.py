@@ -8,7 +8,7 @@ Hosten, Khetan and Sturmfels, "The maximum likelihood degree"; Hosten, Khetan an
 "Solving the likelihood equations"). Computed here for each model on several seeded random data
 sets (multinomial counts of a random point of the independent model, ``Q = 1000``):
 
-* the number of solutions modulo the prime ``2147483629`` (msolve, ``-P 1`` over the prime field:
+* the number of solutions modulo the prime ``1073741827`` (msolve, ``-P 1`` over the prime field:
   the ML degree, equal over the rationals for all but finitely many primes);
 * for the models msolve solves over the rationals within the limit, the same number over the
   rationals, and the real critical points inside the parameter box (certified boxes);
