@@ -139,6 +139,8 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         lines.append(result.fit.describe())
     if result.structure_evidence is not None:
         lines.extend(result.structure_evidence.lines())
+    if result.certificate is not None:
+        lines.append(result.certificate.describe())
     if result.intervals is not None:
         lines.append(f"intervals: {result.intervals.text()}")
     if result.partition and result.chosen is not None:
@@ -272,6 +274,10 @@ def run(args: argparse.Namespace) -> int:
                 if value is not None
             }
         )
+    if args.certify and (args.no_fit or args.intervals is not None):
+        raise EvalgebraError("--certify certifies the fitted point: not with --no-fit or --intervals")
+    if args.certify:
+        options["certify"] = True
     result = evaluate(sketch, method=args.method, structure=structure, fit=not args.no_fit, **options)
     sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
     failed = args.fail_on_alarm and bool(result.alarms)
@@ -399,6 +405,14 @@ def register(sub: Any) -> argparse.ArgumentParser:
         "vote, and "
         "chooses the fitted point unless the counts lie exactly on the model; the JSON's "
         "'verdict' says which: exact, fitted, fit_rejected or none)",
+    )
+    ev.add_argument(
+        "--certify",
+        action="store_true",
+        help="prove (or refute) that the fitted point is the global maximum of the likelihood: solve the "
+        "score equations exactly (msolve) and bound every boundary stratum; binary classifiers with "
+        "independent errors; within --time-limit, else undecided. The JSON's 'certificate' holds "
+        "global_maximum (true, false or undecided, with the reason) and critical_points",
     )
     ev.add_argument(
         "--force",

@@ -56,9 +56,10 @@ PRECISIONS = ("128", "256", "64")
 _TOKEN = re.compile(r"\[|\]|'[^']*'|-?\d+\s*/\s*(?:2\^)?\d+|-?\d+")
 
 
-def msolve_input(variables: Sequence[str], polynomials: Sequence[str]) -> str:
-    """msolve's input file: the variables, characteristic 0, the polynomials (text, one a line)."""
-    return ",".join(variables) + "\n0\n" + ",\n".join(polynomials) + "\n"
+def msolve_input(variables: Sequence[str], polynomials: Sequence[str], characteristic: int = 0) -> str:
+    """msolve's input file: the variables, the characteristic (0: the rationals; else a prime below
+    ``2^31``, with integer coefficients), the polynomials (text, one a line)."""
+    return ",".join(variables) + f"\n{characteristic}\n" + ",\n".join(polynomials) + "\n"
 
 
 def _binary() -> str:
@@ -79,15 +80,17 @@ def run_msolve(
     threads: int = 1,
     time_limit: float | None = None,
     hint: str = "",
+    characteristic: int = 0,
 ) -> str:
     """msolve's output file on these polynomials with ``flags``, run supervised.
 
     ``ExternalEngineError`` when msolve is missing or fails; its subclass
     :class:`~evalgebra.engines.supervision.EngineTimeout` past ``time_limit`` seconds.
+    ``characteristic``: 0 (the rationals) or a prime below ``2^31`` (then integer coefficients only).
     """
     run = run_engine(
         [_binary(), "-f", "in.ms", "-o", "out.ms", "-t", str(threads), *flags],
-        inputs={"in.ms": msolve_input(variables, polynomials)},
+        inputs={"in.ms": msolve_input(variables, polynomials, characteristic)},
         outputs=("out.ms",),
         time_limit=time_limit,
         prefix="evalgebra-msolve-",

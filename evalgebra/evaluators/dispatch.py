@@ -188,6 +188,7 @@ def evaluate(
     seed: int | None = None,
     fit: bool = True,
     fit_level: float = 0.01,
+    certify: bool = False,
     **options: Any,
 ) -> Evaluation:
     r"""Evaluate an ensemble from its sketch with the named method: the one entry point.
@@ -235,6 +236,11 @@ def evaluate(
         ``False``: the exact points alone, as the decoding chose. Not yet with ``intervals``.
     fit_level : float
         The level below which the fit's p-value gives ``fit_rejected`` (default 0.01).
+    certify : bool
+        With the fit: solve the score equations and bound the boundary strata to prove (or refute)
+        that the fitted point is the global maximum of the likelihood (``result.certificate``;
+        :mod:`evalgebra.evaluators.fitted.certify`: binary classifiers, within
+        ``EVALGEBRA_TIME_LIMIT`` seconds, else ``"undecided"``).
 
     Returns
     -------
@@ -284,6 +290,11 @@ def evaluate(
     if (
         isinstance(structure, str) and structure == "auto"
     ):  # the structure of smallest BIC: fitted/selection.py
+        if certify:
+            raise SpecError(
+                "certify=True certifies the independent model's fitted point; structure='auto' may choose "
+                "a correlated one: ask for one of them"
+            )
         return _auto(sketch, entry, fit, fit_level, intervals, (level, n_boot, seed), options)
     function = entry.load()
     seed = check_seed(seed)  # before the route: every interval method reads it
@@ -336,10 +347,15 @@ def evaluate(
                 "intervals='bootstrap' or intervals='delta'"
             )
         result = function(sketch, **fixed, **options)
+        if certify and not (fit and entry.fits and not fixed):
+            raise SpecError(
+                "certify=True certifies the fitted point: it needs fit=True and the algebraic method with "
+                "independent errors"
+            )
         if fit and entry.fits and not fixed:
             from evalgebra.evaluators.fitted.choice import with_fit
 
-            result = with_fit(result, sketch, level=fit_level, options=options)
+            result = with_fit(result, sketch, level=fit_level, options=options, certify=certify)
         elif fit and entry.fits:  # a correlated structure: its own fitted point (fitted/structure_choice.py)
             from evalgebra.evaluators.fitted.structure_choice import with_structure_fit
             from evalgebra.structures import parse_structure
@@ -347,6 +363,8 @@ def evaluate(
             parsed = parse_structure(fixed["structure"], sketch.classifiers)
             result = with_structure_fit(result, sketch, parsed, level=fit_level, options=options)
         return result
+    if certify:
+        raise SpecError("certify=True is not combined with confidence intervals yet; ask for one of them")
     if fixed:
         raise SpecError(
             "confidence intervals are not computed for correlated structures yet; ask for them with "

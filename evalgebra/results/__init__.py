@@ -15,6 +15,7 @@ module                 what it holds
 ``structure_evidence`` :class:`StructureEvidence`: the candidates ``structure="auto"`` fitted
 ``rendering``          how results show themselves: repr, summary, HTML, pandas table
 ``posteriors``         per-item posteriors, labels and expected confusion from an estimate
+``certificate``        :class:`Certificate`: whether the fitted point is proved the global maximum
 ``batch``              :class:`BatchResult`: what every vectorised method returns (named arrays)
 ====================== ==========================================================================
 
@@ -31,6 +32,7 @@ Examples
 
 from evalgebra.results.alarms import ALARM_KINDS, Alarm
 from evalgebra.results.batch import BatchResult
+from evalgebra.results.certificate import Certificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumber, exact_text
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.fit import VERDICTS, FitInfo
@@ -55,6 +57,7 @@ __all__ = [
     "VERDICTS",
     "StructureCandidate",
     "StructureEvidence",
+    "Certificate",
     "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",

@@ -25,6 +25,7 @@ from typing import Any
 
 import evalgebra.results.rendering as render
 from evalgebra.results.alarms import Alarm
+from evalgebra.results.certificate import Certificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, exact_text
 from evalgebra.results.fit import FitInfo
 from evalgebra.results.intervals import IntervalInfo
@@ -74,6 +75,9 @@ class Evaluation:
     structure_evidence : StructureEvidence or None (keyword only)
         With ``structure="auto"``: every candidate structure fitted, and why ``structure`` was chosen
         (:mod:`evalgebra.results.structure_evidence`).
+    certificate : Certificate or None (keyword only)
+        Whether the fitted point is proved the global maximum of the likelihood, when a
+        certification was asked for (``evaluate(..., certify=True)``; :mod:`evalgebra.results.certificate`).
 
     Notes
     -----
@@ -112,6 +116,7 @@ class Evaluation:
     structure: str | None = None
     fit: FitInfo | None = field(default=None, kw_only=True)
     structure_evidence: StructureEvidence | None = field(default=None, kw_only=True)
+    certificate: Certificate | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:
@@ -178,6 +183,7 @@ class Evaluation:
                 if self.structure_evidence is not None
                 else {}
             ),
+            **({"certificate": self.certificate.to_dict()} if self.certificate is not None else {}),
         }
 
     def to_json(self) -> str:

@@ -19,6 +19,7 @@ from evalgebra import datasets
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
+from evalgebra.engines import msolve_binary
 from evalgebra.spec import EnsembleSpec
 
 LABELS = ("a", "b", "c")
@@ -290,3 +291,17 @@ def test_many_points_print_the_chosen_one_and_those_in_the_unit_cube():
     )
     assert text.count("\npoint ") == len(inside) and f"point {result.chosen} (chosen):" in text
     assert "P_a = 7/20" in text and ".0 " not in text.split("partition of the counts")[1].split("\n")[1]
+
+
+@pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
+def test_evaluate_certify_reports_the_certificate(cli, tmp_path):
+    path = tmp_path / "sampled.json"
+    counts = {"aaa": 84, "aab": 36, "aba": 51, "abb": 39, "baa": 68, "bab": 52, "bba": 77, "bbb": 70}
+    Sketch.from_counts(counts, labels=["a", "b"]).write_json(path)
+    status, out, _ = cli("evaluate", path, "--certify", "--json")
+    certificate = json.loads(out)["certificate"]
+    assert status == 0 and certificate["global_maximum"] is True and certificate["critical_points"] == 2
+    status, out, _ = cli("evaluate", path, "--certify")
+    assert status == 0 and "certificate: global maximum proved" in out
+    status, _, err = cli("evaluate", path, "--certify", "--no-fit")
+    assert status != 0 and "--certify certifies the fitted point" in err

@@ -133,12 +133,19 @@ def meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]
 
 
 def with_fit(
-    result: Evaluation, sketch: Sketch, *, level: float = FIT_LEVEL, options: dict[str, Any] | None = None
+    result: Evaluation,
+    sketch: Sketch,
+    *,
+    level: float = FIT_LEVEL,
+    options: dict[str, Any] | None = None,
+    certify: bool = False,
 ) -> Evaluation:
     """``result`` with the fitted point appended and the verdict made (see the module notes).
 
     ``options``: the decoding options the exact evaluation was given; a fitted point that breaks
-    the range or order they ask for is appended but not chosen (verdict ``none``).
+    the range or order they ask for is appended but not chosen (verdict ``none``). ``certify``: prove
+    (or refute) that the fitted point is the global maximum (:mod:`evalgebra.evaluators.fitted.certify`);
+    the certificate goes to ``result.certificate`` and a certified point replaces EM's.
     """
     pooled = sketch.pooled()
     order = _ordered_starts(result)
@@ -150,6 +157,11 @@ def with_fit(
         if len(starts) == MAX_STARTS:
             break
     fitted = fit_sketch(pooled, starts)
+    certificate = None
+    if certify:
+        from evalgebra.evaluators.fitted.certify import certify_fitted
+
+        fitted, certificate = certify_fitted(fitted)
     goodness = fitted.goodness
     run = fitted.runs[fitted.chosen]
     index = len(result.points)
@@ -187,5 +199,10 @@ def with_fit(
         run.iterations,
     )
     return dataclasses.replace(
-        result, points=(*result.points, fitted_point), chosen=chosen, partition=partition, fit=info
+        result,
+        points=(*result.points, fitted_point),
+        chosen=chosen,
+        partition=partition,
+        fit=info,
+        certificate=certificate,
     )
