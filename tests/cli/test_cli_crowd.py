@@ -113,3 +113,48 @@ def test_crowd_errors_are_one_line_with_what_to_do(tmp_path):
         )  # fmt: skip
         assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
         assert run.stderr.startswith("evalgebra: error: ") and message in run.stderr
+
+
+def test_crowd_prints_and_writes_the_panels_agreement(tmp_path, data, capsys):
+    from fractions import Fraction
+
+    from evalgebra.crowd.agreement import agreement
+    from evalgebra.crowd.table import crowd_table
+
+    answers = _write(tmp_path / "answers.csv", data, ("task", "worker", "label"))
+    out = tmp_path / "agreement.json"
+    assert main(["crowd", str(answers), "--agreement", str(out)]) == 0
+    printed = capsys.readouterr()
+    expected = agreement(crowd_table(data.records()))
+    assert expected.summary() in printed.out  # 12 workers: 66 pairs, their range
+    assert f"wrote {out}: the agreement of 12 workers" in printed.err
+    written = json.loads(out.read_text())
+    assert written["format"] == "evalgebra.agreement/1"
+    assert Fraction(written["krippendorff_alpha"]["exact"]) == expected.alpha
+    assert Fraction(written["fleiss_kappa"]["exact"]) == expected.fleiss
+    assert written["fleiss_kappa"]["raters"] == 4 and written["fleiss_kappa"]["tasks"] == 500
+    assert len(written["cohen_kappa"]) == 66
+    assert all(Fraction(p["exact"]) == expected.cohen[tuple(p["workers"])][0] for p in written["cohen_kappa"])
+
+
+def test_crowd_agreement_counts_abstentions_as_missing(tmp_path, capsys):
+    rows = "task,worker,label\n" + "".join(
+        f"t{t},w{w},{'unsure' if (t + w) % 7 == 0 else 'ab'[(t + (w == t % 3)) % 2]}\n"
+        for t in range(30)
+        for w in range(3)
+    )
+    path = tmp_path / "answers.csv"
+    path.write_text(rows)
+    assert main(["crowd", str(path), "--abstain", "unsure", "--agreement", "-"]) == 0
+    out = capsys.readouterr()
+    written = json.loads(out.out)
+    abstained = rows.count("unsure")
+    assert written["abstentions"] == abstained and written["labels"] == ["a", "b"]
+    assert written["krippendorff_alpha"]["values"] == 90 - abstained
+    assert f"{abstained} abstention(s) as missing" in out.err  # the summary went to standard error
+
+
+def test_crowd_refuses_two_files_on_standard_output(tmp_path, data, capsys):
+    answers = _write(tmp_path / "answers.csv", data, ("task", "worker", "label"))
+    assert main(["crowd", str(answers), "-o", "-", "--agreement", "-"]) == 2
+    assert "give one of them a file" in capsys.readouterr().err
