@@ -6,7 +6,7 @@ The answers are a long CSV or JSON lines (``{"item": ..., "judge": ..., "label":
 algebraic estimate and from majority vote, the run of the larger likelihood kept, with the
 ``--gold`` answers held fixed. It prints a summary (standard error when ``-o -`` puts the
 labels on standard output), closed by the panel's agreement
-(:func:`~evalgebra.crowd.agreement.agreement`: Krippendorff's alpha, Fleiss' kappa, every
+(:func:`~evalgebra.crowd.agreement.panel_agreement`: Krippendorff's alpha, Fleiss' kappa, every
 pair's Cohen's kappa, the ``--abstain`` answers counted as missing), and writes
 
 - ``-o LABELS.csv``: ``task,label,p_<label>...``, whatever the input's columns are called:
@@ -51,7 +51,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from evalgebra.cli.args import count, input_options, read_input
-from evalgebra.crowd.agreement import Agreement, agreement
+from evalgebra.crowd.agreement import Agreement, panel_agreement
 from evalgebra.crowd.em import MAX_ITERATIONS, TOLERANCE
 from evalgebra.crowd.files import FORMATS, read_answers, read_gold
 from evalgebra.errors import SketchError, SpecError
@@ -129,7 +129,7 @@ def agreement_json(result: Agreement) -> str:
     >>> from evalgebra.crowd.table import crowd_table
     >>> rows = [(t, w, "ab"[(t + (w == 0)) % 2]) for t in range(4) for w in range(3)]
     >>> import json
-    >>> json.loads(agreement_json(agreement(crowd_table(rows))))["fleiss_kappa"]
+    >>> json.loads(agreement_json(panel_agreement(crowd_table(rows))))["fleiss_kappa"]
     {'value': -0.3333333333333333, 'exact': '-1/3', 'raters': 3, 'tasks': 4}
     """
     return json.dumps({"format": AGREEMENT_FORMAT, **result.to_dict()}, indent=2) + "\n"
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         _say(note)
     if not fit.converged:
         _say(f"EM did not converge in {args.max_iter} steps; raise --max-iter")
-    panel = agreement(crowd.table, abstain=args.abstain or ())
+    panel = panel_agreement(crowd.table, abstain=args.abstain or ())
     summary = fit.summary(notes=False) + "\n" + panel.summary() + "\n"  # the notes went to standard error
     if "-" in (args.output, args.agreement):  # a file on standard output: the summary beside it
         sys.stderr.write(summary)

@@ -10,7 +10,7 @@ one is a ratio of integer counts.
 :func:`fleiss_kappa`                  Fleiss' kappa from per-task vote counts, every task with
                                       the same number of answers
 :func:`cohen_kappa`                   Cohen's kappa of two workers from their confusion table
-:func:`agreement`                     all three from a :class:`~evalgebra.crowd.table.CrowdTable`
+:func:`panel_agreement`               all three from a :class:`~evalgebra.crowd.table.CrowdTable`
 ====================================  =========================================================
 
 Abstentions and missing answers
@@ -21,7 +21,7 @@ answer never given, so that "both unsure" is not counted as agreement. Then
 - **Krippendorff's alpha** takes the missing answers as its definition does: every task with
   at least two answers is *pairable* and contributes its answers, weighted ``1/(m_u - 1)`` by its
   number of answers ``m_u``; a task with fewer than two answers contributes nothing.
-- **Fleiss' kappa** is defined for a fixed number ``n`` of raters per task. :func:`agreement`
+- **Fleiss' kappa** is defined for a fixed number ``n`` of raters per task. :func:`panel_agreement`
   computes it on the tasks with exactly ``n`` answers, ``n`` being ``raters=`` or, by default,
   the most common number of answers among tasks with two or more (the larger on a tie), and
   says how many tasks that leaves out (:attr:`Agreement.fleiss_items`). Nothing is imputed.
@@ -54,7 +54,7 @@ Examples
 ...         ("t2", "x", "B"), ("t2", "y", "B"), ("t2", "z", "unsure"),
 ...         ("t3", "x", "tie"), ("t3", "y", "tie"), ("t3", "z", "tie")]
 >>> from evalgebra.crowd.table import crowd_table
->>> result = agreement(crowd_table(rows), abstain=["unsure"])
+>>> result = panel_agreement(crowd_table(rows), abstain=["unsure"])
 >>> result.alpha, result.fleiss, result.fleiss_items
 (Fraction(2, 3), Fraction(5, 11), 2)
 >>> print(result.summary())  # doctest: +NORMALIZE_WHITESPACE
@@ -77,7 +77,7 @@ from evalgebra.errors import SketchError, SpecError
 
 __all__ = [
     "Agreement",
-    "agreement",
+    "panel_agreement",
     "krippendorff_alpha",
     "fleiss_kappa",
     "cohen_kappa",
@@ -89,7 +89,7 @@ __all__ = [
 #: Up to this many worker pairs :meth:`Agreement.summary` lists every Cohen's kappa; beyond, their range.
 PAIRS_LISTED = 15
 
-#: :func:`agreement` computes Cohen's kappa of every pair for crowds of up to this many workers.
+#: :func:`panel_agreement` computes Cohen's kappa of every pair for crowds of up to this many workers.
 MAX_PAIR_WORKERS = 300
 
 
@@ -168,7 +168,7 @@ def fleiss_kappa(votes: Any) -> Fraction | None:
     ------
     SketchError
         Tasks with different numbers of answers, fewer than two answers, or no task: Fleiss'
-        kappa needs a fixed number of raters (:func:`agreement` picks the tasks with one
+        kappa needs a fixed number of raters (:func:`panel_agreement` picks the tasks with one
         number; :func:`krippendorff_alpha` takes them all).
 
     Examples
@@ -274,7 +274,7 @@ class Agreement:
 
         >>> from evalgebra.crowd.table import crowd_table
         >>> rows = [(t, w, "ab"[(t + (w == 0)) % 2]) for t in range(4) for w in range(3)]  # w 0 dissents
-        >>> agreement(crowd_table(rows)).to_dict()["krippendorff_alpha"]
+        >>> panel_agreement(crowd_table(rows)).to_dict()["krippendorff_alpha"]
         {'value': -0.2222222222222222, 'exact': '-2/9', 'values': 12, 'tasks': 4}
         """
 
@@ -349,7 +349,7 @@ def _common(sizes: np.ndarray) -> int:
     return int(values[counts == counts.max()].max())
 
 
-def agreement(table: CrowdTable, abstain: Iterable[str] = (), raters: int | None = None) -> Agreement:
+def panel_agreement(table: CrowdTable, abstain: Iterable[str] = (), raters: int | None = None) -> Agreement:
     r"""Krippendorff's alpha, Fleiss' kappa and every pair's Cohen's kappa of a crowd's answers.
 
     Parameters
@@ -375,7 +375,7 @@ def agreement(table: CrowdTable, abstain: Iterable[str] = (), raters: int | None
     --------
     >>> from evalgebra.crowd.table import crowd_table
     >>> rows = [(t, w, "ab"[(t * w) % 3 == 1]) for t in range(30) for w in range(4) if (t + w) % 5]
-    >>> result = agreement(crowd_table(rows), raters=3)
+    >>> result = panel_agreement(crowd_table(rows), raters=3)
     >>> result.fleiss_items, result.pairable_tasks, result.pairable_values
     (24, 30, 96)
     >>> round(float(result.alpha), 4), round(float(result.fleiss), 4)

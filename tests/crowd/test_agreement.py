@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from evalgebra.crowd.agreement import (
     MAX_PAIR_WORKERS,
-    agreement,
     cohen_kappa,
     fleiss_kappa,
     krippendorff_alpha,
+    panel_agreement,
     votes_of,
 )
 from evalgebra.crowd.table import crowd_table
@@ -222,7 +222,7 @@ def _panel(seed: int, n_tasks: int = 60, n_workers: int = 5, labels=("A", "B", "
 @pytest.mark.parametrize("seed", range(3))
 def test_agreement_drops_abstentions_and_matches_the_brute_force(seed):
     rows = _panel(seed)
-    result = agreement(crowd_table(rows), abstain=["unsure"])
+    result = panel_agreement(crowd_table(rows), abstain=["unsure"])
     kept = [row for row in rows if row[2] != "unsure"]
     assert result.abstentions == len(rows) - len(kept) and result.labels == ("A", "B", "tie")
     position = {"A": 0, "B": 1, "tie": 2}
@@ -247,8 +247,8 @@ def test_agreement_drops_abstentions_and_matches_the_brute_force(seed):
 def test_agreement_is_unchanged_by_renaming_labels_and_workers():
     rows = _panel(4)
     rename = {"A": "z", "B": "y", "tie": "x", "unsure": "?"}
-    first = agreement(crowd_table(rows), abstain=["unsure"])
-    second = agreement(crowd_table([(t, "v" + w, rename[r]) for t, w, r in rows]), abstain=["?"])
+    first = panel_agreement(crowd_table(rows), abstain=["unsure"])
+    second = panel_agreement(crowd_table([(t, "v" + w, rename[r]) for t, w, r in rows]), abstain=["?"])
     assert (first.alpha, first.fleiss, first.fleiss_items) == (
         second.alpha,
         second.fleiss,
@@ -259,17 +259,17 @@ def test_agreement_is_unchanged_by_renaming_labels_and_workers():
 
 def test_agreement_fleiss_on_chosen_raters_and_undefined_cases():
     rows = [("t1", "x", "a"), ("t1", "y", "a"), ("t2", "x", "a"), ("t2", "y", "a"), ("t2", "z", "a")]
-    result = agreement(crowd_table(rows, labels=["a", "b"]))
+    result = panel_agreement(crowd_table(rows, labels=["a", "b"]))
     assert result.alpha is None and result.fleiss is None  # one label only: 0/0
     assert "Krippendorff's alpha = undefined" in result.summary()
-    three = agreement(crowd_table(rows, labels=["a", "b"]), raters=3)
+    three = panel_agreement(crowd_table(rows, labels=["a", "b"]), raters=3)
     assert (three.fleiss_raters, three.fleiss_items) == (3, 1)
-    none = agreement(crowd_table(rows, labels=["a", "b"]), raters=4)
+    none = panel_agreement(crowd_table(rows, labels=["a", "b"]), raters=4)
     assert none.fleiss is None and none.fleiss_items == 0
     with pytest.raises(SpecError, match="at least two"):
-        agreement(crowd_table(rows, labels=["a", "b"]), raters=1)
+        panel_agreement(crowd_table(rows, labels=["a", "b"]), raters=1)
     with pytest.raises(SpecError, match="abstention"):
-        agreement(crowd_table(rows, labels=["a", "b"]), abstain=["a", "b"])
+        panel_agreement(crowd_table(rows, labels=["a", "b"]), abstain=["a", "b"])
 
 
 def test_fleiss_kappa_refuses_unequal_raters_and_bad_counts():
@@ -284,10 +284,10 @@ def test_fleiss_kappa_refuses_unequal_raters_and_bad_counts():
 
 
 def test_agreement_summary_lists_few_pairs_and_ranges_many():
-    few = agreement(crowd_table(_panel(0)), abstain=["unsure"]).summary()
+    few = panel_agreement(crowd_table(_panel(0)), abstain=["unsure"]).summary()
     assert "w0-w1" in few and few.count("(") >= 10
-    many = agreement(crowd_table(_panel(0, n_tasks=80, n_workers=8)), abstain=["unsure"])
+    many = panel_agreement(crowd_table(_panel(0, n_tasks=80, n_workers=8)), abstain=["unsure"])
     assert len(many.cohen) == 28
     assert "pairs sharing at least 10 tasks" in many.summary().splitlines()[1]
     big = crowd_table([("t", f"w{k}", "ab"[k % 2]) for k in range(MAX_PAIR_WORKERS + 1)])
-    assert agreement(big).cohen == {} and "not computed" in agreement(big).summary()
+    assert panel_agreement(big).cohen == {} and "not computed" in panel_agreement(big).summary()
