@@ -426,11 +426,21 @@ def _pairs(
         (ones, (task, worker * n_labels + answer)), shape=(table.n_tasks, n_workers * n_labels)
     )
     joint = (onehot.T @ onehot).toarray().reshape(n_workers, n_labels, n_workers, n_labels)
+    # per pair (i, j): shared tasks, agreements and the chance term sum_a rows_a cols_a, in integers
+    total = joint.sum(axis=(1, 3))
+    agree = np.einsum("iaja->ij", joint)
+    chance = np.einsum("iaj,ija->ij", joint.sum(axis=3), joint.sum(axis=1))
+    numerator, denominator = total * agree - chance, total * total - chance
+    first, second = np.triu_indices(n_workers, 1)
     out: dict[tuple[str, str], tuple[Fraction | None, int]] = {}
-    for i in range(n_workers):
-        for j in range(i + 1, n_workers):
-            confusion = joint[i, :, j, :]
-            out[(table.workers[i], table.workers[j])] = (cohen_kappa(confusion), int(confusion.sum()))
+    for i, j, top, bottom, shared in zip(
+        first.tolist(),
+        second.tolist(),
+        numerator[first, second].tolist(),
+        denominator[first, second].tolist(),
+        total[first, second].tolist(),
+    ):
+        out[(table.workers[i], table.workers[j])] = (_ratio(top, bottom) if shared else None, shared)
     return out
 
 
