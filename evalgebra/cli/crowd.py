@@ -5,7 +5,9 @@ The answers are a long CSV or JSON lines (``{"item": ..., "judge": ..., "label":
 :func:`~evalgebra.crowd.fit.crowd_fit`: Dawid-Skene EM to a stated tolerance, from the
 algebraic estimate and from majority vote, the run of the larger likelihood kept, with the
 ``--gold`` answers held fixed. It prints a summary (standard error when ``-o -`` puts the
-labels on standard output) and writes
+labels on standard output), closed by the panel's agreement
+(:func:`~evalgebra.crowd.agreement.panel_agreement`: Krippendorff's alpha, Fleiss' kappa, every
+pair's Cohen's kappa, the ``--abstain`` answers counted as missing), and writes
 
 - ``-o LABELS.csv``: ``task,label,p_<label>...``, whatever the input's columns are called:
   every task's most probable label and its posterior for every label;
@@ -13,7 +15,9 @@ labels on standard output) and writes
   true label, ``r`` over the labels then the ``--abstain`` answers: the confusion-matrix row
   ``p_<r> = P(answer r | truth)`` and the answers behind it, ``n_<r>`` (the expected number of
   the worker's answers ``r`` on tasks of that truth; exact counts on gold tasks) and ``tasks``
-  (their sum).
+  (their sum);
+- ``--agreement AGREEMENT.json``: the agreement statistics as JSON (``evalgebra.agreement/1``),
+  each as a float and an exact fraction with the tasks and values behind it.
 
 What was done to messy rows (missing values, repeated pairs), to the gold (tasks not in the
 answers, labels no worker gave) and to the starts (one that failed) is said on standard
@@ -42,19 +46,24 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from evalgebra.cli.args import count, input_options, read_input
+from evalgebra.crowd.agreement import Agreement, panel_agreement
 from evalgebra.crowd.em import MAX_ITERATIONS, TOLERANCE
 from evalgebra.crowd.files import FORMATS, read_answers, read_gold
-from evalgebra.errors import SketchError
+from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
 
 if TYPE_CHECKING:
     from evalgebra.crowd.fit import CrowdFit
 
-__all__ = ["register", "run", "labels_csv", "workers_csv"]
+__all__ = ["register", "run", "labels_csv", "workers_csv", "agreement_json", "AGREEMENT_FORMAT"]
+
+#: The ``format`` field of ``--agreement`` JSON.
+AGREEMENT_FORMAT = "evalgebra.agreement/1"
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -114,6 +123,18 @@ def workers_csv(fit: CrowdFit) -> str:
     return _csv(rows)
 
 
+def agreement_json(result: Agreement) -> str:
+    r"""The agreement statistics as ``evalgebra.agreement/1`` JSON text.
+
+    >>> from evalgebra.crowd.table import crowd_table
+    >>> rows = [(t, w, "ab"[(t + (w == 0)) % 2]) for t in range(4) for w in range(3)]
+    >>> import json
+    >>> json.loads(agreement_json(panel_agreement(crowd_table(rows))))["fleiss_kappa"]
+    {'value': -0.3333333333333333, 'exact': '-1/3', 'raters': 3, 'tasks': 4}
+    """
+    return json.dumps({"format": AGREEMENT_FORMAT, **result.to_dict()}, indent=2) + "\n"
+
+
 def _labels(text: str | None) -> list[str] | None:
     if text is None:
         return None
@@ -131,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     """Read the answers (and gold), fit the crowd, print the summary, write the files; the exit status."""
     from evalgebra.crowd.fit import crowd_fit  # the evaluators and SciPy: loaded only to fit
 
+    if args.output == "-" and args.agreement == "-":
+        raise SpecError("-o - and --agreement - both write to standard output: give one of them a file")
     text = read_input(args.answers, args.max_input_bytes, "answers file")
     crowd = read_answers(
         text,
@@ -165,8 +188,9 @@ def run(args: argparse.Namespace) -> int:
         _say(note)
     if not fit.converged:
         _say(f"EM did not converge in {args.max_iter} steps; raise --max-iter")
-    summary = fit.summary(notes=False) + "\n"  # the notes went to standard error
-    if args.output == "-":
+    panel = panel_agreement(crowd.table, abstain=args.abstain or ())
+    summary = fit.summary(notes=False) + "\n" + panel.summary() + "\n"  # the notes went to standard error
+    if "-" in (args.output, args.agreement):  # a file on standard output: the summary beside it
         sys.stderr.write(summary)
     else:
         sys.stdout.write(summary)
@@ -174,9 +198,13 @@ def run(args: argparse.Namespace) -> int:
         write_output(args.output, labels_csv(fit))
     if args.workers is not None:
         write_output(args.workers, workers_csv(fit))
+    if args.agreement is not None:
+        write_output(args.agreement, agreement_json(panel))
     for what, path in (("labels", args.output), ("workers", args.workers)):
         if path not in (None, "-"):
             _say(f"wrote {path}: {what} of {len(fit.tasks) if what == 'labels' else len(fit.workers)}")
+    if args.agreement not in (None, "-"):
+        _say(f"wrote {args.agreement}: the agreement of {len(fit.workers)} workers")
     return 0
 
 
@@ -238,6 +266,14 @@ def register(sub: Any) -> argparse.ArgumentParser:
         metavar="WORKERS.csv",
         help="write worker,truth,tasks,p_<label>...,n_<label>... here: each worker's confusion-matrix "
         "row per true label and the expected answer counts behind it",
+    )
+    crowd.add_argument(
+        "--agreement",
+        metavar="AGREEMENT.json",
+        help="write the agreement statistics here as JSON ('-': standard output; the summary then goes "
+        "to standard error): Krippendorff's alpha, Fleiss' kappa (on the "
+        "tasks with the most common number of answers) and every pair's Cohen's kappa, each a float "
+        "and an exact fraction; --abstain answers count as missing",
     )
     crowd.add_argument(
         "--gold",

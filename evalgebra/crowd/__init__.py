@@ -8,6 +8,8 @@ r"""Crowds: sparse ``task, worker, label`` answers, evaluated algebraically.
 :func:`dense_trios`           every trio of workers on the tasks all three answered
 :class:`DawidSkeneAlgebraic`  the crowd-kit-shaped face: ``fit(df)``, ``labels_``, ``probas_``,
                               ``priors_``, ``errors_``
+:func:`panel_agreement`       Krippendorff's alpha, Fleiss' kappa, every pair's Cohen's kappa
+                              (exact; abstentions as missing answers)
 ============================  ==============================================================
 
 Examples
@@ -39,9 +41,12 @@ _LAZY = {
     "CrowdFit": "evalgebra.crowd.fit",
     "crowd_fit": "evalgebra.crowd.fit",
     "DawidSkeneAlgebraic": "evalgebra.crowd.facade",
+    "Agreement": "evalgebra.crowd.agreement",
+    "panel_agreement": "evalgebra.crowd.agreement",
 }
 
 if TYPE_CHECKING:
+    from evalgebra.crowd.agreement import Agreement, panel_agreement
     from evalgebra.crowd.facade import DawidSkeneAlgebraic
     from evalgebra.crowd.fit import CrowdFit, crowd_fit
     from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
@@ -58,6 +63,8 @@ __all__ = [
     "CrowdFit",
     "crowd_fit",
     "DawidSkeneAlgebraic",
+    "Agreement",
+    "panel_agreement",
 ]
 
 

@@ -11,7 +11,7 @@ of the other workers given the true label. The log-likelihood of the answers is
 
 where ``G`` holds the *gold* tasks, whose true label ``g_t`` is known: their posterior is
 the point mass on ``g_t`` at every step, never estimated. The EM iteration of Dawid and
-Skene [1]_ climbs ``L`` plus a pseudo-count :data:`~evalgebra.crowd.tasks.FLOOR` on every
+Skene [1]_ climbs ``L`` plus a pseudo-count ``FLOOR`` (``evalgebra.crowd.tasks``, 1e-6) on every
 rate and prevalence (a Dirichlet prior that keeps every logarithm finite; it moves an
 estimate by about ``FLOOR`` over the task count):
 

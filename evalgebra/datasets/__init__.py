@@ -19,7 +19,9 @@ bigbench_mistake   Three LLM graders (Claude Haiku, Mistral Large, GPT4-Turbo)
 
 Generated data with a known truth, made in code from a seed: :mod:`evalgebra.datasets.judges`
 (``llm_judges``: five LLM judges grading pass/fail, two of whom abstain, ``"unsure"`` or
-nothing, more often on hard answers).
+nothing, more often on hard answers) and :mod:`evalgebra.datasets.preferences`
+(``judge_preferences``: four LLM judges saying which of two responses is better, ``A``, ``B`` or
+``tie``, two of whom abstain).
 
 Each sketch is stored as sketch JSON v1 (``<name>.json``); ``acs_employment`` also as
 a per-item CSV (``acs_employment_items.csv``: one column per classifier and a
