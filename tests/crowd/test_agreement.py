@@ -189,8 +189,10 @@ def test_fleiss_kappa_reproduces_the_ten_subject_example():
     )
 
 
-def test_cohen_kappa_reproduces_cohens_three_category_example():
-    """Cohen, "A coefficient of agreement for nominal scales": 200 items, p_o = 0.70, p_c = 0.41."""
+def test_cohen_kappa_on_a_three_category_table_worked_by_hand():
+    """200 items in three categories: p_o = (88 + 40 + 12) / 200 = 0.70 and, from the margins
+    (120, 60, 20) and (100, 60, 40), p_c = (12000 + 3600 + 800) / 40000 = 0.41, so kappa =
+    0.29 / 0.59 (the definition of Cohen, "A coefficient of agreement for nominal scales")."""
     confusion = [[88, 14, 18], [10, 40, 10], [2, 6, 12]]
     kappa = cohen_kappa(confusion)
     assert kappa == (Fraction(70, 100) - Fraction(41, 100)) / (1 - Fraction(41, 100))
