@@ -49,9 +49,11 @@ clean:
 # Peer comparison (ntqr, crowd-kit DawidSkene and MajorityVote): the peers go in their own venv, pinned,
 # never in evalgebra's dependencies.
 PEERS_VENV := benchmarks/.peers-venv
+# judgepanel needs Python >= 3.12 (the project itself stays on 3.11)
+PEERS_PYTHON ?= python3.12
 .PHONY: bench-peers
 $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
-	$(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_PYTHON) -m venv $(PEERS_VENV)
 	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(PEERS_VENV)/bin/python -m pip install --quiet -r benchmarks/peers/requirements-peers.txt
 	touch $(PEERS_VENV)/.installed
@@ -59,3 +61,4 @@ $(PEERS_VENV)/.installed: benchmarks/peers/requirements-peers.txt
 bench-peers: setup $(PEERS_VENV)/.installed
 	$(BIN)/python benchmarks/bench_peers.py
 	$(BIN)/python benchmarks/bench_crowd.py
+	$(BIN)/python benchmarks/bench_real_tests.py

@@ -13,6 +13,7 @@ module           what it holds
 ``intervals``    :class:`IntervalInfo` and :data:`INTERVAL_KINDS`: how intervals were made
 ``fit``          :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
 ``rendering``    how results show themselves: repr, summary, HTML, pandas table
+``partition``    :class:`LazyPartition`: a partition by true label computed when first read
 ``posteriors``   per-item posteriors, labels and expected confusion from an estimate
 ``batch``        :class:`BatchResult`: what every vectorised method returns (named arrays)
 ================ ==========================================================================
@@ -34,6 +35,7 @@ from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumbe
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.fit import VERDICTS, FitInfo
 from evalgebra.results.intervals import INTERVAL_KINDS, IntervalInfo
+from evalgebra.results.partition import LazyPartition
 from evalgebra.results.posteriors import (
     PointRows,
     expected_confusion,
@@ -50,6 +52,7 @@ __all__ = [
     "Alarm",
     "IntervalInfo",
     "FitInfo",
+    "LazyPartition",
     "VERDICTS",
     "BatchResult",
     "ALARM_KINDS",

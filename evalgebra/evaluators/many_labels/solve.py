@@ -68,6 +68,7 @@ from evalgebra.numbers.algebraic_numbers import (
 )
 from evalgebra.numbers.rationals import exact_rational
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
+from evalgebra.results.partition import LazyPartition
 
 __all__ = [
     "DECODINGS",
@@ -401,12 +402,15 @@ def _algebraic_columns(
         by_classifier: list[list[FieldElement]] = [[], [], []]
         for position, column in enumerate((col_i, col_j, col_k)):
             by_classifier[sol.role[position]] = column
-        for root in own:
-            at = (lambda v: v.value(root)) if root is not None else (lambda v: v.rational())  # noqa: E731
-            prevalence.append(at(prev))
+        # each element valued at every root of f at once (one minimal polynomial for all conjugates)
+        at = (lambda v: v.values(own)) if own != [None] else (lambda v: [v.rational()])  # noqa: E731
+        prevalence_at = at(prev)
+        columns_at = [[at(v) for v in column] for column in (col_i, col_j, col_k)]
+        for n, root in enumerate(own):
+            prevalence.append(prevalence_at[n])
             sol.fields.append((root, prev, by_classifier))
-            for position, column in enumerate((col_i, col_j, col_k)):
-                cols[position].append([at(v) for v in column])
+            for position in range(3):
+                cols[position].append([values[n] for values in columns_at[position]])
     if any(residual[p] != counts[order[p]] for p in range(r**3)):
         sol.alarm(
             "empty_variety",
@@ -564,18 +568,29 @@ def _partition_in_fields(
     labels: tuple[str, ...], q: int, sol: ManyLabelSolution, perm: tuple[int, ...]
 ) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     """The partition of an irrational point: each product formed in its column's number field, then valued
-    at the column's root (so every count is one exact algebraic number, not a product of rounded ones)."""
+    at the column's root (so every count is one exact algebraic number, not a product of rounded ones).
+
+    The columns of one irreducible factor share their field elements (conjugates): each product is formed
+    once per factor and valued at all of that factor's roots together.
+    """
     r = sol.n_labels
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
+    groups: dict[int, list[int]] = {}  # the columns of one factor share one prevalence element
     for column in range(r):
-        root, prev, cols = sol.fields[column]
+        groups.setdefault(id(sol.fields[column][1]), []).append(column)
+    patterns = list(itertools.product(range(r), repeat=3))
+    for members in groups.values():
+        _, prev, cols = sol.fields[members[0]]
+        roots = [sol.fields[column][0] for column in members]
         base = prev * q
-        rows: list[tuple[tuple[str, ...], Any]] = []
-        for d in itertools.product(range(r), repeat=3):
+        values = []
+        for d in patterns:
             term = base * cols[0][d[0]] * cols[1][d[1]] * cols[2][d[2]]
-            value = term.rational() if root is None else term.value(root)
-            rows.append((tuple(labels[a] for a in d), value))
-        out[labels[perm[column]]] = rows
+            values.append([term.rational()] if roots == [None] else term.values(roots))  # type: ignore[arg-type]
+        for n, column in enumerate(members):
+            out[labels[perm[column]]] = [
+                (tuple(labels[a] for a in d), value[n]) for d, value in zip(patterns, values)
+            ]
     return {ell: out[ell] for ell in labels}
 
 
@@ -653,7 +668,8 @@ def evaluate_counts_many(
     if chosen is None:
         alarms.append(Alarm("undecided", DETAIL_UNDECIDED))
         return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms))
-    partition = _partition(points[chosen], labels, classifiers, sum(ints), sol, perms[chosen])
+    point, perm, q = points[chosen], perms[chosen], sum(ints)
+    partition = LazyPartition(labels, lambda: _partition(point, labels, classifiers, q, sol, perm))
     return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))
 
 
