@@ -435,13 +435,17 @@ def _meets(c: Fraction | AlgebraicNumber, lo: flint.fmpq, hi: flint.fmpq) -> boo
     return bool(lo <= x <= hi)
 
 
-_POWER_SUMS: dict[str, list[flint.fmpq]] = {}
+#: Power sums by modulus object (kept with it, so an id is never reused while cached); at most 256.
+_POWER_SUMS: dict[int, tuple[flint.fmpq_poly, list[flint.fmpq]]] = {}
 
 
 def _power_sums(modulus: flint.fmpq_poly) -> list[flint.fmpq]:
     """``s_k = sum over the roots theta of modulus of theta^k`` for ``k < deg``, by Newton's identities."""
-    key = str(modulus)
-    if key not in _POWER_SUMS:
+    key = id(modulus)
+    cached = _POWER_SUMS.get(key)
+    if cached is None or cached[0] is not modulus:
+        if len(_POWER_SUMS) >= 256:
+            _POWER_SUMS.clear()
         m = modulus.degree()
         coeffs = modulus.coeffs()
         c = [coeffs[k] / coeffs[m] for k in range(m + 1)]  # monic: x^m + c[m-1] x^(m-1) + ... + c[0]
@@ -451,8 +455,8 @@ def _power_sums(modulus: flint.fmpq_poly) -> list[flint.fmpq]:
             for j in range(1, k):
                 total += c[m - j] * sums[k - j]
             sums.append(-total)
-        _POWER_SUMS[key] = sums
-    return _POWER_SUMS[key]
+        cached = _POWER_SUMS[key] = (modulus, sums)
+    return cached[1]
 
 
 class FieldElement:

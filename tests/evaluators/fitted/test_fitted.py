@@ -245,3 +245,45 @@ def test_evaluate_with_a_copied_judge_rejects_the_fit():
         rows += [list(pattern[:3]) + [pattern[0]]] * n
     result = evaluate(Sketch.from_decisions(np.array(rows), labels=list(labelled.labels)))
     assert result.verdict == "fit_rejected" and result.fit.p_value < 0.01
+
+
+@pytest.mark.parametrize("n_populations", [1, 3])
+def test_m_step_equals_counting_item_by_item(n_populations):
+    """The M step's products with the answer indicators against a plain loop over the cells, with
+    populations, abstentions (more responses than labels) and a label no cell supports."""
+    from evalgebra.evaluators.fitted.em import Cells, maximise
+
+    rng = np.random.default_rng(n_populations)
+    n_cells, n_classifiers, n_labels, n_responses = 40, 4, 3, 4
+    answers = rng.integers(0, n_responses, (n_cells, n_classifiers))
+    weights = rng.integers(1, 9, n_cells).astype(float)
+    population = rng.integers(0, n_populations, n_cells)
+    cells = Cells(answers, weights, population, n_labels, n_responses, n_populations)
+    posterior = rng.dirichlet(np.ones(n_labels), n_cells)
+    posterior[:, 2] = 0.0  # label 2: no mass anywhere, its rows fall back to uniform
+    posterior /= posterior.sum(axis=1, keepdims=True)
+    point = maximise(cells, posterior)
+    prevalence = np.zeros((n_populations, n_labels))
+    response = np.zeros((n_classifiers, n_labels, n_responses))
+    for k in range(n_cells):
+        prevalence[population[k]] += weights[k] * posterior[k]
+        for i in range(n_classifiers):
+            response[i, :, answers[k, i]] += weights[k] * posterior[k]
+    prevalence /= prevalence.sum(axis=1, keepdims=True)
+    mass = response[0].sum(axis=1)
+    expected = np.where(mass[None, :, None] > 0, response / np.maximum(mass, 1e-300)[None, :, None], 0.25)
+    np.testing.assert_allclose(point.prevalence, prevalence, rtol=1e-12)
+    np.testing.assert_allclose(point.response, expected, rtol=1e-12)
+    # the log-likelihood of such cells agrees with a per-cell sum of logs of sums
+    manual = sum(
+        weights[k]
+        * np.log(
+            sum(
+                point.prevalence[population[k], ell]
+                * np.prod([point.response[i, ell, answers[k, i]] for i in range(n_classifiers)])
+                for ell in range(n_labels)
+            )
+        )
+        for k in range(n_cells)
+    )
+    assert log_likelihood(cells, point) == pytest.approx(manual, rel=1e-12)
