@@ -232,7 +232,8 @@ def machine() -> str:
     except OSError:
         pass
     system = f"{platform.system()} {platform.machine()}"
-    return f"{system}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return f"{system}, {cpu}, {os.cpu_count()} cores, load average {load}, Python {platform.python_version()}"
 
 
 def run_peers(cases: list[Case], full: bool) -> dict[str, Any] | None:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.sketch import Sketch
+from evalgebra.evaluators.fitted.em import Parameters
 from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, start_from_estimate
 from evalgebra.results import Estimate, Evaluation, FitInfo
 
@@ -46,7 +47,8 @@ __all__ = ["with_fit", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
 ON_MODEL = 1e-6
 #: The default level below which the fit's p-value rejects the model.
 FIT_LEVEL = 0.01
-#: Exact points EM starts from at most (the chosen one first, then those inside the unit cube).
+#: Exact points EM starts from at most (the chosen one first, then those inside the unit cube; one of
+#: each class of points that differ only by a renaming of the hidden labels).
 MAX_STARTS = 8
 
 
@@ -63,6 +65,17 @@ def _ordered_starts(result: Evaluation) -> list[int]:
     order += [k for k, p in enumerate(result.points) if k not in order and _inside(p)]
     order += [k for k in range(len(result.points)) if k not in order]
     return order
+
+
+def _relabelling_class(start: Parameters) -> tuple[tuple[float, ...], ...]:
+    """The start up to renaming its hidden labels: its columns (a prevalence and a response row per
+    classifier), sorted. The likelihood is symmetric under the renamings and EM commutes with them, so
+    two starts of one class end at fits that differ only by the renaming, with the same likelihood."""
+    columns = [
+        tuple(np.round(np.concatenate([start.prevalence[:, ell], start.response[:, ell, :].ravel()]), 9))
+        for ell in range(start.prevalence.shape[1])
+    ]
+    return tuple(sorted(columns))
 
 
 def _reproduces(result: Evaluation, sketch: Sketch) -> bool:
@@ -130,10 +143,16 @@ def with_fit(
     pooled = sketch.pooled()
     order = _ordered_starts(result)
     starts = []
+    seen: set[tuple[tuple[float, ...], ...]] = set()
     for k in order:
         start = start_from_estimate(result.points[k], pooled)
-        if start is not None:
-            starts.append((f"exact {k}", start))
+        if start is None:
+            continue
+        form = _relabelling_class(start)
+        if form in seen:  # a renaming of the hidden labels of an earlier start: EM gives the same fit
+            continue
+        seen.add(form)
+        starts.append((f"exact {k}", start))
         if len(starts) == MAX_STARTS:
             break
     fitted = fit_sketch(pooled, starts)

@@ -287,3 +287,19 @@ def test_m_step_equals_counting_item_by_item(n_populations):
         for k in range(n_cells)
     )
     assert log_likelihood(cells, point) == pytest.approx(manual, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_starts_that_rename_the_hidden_labels_are_run_once_and_lose_nothing(seed):
+    """Three classifiers, three labels: the exact points are the 3! renamings of one decomposition. The
+    fit starts from one of them; EM from every one of them reaches no higher likelihood."""
+    rng = np.random.default_rng(seed)
+    sketch = _sample(rng, 3, 3, 400).unlabelled()
+    result = evaluate(sketch)
+    assert result.fit is not None and len(result.points) == 7
+    assert sum(name.startswith("exact") for name in result.fit.starts) == 1
+    every = [start_from_estimate(p, sketch) for p in result.points[:-1]]
+    everything = fit_sketch(sketch, [(f"exact {k}", s) for k, s in enumerate(every) if s is not None])
+    assert max(run.log_likelihood for run in everything.runs) <= result.fit.log_likelihood + 1e-6
+    values = sorted(run.log_likelihood for run in everything.runs[:-1])  # the renamings: one fit
+    assert values[-1] - values[0] < 1e-6
