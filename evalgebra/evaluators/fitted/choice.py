@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -110,6 +111,54 @@ def _fitted_partition(fitted: FittedModel) -> dict[str, list[tuple[tuple[str, ..
     return {label: sorted(rows.items()) for label, rows in merged.items()}
 
 
+def _renaming(fitted: FittedModel, options: dict[str, Any]) -> np.ndarray:
+    """``perm[column] = label``: the names the decoding rule gives the fitted point's hidden labels.
+
+    The fit keeps the labels of its start, and a start's labels are only as good as the exact point it
+    came from (outside the simplex, a mean of disagreeing trios): the rule is applied again to the fit.
+    ``prevalence_order``: the columns by prevalence; ``known_prevalences``: the assignment nearest
+    them (L1); ``prevalence_range`` (two labels): the naming whose first prevalence lies in it, if one
+    does; otherwise the largest summed total accuracy ``sum_l P_l sum_i P_{i,l|l}``, as for the
+    exact points.
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    labels = fitted.labels
+    r = len(labels)
+    sizes = fitted.cells.sizes()
+    prevalence = (sizes[:, None] * fitted.parameters.prevalence).sum(axis=0) / sizes.sum()
+    order = options.get("prevalence_order")
+    known = options.get("known_prevalences")
+    if order is not None:
+        perm = np.empty(r, dtype=int)
+        perm[np.argsort(-prevalence, kind="stable")] = [labels.index(str(name)) for name in order]
+        return perm
+    if known is not None:
+        target = np.array([float(Fraction(known[t])) for t in labels])
+        return linear_sum_assignment(np.abs(prevalence[:, None] - target[None, :]))[1]
+    if options.get("prevalence_range") is not None and r == 2:
+        from evalgebra.evaluators.independent.closed_form import prevalence_bounds
+
+        low, high = prevalence_bounds(options["prevalence_range"])
+        inside = [bool(low <= prevalence[c] <= high) for c in range(2)]
+        return np.array([1, 0]) if inside[1] and not inside[0] else np.arange(2)
+    gain = prevalence[:, None] * fitted.parameters.response[:, :, :r].sum(axis=0)  # [column, label]
+    return linear_sum_assignment(gain, maximize=True)[1]
+
+
+def _decoded(fitted: FittedModel, options: dict[str, Any]) -> FittedModel:
+    """The fit with its hidden labels named by the decoding rule (:func:`_renaming`)."""
+    perm = _renaming(fitted, options)
+    if np.array_equal(perm, np.arange(len(perm))):
+        return fitted
+    column = np.argsort(perm)  # column of each label
+    parameters = Parameters(fitted.parameters.prevalence[:, column], fitted.parameters.response[:, column, :])
+    run = fitted.runs[fitted.chosen]
+    runs = list(fitted.runs)
+    runs[fitted.chosen] = dataclasses.replace(run, parameters=parameters, posterior=run.posterior[:, column])
+    return dataclasses.replace(fitted, parameters=parameters, runs=tuple(runs))
+
+
 def _meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]) -> bool:
     """Whether the fitted point meets the decoding rule the caller gave (a range or an order of prevalences).
 
@@ -155,7 +204,7 @@ def with_fit(
         starts.append((f"exact {k}", start))
         if len(starts) == MAX_STARTS:
             break
-    fitted = fit_sketch(pooled, starts)
+    fitted = _decoded(fit_sketch(pooled, starts), options or {})
     goodness = fitted.goodness
     run = fitted.runs[fitted.chosen]
     index = len(result.points)
