@@ -77,6 +77,7 @@ class Case:
     labels: tuple[str, ...]
     abstain: tuple[str, ...] = ()  # answers evalgebra counts as abstentions (the peers: missing)
     big: bool = False  # ~20,000 items: crowd-kit converged only with --full
+    structure: str | None = None  # evaluate(sketch, structure=...): "auto" for the correlated rows
 
 
 # -- the tests ----------------------------------------------------------------------------------
@@ -157,7 +158,8 @@ def simulated_judges(seed: int, n_items: int = 300, n_judges: int = 4, n_labels:
 
 
 #: Sampled tests with correlated judges (the correlated structures' rows): functions of no
-#: argument returning a :class:`Case`, each run with ``structure="auto"``. None yet.
+#: argument returning a :class:`Case` (with ``structure="auto"``, or the structure to assume).
+#: None yet: they come with the correlated structures' fit.
 CORRELATED_CASES: list[Callable[[], Case]] = []
 
 
@@ -202,7 +204,7 @@ def run_ours(case: Case, repeat: int) -> dict[str, Any]:
         sketch = Sketch.from_decisions(
             case.answers, labels=list(case.labels), abstain=list(case.abstain) or None
         )
-        result = evaluate(sketch)
+        result = evaluate(sketch) if case.structure is None else evaluate(sketch, structure=case.structure)
         best = min(best, time.perf_counter() - start)
     assert result is not None
     point = result.point
