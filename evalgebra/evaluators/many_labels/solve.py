@@ -524,21 +524,33 @@ def check_decoding(
     return decoding, None
 
 
-def _estimate(
-    sol: ManyLabelSolution, perm: tuple[int, ...], labels: tuple[str, ...], classifiers: tuple[str, ...]
-) -> ResponseEstimate:
-    r = sol.n_labels
-    column_of = {perm[c]: c for c in range(r)}
+def _columns(sol: ManyLabelSolution, labels: tuple[str, ...]) -> tuple[list[Any], list[list[dict[str, Any]]]]:
+    """Each hidden column's prevalence and, per classifier, its response row by answer name, as the
+    points hold them (Fractions or AlgebraicNumbers): converted once, shared by all ``R!`` points."""
     convert = lambda v: v if isinstance(v, AlgebraicNumber) else as_fraction(v)  # noqa: E731
-    prevalence = {labels[ell]: convert(sol.prevalence[column_of[ell]]) for ell in range(r)}
+    r = sol.n_labels
+    prevalence = [convert(v) for v in sol.prevalence]
+    rows = [
+        [{labels[a]: convert(sol.response[i][c][a]) for a in range(r)} for c in range(r)] for i in range(3)
+    ]
+    return prevalence, rows
+
+
+def _estimate(
+    columns: tuple[list[Any], list[list[dict[str, Any]]]],
+    perm: tuple[int, ...],
+    labels: tuple[str, ...],
+    classifiers: tuple[str, ...],
+) -> ResponseEstimate:
+    """The point that names hidden column ``c`` label ``perm[c]`` (every row a fresh dict)."""
+    prevalence_of, rows = columns
+    r = len(labels)
+    column_of = {perm[c]: c for c in range(r)}
+    prevalence = {labels[ell]: prevalence_of[column_of[ell]] for ell in range(r)}
     response = {
-        classifiers[i]: {
-            labels[ell]: {labels[a]: convert(sol.response[i][column_of[ell]][a]) for a in range(r)}
-            for ell in range(r)
-        }
-        for i in range(3)
+        classifiers[i]: {labels[ell]: dict(rows[i][column_of[ell]]) for ell in range(r)} for i in range(3)
     }
-    accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
+    accuracy = {c: {t: by_truth[t][t] for t in labels} for c, by_truth in response.items()}
     return ResponseEstimate(prevalence, accuracy, response)
 
 
@@ -663,7 +675,8 @@ def evaluate_counts_many(
     if not sol.defined:
         return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms))
     perms = list(itertools.permutations(range(r)))
-    points = tuple(_estimate(sol, perm, labels, classifiers) for perm in perms)
+    columns = _columns(sol, labels)
+    points = tuple(_estimate(columns, perm, labels, classifiers) for perm in perms)
     chosen = _decode(sol, perms, labels, decoding, option)
     if chosen is None:
         alarms.append(Alarm("undecided", DETAIL_UNDECIDED))
