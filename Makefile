@@ -62,3 +62,4 @@ bench-peers: setup $(PEERS_VENV)/.installed
 	$(BIN)/python benchmarks/bench_peers.py
 	$(BIN)/python benchmarks/bench_crowd.py
 	$(BIN)/python benchmarks/bench_crowd_cli.py
+	$(BIN)/python benchmarks/bench_real_tests.py

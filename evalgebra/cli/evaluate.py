@@ -33,7 +33,7 @@ from evalgebra.evaluators.independent.distance import containing_distance
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.results import ALARM_KINDS, Evaluation, exact_text
 
-__all__ = ["format_evaluation", "register", "run"]
+__all__ = ["format_evaluation", "register", "run", "PARTITION_SHOWN", "RESPONSES_SHOWN"]
 
 
 def _exact(value: object) -> str:
@@ -77,8 +77,55 @@ def _count(value: Any) -> str:
     return f"{float(value):.1f}"
 
 
-def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
-    """A readable rendering of an evaluation: points, choice, partition, alarms, trios."""
+#: Answer patterns per label up to which the partition by true label is shown without ``--partition``
+#: (three binary classifiers: two lines of eight counts).
+PARTITION_SHOWN = 8
+#: Response rates (classifiers x true labels rows) up to which they are shown without ``--responses``.
+RESPONSES_SHOWN = 9
+#: Trios listed one line each (the rest are counted), and alarms listed in full (more are grouped by
+#: kind, one line each, the first detail cut to ``_DETAIL`` characters).
+TRIOS_SHOWN = 10
+ALARMS_SHOWN = 6
+_DETAIL = 110
+
+
+def _short(value: object) -> str:
+    """A table cell: a short exact rational as it is, anything else to three decimals."""
+    if value is None:
+        return "undefined"
+    if isinstance(value, (int, Fraction)):
+        text = exact_text(value)
+        if len(text) <= 6:
+            return text
+    try:
+        return f"{float(value):.3f}"  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "complex"
+
+
+def format_evaluation(
+    result: Evaluation,
+    sketch: Sketch | None = None,
+    *,
+    partition: bool | None = None,
+    responses: bool | None = None,
+) -> str:
+    """A readable rendering of an evaluation: points, choice, partition, alarms, trios.
+
+    With three or more labels (or abstentions) it keeps to a screen: each point's prevalences on
+    one line and its accuracies one line per classifier (short exact rationals as they are, other
+    values to three decimals; ``--json`` has every value exactly). ``partition`` (the chosen point's
+    split of every pattern's count by true label) and ``responses`` (its every response rate) are
+    shown when asked for, or, when ``None``, only when they are small (:data:`PARTITION_SHOWN`
+    patterns per label, :data:`RESPONSES_SHOWN` rows); a line says how to see them otherwise.
+    """
+    compact = len(result.labels) > 2 or any(
+        answer not in result.labels
+        for point in result.points[:1]
+        for rows in point.response.values()
+        for answers in rows.values()
+        for answer in answers
+    )
     assumed = f"; structure {result.structure}" if result.structure is not None else ""
     lines = [
         f"method {result.method}{assumed}; labels {', '.join(result.labels)}; "
@@ -100,17 +147,27 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
             " fitted by maximum likelihood" if result.fit is not None and k == result.fit.fitted_index else ""
         )
         lines.append(f"point {k}{kind}{mark}:")
-        for label, value in point.prevalence.items():
-            lines.append(f"  P_{label} = {_exact(value)}{_interval(point, 'prevalence', label)}")
+        if compact:
+            lines.append(
+                "  "
+                + "   ".join(
+                    f"P_{label} = {_short(value)}{_interval(point, 'prevalence', label)}"
+                    for label, value in point.prevalence.items()
+                )
+            )
+        else:
+            for label, value in point.prevalence.items():
+                lines.append(f"  P_{label} = {_exact(value)}{_interval(point, 'prevalence', label)}")
         for population, row in (getattr(point, "by_population", None) or {}).items():
             lines.append(
                 f"  in {population}: " + "   ".join(f"P_{label} = {_exact(v)}" for label, v in row.items())
             )
+        show = _short if compact else _exact
         for c, row in point.accuracy.items():
             lines.append(
                 f"  {c}: "
                 + "   ".join(
-                    f"acc on {label} = {_exact(v)}{_interval(point, 'accuracy', c, label)}"
+                    f"acc on {label} = {show(v)}{_interval(point, 'accuracy', c, label)}"
                     for label, v in row.items()
                 )
             )
@@ -126,13 +183,43 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
             for answer in answers
         )
         if k == result.chosen and (len(result.labels) > 2 or abstaining) and point.response:
-            lines.append("  response rates P(answer | true label):")
-            for c, by_truth in point.response.items():
-                for truth, answers in by_truth.items():
-                    lines.append(
-                        f"    {c} | true {truth}: "
-                        + "   ".join(f"{answer}: {_exact(v)}" for answer, v in answers.items())
-                    )
+            n_rows = sum(len(by_truth) for by_truth in point.response.values())
+            if responses or responses is None and n_rows <= RESPONSES_SHOWN:
+                lines.append("  response rates P(answer | true label):")
+                exact = all(
+                    isinstance(v, (int, Fraction))
+                    for by_truth in point.response.values()
+                    for answers in by_truth.values()
+                    for v in answers.values()
+                )
+                for c, by_truth in point.response.items():
+                    for truth, answers in by_truth.items():
+                        lines.append(
+                            f"    {c} | true {truth}: "
+                            + "   ".join(
+                                f"{answer}: {(_exact if exact else _short)(v)}"
+                                for answer, v in answers.items()
+                            )
+                        )
+            else:
+                lines.append(
+                    f"  response rates P(answer | true label): {n_rows} rows (--responses shows them)"
+                )
+    degrees = sorted(
+        {
+            v.degree
+            for k in shown
+            for v in (
+                *result.points[k].prevalence.values(),
+                *(x for row in result.points[k].accuracy.values() for x in row.values()),
+            )
+            if isinstance(v, AlgebraicNumber)
+        }
+    )
+    if compact and degrees:
+        lines.append(
+            f"values to three decimals (algebraic of degree {', '.join(map(str, degrees))}: exact in --json)"
+        )
     if result.chosen is None:
         lines.append("no point chosen (see the alarms)")
     if result.fit is not None:
@@ -143,30 +230,47 @@ def format_evaluation(result: Evaluation, sketch: Sketch | None = None) -> str:
         lines.append(result.certificate.describe())
     if result.intervals is not None:
         lines.append(f"intervals: {result.intervals.text()}")
-    if result.partition and result.chosen is not None:
-        lines.append("partition of the counts by true label (chosen point):")  # only when a point is chosen
-        for label, rows in result.partition.items():
-            cells = "  ".join(f"{''.join(p)}: {_count(c)}" for p, c in rows)
-            lines.append(f"  true {label}: {cells}")
+    if result.partition and result.chosen is not None:  # only when a point is chosen
+        patterns = len(result.labels) ** len(result.classifiers)
+        if partition or partition is None and patterns <= PARTITION_SHOWN:
+            lines.append("partition of the counts by true label (chosen point):")
+            for label, rows in result.partition.items():
+                cells = "  ".join(f"{''.join(p)}: {_count(c)}" for p, c in rows)
+                lines.append(f"  true {label}: {cells}")
+        else:
+            lines.append("partition of the counts by true label (chosen point): --partition shows it")
     if sketch is not None and result.point is not None and len(result.labels) == 2 and not sketch.abstain:
         try:
             distance = containing_distance(result.point, sketch).distance
             lines.append(f"distance of the chosen point from the containing variety: {distance:.3g}")
         except EvalgebraError:
             pass
-    for trio in result.trios:
+    for trio in result.trios[:TRIOS_SHOWN]:
         kinds = ", ".join(sorted(trio.alarm_kinds())) or "none"
         p = trio.point
-        prevalence = "-" if p is None else _exact(p.prevalence[result.labels[0]])
+        prevalence = "-" if p is None else (_short if compact else _exact)(p.prevalence[result.labels[0]])
         first = p if p is not None else (trio.points[0] if trio.points else None)
         populations = list(getattr(first, "by_population", None) or {})
         head = (
             f"populations {', '.join(populations)}" if populations else f"trio {', '.join(trio.classifiers)}"
         )
         lines.append(f"{head}: P_{result.labels[0]} = {prevalence}; alarms: {kinds}")
+    if len(result.trios) > TRIOS_SHOWN:
+        lines.append(f"... and {len(result.trios) - TRIOS_SHOWN} more trios (--json lists every trio)")
     lines.append("alarms:" + ("" if result.alarms else " none"))
+    if len(result.alarms) <= ALARMS_SHOWN:
+        for alarm in result.alarms:
+            lines.append(f"  [{alarm.kind}] {alarm.detail}")
+        return "\n".join(lines)
+    by_kind: dict[str, list[Any]] = {}
     for alarm in result.alarms:
-        lines.append(f"  [{alarm.kind}] {alarm.detail}")
+        by_kind.setdefault(alarm.kind, []).append(alarm)
+    for kind, alarms in by_kind.items():  # one line per kind: the first detail, and how many there are
+        detail = alarms[0].detail
+        detail = detail if len(detail) <= _DETAIL else detail[: _DETAIL - 3] + "..."
+        more = f" ({len(alarms)} alarms of this kind)" if len(alarms) > 1 else ""
+        lines.append(f"  [{kind}]{more} {detail}")
+    lines.append("  (--json has every alarm in full)")
     return "\n".join(lines)
 
 
@@ -279,7 +383,10 @@ def run(args: argparse.Namespace) -> int:
     if args.certify:
         options["certify"] = True
     result = evaluate(sketch, method=args.method, structure=structure, fit=not args.no_fit, **options)
-    sys.stdout.write(result.to_json() + "\n" if args.json else format_evaluation(result, sketch) + "\n")
+    shown = {"partition": args.partition or None, "responses": args.responses or None}
+    sys.stdout.write(
+        result.to_json() + "\n" if args.json else format_evaluation(result, sketch, **shown) + "\n"
+    )
     failed = args.fail_on_alarm and bool(result.alarms)
     if args.min_accuracy is not None:
         below = below_spec(result, args.min_accuracy, strict=not args.non_strict, show=_exact)
@@ -391,6 +498,18 @@ def register(sub: Any) -> argparse.ArgumentParser:
     )
     ev.add_argument("--seed", type=int, default=None, help="random seed of --intervals bootstrap")
     ev.add_argument("--json", action="store_true", help="print evalgebra.evaluation/1 JSON")
+    ev.add_argument(
+        "--partition",
+        action="store_true",
+        help="show the partition of every pattern's count by true label (by default only for up to "
+        f"{PARTITION_SHOWN} patterns per label, e.g. three binary classifiers; --json always has it)",
+    )
+    ev.add_argument(
+        "--responses",
+        action="store_true",
+        help="show every response rate P(answer | true label) of the chosen point (by default only up "
+        f"to {RESPONSES_SHOWN} rows, e.g. three classifiers with three labels; --json always has them)",
+    )
     ev.add_argument(
         "--fail-on-alarm",
         action="store_true",

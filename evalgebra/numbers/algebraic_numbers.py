@@ -30,7 +30,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -435,6 +435,30 @@ def _meets(c: Fraction | AlgebraicNumber, lo: flint.fmpq, hi: flint.fmpq) -> boo
     return bool(lo <= x <= hi)
 
 
+#: Power sums by modulus object (kept with it, so an id is never reused while cached); at most 256.
+_POWER_SUMS: dict[int, tuple[flint.fmpq_poly, list[flint.fmpq]]] = {}
+
+
+def _power_sums(modulus: flint.fmpq_poly) -> list[flint.fmpq]:
+    """``s_k = sum over the roots theta of modulus of theta^k`` for ``k < deg``, by Newton's identities."""
+    key = id(modulus)
+    cached = _POWER_SUMS.get(key)
+    if cached is None or cached[0] is not modulus:
+        if len(_POWER_SUMS) >= 256:
+            _POWER_SUMS.clear()
+        m = modulus.degree()
+        coeffs = modulus.coeffs()
+        c = [coeffs[k] / coeffs[m] for k in range(m + 1)]  # monic: x^m + c[m-1] x^(m-1) + ... + c[0]
+        sums = [flint.fmpq(m)]
+        for k in range(1, m):
+            total = k * c[m - k]
+            for j in range(1, k):
+                total += c[m - j] * sums[k - j]
+            sums.append(-total)
+        cached = _POWER_SUMS[key] = (modulus, sums)
+    return cached[1]
+
+
 class FieldElement:
     r"""``g(theta)`` in the number field ``Q(theta)``, ``theta`` a root of the irreducible ``f``.
 
@@ -574,9 +598,14 @@ class FieldElement:
         return flint.fmpq_mat([[columns[c][r] for c in range(m)] for r in range(m)])
 
     def trace(self) -> Fraction:
-        """``sum over the conjugates theta' of g(theta')``, a rational."""
-        matrix = self._matrix()
-        return as_fraction(sum((matrix[k, k] for k in range(matrix.nrows())), flint.fmpq(0)))
+        """``sum over the conjugates theta' of g(theta')``, a rational.
+
+        ``sum_k g_k s_k`` with ``s_k`` the power sums of the roots of the modulus (Newton's
+        identities, computed once per modulus): the trace of the multiplication matrix, without
+        forming it.
+        """
+        sums = _power_sums(self.modulus)
+        return as_fraction(sum((c * s for c, s in zip(self.g.coeffs(), sums)), flint.fmpq(0)))
 
     def minimal_polynomial(self) -> flint.fmpz_poly:
         """The minimal polynomial of ``g(theta)`` (primitive, positive leading coefficient)."""
@@ -590,21 +619,50 @@ class FieldElement:
 
     def value(self, theta: AlgebraicNumber | Fraction) -> Fraction | AlgebraicNumber:
         """``g(theta)`` exactly: a Fraction when rational, else an :class:`AlgebraicNumber`."""
+        return self.values([theta])[0]
+
+    def values(self, thetas: Sequence[AlgebraicNumber | Fraction]) -> list[Fraction | AlgebraicNumber]:
+        """``g(theta)`` at several roots of the modulus, exactly (as :meth:`value`).
+
+        The minimal polynomial of ``g(theta)`` and its real roots are the same at every conjugate,
+        so they are computed once for all of ``thetas``; each value is then the one real root of
+        it whose interval meets the ball of ``g`` at that ``theta``.
+
+        Examples
+        --------
+        >>> roots = real_roots([-2, 0, 1])[0]          # -sqrt(2), sqrt(2)
+        >>> element = FieldElement([-2, 0, 1], [1, 1])   # 1 + theta
+        >>> [round(float(v), 12) for v in element.values(roots)]
+        [-0.414213562373, 2.414213562373]
+        >>> element.values(roots)[1] == element.value(roots[1])
+        True
+        """
         constant = self.rational()
         if constant is not None:
-            return constant
-        if not isinstance(theta, AlgebraicNumber):
-            if self.modulus(as_fmpq(theta)) != 0:
-                raise NumberError(f"{theta} is not a root of the modulus {self.modulus}; give a root of it")
-            return as_fraction(self.g(as_fmpq(theta)))
-        if theta.poly.degree() != self.modulus.degree() or flint.fmpq_poly(theta.poly) % self.modulus != 0:
-            raise NumberError(f"{theta!r} is not a root of the modulus {self.modulus}; give a root of it")
+            return [constant] * len(thetas)
+        for theta in thetas:
+            if not isinstance(theta, AlgebraicNumber):
+                if self.modulus(as_fmpq(theta)) != 0:
+                    raise NumberError(
+                        f"{theta} is not a root of the modulus {self.modulus}; give a root of it"
+                    )
+            elif (
+                theta.poly.degree() != self.modulus.degree()
+                or flint.fmpq_poly(theta.poly) % self.modulus != 0
+            ):
+                raise NumberError(f"{theta!r} is not a root of the modulus {self.modulus}; give a root of it")
+        if all(not isinstance(theta, AlgebraicNumber) for theta in thetas):
+            return [as_fraction(self.g(as_fmpq(theta))) for theta in thetas]
         minimal = self.minimal_polynomial()
         if minimal.degree() == 1:
             b, a = (int(c) for c in minimal.coeffs())
-            return Fraction(-b, a)
+            return [Fraction(-b, a)] * len(thetas)
         candidates, _ = real_roots(minimal)
         numbers = [c for c in candidates if isinstance(c, AlgebraicNumber)]
+        return [self._match(theta, numbers) for theta in thetas]  # type: ignore[arg-type]
+
+    def _match(self, theta: AlgebraicNumber, numbers: list[AlgebraicNumber]) -> AlgebraicNumber:
+        """The one of ``numbers`` (the real roots of the minimal polynomial) that is ``g(theta)``."""
         saved = flint.ctx.prec
         try:
             while True:

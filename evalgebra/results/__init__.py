@@ -14,6 +14,7 @@ module                 what it holds
 ``fit``                :class:`FitInfo` and :data:`VERDICTS`: the maximum-likelihood fit and the verdict
 ``structure_evidence`` :class:`StructureEvidence`: the candidates ``structure="auto"`` fitted
 ``rendering``          how results show themselves: repr, summary, HTML, pandas table
+``partition``          :class:`LazyPartition`: a partition by true label computed when first read
 ``posteriors``         per-item posteriors, labels and expected confusion from an estimate
 ``certificate``        :class:`Certificate`: whether the fitted point is proved the global maximum
 ``batch``              :class:`BatchResult`: what every vectorised method returns (named arrays)
@@ -37,6 +38,7 @@ from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumbe
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.fit import VERDICTS, FitInfo
 from evalgebra.results.intervals import INTERVAL_KINDS, IntervalInfo
+from evalgebra.results.partition import LazyPartition
 from evalgebra.results.posteriors import (
     PointRows,
     expected_confusion,
@@ -54,6 +56,7 @@ __all__ = [
     "Alarm",
     "IntervalInfo",
     "FitInfo",
+    "LazyPartition",
     "VERDICTS",
     "StructureCandidate",
     "StructureEvidence",

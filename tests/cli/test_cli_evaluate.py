@@ -12,6 +12,7 @@ import json
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 
@@ -276,7 +277,7 @@ def test_many_points_print_the_chosen_one_and_those_in_the_unit_cube():
         EnsembleSpec(5, 2, pairs), {"a": "7/20"}, accuracy=accuracy, correlation=correlation
     )
     result = evaluate(expected_sketch(truth).unlabelled(), structure=pairs)
-    text = format_evaluation(result)
+    text = format_evaluation(result, partition=True)
     inside = [
         e
         for e in result.points
@@ -305,3 +306,52 @@ def test_evaluate_certify_reports_the_certificate(cli, tmp_path):
     assert status == 0 and "certificate: global maximum proved" in out
     status, _, err = cli("evaluate", path, "--certify", "--no-fit")
     assert status != 0 and "--certify certifies the fitted point" in err
+
+
+def _judges_sketch(tmp_path, seed=3, n_items=300, n_judges=4, n_labels=5):
+    """A sampled test of judges with five labels and a few abstentions, as sketch JSON."""
+    rng = np.random.default_rng(seed)
+    labels = [chr(ord("A") + k) for k in range(n_labels)]
+    truth = rng.integers(0, n_labels, n_items)
+    right = rng.random((n_items, n_judges)) < 0.7
+    wrong = (truth[:, None] + rng.integers(1, n_labels, (n_items, n_judges))) % n_labels
+    answers = np.array(labels, dtype=object)[np.where(right, truth[:, None], wrong)]
+    answers[rng.random((n_items, n_judges)) < 0.02] = "N"
+    sketch = Sketch.from_decisions(answers, labels=labels, abstain=["N"])
+    path = tmp_path / "judges.json"
+    sketch.write_json(path)
+    return path, sketch
+
+
+def test_evaluate_many_labels_text_fits_on_a_screen_and_options_show_the_rest(cli, tmp_path):
+    path, sketch = _judges_sketch(tmp_path)
+    status, out, _ = cli("evaluate", path)
+    lines = out.splitlines()
+    assert status == 0 and len(lines) <= 40 and max(map(len, lines)) <= 200
+    assert "--partition shows it" in out and "(--responses shows them)" in out
+    assert "true A:" not in out and "| true A:" not in out
+    chosen = out[out.index("(chosen)") :]
+    assert chosen.splitlines()[1].count("P_") == 5  # the prevalences on one line
+    status, full, _ = cli("evaluate", path, "--partition", "--responses")
+    assert status == 0
+    partition = [line for line in full.splitlines() if line.startswith("  true ")]
+    responses = [line for line in full.splitlines() if line.startswith("    ") and " | true " in line]
+    assert len(partition) == 5 and len(responses) == 4 * 5
+    # the partition shown is the JSON's, every observed pattern split by true label
+    doc = json.loads(cli("evaluate", path, "--json")[1])
+    assert all(line.count(": ") - 1 == len(doc["partition"]["A"]) for line in partition)
+    for row in responses:  # each row of rates sums to one (to the decimals shown)
+        values = [float(cell.split(": ")[1]) for cell in row.split(": ", 1)[1].split("   ")]
+        assert abs(sum(values) - 1) < 0.01
+
+
+def test_evaluate_many_labels_groups_many_alarms_by_kind():
+    from evalgebra.cli.evaluate import ALARMS_SHOWN, format_evaluation
+    from evalgebra.results import Alarm, Evaluation
+
+    alarms = tuple(Alarm("irrational", f"trio {k}: " + "x" * 300) for k in range(ALARMS_SHOWN + 2))
+    text = format_evaluation(
+        Evaluation("algebraic", ("a", "b", "c"), ("c0", "c1", "c2"), (), None, {}, alarms)
+    )
+    assert f"[irrational] ({ALARMS_SHOWN + 2} alarms of this kind) trio 0:" in text
+    assert max(map(len, text.splitlines())) < 200 and "--json has every alarm in full" in text

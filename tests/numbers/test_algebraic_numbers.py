@@ -289,3 +289,30 @@ def test_polynomial_coefficients_are_bounded_like_every_number_read():
         NumberError, match=rf"an integer of 16610 bits is too large; accepted: at most {MAX_BITS}"
     ):
         AlgebraicNumber([10**5000, 0, 1], 0)  # its message could not even print the polynomial
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(-9, 9), min_size=2, max_size=6),
+    st.integers(1, 5),
+    st.lists(st.fractions(min_value=-10, max_value=10, max_denominator=12), min_size=1, max_size=6),
+)
+def test_field_element_trace_is_the_trace_of_its_multiplication_matrix(low, lead, coeffs):
+    modulus = flint.fmpz_poly([*low, lead])
+    element = FieldElement(modulus, coeffs)
+    matrix = element._matrix()
+    expected = sum((matrix[k, k] for k in range(matrix.nrows())), flint.fmpq(0))
+    assert element.trace() == Fraction(int(expected.p), int(expected.q))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.fractions(min_value=-5, max_value=5, max_denominator=9), min_size=1, max_size=3))
+def test_field_element_values_at_every_root_are_its_values_one_by_one(coeffs):
+    modulus = flint.fmpz_poly([1, -3, 0, 1])  # three real conjugates
+    roots, _ = real_roots(modulus)
+    together = FieldElement(modulus, coeffs).values(roots)
+    one_by_one = [FieldElement(modulus, coeffs).value(root) for root in roots]
+    assert together == one_by_one
+    for root, value in zip(roots, together):  # and each is g at that root, to 1e-12
+        approx = sum(float(c) * float(root) ** k for k, c in enumerate(coeffs))
+        assert abs(float(value) - approx) < 1e-9

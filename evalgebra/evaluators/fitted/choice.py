@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from evalgebra.data.sketch import Sketch
+from evalgebra.evaluators.fitted.em import Parameters
 from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, start_from_estimate
 from evalgebra.results import Estimate, Evaluation, FitInfo
 
@@ -46,7 +48,8 @@ __all__ = ["with_fit", "reproduces_counts", "meets_rule", "ON_MODEL", "FIT_LEVEL
 ON_MODEL = 1e-6
 #: The default level below which the fit's p-value rejects the model.
 FIT_LEVEL = 0.01
-#: Exact points EM starts from at most (the chosen one first, then those inside the unit cube).
+#: Exact points EM starts from at most (the chosen one first, then those inside the unit cube; one of
+#: each class of points that differ only by a renaming of the hidden labels).
 MAX_STARTS = 8
 
 
@@ -63,6 +66,17 @@ def _ordered_starts(result: Evaluation) -> list[int]:
     order += [k for k, p in enumerate(result.points) if k not in order and _inside(p)]
     order += [k for k in range(len(result.points)) if k not in order]
     return order
+
+
+def _relabelling_class(start: Parameters) -> tuple[tuple[float, ...], ...]:
+    """The start up to renaming its hidden labels: its columns (a prevalence and a response row per
+    classifier), sorted. The likelihood is symmetric under the renamings and EM commutes with them, so
+    two starts of one class end at fits that differ only by the renaming, with the same likelihood."""
+    columns = [
+        tuple(np.round(np.concatenate([start.prevalence[:, ell], start.response[:, ell, :].ravel()]), 9))
+        for ell in range(start.prevalence.shape[1])
+    ]
+    return tuple(sorted(columns))
 
 
 def reproduces_counts(result: Evaluation, sketch: Sketch) -> bool:
@@ -102,6 +116,54 @@ def _fitted_partition(fitted: FittedModel) -> dict[str, list[tuple[tuple[str, ..
         for ell, label in enumerate(fitted.labels):
             merged[label][pattern] += float(cells.weights[k] * posterior[k, ell])
     return {label: sorted(rows.items()) for label, rows in merged.items()}
+
+
+def _renaming(fitted: FittedModel, options: dict[str, Any]) -> np.ndarray:
+    """``perm[column] = label``: the names the decoding rule gives the fitted point's hidden labels.
+
+    The fit keeps the labels of its start, and a start's labels are only as good as the exact point it
+    came from (outside the simplex, a mean of disagreeing trios): the rule is applied again to the fit.
+    ``prevalence_order``: the columns by prevalence; ``known_prevalences``: the assignment nearest
+    them (L1); ``prevalence_range`` (two labels): the naming whose first prevalence lies in it, if one
+    does; otherwise the largest summed total accuracy ``sum_l P_l sum_i P_{i,l|l}``, as for the
+    exact points.
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    labels = fitted.labels
+    r = len(labels)
+    sizes = fitted.cells.sizes()
+    prevalence = (sizes[:, None] * fitted.parameters.prevalence).sum(axis=0) / sizes.sum()
+    order = options.get("prevalence_order")
+    known = options.get("known_prevalences")
+    if order is not None:
+        perm = np.empty(r, dtype=int)
+        perm[np.argsort(-prevalence, kind="stable")] = [labels.index(str(name)) for name in order]
+        return perm
+    if known is not None:
+        target = np.array([float(Fraction(known[t])) for t in labels])
+        return linear_sum_assignment(np.abs(prevalence[:, None] - target[None, :]))[1]
+    if options.get("prevalence_range") is not None and r == 2:
+        from evalgebra.evaluators.independent.closed_form import prevalence_bounds
+
+        low, high = prevalence_bounds(options["prevalence_range"])
+        inside = [bool(low <= prevalence[c] <= high) for c in range(2)]
+        return np.array([1, 0]) if inside[1] and not inside[0] else np.arange(2)
+    gain = prevalence[:, None] * fitted.parameters.response[:, :, :r].sum(axis=0)  # [column, label]
+    return linear_sum_assignment(gain, maximize=True)[1]
+
+
+def _decoded(fitted: FittedModel, options: dict[str, Any]) -> FittedModel:
+    """The fit with its hidden labels named by the decoding rule (:func:`_renaming`)."""
+    perm = _renaming(fitted, options)
+    if np.array_equal(perm, np.arange(len(perm))):
+        return fitted
+    column = np.argsort(perm)  # column of each label
+    parameters = Parameters(fitted.parameters.prevalence[:, column], fitted.parameters.response[:, column, :])
+    run = fitted.runs[fitted.chosen]
+    runs = list(fitted.runs)
+    runs[fitted.chosen] = dataclasses.replace(run, parameters=parameters, posterior=run.posterior[:, column])
+    return dataclasses.replace(fitted, parameters=parameters, runs=tuple(runs))
 
 
 def meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]) -> bool:
@@ -150,10 +212,16 @@ def with_fit(
     pooled = sketch.pooled()
     order = _ordered_starts(result)
     starts = []
+    seen: set[tuple[tuple[float, ...], ...]] = set()
     for k in order:
         start = start_from_estimate(result.points[k], pooled)
-        if start is not None:
-            starts.append((f"exact {k}", start))
+        if start is None:
+            continue
+        form = _relabelling_class(start)
+        if form in seen:  # a renaming of the hidden labels of an earlier start: EM gives the same fit
+            continue
+        seen.add(form)
+        starts.append((f"exact {k}", start))
         if len(starts) == MAX_STARTS:
             break
     fitted = fit_sketch(pooled, starts)
@@ -162,6 +230,7 @@ def with_fit(
         from evalgebra.evaluators.fitted.certify import certify_fitted
 
         fitted, certificate = certify_fitted(fitted)
+    fitted = _decoded(fitted, options or {})
     goodness = fitted.goodness
     run = fitted.runs[fitted.chosen]
     index = len(result.points)

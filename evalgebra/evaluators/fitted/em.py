@@ -56,6 +56,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -98,6 +99,24 @@ class Cells:
     @property
     def n_classifiers(self) -> int:
         return int(self.answers.shape[1])
+
+    @functools.cached_property
+    def flat_answers(self) -> np.ndarray:
+        """``i K + d_ki`` for every cell and classifier, ``(cells, N)``: the row of ``(i, d_ki)`` in a
+        ``(N K, R)`` table of rates."""
+        return self.answers + self.n_responses * np.arange(self.n_classifiers)[None, :]
+
+    @functools.cached_property
+    def indicator(self) -> np.ndarray:
+        """``[d_ki = r]`` as ``(N K, cells)`` floats: the M step's counts are one product with it."""
+        out = np.zeros((self.n_classifiers * self.n_responses, self.answers.shape[0]))
+        out[self.flat_answers.T, np.arange(self.answers.shape[0])[None, :]] = 1.0
+        return out
+
+    @functools.cached_property
+    def all_seen(self) -> bool:
+        """Every cell has a positive count (the log-likelihood needs no mask)."""
+        return bool(np.all(self.weights > 0))
 
     def sizes(self) -> np.ndarray:
         """``Q_s``: items of each population."""
@@ -146,23 +165,30 @@ def _log_joint(cells: Cells, point: Parameters) -> np.ndarray:
     """``log P_{s_k,ell} + sum_i log P_{i,d_ki|ell}`` for every cell and label, ``(K, R)``."""
     with np.errstate(divide="ignore"):
         log_prevalence = np.log(point.prevalence)
-        log_response = np.log(point.response)  # (N, R, K)
-    joint = log_prevalence[cells.population].copy()
-    for i in range(cells.n_classifiers):
-        joint += log_response[i][:, cells.answers[:, i]].T
+        by_answer = np.log(point.response.transpose(0, 2, 1).reshape(-1, cells.n_labels))  # (N K, R)
+    index = cells.flat_answers
+    joint = by_answer[index[:, 0]] + (
+        log_prevalence[0] if cells.n_populations == 1 else log_prevalence[cells.population]
+    )
+    for i in range(1, cells.n_classifiers):
+        joint += by_answer[index[:, i]]
     return joint
 
 
 def _normalise(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(log p_k, posterior)`` from the log joint, stably."""
     top = joint.max(axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
+    if not np.isfinite(top).all():  # a cell no label explains (probability 0): the careful route
+        top = np.where(np.isfinite(top), top, 0.0)
+        scaled = np.exp(joint - top)
+        total = scaled.sum(axis=1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_p = (np.log(total) + top)[:, 0]
+            posterior = scaled / total
+        return log_p, np.nan_to_num(posterior)
     scaled = np.exp(joint - top)
     total = scaled.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_p = (np.log(total) + top)[:, 0]
-        posterior = scaled / total
-    return log_p, np.nan_to_num(posterior)
+    return (np.log(total) + top)[:, 0], scaled / total
 
 
 def log_likelihood(cells: Cells, point: Parameters) -> float:
@@ -173,21 +199,24 @@ def log_likelihood(cells: Cells, point: Parameters) -> float:
 def maximise(cells: Cells, posterior: np.ndarray) -> Parameters:
     """The M step: the point that maximises the expected log-likelihood given the posteriors ``(K, R)``."""
     weighted = posterior * cells.weights[:, None]  # (K, R)
-    prevalence = np.zeros((cells.n_populations, cells.n_labels))
-    np.add.at(prevalence, cells.population, weighted)
+    if cells.n_populations == 1:
+        prevalence = weighted.sum(axis=0, keepdims=True)
+    else:
+        prevalence = np.zeros((cells.n_populations, cells.n_labels))
+        np.add.at(prevalence, cells.population, weighted)
     sizes = prevalence.sum(axis=1, keepdims=True)
+    mass = weighted.sum(axis=0)  # (R,)
+    # counts[i, r, ell] = sum over the cells where classifier i answered r
+    counts = (cells.indicator @ weighted).reshape(cells.n_classifiers, cells.n_responses, cells.n_labels)
+    if sizes.min() > 0 and mass.min() > 0:
+        return Parameters(prevalence / sizes, counts.transpose(0, 2, 1) / mass[None, :, None])
     prevalence = np.divide(
         prevalence, sizes, out=np.full_like(prevalence, 1.0 / cells.n_labels), where=sizes > 0
     )
-    mass = weighted.sum(axis=0)  # (R,)
-    response = np.zeros((cells.n_classifiers, cells.n_labels, cells.n_responses))
-    for i in range(cells.n_classifiers):
-        for r in range(cells.n_responses):
-            response[i, :, r] = weighted[cells.answers[:, i] == r].sum(axis=0)
     response = np.divide(
-        response,
+        counts.transpose(0, 2, 1),
         mass[None, :, None],
-        out=np.full_like(response, 1.0 / cells.n_responses),
+        out=np.full((cells.n_classifiers, cells.n_labels, cells.n_responses), 1.0 / cells.n_responses),
         where=mass[None, :, None] > 0,
     )
     return Parameters(prevalence, response)
@@ -196,6 +225,8 @@ def maximise(cells: Cells, posterior: np.ndarray) -> Parameters:
 def _posterior_at(cells: Cells, point: Parameters) -> tuple[float, np.ndarray]:
     """``(L, posterior)`` at ``point``."""
     log_p, posterior = _normalise(_log_joint(cells, point))
+    if cells.all_seen:  # a pairwise sum (np.sum), not a dot product: L of a huge exact test to the last ulp
+        return float(np.sum(cells.weights * log_p)), posterior
     keep = cells.weights > 0
     return float(np.sum(cells.weights[keep] * log_p[keep])), posterior
 

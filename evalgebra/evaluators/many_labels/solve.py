@@ -68,6 +68,7 @@ from evalgebra.numbers.algebraic_numbers import (
 )
 from evalgebra.numbers.rationals import exact_rational
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
+from evalgebra.results.partition import LazyPartition
 
 __all__ = [
     "DECODINGS",
@@ -401,12 +402,15 @@ def _algebraic_columns(
         by_classifier: list[list[FieldElement]] = [[], [], []]
         for position, column in enumerate((col_i, col_j, col_k)):
             by_classifier[sol.role[position]] = column
-        for root in own:
-            at = (lambda v: v.value(root)) if root is not None else (lambda v: v.rational())  # noqa: E731
-            prevalence.append(at(prev))
+        # each element valued at every root of f at once (one minimal polynomial for all conjugates)
+        at = (lambda v: v.values(own)) if own != [None] else (lambda v: [v.rational()])  # noqa: E731
+        prevalence_at = at(prev)
+        columns_at = [[at(v) for v in column] for column in (col_i, col_j, col_k)]
+        for n, root in enumerate(own):
+            prevalence.append(prevalence_at[n])
             sol.fields.append((root, prev, by_classifier))
-            for position, column in enumerate((col_i, col_j, col_k)):
-                cols[position].append([at(v) for v in column])
+            for position in range(3):
+                cols[position].append([values[n] for values in columns_at[position]])
     if any(residual[p] != counts[order[p]] for p in range(r**3)):
         sol.alarm(
             "empty_variety",
@@ -520,21 +524,33 @@ def check_decoding(
     return decoding, None
 
 
-def _estimate(
-    sol: ManyLabelSolution, perm: tuple[int, ...], labels: tuple[str, ...], classifiers: tuple[str, ...]
-) -> ResponseEstimate:
-    r = sol.n_labels
-    column_of = {perm[c]: c for c in range(r)}
+def _columns(sol: ManyLabelSolution, labels: tuple[str, ...]) -> tuple[list[Any], list[list[dict[str, Any]]]]:
+    """Each hidden column's prevalence and, per classifier, its response row by answer name, as the
+    points hold them (Fractions or AlgebraicNumbers): converted once, shared by all ``R!`` points."""
     convert = lambda v: v if isinstance(v, AlgebraicNumber) else as_fraction(v)  # noqa: E731
-    prevalence = {labels[ell]: convert(sol.prevalence[column_of[ell]]) for ell in range(r)}
+    r = sol.n_labels
+    prevalence = [convert(v) for v in sol.prevalence]
+    rows = [
+        [{labels[a]: convert(sol.response[i][c][a]) for a in range(r)} for c in range(r)] for i in range(3)
+    ]
+    return prevalence, rows
+
+
+def _estimate(
+    columns: tuple[list[Any], list[list[dict[str, Any]]]],
+    perm: tuple[int, ...],
+    labels: tuple[str, ...],
+    classifiers: tuple[str, ...],
+) -> ResponseEstimate:
+    """The point that names hidden column ``c`` label ``perm[c]`` (every row a fresh dict)."""
+    prevalence_of, rows = columns
+    r = len(labels)
+    column_of = {perm[c]: c for c in range(r)}
+    prevalence = {labels[ell]: prevalence_of[column_of[ell]] for ell in range(r)}
     response = {
-        classifiers[i]: {
-            labels[ell]: {labels[a]: convert(sol.response[i][column_of[ell]][a]) for a in range(r)}
-            for ell in range(r)
-        }
-        for i in range(3)
+        classifiers[i]: {labels[ell]: dict(rows[i][column_of[ell]]) for ell in range(r)} for i in range(3)
     }
-    accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
+    accuracy = {c: {t: by_truth[t][t] for t in labels} for c, by_truth in response.items()}
     return ResponseEstimate(prevalence, accuracy, response)
 
 
@@ -564,18 +580,29 @@ def _partition_in_fields(
     labels: tuple[str, ...], q: int, sol: ManyLabelSolution, perm: tuple[int, ...]
 ) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     """The partition of an irrational point: each product formed in its column's number field, then valued
-    at the column's root (so every count is one exact algebraic number, not a product of rounded ones)."""
+    at the column's root (so every count is one exact algebraic number, not a product of rounded ones).
+
+    The columns of one irreducible factor share their field elements (conjugates): each product is formed
+    once per factor and valued at all of that factor's roots together.
+    """
     r = sol.n_labels
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
+    groups: dict[int, list[int]] = {}  # the columns of one factor share one prevalence element
     for column in range(r):
-        root, prev, cols = sol.fields[column]
+        groups.setdefault(id(sol.fields[column][1]), []).append(column)
+    patterns = list(itertools.product(range(r), repeat=3))
+    for members in groups.values():
+        _, prev, cols = sol.fields[members[0]]
+        roots = [sol.fields[column][0] for column in members]
         base = prev * q
-        rows: list[tuple[tuple[str, ...], Any]] = []
-        for d in itertools.product(range(r), repeat=3):
+        values = []
+        for d in patterns:
             term = base * cols[0][d[0]] * cols[1][d[1]] * cols[2][d[2]]
-            value = term.rational() if root is None else term.value(root)
-            rows.append((tuple(labels[a] for a in d), value))
-        out[labels[perm[column]]] = rows
+            values.append([term.rational()] if roots == [None] else term.values(roots))  # type: ignore[arg-type]
+        for n, column in enumerate(members):
+            out[labels[perm[column]]] = [
+                (tuple(labels[a] for a in d), value[n]) for d, value in zip(patterns, values)
+            ]
     return {ell: out[ell] for ell in labels}
 
 
@@ -648,12 +675,14 @@ def evaluate_counts_many(
     if not sol.defined:
         return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms))
     perms = list(itertools.permutations(range(r)))
-    points = tuple(_estimate(sol, perm, labels, classifiers) for perm in perms)
+    columns = _columns(sol, labels)
+    points = tuple(_estimate(columns, perm, labels, classifiers) for perm in perms)
     chosen = _decode(sol, perms, labels, decoding, option)
     if chosen is None:
         alarms.append(Alarm("undecided", DETAIL_UNDECIDED))
         return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms))
-    partition = _partition(points[chosen], labels, classifiers, sum(ints), sol, perms[chosen])
+    point, perm, q = points[chosen], perms[chosen], sum(ints)
+    partition = LazyPartition(labels, lambda: _partition(point, labels, classifiers, q, sol, perm))
     return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))
 
 
