@@ -1,13 +1,13 @@
 r"""The fitted evaluation: maximum likelihood on the model, started from the algebra's points.
 
-============  ===================================================================================
-module        what it holds
-============  ===================================================================================
-``em``        the cells of a sketch, a point of the independent model, the EM iteration
-``fit``       starts (exact points, majority vote), the chosen run, the goodness of fit
-``batch``     the EM iteration on many count vectors of the same cells at once (vectorised)
-``bootstrap`` the fitted point refitted on multinomial resamples: label alignment, intervals
-============  ===================================================================================
+=============  ===================================================================================
+module         what it holds
+=============  ===================================================================================
+``em``         the cells of a sketch, a point of the independent model, the EM iteration
+``fit``        starts (exact points, majority vote), the chosen run, the goodness of fit
+``batch``      the EM iteration on many count vectors of the same cells at once (vectorised)
+``bootstrap``  the fitted point refitted on multinomial resamples: label alignment, intervals
+=============  ===================================================================================
 """
 
 from evalgebra.evaluators.fitted.em import Cells, EMFit, Parameters, em, log_likelihood
