@@ -21,7 +21,9 @@ Cases:
   independent: the structure ``c0-c1``), started from the independent fit; the statistics are
   the prevalences, every classifier's accuracy (the pair's from the marginals of its joint
   rows) and the pair's correlation on each label;
-* ``labels3``: three classifiers, three labels (prevalences, accuracies, every response rate).
+* ``labels3``: three classifiers, three labels (prevalences, accuracies, every response rate);
+* ``abstain3``: three binary classifiers that may abstain, more often on label ``b`` (every
+  response rate, the abstention rates included).
 
 Printed per case: tests, pooled coverage (and the lowest and highest over statistics), the mean
 interval width, the failed and relabelled resamples, and the time of one bootstrap against one
@@ -37,7 +39,7 @@ judges' run takes 30 s or more, or its mean accuracy width reaches 0.5.
 Usage::
 
     python benchmarks/bench_fitted_coverage.py [--tests 500] [--items 2000] [--n-boot 1000]
-        [--cases binary3,binary4,pair,labels3] [--correlation 0.05] [--judges 3]
+        [--cases binary3,binary4,pair,labels3,abstain3] [--correlation 0.05] [--judges 3]
         [--exact-resamples 10] [--seed 0] [--strict]
 """
 
@@ -81,6 +83,14 @@ POPULATIONS = {
             [[0.75, 0.15, 0.1], [0.1, 0.7, 0.2], [0.15, 0.1, 0.75]],
         ],
     ),
+    "abstain3": (  # three binary classifiers, the third answer an abstention ("u"), rarer on label a
+        [0.4, 0.6],
+        [
+            [[0.8, 0.15, 0.05], [0.2, 0.7, 0.1]],
+            [[0.75, 0.2, 0.05], [0.25, 0.65, 0.1]],
+            [[0.78, 0.2, 0.02], [0.3, 0.65, 0.05]],
+        ],
+    ),
 }
 POPULATIONS["pair"] = POPULATIONS["binary4"]
 
@@ -103,9 +113,9 @@ def pair_rows(response: list, correlation: float) -> np.ndarray:
 
 def pattern_law(prevalence: list[float], response: list, joint: np.ndarray | None = None) -> np.ndarray:
     """Probability of every decision pattern (canonical order); ``joint``: the first pair's joint rows."""
-    r, n = len(prevalence), len(response)
-    law = np.zeros(r**n)
-    for code, pattern in enumerate(itertools.product(range(r), repeat=n)):
+    n, v = len(response), len(response[0][0])  # the responses: the labels, then any abstentions
+    law = np.zeros(v**n)
+    for code, pattern in enumerate(itertools.product(range(v), repeat=n)):
         total = 0.0
         for t, p in enumerate(prevalence):
             if joint is None:
@@ -150,7 +160,7 @@ def merged_statistics(prevalence: np.ndarray, response: np.ndarray, n_classifier
 
 def truth_vector(case: str, correlation: float) -> tuple[np.ndarray, list[str]]:
     prevalence, response = POPULATIONS[case]
-    r, n = len(prevalence), len(response)
+    r, n, v = len(prevalence), len(response), len(response[0][0])
     names = [f"prevalence {t}" for t in range(r)]
     values = list(prevalence)
     for i in range(n):
@@ -159,29 +169,30 @@ def truth_vector(case: str, correlation: float) -> tuple[np.ndarray, list[str]]:
     if case == "pair":
         values += [correlation] * r
         names += [f"correlation c0-c1 {t}" for t in range(r)]
-    elif r >= 3:
-        values += [response[i][t][a] for i in range(n) for t in range(r) for a in range(r)]
-        names += [f"response c{i} {t} {a}" for i in range(n) for t in range(r) for a in range(r)]
+    elif r >= 3 or v > r:
+        values += [response[i][t][a] for i in range(n) for t in range(r) for a in range(v)]
+        names += [f"response c{i} {t} {a}" for i in range(n) for t in range(r) for a in range(v)]
     return np.array(values), names
 
 
-def interval_vector(result, r: int) -> np.ndarray:
+def interval_vector(result, sketch: Sketch) -> np.ndarray:
     """``(stats, 2)`` of an evaluation's chosen point, in :func:`truth_vector`'s order."""
-    point, labels = result.point, list(result.labels)
+    point, labels, responses = result.point, list(result.labels), list(sketch.responses)
     rows = [point.interval["prevalence"][t] for t in labels]
     rows += [point.interval["accuracy"][c][t] for c in result.classifiers for t in labels]
-    if r >= 3:
+    if len(labels) >= 3 or sketch.abstain:
         rows += [
-            point.interval["response"][c][t][a] for c in result.classifiers for t in labels for a in labels
+            point.interval["response"][c][t][a] for c in result.classifiers for t in labels for a in responses
         ]
     return np.array([(np.nan, np.nan) if row is None else row for row in rows], dtype=float)
 
 
 def run_case(case: str, args: argparse.Namespace, rng: np.random.Generator) -> dict:
     prevalence, response = POPULATIONS[case]
-    r, n = len(prevalence), len(response)
+    r, n, v = len(prevalence), len(response), len(response[0][0])
     labels = [chr(ord("a") + k) for k in range(r)]
-    patterns = ["".join(p) for p in itertools.product(labels, repeat=n)]
+    abstain = ["u"] if v > r else []
+    patterns = ["".join(p) for p in itertools.product(labels + abstain, repeat=n)]
     joint = pair_rows(response, args.correlation) if case == "pair" else None
     law = pattern_law(prevalence, response, joint)
     truth, names = truth_vector(case, args.correlation)
@@ -193,7 +204,9 @@ def run_case(case: str, args: argparse.Namespace, rng: np.random.Generator) -> d
     low_q, high_q = 0.025, 0.975
     for test in range(args.tests):
         counts = rng.multinomial(args.items, law)
-        sketch = Sketch.from_counts({p: int(c) for p, c in zip(patterns, counts) if c}, labels=labels)
+        sketch = Sketch.from_counts(
+            {p: int(c) for p, c in zip(patterns, counts) if c}, labels=labels, abstain=abstain or None
+        )
         start = time.perf_counter()
         result = evaluate(sketch)
         seconds["evaluate"] += time.perf_counter() - start
@@ -213,7 +226,7 @@ def run_case(case: str, args: argparse.Namespace, rng: np.random.Generator) -> d
             relabelled += int(draws.relabelled.sum())
         else:
             out = evaluate(sketch, intervals="bootstrap", n_boot=args.n_boot, seed=test)
-            pairs = interval_vector(out, r)
+            pairs = interval_vector(out, sketch)
             failed += out.intervals.n_failed
             relabelled += out.intervals.relabelled
         seconds["bootstrap"] += time.perf_counter() - start
@@ -288,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", type=int, default=500)
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--n-boot", type=int, default=1000)
-    parser.add_argument("--cases", default="binary3,binary4,pair,labels3")
+    parser.add_argument("--cases", default="binary3,binary4,pair,labels3,abstain3")
     parser.add_argument("--correlation", type=float, default=0.05)
     parser.add_argument("--judges", type=int, default=3)
     parser.add_argument("--exact-resamples", type=int, default=10)
