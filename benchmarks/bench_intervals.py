@@ -140,7 +140,9 @@ def run_case(case: str, tests: int, items: int, n_boot: int, rng: np.random.Gene
             classifiers=[f"c{i}" for i in range(n_classifiers)],
         )
         start = time.perf_counter()
-        result = evaluate(sketch, method=method)
+        result = evaluate(
+            sketch, method=method, fit=False
+        )  # the exact evaluators; the fitted: bench_fitted_coverage
         seconds["evaluation"] += time.perf_counter() - start
         for kind in ("bootstrap", "delta"):
             start = time.perf_counter()

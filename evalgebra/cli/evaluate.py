@@ -480,7 +480,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
         choices=("bootstrap", "delta"),
         default=None,
         help="confidence intervals for every statistic of the chosen point: a seeded multinomial "
-        "bootstrap over the counts, or the delta method (closed forms); shown as [low, high]",
+        "bootstrap over the counts (with the fit, every resample refitted from the fitted point; "
+        "--no-fit: the exact evaluator on every resample), or the delta method (closed forms, the "
+        "exact points); shown as [low, high]",
     )
     ev.add_argument(
         "--level",

@@ -224,7 +224,10 @@ def evaluate(
         Confidence intervals for every statistic of the chosen point (its ``interval``; the
         result's ``intervals`` says how they were made): a seeded multinomial bootstrap of the
         counts, or the delta method for the closed forms (see
-        :mod:`~evalgebra.evaluators.intervals.confidence`).
+        :mod:`~evalgebra.evaluators.intervals.confidence`). With the fit (the algebraic method,
+        independent errors, ``fit=True``) the bootstrap refits the model on every resample from
+        the fitted point (:mod:`~evalgebra.evaluators.fitted.bootstrap`); ``"delta"`` is the
+        closed forms' and applies to the exact points without the fit.
     level, n_boot, seed
         The intervals' coverage (default 0.95), bootstrap resamples (default 1000) and seed.
     fit : bool
@@ -233,7 +236,7 @@ def evaluate(
         exact points and the independent fit), appends the fitted point to
         ``points`` and chooses by the verdict (``result.verdict``: ``exact`` when the counts lie
         on the model, else ``fitted`` or ``fit_rejected``; :mod:`evalgebra.evaluators.fitted`).
-        ``False``: the exact points alone, as the decoding chose. Not yet with ``intervals``.
+        ``False``: the exact points alone, as the decoding chose (and their bootstrap).
     fit_level : float
         The level below which the fit's p-value gives ``fit_rejected`` (default 0.01).
     certify : bool
@@ -370,6 +373,12 @@ def evaluate(
             "confidence intervals are not computed for correlated structures yet; ask for them with "
             "structure=None (independent errors; on the command line, without --structure)"
         )
+    if fit and entry.fits and intervals == "bootstrap":  # the fitted point, refitted on every resample
+        from evalgebra.evaluators.fitted.bootstrap import fitted_intervals
+        from evalgebra.evaluators.fitted.choice import with_fit
+
+        fitted = with_fit(function(sketch, **options), sketch, level=fit_level, options=options)
+        return fitted_intervals(fitted, sketch, 0.95 if level is None else level, n_boot, seed)
     if sketch.abstain:
         return abstention_intervals(
             function(sketch, **options), sketch, 0.95 if level is None else level, n_boot, seed, options

@@ -14,6 +14,15 @@ summing those shares over the patterns in which classifier ``i`` answered ``r`` 
 *expected confusion matrix* of ``i``: how many of the items of each true label it is
 expected to have answered ``r``, given what was observed.
 
+**Abstentions.** A point of a model with abstentions (the abstention evaluator's, the fitted
+point's) has response rows over the labels and the abstentions (``P_{i,u|l}``, how often
+classifier ``i`` abstains on label-``l`` items): an item on which ``i`` answered ``u`` gets the
+factor ``P_{i,u|l}``, so an abstention that tracks the true label informs the posterior. An item
+whose answer is *missing* (``None``, NaN, an empty string) gets no factor from that classifier
+(``missing="ignore"``, the posterior given the other answers: by independence the classifier is
+marginalised away), or is read as one of the point's abstentions (``missing="abstain"``, say, for a
+sketch made with ``Sketch.from_decisions(..., missing="abstain")``).
+
 Values are exact :class:`~fractions.Fraction` when every rate of the point is rational
 (``int`` or ``Fraction``) and floats otherwise (irrational points, numeric evaluators).
 A pattern the point gives probability 0 has no posterior: ``None`` (exact) or ``nan``
@@ -28,13 +37,14 @@ Examples
 ...                  {"c0": {"a": F(3, 4), "b": F(2, 3)}, "c1": {"a": F(4, 5), "b": F(3, 5)}})
 >>> pattern_posteriors(point)[("a", "a")]
 {'a': Fraction(3, 5), 'b': Fraction(2, 5)}
->>> predict(point, [["a", "a"], ["b", "a"]], classifiers=["c0", "c1"])
-['a', 'b']
+>>> predict(point, [["a", "a"], ["b", "a"], [None, "a"]], classifiers=["c0", "c1"])
+['a', 'b', 'b']
 
 Notes
 -----
-Code names: ``prevalence[l]`` is ``P_l``; ``rows[i][l][r]`` is ``P_{i,r|l}`` (for two labels
-the rows follow from the accuracies, :meth:`Estimate.response_rows`). Items are rows of
+Code names: ``prevalence[l]`` is ``P_l``; ``rows[i][l][r]`` is ``P_{i,r|l}`` over the responses
+(the labels, then any abstentions; for two labels the rows follow from the accuracies,
+:meth:`Estimate.response_rows`). Items are rows of
 label names, one column per classifier named by ``classifiers`` (or a DataFrame's columns,
 or a :class:`~evalgebra.data.sketch.Sketch`'s patterns with their counts).
 
@@ -82,9 +92,11 @@ class PointRows:
     prevalence : list
         ``prevalence[l] = P_l``.
     rows : dict
-        ``rows[classifier][l][r] = P_{i,r|l}`` (positions).
+        ``rows[classifier][l][r] = P_{i,r|l}`` (positions of the true label and the response).
     exact : bool
         True when every value is an ``int`` or :class:`~fractions.Fraction`.
+    responses : tuple of str, optional
+        The answers the rows are over: the labels, then any abstentions (default: the labels).
 
     Examples
     --------
@@ -103,24 +115,28 @@ class PointRows:
         prevalence: list[Any],
         rows: dict[str, list[list[Any]]],
         exact: bool,
+        responses: tuple[str, ...] | None = None,
     ) -> None:
         self.labels = labels
         self.classifiers = classifiers
         self.prevalence = prevalence
         self.rows = rows
         self.exact = exact
+        self.responses = labels if responses is None else responses
 
-    def weights(self, pattern: Sequence[int], classifiers: Sequence[str]) -> list[Any]:
-        """``P_l prod_i P_{i,d_i|l}`` for every label ``l`` (positions of the answers in ``pattern``)."""
+    def weights(self, pattern: Sequence[int | None], classifiers: Sequence[str]) -> list[Any]:
+        """``P_l prod_i P_{i,d_i|l}`` for every label ``l`` (positions of the answers in ``pattern``;
+        ``None``: no answer, no factor)."""
         out = []
         for ell, p in enumerate(self.prevalence):
             w = p
             for c, r in zip(classifiers, pattern):
-                w = w * self.rows[c][ell][r]
+                if r is not None:
+                    w = w * self.rows[c][ell][r]
             out.append(w)
         return out
 
-    def posterior(self, pattern: Sequence[int], classifiers: Sequence[str]) -> list[Any]:
+    def posterior(self, pattern: Sequence[int | None], classifiers: Sequence[str]) -> list[Any]:
         """The posterior of every label for one pattern (``None``/``nan`` when its probability is 0)."""
         w = self.weights(pattern, classifiers)
         total = sum(w)
@@ -168,9 +184,17 @@ def point_rows(estimate: Estimate) -> PointRows:
             "need every rate P_{i,r|l} (the algebraic evaluator's points have them)"
         )
     classifiers = tuple(by_classifier)
+    extra: list[str] = []  # abstentions: answers in the rows that are not labels
+    for c in classifiers:
+        for t in labels:
+            extra += [str(r) for r in by_classifier[c].get(t, {}) if r not in labels and r not in extra]
+    responses = labels + tuple(extra)
     raw_prevalence = [estimate.prevalence[x] for x in labels]
-    raw_rows = {
-        c: [[by_classifier[c].get(t, {}).get(r) for r in labels] for t in labels] for c in classifiers
+    raw_rows = {  # a classifier without a row entry for an abstention never gives it
+        c: [
+            [by_classifier[c].get(t, {}).get(r, 0 if r in extra else None) for r in responses] for t in labels
+        ]
+        for c in classifiers
     }
     values = raw_prevalence + [v for rows in raw_rows.values() for row in rows for v in row]
     if any(v is None for v in values):
@@ -185,7 +209,7 @@ def point_rows(estimate: Estimate) -> PointRows:
         rows = {c: [[convert(v) for v in row] for row in table] for c, table in raw_rows.items()}
     except (TypeError, ValueError):
         raise PointError("the estimate has complex values; posteriors need a real point") from None
-    return PointRows(labels, classifiers, prevalence, rows, exact)
+    return PointRows(labels, classifiers, prevalence, rows, exact, responses)
 
 
 def pattern_posteriors(
@@ -201,8 +225,9 @@ def pattern_posteriors(
     classifiers : sequence of str, optional
         The classifiers whose answers make a pattern (default: all of the estimate's);
         by independence, leaving some out marginalises them away.
-    patterns : sequence of label-name tuples, optional
-        Default: all ``R^N`` patterns, in lexicographic order.
+    patterns : sequence of tuples of answers, optional
+        Labels or the point's abstentions. Default: every pattern of the point's responses (the
+        ``R^N`` patterns of the labels when it has no abstentions), in lexicographic order.
 
     Returns
     -------
@@ -219,18 +244,21 @@ def pattern_posteriors(
     """
     rows = point_rows(estimate)
     names = _classifiers(rows, classifiers)
-    index = {x: k for k, x in enumerate(rows.labels)}
+    index = {x: k for k, x in enumerate(rows.responses)}
     if patterns is None:
-        patterns = list(itertools.product(rows.labels, repeat=len(names)))
+        patterns = list(itertools.product(rows.responses, repeat=len(names)))
     out = {}
     for pattern in patterns:
         key = tuple(str(x) for x in pattern)
         if len(key) != len(names) or any(x not in index for x in key):
-            raise SketchError(
-                f"pattern {key!r}: need {len(names)} answers among the labels {list(rows.labels)}"
-            )
+            raise SketchError(f"pattern {key!r}: need {len(names)} answers {_among(rows)}")
         out[key] = dict(zip(rows.labels, rows.posterior([index[x] for x in key], names)))
     return out
+
+
+def _among(rows: PointRows) -> str:
+    extra = list(rows.responses[len(rows.labels) :])
+    return f"among the labels {list(rows.labels)}" + (f" and the abstentions {extra}" if extra else "")
 
 
 def _classifiers(rows: PointRows, classifiers: Sequence[str] | None) -> tuple[str, ...]:
@@ -272,7 +300,7 @@ def posterior_partition(estimate: Estimate, sketch: Sketch) -> dict[str, list[tu
 
 def _observed(
     estimate: Estimate, sketch: Sketch
-) -> tuple[PointRows, tuple[str, ...], list[tuple[Any, list[int], int]]]:
+) -> tuple[PointRows, tuple[str, ...], list[tuple[Any, list[int | None], int]]]:
     if not isinstance(sketch, Sketch):
         raise SketchError(f"need a Sketch, got {type(sketch).__name__}")
     rows = point_rows(estimate)
@@ -281,8 +309,16 @@ def _observed(
         raise SketchError(
             f"the sketch's labels {list(sketch.labels)} are not the estimate's {list(rows.labels)}"
         )
-    index = {x: k for k, x in enumerate(rows.labels)}
-    observed = [(pattern, [index[x] for x in pattern], count) for pattern, count in sketch.counts().items()]
+    unknown = [a for a in sketch.abstain if a not in rows.responses]
+    if unknown:
+        raise SketchError(
+            f"the sketch's abstentions {unknown} have no rates in the estimate (its responses: "
+            f"{list(rows.responses)}); evaluate the sketch with its abstentions to get them"
+        )
+    index = {x: k for k, x in enumerate(rows.responses)}
+    observed: list[tuple[Any, list[int | None], int]] = [
+        (pattern, [index[x] for x in pattern], count) for pattern, count in sketch.counts().items()
+    ]
     return rows, names, observed
 
 
@@ -291,8 +327,9 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
 
     ``out[classifier][true label][answer]`` = ``sum over patterns d with d_i = answer of
     n_d P(true label | d)``: the number of items of that true label the classifier is
-    expected to have answered so. Each classifier's matrix sums to ``Q``; its rows sum to
-    the expected number of items of each true label.
+    expected to have answered so (abstentions are answers, columns after the labels). Each
+    classifier's matrix sums to ``Q``; its rows sum to the expected number of items of each
+    true label.
 
     Examples
     --------
@@ -306,7 +343,7 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
     """
     rows, names, observed = _observed(estimate, sketch)
     zero: Any = Fraction(0) if rows.exact else 0.0
-    out = {c: {t: {r: zero for r in rows.labels} for t in rows.labels} for c in names}
+    out = {c: {t: {r: zero for r in rows.responses} for t in rows.labels} for c in names}
     for pattern, codes, count in observed:
         post = rows.posterior(codes, names)
         if post[0] is None or (not rows.exact and math.isnan(post[0])):
@@ -317,23 +354,36 @@ def expected_confusion(estimate: Estimate, sketch: Sketch) -> dict[str, dict[str
     return out
 
 
+def _is_missing(value: Any) -> bool:
+    """``None``, NaN (float or pandas' NA) or an empty string: no answer."""
+    if value is None or (isinstance(value, str) and value == ""):
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
 def _items(
     decisions: Any, classifiers: Sequence[str] | None
-) -> tuple[list[tuple[str, ...]], tuple[str, ...] | None, Any]:
-    """Item rows as tuples of label names, the classifier names, and a pandas index (or None)."""
+) -> tuple[list[tuple[str | None, ...]], tuple[str, ...] | None, Any]:
+    """Item rows as tuples of answers (``None`` where missing), the classifier names, a pandas index."""
     index = None
     if hasattr(decisions, "columns") and hasattr(decisions, "to_numpy"):  # a pandas DataFrame
         index = decisions.index
         if classifiers is None:
             classifiers = [str(c) for c in decisions.columns]
-        decisions = decisions.to_numpy()
-    items = [tuple(row) for row in decisions]
-    if any(not isinstance(x, str) for row in items for x in row):
-        raise SketchError("item answers must be label names (str); missing answers are not modelled here")
+        decisions = decisions.to_numpy(dtype=object)
+    items = [tuple(None if _is_missing(x) else x for x in row) for row in decisions]
+    if any(x is not None and not isinstance(x, str) for row in items for x in row):
+        raise SketchError(
+            "item answers must be label or abstention names (str), or missing (None, NaN, empty)"
+        )
     return items, None if classifiers is None else tuple(str(c) for c in classifiers), index
 
 
-def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | None = None) -> Any:
+def predict_proba(
+    estimate: Estimate, decisions: Any, classifiers: Sequence[str] | None = None, *, missing: str = "ignore"
+) -> Any:
     r"""The posterior of every true label for every item.
 
     Parameters
@@ -341,16 +391,27 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
     estimate : Estimate
         The chosen point (``evaluation.point``).
     decisions : array-like or pandas.DataFrame
-        ``items x classifiers`` label names; a DataFrame's columns name the classifiers.
+        ``items x classifiers`` answers: label names, the point's abstentions, or missing
+        (``None``, NaN, empty strings); a DataFrame's columns name the classifiers.
     classifiers : sequence of str, optional
         The classifier of each column (default: the DataFrame's columns, else all of the
         estimate's, in order).
+    missing : str
+        ``"ignore"`` (default): a missing answer contributes nothing, the posterior is given the
+        other answers; or the name of one of the point's abstentions to read missing answers as
+        (the abstention the sketch counted them as).
 
     Returns
     -------
     numpy.ndarray or pandas.DataFrame
         ``items x labels`` (a DataFrame with the input's index when given one): Fractions
         (``dtype=object``) when the point is rational, floats otherwise.
+
+    Raises
+    ------
+    SketchError
+        An answer that is neither a label nor one of the point's abstentions, or ``missing`` neither
+        ``"ignore"`` nor an abstention of the point.
 
     Examples
     --------
@@ -360,20 +421,37 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
     ... )
     >>> predict_proba(point, [["a"], ["b"], ["a"]]).tolist()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], [Fraction(3, 4), Fraction(1, 4)]]
+
+    With abstentions the point's abstention rates enter like any answer's; a missing answer is
+    ignored, or read as an abstention:
+
+    >>> F = Fraction
+    >>> shy = Estimate({"a": F(1, 2), "b": F(1, 2)}, {"c0": {"a": F(3, 4), "b": F(1, 2)}},
+    ...                response={"c0": {"a": {"a": F(3, 4), "b": F(1, 8), "u": F(1, 8)},
+    ...                                 "b": {"a": F(1, 8), "b": F(1, 2), "u": F(3, 8)}}})
+    >>> predict_proba(shy, [["u"], [None]]).tolist()
+    [[Fraction(1, 4), Fraction(3, 4)], [Fraction(1, 2), Fraction(1, 2)]]
+    >>> predict_proba(shy, [[None]], missing="u").tolist()
+    [[Fraction(1, 4), Fraction(3, 4)]]
     """
     rows = point_rows(estimate)
+    abstentions = rows.responses[len(rows.labels) :]
+    if not isinstance(missing, str) or (missing != "ignore" and missing not in abstentions):
+        raise SketchError(
+            f"missing={missing!r}: accepted 'ignore' (a missing answer contributes nothing) or one of the "
+            f"point's abstentions {list(abstentions)}"
+        )
     items, names, index = _items(decisions, classifiers)
     names = _classifiers(rows, names)
-    code = {x: k for k, x in enumerate(rows.labels)}
-    cache: dict[tuple[str, ...], list[Any]] = {}
+    code = {x: k for k, x in enumerate(rows.responses)}
+    fill = None if missing == "ignore" else code[missing]
+    cache: dict[tuple[str | None, ...], list[Any]] = {}
     out = []
     for item in items:
         if item not in cache:
-            if len(item) != len(names) or any(x not in code for x in item):
-                raise SketchError(
-                    f"item {item!r}: need {len(names)} answers among the labels {list(rows.labels)}"
-                )
-            cache[item] = rows.posterior([code[x] for x in item], names)
+            if len(item) != len(names) or any(x is not None and x not in code for x in item):
+                raise SketchError(f"item {item!r}: need {len(names)} answers {_among(rows)}")
+            cache[item] = rows.posterior([fill if x is None else code[x] for x in item], names)
         out.append(cache[item])
     array = np.array(out, dtype=object if rows.exact else float).reshape(len(items), len(rows.labels))
     if index is not None:
@@ -383,11 +461,14 @@ def predict_proba(estimate: Estimate, decisions: Any, classifiers: Sequence[str]
     return array
 
 
-def predict(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | None = None) -> Any:
+def predict(
+    estimate: Estimate, decisions: Any, classifiers: Sequence[str] | None = None, *, missing: str = "ignore"
+) -> Any:
     r"""The most probable true label of every item (ties: the first label in the point's order).
 
     Returns a list of label names (``None`` for a pattern of probability 0), or a pandas
-    Series with the input's index when ``decisions`` is a DataFrame.
+    Series with the input's index when ``decisions`` is a DataFrame. Abstentions and missing
+    answers as in :func:`predict_proba`.
 
     Examples
     --------
@@ -398,7 +479,7 @@ def predict(estimate: Estimate, decisions: Any, classifiers: Sequence[str] | Non
     >>> predict(point, [["a"], ["b"]])
     ['b', 'b']
     """
-    proba = predict_proba(estimate, decisions, classifiers)
+    proba = predict_proba(estimate, decisions, classifiers, missing=missing)
     labels = point_rows(estimate).labels
     table = proba.to_numpy() if hasattr(proba, "to_numpy") else proba
     out: list[str | None] = []

@@ -1,6 +1,7 @@
 """Per-item posteriors: checked against exact simulations, where the split of every pattern's count by
 true label is known, and against the partitions the evaluators compute from their own points."""
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -154,8 +155,10 @@ def test_bad_inputs_are_refused_with_what_is_accepted():
         predict_proba(good, [["a"]], classifiers=["zz"])
     with pytest.raises(SketchError, match="among the labels"):
         predict_proba(good, [["q"]])
-    with pytest.raises(SketchError, match="label names"):
-        predict_proba(good, [[None]])
+    with pytest.raises(SketchError, match="label or abstention names"):
+        predict_proba(good, [[3]])
+    with pytest.raises(SketchError, match="accepted 'ignore'"):
+        predict_proba(good, [[None]], missing="u")
 
 
 def test_points_without_response_rows_are_refused_for_many_labels():
@@ -189,3 +192,107 @@ def test_predict_proba_does_not_depend_on_the_order_of_the_columns(point):
         predict_proba(estimate, items, classifiers=names).tolist()
         == predict_proba(estimate, reversed_items, classifiers=names[::-1]).tolist()
     )
+
+
+def _abstaining_point(rng, n_classifiers=3, abstentions=("u",)):
+    """An exact rational point with abstention rates that differ by true label."""
+    labels = ["a", "b"]
+    responses = labels + list(abstentions)
+    weights = rng.integers(1, 6, 2)
+    prevalence = {t: Fraction(int(w), int(weights.sum())) for t, w in zip(labels, weights)}
+    response = {}
+    for i in range(n_classifiers):
+        rows = {}
+        for t in labels:
+            w = rng.integers(1, 5, len(responses))
+            w[labels.index(t)] += 6
+            rows[t] = {r: Fraction(int(x), int(w.sum())) for r, x in zip(responses, w)}
+        response[f"c{i}"] = rows
+    accuracy = {c: {t: rows[t][t] for t in labels} for c, rows in response.items()}
+    return Estimate(prevalence, accuracy, response=response), responses
+
+
+def _brute_force(point, responses, item):
+    """P(label | the answers given) by summing the joint law over every completion of the missing ones."""
+    labels = list(point.prevalence)
+    names = list(point.response)
+    joint = dict.fromkeys(labels, Fraction(0))
+    gaps = [k for k, x in enumerate(item) if x is None]
+    for fill in itertools.product(responses, repeat=len(gaps)):
+        full = list(item)
+        for k, x in zip(gaps, fill):
+            full[k] = x
+        for t in labels:
+            p = point.prevalence[t]
+            for c, x in zip(names, full):
+                p *= point.response[c][t][x]
+            joint[t] += p
+    total = sum(joint.values())
+    return [joint[t] / total for t in labels]
+
+
+def test_predict_proba_with_abstentions_and_missing_answers_is_bayes_rule_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        point, responses = _abstaining_point(rng, 3, ("u", "v"))
+        items = [list(x) for x in itertools.product([*responses, None], repeat=3)]
+        got = predict_proba(point, items)
+        for item, row in zip(items, got.tolist()):
+            assert row == _brute_force(point, responses, item)  # exact: Fractions
+        as_u = predict_proba(point, items, missing="u").tolist()
+        for item, row in zip(items, as_u):
+            assert row == _brute_force(point, responses, ["u" if x is None else x for x in item])
+        frame = pd.DataFrame(items, columns=["c0", "c1", "c2"]).replace({None: np.nan})
+        assert predict_proba(point, frame).to_numpy().tolist() == got.tolist()
+        labels = predict(point, items)
+        assert labels == [["a", "b"][int(r[1] > r[0])] for r in got.tolist()]
+
+
+def test_posteriors_of_an_abstaining_sketch_split_every_count_and_confusion_counts_abstentions():
+    rng = np.random.default_rng(1)
+    point, responses = _abstaining_point(rng, 3, ("u",))
+    sketch = Sketch.from_counts(
+        {
+            ("a", "a", "a"): 30,
+            ("a", "u", "b"): 7,
+            ("u", "b", "b"): 11,
+            ("b", "b", "u"): 5,
+            ("b", "a", "b"): 9,
+        },
+        labels=["a", "b"],
+        abstain="u",
+    )
+    shares = posterior_partition(point, sketch)
+    totals = {}
+    for rows in shares.values():
+        for pattern, share in rows:
+            totals[pattern] = totals.get(pattern, 0) + share
+    assert totals == sketch.counts()
+    confusion = expected_confusion(point, sketch)
+    for c in sketch.classifiers:
+        assert sum(v for row in confusion[c].values() for v in row.values()) == sketch.Q
+        assert set(confusion[c]["a"]) == {"a", "b", "u"}
+    index = list(sketch.classifiers).index("c1")
+    abstained = sum(n for p, n in sketch.counts().items() if p[index] == "u")
+    assert sum(confusion["c1"][t]["u"] for t in "ab") == abstained
+    other = Sketch.from_counts({("a", "x", "b"): 3}, labels=["a", "b"], abstain="x")
+    with pytest.raises(SketchError, match="no rates in the estimate"):
+        posterior_partition(point, other)
+
+
+def test_predict_on_a_fitted_evaluation_with_abstentions():
+    """Five judges, two of which abstain (one says "unsure", one gives nothing): the fitted point's
+    abstention rates enter the posteriors; read as "unsure" (as the sketch counted them) or ignored,
+    missing verdicts still give every item a label, mostly the right one."""
+    from evalgebra.datasets.judges import llm_judges
+
+    data = llm_judges(2000, seed=2)
+    result = evaluate(data.sketch())
+    frame = data.frame()
+    judges = frame[list(data.judges)]
+    counted = predict(result.point, judges, missing="unsure")
+    ignored = predict(result.point, judges)
+    assert counted.notna().all() and ignored.notna().all()
+    assert (counted == frame["truth"]).mean() > 0.9 and (ignored == frame["truth"]).mean() > 0.9
+    silent = judges["small_silent"].isna()
+    assert silent.any() and (counted[~silent] == ignored[~silent]).all()

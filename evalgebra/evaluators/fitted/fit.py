@@ -58,10 +58,13 @@ __all__ = [
     "chi_square_goodness",
     "fit_sketch",
     "MIN_EXPECTED",
+    "TIE",
 ]
 
 #: Items expected per pattern, on average, below which the chi-square p-value is not given.
 MIN_EXPECTED = 5.0
+#: Runs whose log-likelihoods differ by at most ``TIE * (1 + |L|)`` reach the same maximum.
+TIE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,8 @@ def fit_sketch(
     Returns
     -------
     FittedModel
-        Every run, the one with the largest log-likelihood chosen (the first among equals).
+        Every run, the one with the largest log-likelihood chosen (the first among equals: within
+        :data:`TIE` of the largest, so that the labels of the earliest start reaching it are kept).
     """
     cells = sketch_cells(sketch)
     named = [(name, start.inside()) for name, start in starts]
@@ -241,7 +245,10 @@ def fit_sketch(
         named.append(("majority", majority_start(cells).inside()))
     runs = tuple(em(cells, start, tolerance=tolerance, max_iterations=max_iterations) for _, start in named)
     values = [run.log_likelihood for run in runs]
-    chosen = int(np.argmax(values))
+    top = max(values)
+    # runs that reach the same maximum from starts with other labels differ in L by rounding only: the
+    # first of them keeps its start's labels (the chosen exact point comes first)
+    chosen = next(k for k, value in enumerate(values) if value >= top - TIE * (1 + abs(top)))
     saturated = cells.saturated_log_likelihood()
     best = runs[chosen]
     goodness = goodness_of_fit(cells, best.log_likelihood, saturated)

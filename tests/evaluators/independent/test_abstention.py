@@ -98,4 +98,4 @@ def test_abstention_intervals_are_seeded_cover_the_estimate_and_count_failures()
                 low, high = first.point.interval["response"][judge][truth][answer]
                 assert low <= float(value) <= high
     assert sum(first.intervals.failed.values()) == first.intervals.n_failed < 40
-    assert "interval" in first.to_dict()["points"][0]
+    assert "interval" in first.to_dict()["points"][first.chosen]

@@ -168,7 +168,7 @@ def test_hui_walter_bootstrap_resamples_each_population():
     ],
 )
 def test_bootstrap_and_delta_agree_on_large_samples(sketch, method):
-    boot = evaluate(sketch, method=method, intervals="bootstrap", n_boot=2000, seed=1)
+    boot = evaluate(sketch, method=method, intervals="bootstrap", n_boot=2000, seed=1, fit=False)
     delta = evaluate(sketch, method=method, intervals="delta")
     assert boot.intervals.n_failed == 0
     for b, d in zip(_pairs(boot), _pairs(delta)):
@@ -206,7 +206,7 @@ def test_failed_resamples_are_counted_by_reason():
     sketch = Sketch.from_counts(
         {"aaa": 6, "aab": 2, "aba": 3, "abb": 2, "baa": 2, "bab": 3, "bba": 2, "bbb": 5}, labels=["a", "b"]
     )
-    result = evaluate(sketch, intervals="bootstrap", n_boot=400, seed=0)
+    result = evaluate(sketch, intervals="bootstrap", n_boot=400, seed=0, fit=False)  # the exact evaluator
     info = result.intervals
     assert info.n_failed > 0 and set(info.failed) <= {
         "complex",
@@ -224,7 +224,7 @@ def test_no_chosen_point_has_no_intervals_but_says_what_was_asked():
     sketch = Sketch.from_counts(
         {"aaa": 1, "aab": 1, "aba": 1, "abb": 1, "baa": 1, "bab": 1, "bba": 1, "bbb": 1}, labels=["a", "b"]
     )
-    result = evaluate(sketch, intervals="bootstrap", n_boot=20, seed=0)
+    result = evaluate(sketch, intervals="bootstrap", n_boot=20, seed=0, fit=False)
     assert result.point is None and result.intervals is not None
     assert all(not p.interval for p in result.points)
 
@@ -275,6 +275,8 @@ def test_json_round_trip_of_intervals():
         "seed": 5,
         "failed": {},
         "failed_share": 0.0,
+        "estimator": "fitted",
+        "relabelled": result.intervals.relabelled,
     }
     interval = document["points"][result.chosen]["interval"]
     for key, pair in zip(statistic_keys(result), _pairs(result)):
