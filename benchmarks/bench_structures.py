@@ -49,7 +49,7 @@ from evalgebra.data.sketch import Sketch  # noqa: E402
 from evalgebra.evaluators.correlated.structure_lookup import available_structures  # noqa: E402
 from evalgebra.evaluators.correlated.structured import evaluate_structured, evaluate_structured_counts  # noqa: E402
 from evalgebra.evaluators.correlated.structured_batch import evaluate_structured_batch  # noqa: E402
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation  # noqa: E402
+from evalgebra.evaluators.independent.algebraic import evaluate_independent  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.structures import structure_text  # noqa: E402
 from evalgebra.testing.strategies import correlation_bound  # noqa: E402
@@ -215,7 +215,7 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
             names = sketch.classifiers
             for method, result in (
                 ("s", evaluate_structured(sketch, list(structure))),
-                ("i", algebraic_evaluation(sketch)),
+                ("i", evaluate_independent(sketch)),
             ):
                 p, a = errors(answered(result), names, truth)
                 table[f"{kind}_{method}_p"].append(p)

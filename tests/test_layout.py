@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "evalgebra"
 
 # The pipeline, in order: a module may import from its own stage and from earlier ones only.
 STAGES = (
-    ("errors", "fileio", "display", "engines", "numbers"),
+    ("errors", "deprecation", "fileio", "display", "engines", "numbers"),
     ("structures",),
     ("spec",),
     ("variables",),

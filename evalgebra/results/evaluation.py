@@ -12,7 +12,7 @@ Examples
 >>> from fractions import Fraction
 >>> from evalgebra.results.estimates import Estimate
 >>> point = Estimate({"a": Fraction(1, 4), "b": Fraction(3, 4)}, {"c0": {"a": Fraction(3, 4), "b": 1}})
->>> Evaluation("majority", ("a", "b"), ("c0",), (point,), 0).ok
+>>> Evaluation(method="majority", labels=("a", "b"), classifiers=("c0",), points=(point,), chosen=0).ok
 True
 """
 
@@ -37,9 +37,11 @@ __all__ = ["INDEPENDENT_METHODS", "Evaluation"]
 INDEPENDENT_METHODS = ("algebraic", "hui_walter", "hui_walter_gibbs")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evaluation:
     r"""The result of an evaluator on a sketch.
+
+    Every field is keyword only: the evaluators make it, a reader reads its fields by name.
 
     Parameters
     ----------
@@ -66,7 +68,7 @@ class Evaluation:
         label (:data:`INDEPENDENT_METHODS`, the default there), ``None`` for the others
         (majority vote assumes no error model). The ``repr``, :meth:`summary` and the HTML name a
         correlated structure; :meth:`to_dict` holds any recorded one.
-    fit : FitInfo or None (keyword only)
+    fit : FitInfo or None
         The maximum-likelihood fit of the same model, when one was made: its point is
         ``points[fit.fitted_index]``, and ``fit.verdict`` says whether it or an exact point was
         chosen (:mod:`evalgebra.results.fit`).
@@ -106,7 +108,7 @@ class Evaluation:
     trios: tuple[Evaluation, ...] = ()
     intervals: IntervalInfo | None = None
     structure: str | None = None
-    fit: FitInfo | None = field(default=None, kw_only=True)
+    fit: FitInfo | None = None
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:

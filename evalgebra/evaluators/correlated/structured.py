@@ -582,7 +582,14 @@ def _evaluation(
     )
     assumed = ",".join("-".join(classifiers[i] for i in subset) for subset in match.structure)
     return Evaluation(
-        "algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed
+        method="algebraic",
+        labels=labels,
+        classifiers=classifiers,
+        points=tuple(estimates),
+        chosen=chosen,
+        partition=partition,
+        alarms=alarms,
+        structure=assumed,
     )
 
 

@@ -18,9 +18,9 @@ appended to ``points``; the verdict (:mod:`evalgebra.results.fit`) chooses:
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+>>> from evalgebra.evaluators.independent.algebraic import evaluate_independent
 >>> sketch = datasets.load("bigbench_mistake").unlabelled()
->>> exact = algebraic_evaluation(sketch)
+>>> exact = evaluate_independent(sketch)
 >>> exact.point is None, sorted(exact.alarm_kinds())
 (True, ['complex'])
 >>> result = with_fit(exact, sketch)
@@ -159,19 +159,19 @@ def with_fit(
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
     info = FitInfo(
-        verdict,
-        index,
-        log_likelihood,
-        fitted.saturated_log_likelihood,
-        g2,
-        goodness.df,
-        p_value,
-        goodness.note,
-        level,
-        fitted.start_names,
-        fitted.chosen,
-        run.converged,
-        run.iterations,
+        verdict=verdict,
+        fitted_index=index,
+        log_likelihood=log_likelihood,
+        saturated_log_likelihood=fitted.saturated_log_likelihood,
+        g2=g2,
+        df=goodness.df,
+        p_value=p_value,
+        note=goodness.note,
+        level=level,
+        starts=fitted.start_names,
+        chosen_start=fitted.chosen,
+        converged=run.converged,
+        iterations=run.iterations,
     )
     return dataclasses.replace(
         result, points=(*result.points, fitted_point), chosen=chosen, partition=partition, fit=info

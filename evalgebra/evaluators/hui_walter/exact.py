@@ -10,9 +10,9 @@ derivation corrects the paper's printed eq. 3). Both evaluations, swapped by the
 populations every pair of populations is evaluated and the pairs must agree.
 
 The Gibbs sampler on the counts (any number of binary tests and populations) is
-:func:`evalgebra.evaluators.hui_walter.gibbs.gibbs_hui_walter`; the online variant, which re-evaluates
-this closed form after every batch of a stream, is
-:class:`evalgebra.evaluators.hui_walter.online.OnlineHuiWalter`.
+:func:`evalgebra.evaluators.hui_walter.gibbs.evaluate_hui_walter_gibbs`; the online variant, which
+re-evaluates this closed form after every batch of a stream, is
+:class:`evalgebra.evaluators.hui_walter.online.OnlineHuiWalterEvaluator`.
 
 Failure modes of the closed form are alarms: ``complex`` (the paper's discriminant ``F`` is
 imaginary: ``R < 0``), ``irrational`` (``R`` is not a square: on this test the tests were not
@@ -401,7 +401,15 @@ def evaluate_cross_tabs(
                         weight = weight * (acc if r == ell else 1 - acc)
                     share = share + weight
                 partition[labels[ell]].append(((labels[d0], labels[d1]), share))
-    return Evaluation("hui_walter", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+    return Evaluation(
+        method="hui_walter",
+        labels=labels,
+        classifiers=classifiers,
+        points=estimates,
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 def _statistic_name(
@@ -433,7 +441,7 @@ def check_hui_walter_sketch(
         )
         raise SpecError(
             f"this Hui-Walter method needs {wanted} classifiers, the sketch has {n}"
-            + (" (marginalise to a pair, or use gibbs_hui_walter)" if max_classifiers else "")
+            + (" (marginalise to a pair, or use evaluate_hui_walter_gibbs)" if max_classifiers else "")
         )
     if len(sketch.populations) < min_populations:
         raise SpecError(
@@ -528,7 +536,14 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
         )
     usable = any(isinstance(pair.point, HuiWalterEstimate) for pair in pairs)
     return Evaluation(
-        "hui_walter", labels, classifiers, (combined,), 0 if usable else None, {}, tuple(alarms), tuple(pairs)
+        method="hui_walter",
+        labels=labels,
+        classifiers=classifiers,
+        points=(combined,),
+        chosen=0 if usable else None,
+        partition={},
+        alarms=tuple(alarms),
+        trios=tuple(pairs),
     )
 
 

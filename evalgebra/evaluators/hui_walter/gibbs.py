@@ -44,7 +44,7 @@ from evalgebra.evaluators.hui_walter.exact import (
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Evaluation
 
-__all__ = ["Key", "GibbsResult", "gibbs_hui_walter"]
+__all__ = ["Key", "GibbsResult", "evaluate_hui_walter_gibbs"]
 
 #: A parameter's name: ``("prevalence", population)`` or ``("accuracy", classifier, label)``.
 Key = tuple[str, ...]
@@ -116,7 +116,13 @@ class GibbsResult:
 
     def evaluation(self) -> Evaluation:
         """The posterior means as an :class:`Evaluation` (method ``hui_walter_gibbs``, no alarms)."""
-        return Evaluation("hui_walter_gibbs", self.labels, self.classifiers, (self.estimate(),), 0)
+        return Evaluation(
+            method="hui_walter_gibbs",
+            labels=self.labels,
+            classifiers=self.classifiers,
+            points=(self.estimate(),),
+            chosen=0,
+        )
 
     def to_text(self) -> str:
         """One line per parameter: mean, sd, credible interval, R-hat."""
@@ -174,7 +180,7 @@ def _split_rhat(draws: np.ndarray) -> np.ndarray:
     return np.where(within > 0, out, 1.0)
 
 
-def gibbs_hui_walter(
+def evaluate_hui_walter_gibbs(
     sketch: Sketch,
     *,
     iterations: int = 4000,
@@ -240,7 +246,7 @@ def gibbs_hui_walter(
     ...                         population="s0").merge(
     ...      Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"],
     ...                         population="s1"))
-    >>> post = gibbs_hui_walter(sk, iterations=2000, burn_in=500, seed=1)
+    >>> post = evaluate_hui_walter_gibbs(sk, iterations=2000, burn_in=500, seed=1)
     >>> truth = {("prevalence", "s0"): 0.5, ("prevalence", "s1"): 0.25,
     ...          ("accuracy", "c0", "a"): 0.8, ("accuracy", "c0", "b"): 0.9,
     ...          ("accuracy", "c1", "a"): 0.5, ("accuracy", "c1", "b"): 0.9}

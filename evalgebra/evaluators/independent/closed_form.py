@@ -56,8 +56,8 @@ from typing import Any
 
 import flint
 
+from evalgebra.deprecation import deprecated_alias
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.numbers.rationals import exact_rational, short_repr
@@ -601,7 +601,15 @@ def evaluate_counts(
                     share = share * (acc if r == ell else 1 - acc)
                 partition[labels[ell]].append((tuple(labels[r] for r in pattern), convert(share)))
     estimates = tuple(_estimate(p, labels, classifiers) for p in points)
-    return Evaluation("algebraic", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+    return Evaluation(
+        method="algebraic",
+        labels=labels,
+        classifiers=classifiers,
+        points=estimates,
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 #: Deprecated: the old name of :func:`exact_solution`.
