@@ -57,7 +57,7 @@ __all__ = [
     "nested_arrow_type",
     "choose_columns",
     "frame_columns",
-    "Progress",
+    "ProgressBar",
     "COLUMNAR_CHUNK_ROWS",
 ]
 
@@ -262,7 +262,7 @@ def frame_columns(frame: Any) -> dict[str, Any]:
 
 
 # -- progress ---------------------------------------------------------------------------------
-class Progress:
+class ProgressBar:
     """Rows read so far, shown as a tqdm bar (if installed) or a plain line on standard error.
 
     ``enabled=None`` shows it when standard error is a terminal and the read is long
@@ -466,7 +466,7 @@ def partial_from_parquet(
         labelled=truth is not None,
         populations=populations,
     )
-    bar = Progress(sum(h.metadata.num_rows for h in handles), progress)
+    bar = ProgressBar(sum(h.metadata.num_rows for h in handles), progress)
     try:
         for handle in handles:
             for batch in handle.iter_batches(batch_size=chunk_rows, columns=read):
@@ -563,7 +563,7 @@ def csv_chunks_table(
     )
     if not progress:
         return read_items_csv(source, **options)
-    bar = Progress(None, progress, what="lines")
+    bar = ProgressBar(None, progress, what="lines")
 
     def counted(lines: Iterable[str]) -> Iterator[str]:
         for line in lines:

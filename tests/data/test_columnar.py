@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalgebra.data.columnar import (
-    Progress,
+    ProgressBar,
     arrow_column,
     choose_columns,
     pandas_column,
@@ -168,7 +168,7 @@ def test_column_helpers_and_progress(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SketchError, match="booleans are not labels"):
         arrow_column(pa.array([True]))
     assert choose_columns(["a", "b", "c"], ["c", "a"], None, [None]) == ["c", "a"]
-    bar = Progress(10, enabled=True)
+    bar = ProgressBar(10, enabled=True)
     bar.update(4)
     bar.close()
     assert bar.done == 4
@@ -182,7 +182,7 @@ def test_progress_plain_line_without_tqdm_and_bar_on_parquet(tmp_path: Path, mon
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
     clock = iter([0.0, 5.0, 10.0, 15.0])
     monkeypatch.setattr(columnar.time, "monotonic", lambda: next(clock))
-    bar = Progress(2_000_000, enabled=True)
+    bar = ProgressBar(2_000_000, enabled=True)
     bar.update(1_000_000)
     bar.close()
     assert "evalgebra: read 1000000 of 2000000 rows" in capsys.readouterr().err

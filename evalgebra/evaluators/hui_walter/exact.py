@@ -73,19 +73,19 @@ from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 
 __all__ = [
-    "DECODINGS",
+    "HUI_WALTER_DECODINGS",
     "HuiWalterEstimate",
     "evaluate_hui_walter",
     "evaluate_cross_tabs",
     "hui_walter_truth",
     "hui_walter_estimate",
     "check_hui_walter_sketch",
-    "check_decoding",
+    "check_hui_walter_decoding",
     "as_float",
 ]
 
 #: Rules that pick one side of the label-swap symmetry (closed form and sampler alike).
-DECODINGS = ("youden", "total_accuracy")
+HUI_WALTER_DECODINGS = ("youden", "total_accuracy")
 
 _N_STATS = len(generated.STATISTICS)
 
@@ -211,10 +211,10 @@ def _side(point: Sequence[Any], sizes: Sequence[int], decoding: str) -> int:
     return _sign(2 * total - n * sum(sizes))
 
 
-def check_decoding(decoding: str) -> None:
-    """Raise :class:`SpecError` unless ``decoding`` is one of :data:`DECODINGS`."""
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+def check_hui_walter_decoding(decoding: str) -> None:
+    """Raise :class:`SpecError` unless ``decoding`` is one of :data:`HUI_WALTER_DECODINGS`."""
+    if decoding not in HUI_WALTER_DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(HUI_WALTER_DECODINGS)}")
 
 
 # -- the closed form ----------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def evaluate_cross_tabs(
     >>> evaluate_cross_tabs([[10, 30, 30, 10], [12, 30, 30, 8]]).alarm_kinds()
     {'complex'}
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     rows = [list(row) for row in counts]
     ints = [int(c) for row in rows for c in row]
     if (
@@ -490,7 +490,7 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     >>> result.alarms, len(result.points)
     ((), 2)
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, 2, 2)
     populations = tuple(sketch.populations)
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)

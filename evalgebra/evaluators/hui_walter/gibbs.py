@@ -11,7 +11,7 @@ tests to be identifiable) and gives posterior means and equal-tailed credible in
 Label switching. The likelihood is unchanged by the label swap ``theta_s -> 1 - theta_s``,
 ``P_{i,a} <-> 1 - P_{i,b}``, so the posterior has a mirror mode. Every draw is mapped to the
 side that ``decoding`` names, the rule of the closed form
-(:data:`evalgebra.evaluators.hui_walter.exact.DECODINGS`): ``"youden"`` keeps the side on which the
+(:data:`evalgebra.evaluators.hui_walter.exact.HUI_WALTER_DECODINGS`): ``"youden"`` keeps the side on which the
 tests' Youden indices ``J_i = P_{i,a} + P_{i,b} - 1`` sum to a positive number,
 ``"total_accuracy"`` the side on which the mean accuracy over all items and tests exceeds 1/2.
 
@@ -37,7 +37,7 @@ from evalgebra.display import html_block, html_table, number_text
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter.exact import (
     HuiWalterEstimate,
-    check_decoding,
+    check_hui_walter_decoding,
     check_hui_walter_sketch,
     hui_walter_estimate,
 )
@@ -253,7 +253,7 @@ def evaluate_hui_walter_gibbs(
     >>> all(post.covers(truth).values()), post.draws.shape
     (True, (4, 2000, 6))
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, None, 1)
     if not (
         isinstance(iterations, int)

@@ -25,7 +25,7 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter.exact import (
     HuiWalterEstimate,
     as_float,
-    check_decoding,
+    check_hui_walter_decoding,
     evaluate_hui_walter,
 )
 from evalgebra.evaluators.hui_walter.gibbs import GibbsResult, Key, evaluate_hui_walter_gibbs
@@ -85,7 +85,7 @@ class OnlineHuiWalterEvaluator:
         populations: Sequence[str] = ("s0", "s1"),
         decoding: str = "youden",
     ) -> None:
-        check_decoding(decoding)
+        check_hui_walter_decoding(decoding)
         self.stream = StreamEvaluator(classifiers, labels, populations=list(populations))
         if (
             len(self.stream.classifiers) != 2

@@ -64,7 +64,7 @@ from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = [
-    "DECODINGS",
+    "TWO_LABEL_DECODINGS",
     "ALARM_DETAILS",
     "PAIR_MOMENT_INDEX",
     "TRIPLE_MOMENT_INDEX",
@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 #: Decoding rules: which of the two evaluations to report.
-DECODINGS = ("total_accuracy", "prevalence_range")
+TWO_LABEL_DECODINGS = ("total_accuracy", "prevalence_range")
 
 _STATS = three_independent.STATISTICS
 
@@ -570,8 +570,8 @@ def evaluate_counts(
     >>> r.partition["a"][0]
     (('a', 'a', 'a'), Fraction(60, 1))
     """
-    if not isinstance(decoding, str) or decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {short_repr(decoding)}; known: {', '.join(DECODINGS)}")
+    if not isinstance(decoding, str) or decoding not in TWO_LABEL_DECODINGS:
+        raise SpecError(f"unknown decoding {short_repr(decoding)}; known: {', '.join(TWO_LABEL_DECODINGS)}")
     ints = _counts(counts)
     q = sum(ints)
     if prevalence_range is not None and decoding == "total_accuracy":

@@ -90,11 +90,11 @@ DEFAULT_RESAMPLES = 1000
 #: Largest number of count entries (resamples x cells) evaluated in one vectorised call.
 _CHUNK = 1 << 21
 
-Key = tuple[str, ...]
+_Key = tuple[str, ...]
 
 
 # -- the statistics of an estimate -------------------------------------------------------------
-def statistic_keys(evaluation: Evaluation) -> list[Key]:
+def statistic_keys(evaluation: Evaluation) -> list[_Key]:
     r"""The paths of every statistic of the chosen point, as its ``interval`` is keyed.
 
     Examples
@@ -107,7 +107,7 @@ def statistic_keys(evaluation: Evaluation) -> list[Key]:
     if point is None:
         return []
     labels = list(point.prevalence)
-    keys: list[Key] = [("prevalence", label) for label in labels]
+    keys: list[_Key] = [("prevalence", label) for label in labels]
     keys += [("accuracy", c, label) for c in point.accuracy for label in labels]
     if len(labels) >= 3 and point.response:
         keys += [("response", c, t, r) for c in point.response for t in labels for r in labels]
@@ -116,7 +116,7 @@ def statistic_keys(evaluation: Evaluation) -> list[Key]:
     return keys
 
 
-def _value(point: Any, key: Key) -> float:
+def _value(point: Any, key: _Key) -> float:
     tree: Any = getattr(point, key[0])
     for part in key[1:]:
         tree = tree.get(part)
@@ -128,7 +128,7 @@ def _value(point: Any, key: Key) -> float:
         return math.nan
 
 
-def _tree(keys: list[Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
+def _tree(keys: list[_Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, pair in zip(keys, pairs):
         node = out
@@ -189,7 +189,7 @@ def _looped(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[Key],
+    keys: list[_Key],
     pops: np.ndarray,
     codes: np.ndarray,
 ) -> Statistics:
@@ -285,7 +285,7 @@ def _statistics(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[Key],
+    keys: list[_Key],
     estimate: np.ndarray,
     cells: tuple[np.ndarray, np.ndarray, np.ndarray],
     vectorised: bool,

@@ -70,18 +70,18 @@ from evalgebra.numbers.rationals import exact_rational
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 
 __all__ = [
-    "DECODINGS",
+    "MANY_LABEL_DECODINGS",
     "ResponseEstimate",
     "ManyLabelSolution",
     "exact_solution_many_labels",
     "evaluate_counts_many_labels",
     "best_assignment",
-    "check_decoding",
+    "many_label_decoding",
     "DETAIL_UNDECIDED",
 ]
 
 #: Decoding rules: which assignment of the hidden labels to the label names to report.
-DECODINGS = ("total_accuracy", "prevalence_order", "known_prevalences")
+MANY_LABEL_DECODINGS = ("total_accuracy", "prevalence_order", "known_prevalences")
 
 #: The (i, j, k) roles tried in turn: pair table of i and j, slices by k's answer.
 ROLES = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -484,7 +484,7 @@ def _decode(
     return _best(scores)
 
 
-def check_decoding(
+def many_label_decoding(
     decoding: str, prevalence_order: Any, known_prevalences: Any, labels: tuple[str, ...]
 ) -> tuple[str, Any]:
     """The decoding rule a call asks for and its option (the prevalence order, or the known prevalences as
@@ -493,8 +493,8 @@ def check_decoding(
         decoding = "prevalence_order"
     if known_prevalences is not None and decoding == "total_accuracy":
         decoding = "known_prevalences"
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    if decoding not in MANY_LABEL_DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(MANY_LABEL_DECODINGS)}")
     if decoding == "prevalence_order":
         order = tuple(str(x) for x in (prevalence_order or ()))
         if sorted(order) != sorted(labels):
@@ -637,7 +637,7 @@ def evaluate_counts_many_labels(
         raise SpecError(f"need at least two distinct label names, got {list(labels)!r}")
     if len(classifiers) != 3 or len(set(classifiers)) != 3:
         raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
-    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
+    decoding, option = many_label_decoding(decoding, prevalence_order, known_prevalences, labels)
     ints = _counts(counts, r)
     sol = exact_solution_many_labels(ints, r)
     alarms = [

@@ -25,8 +25,8 @@ from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.many_labels.solve import (
     DETAIL_UNDECIDED,
-    check_decoding,
     evaluate_counts_many_labels,
+    many_label_decoding,
 )
 from evalgebra.evaluators.trio_alignment import (
     Perm,
@@ -103,7 +103,7 @@ def evaluate_many_labels(
             f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}"
         )
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
-    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
+    decoding, option = many_label_decoding(decoding, prevalence_order, known_prevalences, labels)
     options: dict[str, Any] = {
         "decoding": decoding,
         "prevalence_order": prevalence_order,
