@@ -11,7 +11,7 @@ the issues; the figures go in the report and the README):
 3. one value ``g(theta)`` in a number field of degree 16 (:meth:`FieldElement.value`) vs
    ``sympy.minimal_polynomial`` of the same expression in ``CRootOf``;
 4. the exact evaluation of an ``N = 3, R = 3`` sketch with irrational roots, partition included
-   (:func:`~evalgebra.evaluators.many_labels.solve.evaluate_counts_many`), and the exact total
+   (:func:`~evalgebra.evaluators.many_labels.solve.evaluate_counts_many_labels`), and the exact total
    accuracy of its chosen point for ``R = 3`` and ``R = 4`` (no SymPy baseline: the float sum is
    shown for scale).
 

@@ -37,7 +37,7 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import EvalgebraError, PointError
 from evalgebra.evaluators.correlated.complete_pairs import CompletePairs, msolve_binary
 from evalgebra.evaluators.correlated.structured import evaluate_structured, structure_match
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+from evalgebra.evaluators.independent.algebraic import evaluate_independent
 from evalgebra.spec import EnsembleSpec
 
 PAIRS = list(combinations(range(5), 2))
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             reference.append(alone)
         exact = sum(1 for e in result.points if isinstance(e.prevalence["a"], Fraction))
         found = result.point is not None and result.point.prevalence["a"] == truth.prevalence_of(0)["a"]
-        independent = algebraic_evaluation(sketch).point
+        independent = evaluate_independent(sketch).point
         mine, theirs = _errors(result.point, truth), _errors(independent, truth)
         print(
             f"{k:>6} {seconds[-1]:>7.2f} {route:>9} {alone:>9.1f} {len(result.points):>7} {exact:>6} "

@@ -71,7 +71,7 @@ from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import moments_of
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal, groebner_basis
 from evalgebra.groebner.ideal import Ideal
-from evalgebra.groebner.polys import dump, load
+from evalgebra.groebner.polys import dump_polys, load_polys
 from evalgebra.groebner.runner import GroebnerTimeout
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry
@@ -211,14 +211,14 @@ def time_elimination(line: Line, ideal: Ideal, kind: str, limit: float, repeat: 
 
 def time_containing(line: Line, n_classifiers: int, limit: float, repeat: int) -> None:
     def guarded() -> Ideal:
-        ring, polys = load(_forked(lambda: _dump_ideal(containing_variety(n_classifiers)), limit))
+        ring, polys = load_polys(_forked(lambda: _dump_ideal(containing_variety(n_classifiers)), limit))
         return Ideal(ring, polys, "containing variety", "flint", "moments")
 
     line.ideal = measure(line, guarded, lambda: containing_variety(n_classifiers), limit, repeat)
 
 
 def _dump_ideal(ideal: Ideal) -> Any:
-    return dump(ideal.ring, ideal.generators)
+    return dump_polys(ideal.ring, ideal.generators)
 
 
 # --- correctness -----------------------------------------------------------------------

@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 
 from evalgebra.data.point import evaluation_point  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.hui_walter import GibbsResult, OnlineHuiWalter, gibbs_hui_walter  # noqa: E402
+from evalgebra.evaluators.hui_walter import GibbsResult, OnlineHuiWalterEvaluator, evaluate_hui_walter_gibbs  # noqa: E402
 from evalgebra.evaluators.hui_walter.exact import HuiWalterEstimate, evaluate_hui_walter, hui_walter_truth  # noqa: E402
 from evalgebra.results import Evaluation  # noqa: E402
 
@@ -162,7 +162,9 @@ def run(
     )
     unlabelled = sketch.unlabelled()
     closed = evaluate_hui_walter(unlabelled)
-    posterior = gibbs_hui_walter(unlabelled, iterations=iterations, burn_in=iterations // 4, seed=seed)
+    posterior = evaluate_hui_walter_gibbs(
+        unlabelled, iterations=iterations, burn_in=iterations // 4, seed=seed
+    )
     order = np.random.default_rng(seed).permutation(len(test))
     return Run(sketch, order, decisions, population[test], closed, posterior, hui_walter_truth(sketch))
 
@@ -223,7 +225,7 @@ def error_correlations(sketch: Sketch) -> str:
     return ", ".join(parts)
 
 
-def figure(result: Run, online: OnlineHuiWalter, path: Path) -> None:
+def figure(result: Run, online: OnlineHuiWalterEvaluator, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -288,8 +290,8 @@ def figure(result: Run, online: OnlineHuiWalter, path: Path) -> None:
     plt.close(fig)
 
 
-def stream(result: Run, batch: int) -> OnlineHuiWalter:
-    online = OnlineHuiWalter(CLASSIFIERS, LABELS, POPULATIONS)
+def stream(result: Run, batch: int) -> OnlineHuiWalterEvaluator:
+    online = OnlineHuiWalterEvaluator(CLASSIFIERS, LABELS, POPULATIONS)
     for start in range(0, len(result.order), batch):
         chosen = result.order[start : start + batch]
         online.update(result.decisions[chosen], result.population[chosen])
@@ -304,7 +306,7 @@ def timing(sketch: Sketch, iterations: int) -> list[str]:
     lines = []
     for name, sk in (("test items", sketch.unlabelled()), ("x 1000", scaled)):
         start = time.perf_counter()
-        gibbs_hui_walter(sk, iterations=iterations, burn_in=0, seed=0)
+        evaluate_hui_walter_gibbs(sk, iterations=iterations, burn_in=0, seed=0)
         seconds = time.perf_counter() - start
         lines.append(
             f"{name:<11} Q = {sk.Q:>7}: {iterations} sweeps x 4 chains in {seconds:.2f} s "

@@ -3,11 +3,11 @@ r"""Benchmark: three independent classifiers with R = 3 labels, exact and vector
 Targets (issue "Many labels"), on the reference machine (2 cores), checked here, never in unit tests:
 
 1. exact evaluation of ``N = 3, R = 3`` sketches one at a time: **5,000 sketches/s**
-   (:func:`~evalgebra.evaluators.many_labels.solve.exact_solution_many` then
+   (:func:`~evalgebra.evaluators.many_labels.solve.exact_solution_many_labels` then
    :func:`~evalgebra.evaluators.many_labels.solve.best_assignment`: every column exact, every
-   failure mode decided, the label assignment decoded). ``evaluate_counts_many`` (the full
+   failure mode decided, the label assignment decoded). ``evaluate_counts_many_labels`` (the full
    ``Evaluation`` with all ``R!`` points and the partition) is reported, with no target;
-2. the vectorised float path (:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`)
+2. the vectorised float path (:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many_labels`)
    on ``10^5`` sketches: **10^5 sketches/s**;
 3. the derivation of the ``R = 3`` eliminant (:func:`~evalgebra.codegen.many_labels.characteristic_form`):
    **under 10 s**;
@@ -37,8 +37,12 @@ from _timing import best_time, check  # noqa: E402
 from evalgebra.codegen.many_labels import characteristic_form  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.evaluators.many_labels.solve import best_assignment, evaluate_counts_many, exact_solution_many  # noqa: E402
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many  # noqa: E402
+from evalgebra.evaluators.many_labels.solve import (
+    best_assignment,
+    evaluate_counts_many_labels,
+    exact_solution_many_labels,
+)  # noqa: E402
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
@@ -75,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     def exact() -> int:
         decided = 0
         for counts in sketches:
-            if best_assignment(exact_solution_many(counts, 3), "abc") is not None:
+            if best_assignment(exact_solution_many_labels(counts, 3), "abc") is not None:
                 decided += 1
         return decided
 
@@ -85,11 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         f"exact N = 3, R = 3 (solve + decode): {rate:,.0f} sketches/s ({decided}/{len(sketches)} decided); "
         f"target 5,000: {'met' if rate >= 5000 else 'MISSED'}"
     )
-    full_seconds, _ = best_time(lambda: [evaluate_counts_many(c, "abc") for c in sketches[:300]], 1)
-    print(f"evaluate_counts_many (all 6 points, partition): {300 / full_seconds:,.0f} sketches/s")
+    full_seconds, _ = best_time(lambda: [evaluate_counts_many_labels(c, "abc") for c in sketches[:300]], 1)
+    print(f"evaluate_counts_many_labels (all 6 points, partition): {300 / full_seconds:,.0f} sketches/s")
 
     batch = np.array([distinct[k % len(distinct)] for k in range(args.batch)], dtype=np.int64)
-    batch_seconds, out = best_time(lambda: evaluate_batch_many(batch, 3), 3)
+    batch_seconds, out = best_time(lambda: evaluate_batch_many_labels(batch, 3), 3)
     batch_rate = len(batch) / batch_seconds
     check(bool(out["ok"].all()), "the float path fails on an independent sketch")
     print(

@@ -16,7 +16,7 @@ cache after the first), whose peak resident memory is read with ``resource.getru
 the client process and the largest worker process):
 
 ``single``
-    :func:`evalgebra.data.columnar.sketch_from_parquet`, record batches of ``--chunk-rows``,
+    :meth:`evalgebra.Sketch.from_parquet`, record batches of ``--chunk-rows``,
     Arrow decoding with its own threads (so one process already uses every core part of the time).
 ``single-1t``
     The same on one Arrow thread: one process, one core (the baseline of the speed-up).
@@ -144,7 +144,6 @@ def _child(args: argparse.Namespace) -> None:
     import pyarrow.parquet  # noqa: F401
 
     from evalgebra import Sketch
-    from evalgebra.data.columnar import sketch_from_parquet
 
     _warm(args.arrow_threads)
     manifest = json.loads((args.folder / "manifest.json").read_text())
@@ -155,7 +154,7 @@ def _child(args: argparse.Namespace) -> None:
     )
     if args.child == "single":
         cpu = time.process_time()
-        out["seconds"], sketch = best_time(lambda: sketch_from_parquet(paths, **options), args.repeat)
+        out["seconds"], sketch = best_time(lambda: Sketch.from_parquet(paths, **options), args.repeat)
         out["cpu"] = (time.process_time() - cpu) / args.repeat
     elif args.child == "dask":
         from evalgebra.distributed.sketching import sketch_parquet_dask

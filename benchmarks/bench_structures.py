@@ -52,7 +52,7 @@ from evalgebra.evaluators.correlated.structured import evaluate_structured, eval
 from evalgebra.evaluators.correlated.structured_batch import evaluate_structured_batch  # noqa: E402
 from evalgebra.evaluators.dispatch import evaluate  # noqa: E402
 from evalgebra.evaluators.fitted.structure_choice import with_structure_fit  # noqa: E402
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation  # noqa: E402
+from evalgebra.evaluators.independent.algebraic import evaluate_independent  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 from evalgebra.structures import structure_text  # noqa: E402
 from evalgebra.testing.strategies import correlation_bound  # noqa: E402
@@ -214,7 +214,7 @@ def bench_accuracy(n: int, structure, points, items: int, seed: int) -> dict[str
             exact = evaluate_structured(sketch, list(structure))
             for method, result in (
                 ("s", exact),
-                ("i", algebraic_evaluation(sketch)),
+                ("i", evaluate_independent(sketch)),
                 ("f", with_structure_fit(exact, sketch, tuple(structure))),
                 ("j", evaluate(sketch)),
             ):

@@ -44,7 +44,7 @@ from evalgebra.codegen.many_labels import characteristic_form  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
 from evalgebra.data.sketch import Sketch  # noqa: E402
-from evalgebra.evaluators.many_labels.solve import evaluate_counts_many  # noqa: E402
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many_labels  # noqa: E402
 from evalgebra.generated import many_labels as generated  # noqa: E402
 from evalgebra.groebner.backends import available_backends  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
@@ -204,7 +204,7 @@ def _part_groebner(report: Report, rng: random.Random, backend: str, labels_to_r
             f"= R! = {factorial}: {yes(simple)}"
         )
         failures += not simple
-        result = evaluate_counts_many(counts, spec.labels)
+        result = evaluate_counts_many_labels(counts, spec.labels)
         candidates = [_named(p, spec, gs) for p in result.points]
         observed = gs.observed_values(sketch)
         on_variety = all(all(x == 0 for x in gs.residuals(c, observed)) for c in candidates)
@@ -263,7 +263,7 @@ def _correlated(report: Report, rng: random.Random, backend: str) -> int:
         time_limit=TIME_LIMIT,
     )
     empty = basis.dimension() == -1
-    result = evaluate_counts_many(sketch.count_vector().tolist(), labels)
+    result = evaluate_counts_many_labels(sketch.count_vector().tolist(), labels)
     report.line(
         f"Gröbner basis {{1}} (empty variety): {yes(empty)}; evaluator alarms: "
         f"{', '.join(sorted(result.alarm_kinds()))}"

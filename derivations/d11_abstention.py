@@ -43,7 +43,7 @@ from _common import canonical_argv, parse  # noqa: E402
 from evalgebra.builder.generating import GeneratingSet  # noqa: E402
 from evalgebra.data.point import EvaluationPoint  # noqa: E402
 from evalgebra.data.simulate import expected_sketch  # noqa: E402
-from evalgebra.evaluators.independent.abstention import abstention_evaluation  # noqa: E402
+from evalgebra.evaluators.independent.abstention import evaluate_abstentions  # noqa: E402
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{basis.degree()}; every unknown but prev_a linear in itself and prev_a: "
                 f"{'yes' if shape else 'NO'}"
             )
-            result = abstention_evaluation(sketch)
+            result = evaluate_abstentions(sketch)
             point = result.point
             values = {"prev_a": point.prevalence["a"]} if point is not None else {}
             if point is not None:

@@ -42,7 +42,7 @@ from evalgebra.builder.score import score_equations  # noqa: E402
 from evalgebra.engines import EngineTimeout, msolve_binary  # noqa: E402
 from evalgebra.groebner.report import Report, compare_or_write  # noqa: E402
 from evalgebra.likelihood.independent import binary_score_system, rates_from_moments  # noqa: E402
-from evalgebra.likelihood.solve import PRIME, count_solutions, solve_score  # noqa: E402
+from evalgebra.likelihood.solve import MSOLVE_PRIME, count_solutions, solve_score  # noqa: E402
 from evalgebra.spec import EnsembleSpec  # noqa: E402
 
 DATA_SETS = 3
@@ -116,7 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.time_limit:g}",
         *(["--quick"] if args.quick else []),
     ]
-    report = Report("d15_ml_degree.py", canonical, [repr(MODELS), str(SIZE), str(DATA_SETS), str(PRIME)])
+    report = Report(
+        "d15_ml_degree.py", canonical, [repr(MODELS), str(SIZE), str(DATA_SETS), str(MSOLVE_PRIME)]
+    )
     timings = []
     models = MODELS[:1] if args.quick else MODELS
     rng = np.random.default_rng(args.seed)
@@ -135,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     seconds = time.perf_counter() - start
                     timings.append(f"{name}  {route}  data {k}  modulo p  timeout after {seconds:.1f} s")
                     report.line(
-                        f"{route}: data set {k}: msolve modulo {PRIME} did not finish within "
+                        f"{route}: data set {k}: msolve modulo {MSOLVE_PRIME} did not finish within "
                         f"{args.time_limit:g} s ({len(system.variables())} unknowns); "
                         "further data sets not tried"
                     )
@@ -143,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     break
                 seconds = time.perf_counter() - start
                 timings.append(f"{name}  {route}  data {k}  modulo p  {seconds:.2f} s  degree {degree}")
-                line = f"{route}: data set {k}: {degree} solutions modulo {PRIME}"
+                line = f"{route}: data set {k}: {degree} solutions modulo {MSOLVE_PRIME}"
                 start = time.perf_counter()
                 try:
                     found = solve_score(system, time_limit=args.time_limit)

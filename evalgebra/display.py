@@ -29,7 +29,10 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["escape", "number_text", "html_table", "html_block", "shorten", "MAX_ROWS"]
+__all__ = ["escape", "number_text", "html_table", "html_block", "shorten", "MAX_ROWS", "DIGITS"]
+
+#: Decimal places shown beside an exact number (every display: points, estimates, tables).
+DIGITS = 4
 
 #: Rows a table shows before it summarises the rest as "... N more".
 MAX_ROWS = 20

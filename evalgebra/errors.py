@@ -34,8 +34,9 @@ class EvalgebraError(Exception):
     Examples
     --------
     >>> import evalgebra as ev
+    >>> from evalgebra.spec import EnsembleSpec
     >>> try:
-    ...     ev.EnsembleSpec(3, 1)
+    ...     EnsembleSpec(3, 1)
     ... except ev.EvalgebraError as error:
     ...     print(type(error).__name__)
     SpecError
@@ -50,8 +51,8 @@ class SpecError(EvalgebraError, ValueError):
 
     Examples
     --------
-    >>> import evalgebra as ev
-    >>> ev.EnsembleSpec(3, 2, structure=[(0, 5)])
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> EnsembleSpec(3, 2, structure=[(0, 5)])
     Traceback (most recent call last):
       ...
     evalgebra.errors.SpecError: structure: classifier index 5 out of range 0..2
@@ -76,8 +77,9 @@ class PointError(EvalgebraError, ValueError):
 
     Examples
     --------
-    >>> import evalgebra as ev
-    >>> ev.EvaluationPoint.from_values(ev.EnsembleSpec(3, 2), {"a": "1/2"})
+    >>> from evalgebra.data import EvaluationPoint
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> EvaluationPoint.from_values(EnsembleSpec(3, 2), {"a": "1/2"})
     Traceback (most recent call last):
       ...
     evalgebra.errors.PointError: give exactly one of response= or accuracy=
@@ -124,9 +126,9 @@ class InconsistentIdealError(EvalgebraError):
 
     Examples
     --------
-    >>> import evalgebra as ev
     >>> from evalgebra.codegen.closed_forms import count_moments
-    >>> count_moments(ev.EnsembleSpec(3, 3))
+    >>> from evalgebra.spec import EnsembleSpec
+    >>> count_moments(EnsembleSpec(3, 3))
     Traceback (most recent call last):
       ...
     evalgebra.errors.InconsistentIdealError: count moments are defined for R = 2 and one population

@@ -5,8 +5,8 @@ and never takes longer than :data:`CASE_SECONDS`.
 The junk is what a fuzzing campaign throws at an API: wrong types, None, NaN and infinities,
 nested lists, integers far outside 64 bits, unicode (lone surrogates included), bytes, empty
 arrays and rows of different lengths, numbers written as text with huge exponents. Every
-public reader (``Sketch.from_*``, ``read_json``, ``sketch_from_frame``, ``PartialSketch.add``)
-and evaluator (``evaluate``, ``evaluate_counts``, ``evaluate_batch``, ``majority_vote``,
+public reader (``Sketch.from_*``, ``read_json``, ``Sketch.from_frame``, ``PartialSketch.add``)
+and evaluator (``evaluate``, ``evaluate_counts``, ``evaluate_batch``, ``evaluate_majority``,
 ``majority_vote_counts``, ``containing_distance``, ``evaluation_point``,
 ``EvaluationPoint.from_values``) is called, and so is every reader of numbers written as text
 (``parse_rational``, ``QuadraticNumber``, ``SafetySpec``, the command line's ``rational``), of
@@ -47,7 +47,8 @@ from hypothesis import strategies as st
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.cli.args import rational as cli_rational
 from evalgebra.data.chunked import PartialSketch
-from evalgebra.data.columnar import partial_from_frame, sketch_from_frame
+from evalgebra.data.columnar import partial_from_frame
+from evalgebra.data.partial import PartialCounts
 from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import expected_sketch, labelled_test
 from evalgebra.data.sketch import Sketch
@@ -59,7 +60,7 @@ from evalgebra.evaluators.fitted.choice import with_fit
 from evalgebra.evaluators.independent.batch import evaluate_batch
 from evalgebra.evaluators.independent.closed_form import evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.independent.distance import containing_distance
-from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
+from evalgebra.evaluators.majority import evaluate_majority, majority_vote_counts
 from evalgebra.groebner.identifiability import random_point
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.numbers.quadratic import QuadraticNumber
@@ -414,7 +415,7 @@ def test_evaluate_batch_returns_columns_or_a_project_error(counts):
     st.one_of(st.integers(-1, 4), junk),
 )
 def test_majority_vote_returns_an_evaluation_or_a_project_error(sketch, ties, n_classifiers, n_labels):
-    result = call(majority_vote, sketch, ties=ties)
+    result = call(evaluate_majority, sketch, ties=ties)
     assert result is None or isinstance(result, Evaluation)
     call(
         majority_vote_counts,
@@ -597,9 +598,9 @@ _frame_options = st.dictionaries(
 @FUZZ
 @given(frames(), _frame_options)
 def test_sketch_from_frame_returns_a_sketch_or_a_project_error(frame, options):
-    _valid_sketch(call(sketch_from_frame, frame, **options))
+    _valid_sketch(call(Sketch.from_frame, frame, **options))
     part = call(partial_from_frame, frame, **options)
-    assert part is None or isinstance(part, PartialSketch)
+    assert part is None or isinstance(part, PartialCounts)
 
 
 _codes = st.one_of(
@@ -643,7 +644,7 @@ _answers = st.sampled_from(["a", "b", "c", "?", "n/a"])
 )
 def test_majority_vote_with_abstentions_returns_rates_or_a_project_error(rows, ties):
     sketch = Sketch.from_decisions(rows, labels=["a", "b", "c"], abstain=["?", "n/a"])
-    result = call(majority_vote, sketch, ties=ties)
+    result = call(evaluate_majority, sketch, ties=ties)
     if result is not None:
         assert all(v is None or 0 <= v <= 1 for v in result.point.values())
         for rows_of_c in result.point.response.values():

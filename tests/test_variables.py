@@ -238,7 +238,9 @@ def test_VariableRegistry_names_follow_house_style():
 
 def test_variables_order_independent_of_hash_seed():
     script = (
-        "from evalgebra import EnsembleSpec, GeneratingSet, VariableRegistry\n"
+        "from evalgebra.builder import GeneratingSet\n"
+        "from evalgebra.spec import EnsembleSpec\n"
+        "from evalgebra.variables import VariableRegistry\n"
         "spec = EnsembleSpec(['z', 'y', 'x'], ['no', 'yes', 'maybe'], [('x', 'z'), ('z', 'y', 'x')])\n"
         "reg = VariableRegistry(spec)\n"
         "print(reg.variables(), reg.observables(), reg.elimination_order('correlation', 'prevalence'))\n"

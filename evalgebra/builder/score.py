@@ -59,7 +59,8 @@ def score_equations(spec: EnsembleSpec, counts: Any, *, nonzero: str = "identifi
     spec : EnsembleSpec
         Any spec (P-space: the unknowns are the registry's free variables, prevalence block first).
     counts : Sketch or sequence
-        Counts of every population's patterns, in :attr:`GeneratingSet.patterns` order.
+        Counts of every population's patterns, in the order of the generating set's ``patterns``
+        (:class:`~evalgebra.builder.generating.GeneratingSet`).
     nonzero : {"identifiable", "prevalence", "none"}
         What is saturated away (see :data:`NONZERO`).
 

@@ -16,7 +16,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalgebra.cli.args import RATIONAL_HELP, deprecated_flag, input_options, names, rational, read_sketch
+from evalgebra.cli.args import (
+    RATIONAL_HELP,
+    accepted_names,
+    deprecated_flag,
+    input_options,
+    rational,
+    read_sketch,
+)
 from evalgebra.cli.guards import ALARM_FAILURES, ALARM_WORK_LIMIT, SECONDS_LIMIT, check_alarm
 from evalgebra.errors import SpecError
 from evalgebra.fileio import write_output
@@ -239,7 +246,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
         "--fail-on",
         metavar="fires,undecided",
         default=None,
-        type=lambda v: names(v, ALARM_FAILURES),
+        type=lambda v: accepted_names(v, ALARM_FAILURES),
         help="exit with status 1 when a subset fires, or is undecided (comma-separated)",
     )
     al.add_argument("--json", action="store_true", help="print evalgebra.alarm/1 JSON")

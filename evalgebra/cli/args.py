@@ -35,7 +35,7 @@ most 1000 in absolute value
 [[0, '²']]
 >>> label_values("a=1/2,b=0.3,c=1/5")
 {'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}
->>> names("fires,undecided", ("fires", "undecided"))
+>>> accepted_names("fires,undecided", ("fires", "undecided"))
 ('fires', 'undecided')
 """
 
@@ -54,7 +54,7 @@ from typing import Any
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.data.sketch_json import MAX_JSON_INT_DIGITS, parse_sketch_json
-from evalgebra.engines.limits import LONGEST_LIMIT
+from evalgebra.engines.limits import LONGEST_LIMIT, PROGRESS_VARIABLE, TIME_LIMIT_VARIABLE
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
 from evalgebra.numbers.rationals import MAX_DIGITS, MAX_EXPONENT, RATIONAL_BOUNDS, parse_rational
@@ -72,7 +72,7 @@ __all__ = [
     "byte_size",
     "structure_value",
     "label_values",
-    "names",
+    "accepted_names",
     "read_input",
     "load_sketch_json",
     "check_csv_header",
@@ -90,10 +90,6 @@ __all__ = [
 MAX_INPUT_BYTES = 64 * 2**20
 #: Digits of an integer in sketch JSON (counts are below 2^62, which has 19 digits).
 MAX_JSON_DIGITS = MAX_JSON_INT_DIGITS
-#: The environment variables the Gröbner runner reads (:mod:`evalgebra.groebner.runner`), named here
-#: so that the command line sets them without importing the algebra.
-TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
-PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 #: Characters of a ``--structure`` value.
 MAX_STRUCTURE_CHARS = 10_000
 
@@ -187,7 +183,7 @@ def label_values(value: str) -> dict[str, Fraction]:
     return out
 
 
-def names(value: str, accepted: Sequence[str]) -> tuple[str, ...]:
+def accepted_names(value: str, accepted: Sequence[str]) -> tuple[str, ...]:
     """A comma-separated list of names, each one of ``accepted`` (``--fail-on``), in the order given."""
     chosen = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
     unknown = [name for name in chosen if name not in accepted]

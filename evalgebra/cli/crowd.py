@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalgebra.cli.args import count, input_options, read_input
 from evalgebra.crowd.agreement import Agreement, panel_agreement
-from evalgebra.crowd.em import MAX_ITERATIONS, TOLERANCE
+from evalgebra.crowd.em import CROWD_TOLERANCE, MAX_ITERATIONS
 from evalgebra.crowd.files import FORMATS, read_answers, read_gold
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.fileio import write_output
@@ -307,9 +307,11 @@ def register(sub: Any) -> argparse.ArgumentParser:
     crowd.add_argument(
         "--tol",
         type=_tolerance,
-        default=TOLERANCE,
+        default=CROWD_TOLERANCE,
         metavar="TOL",
-        help=f"EM stops when a round gains less than TOL log-likelihood per task (default {TOLERANCE:g})",
+        help=(
+            f"EM stops when a round gains less than TOL log-likelihood per task (default {CROWD_TOLERANCE:g})"
+        ),
     )
     crowd.add_argument(
         "--max-iter",

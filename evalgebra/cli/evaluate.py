@@ -17,10 +17,10 @@ from typing import Any
 
 from evalgebra.cli.args import (
     RATIONAL_HELP,
+    accepted_names,
     deprecated_flag,
     input_options,
     label_values,
-    names,
     rational,
     read_sketch,
     structure_value,
@@ -471,7 +471,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
         "--fail-on",
         metavar="KINDS",
         default=None,
-        type=lambda v: names(v, EVALUATE_FAILURES),
+        type=lambda v: accepted_names(v, EVALUATE_FAILURES),
         help="exit with status 1 on these, comma-separated: below_spec (the --min-accuracy check) "
         f"or alarm kinds ({', '.join(sorted(ALARM_KINDS))})",
     )

@@ -43,8 +43,6 @@ def _names(values: list[str] | None) -> list[str] | None:
 
 def _parquet(args: argparse.Namespace) -> Sketch:
     """Parquet files (a ``.parquet`` path or a folder of them), read in record batches."""
-    from evalgebra.data.columnar import sketch_from_parquet
-
     options: dict[str, Any] = dict(
         classifiers=_names(args.classifiers),
         ignore=_names(args.ignore),
@@ -57,7 +55,7 @@ def _parquet(args: argparse.Namespace) -> Sketch:
     )
     if args.chunk_rows is not None:
         options["chunk_rows"] = args.chunk_rows
-    return sketch_from_parquet(args.items, **options)
+    return Sketch.from_parquet(args.items, **options)
 
 
 def _header_check(args: argparse.Namespace) -> Callable[[list[str]], None]:

@@ -35,12 +35,13 @@ References
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sympy
 
 from evalgebra.builder import GeneratingSet
+from evalgebra.codegen.printer import Progress
 from evalgebra.errors import InconsistentIdealError
 from evalgebra.groebner.containing import containing_variety
 from evalgebra.groebner.coordinates import moments_of
@@ -56,9 +57,8 @@ __all__ = [
     "three_independent",
     "independent_model",
     "containing_line",
+    "radical_outputs",
 ]
-
-Progress = Callable[[str], None]
 
 
 def _quiet(message: str) -> None:
@@ -319,9 +319,12 @@ def containing_line() -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.E
     return (prev, m_b), [("alpha", alpha), ("beta", beta), ("gamma", gamma)]
 
 
-def outputs_of(form: ThreeIndependent) -> Sequence[tuple[str, sympy.Expr]]:
-    """The printer's output list: the radicand, then ``num, root, den`` per statistic."""
-    out: list[tuple[str, sympy.Expr]] = [("R", form.radicand)]
-    for name, f in form.statistics:
+def radical_outputs(
+    radicand: sympy.Expr, statistics: Sequence[tuple[str, IrrationalForm]]
+) -> list[tuple[str, sympy.Expr]]:
+    """The printer's output list of a closed form in one square root: the radicand ``R``, then
+    ``num, root, den`` per statistic (the three-classifier form and Hui-Walter's alike)."""
+    out: list[tuple[str, sympy.Expr]] = [("R", radicand)]
+    for name, f in statistics:
         out += [(f"{name}_num", f.num), (f"{name}_root", f.root), (f"{name}_den", f.den)]
     return out

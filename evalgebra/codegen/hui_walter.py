@@ -43,14 +43,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import flint
 import sympy
 
-from evalgebra.codegen.closed_forms import IrrationalForm, count_moments, independent_model
+from evalgebra.codegen.closed_forms import IrrationalForm, count_moments, independent_model, radical_outputs
+from evalgebra.codegen.printer import Progress
 from evalgebra.errors import InconsistentIdealError
 from evalgebra.groebner.elimination import eliminate, evaluation_ideal
 from evalgebra.groebner.polys import PolyRing
@@ -58,12 +59,10 @@ from evalgebra.numbers.quadratic_extension import QuadraticExtension, Triple
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry, auxiliary_name
 
-__all__ = ["HUI_WALTER_SPEC", "HuiWalterForm", "hui_walter", "hui_walter_model", "outputs_of"]
+__all__ = ["HUI_WALTER_SPEC", "HuiWalterForm", "hui_walter", "hui_walter_model", "hui_walter_outputs"]
 
 #: Two binary tests, two populations, independent (the Hui-Walter setting).
 HUI_WALTER_SPEC = EnsembleSpec(2, 2, populations=2)
-
-Progress = Callable[[str], None]
 
 
 def _quiet(message: str) -> None:
@@ -364,10 +363,9 @@ def hui_walter_model() -> tuple[tuple[sympy.Symbol, ...], list[tuple[str, sympy.
     return independent_model(HUI_WALTER_SPEC)
 
 
-def outputs_of(form: HuiWalterForm) -> list[tuple[str, sympy.Expr]]:
-    """The printer's outputs: ``R``, then ``num, root, den`` per statistic, then every blind-spot factor."""
-    out: list[tuple[str, sympy.Expr]] = [("R", form.radicand)]
-    for name, f in form.statistics:
-        out += [(f"{name}_num", f.num), (f"{name}_root", f.root), (f"{name}_den", f.den)]
+def hui_walter_outputs(form: HuiWalterForm) -> list[tuple[str, sympy.Expr]]:
+    """The printer's outputs: those of every closed form in one root
+    (:func:`~evalgebra.codegen.closed_forms.radical_outputs`), then every blind-spot factor."""
+    out = radical_outputs(form.radicand, form.statistics)
     out += [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)]
     return out

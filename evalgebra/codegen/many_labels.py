@@ -42,12 +42,11 @@ References
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy
 
-from evalgebra.codegen.printer import python_function
+from evalgebra.codegen.printer import Progress, python_function
 from evalgebra.errors import SpecError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableRegistry
@@ -65,8 +64,6 @@ LABEL_COUNTS = (3, 4)
 
 #: Where the generated module comes from (its header and the manifest).
 DERIVATION = "derivations/d07_many_labels.py"
-
-Progress = Callable[[str], None]
 
 
 def _quiet(message: str) -> None:

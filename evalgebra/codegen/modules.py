@@ -27,10 +27,10 @@ from evalgebra.codegen import many_labels
 from evalgebra.codegen.closed_forms import (
     containing_line,
     independent_model,
-    outputs_of,
+    radical_outputs,
     three_independent,
 )
-from evalgebra.codegen.printer import python_function
+from evalgebra.codegen.printer import Progress, python_function
 from evalgebra.codegen.structure_modules import structure_files
 from evalgebra.fileio import write_output
 from evalgebra.groebner.coordinates import moments_of
@@ -41,8 +41,6 @@ __all__ = ["MODULES", "GENERATED", "generate", "write", "check"]
 
 #: The folder of the committed generated modules (``evalgebra/generated/``).
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
-
-Progress = Callable[[str], None]
 
 
 def _header(derivation: str) -> str:
@@ -84,7 +82,7 @@ def _three_independent(progress: Progress) -> tuple[str, str]:
         python_function(
             "solve",
             form.counts,
-            list(outputs_of(form))
+            radical_outputs(form.radicand, form.statistics)
             + [(f"factor_{k}", f) for k, f in enumerate(form.blind_spots)]
             + [(name, sympy.Symbol(name)) for name, _ in form.prelude[1:]],
             "Radicand R; (num, root, den) of prev_a and of every accuracy; the value of every\n"
@@ -190,7 +188,7 @@ def _hui_walter(progress: Progress) -> tuple[str, str]:
         python_function(
             "evaluate",
             form.counts,
-            hw.outputs_of(form),
+            hw.hui_walter_outputs(form),
             "Radicand R, (num, root, den) of every statistic, then every BLIND_SPOTS factor.",
             list(form.prelude),
         ),

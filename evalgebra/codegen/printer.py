@@ -27,14 +27,17 @@ evalgebra.codegen.printer.CodegenError: h: 1/2 is not an integer: generated code
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import sympy
 from sympy.printing.pycode import pycode
 
 from evalgebra.errors import EvalgebraError
 
-__all__ = ["CodegenError", "python_function", "expression_text", "require_polynomial"]
+__all__ = ["CodegenError", "Progress", "python_function", "expression_text", "require_polynomial"]
+
+#: A derivation's progress callback: ``progress(message)`` (the code generator's; a no-op when quiet).
+Progress = Callable[[str], None]
 
 
 class CodegenError(EvalgebraError):

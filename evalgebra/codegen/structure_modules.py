@@ -31,7 +31,7 @@ from typing import Any
 import sympy
 
 from evalgebra.codegen.closed_forms import count_moments
-from evalgebra.codegen.printer import CodegenError, python_function, require_polynomial
+from evalgebra.codegen.printer import CodegenError, Progress, python_function, require_polynomial
 from evalgebra.codegen.structures import StructureForm, count_symbols, derive_structure, module_name
 from evalgebra.spec import EnsembleSpec
 from evalgebra.structures import parse_structure
@@ -46,7 +46,6 @@ __all__ = [
     "atlas_index",
 ]
 
-Progress = Callable[[str], None]
 
 #: The structures whose evaluators are committed: ``(N, structure)``, canonical forms.
 GENERATED_STRUCTURES: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = (

@@ -90,7 +90,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +98,7 @@ import sympy
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.codegen.closed_forms import count_moments
-from evalgebra.codegen.printer import CodegenError
+from evalgebra.codegen.printer import CodegenError, Progress
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.spec import EnsembleSpec
@@ -107,7 +107,6 @@ from evalgebra.variables import VariableKey, auxiliary_name
 
 __all__ = ["Step", "StructureForm", "count_symbols", "derive_structure", "module_name"]
 
-Progress = Callable[[str], None]
 PREVALENCE = sympy.Symbol("prev_a")
 _MAX_BLOCK = 4
 

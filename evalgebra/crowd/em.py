@@ -65,11 +65,19 @@ import numpy as np
 from evalgebra.crowd.tasks import FLOOR, incidence, row_max, row_sum
 from evalgebra.errors import SpecError
 
-__all__ = ["CrowdRun", "CrowdLikelihood", "crowd_em", "maximise", "objective", "TOLERANCE", "MAX_ITERATIONS"]
+__all__ = [
+    "CrowdRun",
+    "CrowdLikelihood",
+    "crowd_em",
+    "maximise_answers",
+    "objective",
+    "CROWD_TOLERANCE",
+    "MAX_ITERATIONS",
+]
 
 #: Default stopping rule: a round of EM steps that gains less than this much log-likelihood per
 #: task ends the iteration.
-TOLERANCE = 1e-8
+CROWD_TOLERANCE = 1e-8
 #: Default cap on the EM steps of one run.
 MAX_ITERATIONS = 2000
 
@@ -201,7 +209,7 @@ def crowd_em(
     rows: np.ndarray,
     *,
     gold: np.ndarray | None = None,
-    tolerance: float = TOLERANCE,
+    tolerance: float = CROWD_TOLERANCE,
     max_iterations: int = MAX_ITERATIONS,
     problem: Any = None,
 ) -> CrowdRun:
@@ -273,7 +281,7 @@ def crowd_em(
     return CrowdRun(priors, rows, post, p.counts(post), current, steps, max_iterations == 0)
 
 
-def maximise(
+def maximise_answers(
     task: np.ndarray,
     worker: np.ndarray,
     answer: np.ndarray,
@@ -284,7 +292,7 @@ def maximise(
     r"""One M step: the ``(priors, rows)`` that posteriors ``(T, R)`` imply (e.g. a vote's shares).
 
     >>> post = np.array([[1.0, 0.0], [0.5, 0.5]])
-    >>> priors, rows = maximise(np.array([0, 1]), np.array([0, 0]), np.array([0, 1]), 1, post)
+    >>> priors, rows = maximise_answers(np.array([0, 1]), np.array([0, 0]), np.array([0, 1]), 1, post)
     >>> np.round(priors, 4).tolist(), np.round(rows[0], 4).tolist()
     ([0.75, 0.25], [[0.6667, 0.3333], [0.0, 1.0]])
     """

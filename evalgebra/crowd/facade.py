@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.crowd.em import MAX_ITERATIONS, TOLERANCE
+from evalgebra.crowd.em import CROWD_TOLERANCE, MAX_ITERATIONS
 from evalgebra.crowd.fit import CrowdFit, crowd_fit
 from evalgebra.crowd.sparse import CrowdEvaluation
 from evalgebra.crowd.table import crowd_table
@@ -106,7 +106,7 @@ class DawidSkeneAlgebraic:
         refine: int | None = None,
         seed: int = 0,
         min_items: int = 10,
-        tol: float = TOLERANCE,
+        tol: float = CROWD_TOLERANCE,
         max_iter: int = MAX_ITERATIONS,
     ) -> None:
         self.splits = splits

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.crowd.em import MAX_ITERATIONS, TOLERANCE, CrowdLikelihood, CrowdRun, crowd_em
+from evalgebra.crowd.em import CROWD_TOLERANCE, MAX_ITERATIONS, CrowdLikelihood, CrowdRun, crowd_em
 from evalgebra.crowd.sparse import CrowdEvaluation, sparse_evaluation
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.errors import SketchError, SpecError
@@ -372,7 +372,7 @@ def crowd_fit(
     gold: Any = None,
     abstain: Sequence[str] = (),
     starts: Sequence[str] = STARTS,
-    tolerance: float = TOLERANCE,
+    tolerance: float = CROWD_TOLERANCE,
     max_iterations: int = MAX_ITERATIONS,
     splits: int = 3,
     seed: int = 0,

@@ -11,7 +11,7 @@ evaluated on its own. The estimator works with *groups* instead:
    classifiers with response rows ``A_g[l, r]`` of their own.
 2. **Trio.** On the tasks where all three views answer, the three views are evaluated with
    the many-labels evaluator (the independent model; ``R^3`` pattern counts,
-   :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`): prevalences
+   :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many_labels`): prevalences
    ``P_l`` and the views' rows ``A_g``.
 3. **Workers, linearly.** For a worker ``w`` outside group ``h``, the counts
    ``N_h[s, r]`` of (``w`` answered ``s``, view ``h`` answered ``r``) on the tasks both
@@ -62,7 +62,7 @@ from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.crowd.tasks import FLOOR, incidence
 from evalgebra.crowd.tasks import refine as refine_passes
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult
@@ -247,7 +247,15 @@ def _view_alarms(views: BatchResult, k: int) -> tuple[Alarm, ...]:
 def _view_evaluation(labels: tuple[str, ...], views: BatchResult, k: int) -> Evaluation:
     alarms = _view_alarms(views, k)
     if not views["ok"][k]:
-        return Evaluation("algebraic", labels, VIEWS, (), None, {}, alarms)
+        return Evaluation(
+            method="algebraic",
+            labels=labels,
+            classifiers=VIEWS,
+            points=(),
+            chosen=None,
+            partition={},
+            alarms=alarms,
+        )
     prevalence = {ell: float(p) for ell, p in zip(labels, views["prevalence"][k])}
     response = {
         v: {
@@ -258,7 +266,13 @@ def _view_evaluation(labels: tuple[str, ...], views: BatchResult, k: int) -> Eva
     }
     accuracy = {v: {t: response[v][t][t] for t in labels} for v in VIEWS}
     return Evaluation(
-        "algebraic", labels, VIEWS, (Estimate(prevalence, accuracy, response=response),), 0, {}, alarms
+        method="algebraic",
+        labels=labels,
+        classifiers=VIEWS,
+        points=(Estimate(prevalence, accuracy, response=response),),
+        chosen=0,
+        partition={},
+        alarms=alarms,
     )
 
 
@@ -356,7 +370,7 @@ def sparse_evaluation(
     codes = (views[:, :, 0] * r + views[:, :, 1]) * r + views[:, :, 2]
     counts = np.array([np.bincount(code[full], minlength=r**3) for code, full in zip(codes, fulls)])
     with np.errstate(invalid="ignore", divide="ignore"):  # a failed split is reported by its 'ok' flag
-        out = evaluate_batch_many(counts, r)
+        out = evaluate_batch_many_labels(counts, r)
     x = np.zeros((n_workers, r, r))
     items = np.zeros(n_workers, dtype=np.int64)
     prior_sum, prior_weight = np.zeros(r), 0

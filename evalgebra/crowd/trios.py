@@ -5,7 +5,7 @@ gaps), each trio of workers that shares at least ``min_items`` tasks is an ordin
 three-classifier test: its ``R^3`` pattern counts on those tasks are evaluated with the
 error-independent evaluator, exactly (``exact=True``: the closed form for two labels, the
 many-labels eliminant for more; rational or algebraic numbers, alarms) or in floating point
-(:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`, all trios at once).
+(:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many_labels`, all trios at once).
 The trios are aligned on their shared workers (each trio's hidden labels renamed to match the
 others', :mod:`evalgebra.evaluators.trio_alignment`) and combined by coverage: a mean weighted
 by the number of tasks behind each trio, decoded once by the largest summed total accuracy.
@@ -36,8 +36,8 @@ import numpy as np
 from evalgebra.crowd.table import CrowdTable, crowd_table
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.independent.closed_form import evaluate_counts
-from evalgebra.evaluators.many_labels.solve import evaluate_counts_many
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many_labels
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels
 from evalgebra.evaluators.trio_alignment import combine_trios, relabel, total_accuracy_assignment
 from evalgebra.results import Alarm, Estimate, Evaluation
 from evalgebra.results.batch import BatchResult
@@ -103,13 +103,13 @@ def _float_evaluation(
 ) -> Evaluation:
     if not out["ok"][k]:
         return Evaluation(
-            "algebraic",
-            labels,
-            names,
-            (),
-            None,
-            {},
-            (Alarm("blind_spot", "a singular pair table or complex roots", names),),
+            method="algebraic",
+            labels=labels,
+            classifiers=names,
+            points=(),
+            chosen=None,
+            partition={},
+            alarms=(Alarm("blind_spot", "a singular pair table or complex roots", classifiers=names),),
         )
     prevalence = {x: float(p) for x, p in zip(labels, out["prevalence"][k])}
     response = {
@@ -120,7 +120,13 @@ def _float_evaluation(
         for i, c in enumerate(names)
     }
     accuracy = {c: {t: response[c][t][t] for t in labels} for c in names}
-    return Evaluation("algebraic", labels, names, (Estimate(prevalence, accuracy, response=response),), 0)
+    return Evaluation(
+        method="algebraic",
+        labels=labels,
+        classifiers=names,
+        points=(Estimate(prevalence, accuracy, response=response),),
+        chosen=0,
+    )
 
 
 def dense_trios(
@@ -184,7 +190,7 @@ def dense_trios(
     trios: list[tuple[tuple[str, ...], int, Evaluation]] = []
     if chosen and not exact:
         with np.errstate(invalid="ignore", divide="ignore"):
-            out = evaluate_batch_many(np.array(counts), r)
+            out = evaluate_batch_many_labels(np.array(counts), r)
     for n, ((i, j, k), size) in enumerate(zip(chosen, sizes)):
         names: tuple[str, ...] = (table.workers[i], table.workers[j], table.workers[k])
         if exact:
@@ -192,7 +198,7 @@ def dense_trios(
             evaluation = (
                 evaluate_counts(vector, table.labels, names)
                 if r == 2
-                else evaluate_counts_many(vector, table.labels, names)
+                else evaluate_counts_many_labels(vector, table.labels, names)
             )
         else:
             evaluation = _float_evaluation(out, n, names, table.labels)
@@ -206,7 +212,7 @@ def _combine(
     """The trios aligned on their shared workers, combined by coverage, decoded once by total accuracy."""
     r, n_workers = table.n_labels, table.n_workers
     alarms = [
-        Alarm(a.kind, a.detail, a.classifiers or names)
+        Alarm(a.kind, a.detail, classifiers=a.classifiers or names)
         for names, _, evaluation in trios
         for a in evaluation.alarms
     ]

@@ -4,20 +4,26 @@ Every source is read a chunk at a time (a parquet record batch, a block of CSV r
 DataFrame) and each classifier's column is turned into *dictionary codes*: Arrow dictionary
 arrays and pandas categoricals already are (their codes are used as they stand, never
 re-factorised), other columns are dictionary-encoded once per chunk. The codes are mapped to
-responses **by name** in each chunk (:class:`~evalgebra.data.chunked.PartialSketch`), so files
+responses **by name** in each chunk (:class:`~evalgebra.data.partial.PartialCounts`), so files
 whose dictionaries list the labels in different orders are counted right. Memory is bounded
 by one chunk (``chunk_rows`` rows) plus the non-empty pattern cells, whatever the test's size.
 
 Parquet needs the optional ``pyarrow`` (``pip install evalgebra[parquet]``); a progress bar
 on long reads uses ``tqdm`` when installed (else one plain line on standard error).
 
+Like every reader, these return cell tables (:class:`~evalgebra.data.cells.CellTable`); the
+sketch constructors :meth:`Sketch.from_frame <evalgebra.data.sketch_sources.SketchSources.from_frame>`,
+:meth:`~evalgebra.data.sketch_sources.SketchSources.from_parquet` and
+:meth:`~evalgebra.data.sketch_sources.SketchSources.from_csv_chunks` assemble them.
+
 Examples
 --------
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"id": range(4), "m1": ["a", "b", "a", "a"], "m2": ["b", "b", "a", "b"]})
 >>> frame["m1"] = frame["m1"].astype("category")
->>> sketch_from_frame(frame, ignore=["id"]).counts()
-{('a', 'a'): 1, ('a', 'b'): 2, ('b', 'b'): 1}
+>>> table = frame_table(frame, ignore=["id"])
+>>> table.classifiers, table.labels, table.count.tolist()
+(('m1', 'm2'), ('a', 'b'), [1, 2, 1])
 """
 
 from __future__ import annotations
@@ -32,31 +38,31 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.chunked import Column, PartialSketch
+from evalgebra.data.cells import CellTable
 from evalgebra.data.encoding import name_text
 from evalgebra.data.items_csv import read_items_csv
-from evalgebra.data.sketch import Sketch
+from evalgebra.data.partial import Column, PartialCounts
 from evalgebra.errors import SketchError
 from evalgebra.numbers.rationals import short_repr, show_int
 
 __all__ = [
-    "sketch_from_frame",
+    "frame_table",
     "partial_from_frame",
-    "sketch_from_parquet",
+    "parquet_table",
     "partial_from_parquet",
-    "sketch_from_csv_chunks",
+    "csv_chunks_table",
     "parquet_paths",
     "pandas_column",
     "arrow_column",
     "nested_arrow_type",
     "choose_columns",
     "frame_columns",
-    "Progress",
-    "CHUNK_ROWS",
+    "ProgressBar",
+    "COLUMNAR_CHUNK_ROWS",
 ]
 
 #: Rows read per chunk by default: about 20 MB of codes for five classifiers.
-CHUNK_ROWS = 1 << 20
+COLUMNAR_CHUNK_ROWS = 1 << 20
 
 
 # -- one column as dictionary codes ------------------------------------------------------------
@@ -256,7 +262,7 @@ def frame_columns(frame: Any) -> dict[str, Any]:
 
 
 # -- progress ---------------------------------------------------------------------------------
-class Progress:
+class ProgressBar:
     """Rows read so far, shown as a tqdm bar (if installed) or a plain line on standard error.
 
     ``enabled=None`` shows it when standard error is a terminal and the read is long
@@ -306,14 +312,14 @@ def partial_from_frame(
     populations: Sequence[str] | None = None,
     abstain: Any = None,
     missing: str = "error",
-) -> PartialSketch:
-    """The :class:`~evalgebra.data.chunked.PartialSketch` of one DataFrame (a chunk, a partition).
+) -> PartialCounts:
+    """The :class:`~evalgebra.data.partial.PartialCounts` of one DataFrame (a chunk, a partition).
 
     Column names are matched as text (:func:`frame_columns`); a frame without rows adds nothing.
     """
     label = frame_columns(frame)
     chosen = choose_columns(list(label), classifiers, ignore, [truth, population])
-    part = PartialSketch(
+    part = PartialCounts(
         chosen,
         labels=labels,
         abstain=abstain,
@@ -335,8 +341,10 @@ def partial_from_frame(
     return part
 
 
-def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
-    r"""A sketch from a pandas DataFrame with one column per classifier, read from dictionary codes.
+def frame_table(frame: Any, **options: Any) -> CellTable:
+    r"""The cell table of a pandas DataFrame with one column per classifier, read from dictionary codes.
+
+    :meth:`Sketch.from_frame <evalgebra.data.sketch_sources.SketchSources.from_frame>` is its sketch.
 
     Categorical columns are counted from their codes (no object copy, no second
     factorisation), other columns are factorised once; responses are matched by name.
@@ -363,8 +371,8 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
 
     Returns
     -------
-    Sketch
-        Equal to ``Sketch.from_decisions(frame[classifiers], truth=frame[truth], ...)``.
+    CellTable
+        Its sketch equals ``Sketch.from_decisions(frame[classifiers], truth=frame[truth], ...)``.
 
     Raises
     ------
@@ -376,13 +384,14 @@ def sketch_from_frame(frame: Any, **options: Any) -> Sketch:
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"], "y": ["a", "b"]}, dtype="category")
-    >>> sketch_from_frame(frame, truth="y").by_true_label()
-    {'a': {('a', 'b'): 1}, 'b': {('b', 'b'): 1}}
+    >>> table = frame_table(frame, truth="y")
+    >>> table.truth.tolist(), table.code.tolist()
+    ([0, 1], [1, 3])
     """
     part = partial_from_frame(frame, **options)
     if len(frame) == 0:
         raise SketchError("the DataFrame has no rows; a sketch needs at least one item")
-    return part.finish()
+    return part.table()
 
 
 # -- parquet -----------------------------------------------------------------------------------
@@ -425,10 +434,10 @@ def partial_from_parquet(
     populations: Sequence[str] | None = None,
     abstain: Any = None,
     missing: str = "error",
-    chunk_rows: int = CHUNK_ROWS,
+    chunk_rows: int = COLUMNAR_CHUNK_ROWS,
     progress: bool | None = False,
-) -> PartialSketch:
-    """The :class:`~evalgebra.data.chunked.PartialSketch` of parquet files, read a batch at a time."""
+) -> PartialCounts:
+    """The :class:`~evalgebra.data.partial.PartialCounts` of parquet files, read a batch at a time."""
     pq = _pyarrow()
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise SketchError(f"chunk_rows must be a positive integer, got {short_repr(chunk_rows)}")
@@ -449,7 +458,7 @@ def partial_from_parquet(
             kind = handle.schema_arrow.field(name).type
             if nested_arrow_type(kind):
                 raise _nested_refusal(name, kind, repr(str(path)))
-    part = PartialSketch(
+    part = PartialCounts(
         chosen,
         labels=labels,
         abstain=abstain,
@@ -457,7 +466,7 @@ def partial_from_parquet(
         labelled=truth is not None,
         populations=populations,
     )
-    bar = Progress(sum(h.metadata.num_rows for h in handles), progress)
+    bar = ProgressBar(sum(h.metadata.num_rows for h in handles), progress)
     try:
         for handle in handles:
             for batch in handle.iter_batches(batch_size=chunk_rows, columns=read):
@@ -473,8 +482,10 @@ def partial_from_parquet(
     return part
 
 
-def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
-    r"""A sketch from parquet files (or a folder of them), read in chunks with bounded memory.
+def parquet_table(paths: Any, **options: Any) -> CellTable:
+    r"""The cell table of parquet files (or a folder of them), read in chunks with bounded memory.
+
+    :meth:`Sketch.from_parquet <evalgebra.data.sketch_sources.SketchSources.from_parquet>` is its sketch.
 
     Parameters
     ----------
@@ -482,7 +493,7 @@ def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
         The files; a folder stands for its ``*.parquet`` files in sorted order. Every file
         must hold the columns read; their dictionaries may order the labels differently.
     classifiers, ignore, labels, truth, population, populations, abstain, missing
-        As for :func:`sketch_from_frame`.
+        As for :func:`frame_table`.
     chunk_rows : int
         Rows per record batch read (memory is about ``chunk_rows`` x columns x 8 bytes).
     progress : bool or None
@@ -490,7 +501,7 @@ def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
 
     Returns
     -------
-    Sketch
+    CellTable
 
     Examples
     --------
@@ -498,14 +509,14 @@ def sketch_from_parquet(paths: Any, **options: Any) -> Sketch:
     >>> folder = tempfile.mkdtemp()
     >>> pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]}).to_parquet(os.path.join(folder, "0.parquet"))
     >>> pd.DataFrame({"m1": ["b"], "m2": ["a"]}).to_parquet(os.path.join(folder, "1.parquet"))
-    >>> sketch_from_parquet(folder, chunk_rows=1).counts()
-    {('a', 'b'): 1, ('b', 'a'): 1, ('b', 'b'): 1}
+    >>> parquet_table(folder, chunk_rows=1).count.tolist()  # one row per record batch's cell
+    [1, 1, 1]
     """
-    return partial_from_parquet(paths, **options).finish()
+    return partial_from_parquet(paths, **options).table()
 
 
 # -- CSV in chunks ----------------------------------------------------------------------------
-def sketch_from_csv_chunks(
+def csv_chunks_table(
     source: str | os.PathLike[str] | io.TextIOBase | Any,
     *,
     classifiers: Sequence[str] | None = None,
@@ -516,23 +527,25 @@ def sketch_from_csv_chunks(
     populations: Sequence[str] | None = None,
     abstain: Any = None,
     missing: str = "error",
-    chunk_rows: int = CHUNK_ROWS,
+    chunk_rows: int = COLUMNAR_CHUNK_ROWS,
     progress: bool | None = False,
-) -> Sketch:
-    r"""A sketch from a CSV of items read ``chunk_rows`` rows at a time (bounded memory).
+) -> CellTable:
+    r"""The cell table of a CSV of items read ``chunk_rows`` rows at a time (bounded memory).
 
-    The one items-CSV parser (:func:`~evalgebra.data.items_csv.read_items_csv`) reads it, so the
-    sketch is the one :meth:`Sketch.from_csv <evalgebra.data.sketch.Sketch.from_csv>` gives: cells and
-    header names trimmed, every cell a label name (numeric ones too), an empty cell a missing
-    answer. The options are those of :func:`sketch_from_frame`; ``progress`` counts lines read.
+    The one items-CSV parser (:func:`~evalgebra.data.items_csv.read_items_csv`) reads it, so its
+    sketch (:meth:`Sketch.from_csv_chunks
+    <evalgebra.data.sketch_sources.SketchSources.from_csv_chunks>`) is the one
+    :meth:`Sketch.from_csv <evalgebra.data.sketch.Sketch.from_csv>` gives: cells and header
+    names trimmed, every cell a label name (numeric ones too), an empty cell a missing answer.
+    The options are those of :func:`frame_table`; ``progress`` counts lines read.
 
     Examples
     --------
     >>> import io
     >>> text = "id,m1,m2,y\n1,a,b,a\n2,b,b,b\n3,b,a,b\n"
-    >>> sk = sketch_from_csv_chunks(io.StringIO(text), ignore=["id"], truth="y", chunk_rows=2)
-    >>> sk.classifiers, sk.label_counts()
-    (('m1', 'm2'), {'a': 1, 'b': 2})
+    >>> table = csv_chunks_table(io.StringIO(text), ignore=["id"], truth="y", chunk_rows=2)
+    >>> table.classifiers, table.truth.tolist()
+    (('m1', 'm2'), [0, 1, 1])
     """
     if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
         raise SketchError(f"no such file: {os.fsdecode(source)!r}")
@@ -549,8 +562,8 @@ def sketch_from_csv_chunks(
         flag_ids=True,
     )
     if not progress:
-        return Sketch(*read_items_csv(source, **options))
-    bar = Progress(None, progress, what="lines")
+        return read_items_csv(source, **options)
+    bar = ProgressBar(None, progress, what="lines")
 
     def counted(lines: Iterable[str]) -> Iterator[str]:
         for line in lines:
@@ -565,9 +578,7 @@ def sketch_from_csv_chunks(
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                 raise SketchError(f"cannot read CSV file {os.fsdecode(source)!r}: {reason}") from None
             with handle:
-                return Sketch(
-                    *read_items_csv(counted(handle), name=f"CSV file {os.fsdecode(source)!r}", **options)
-                )
-        return Sketch(*read_items_csv(counted(source), **options))
+                return read_items_csv(counted(handle), name=f"CSV file {os.fsdecode(source)!r}", **options)
+        return read_items_csv(counted(source), **options)
     finally:
         bar.close()

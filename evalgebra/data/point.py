@@ -45,18 +45,18 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.patterns import recode
-from evalgebra.data.point_values import Table, as_fraction, point_rows
+from evalgebra.data.point_values import Table, point_rational, rows_from_values
 from evalgebra.data.show import point_frame, point_html, point_summary, short_names
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import PointError, SketchError
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableKey, VariableRegistry
 
-__all__ = ["EvaluationPoint", "evaluation_point", "POINT_FORMAT", "as_fraction"]
+__all__ = ["EvaluationPoint", "evaluation_point", "POINT_FORMAT", "point_rational"]
 
 POINT_FORMAT = "evalgebra.point/1"
 
-Row = tuple[Fraction, ...]
+RateRow = tuple[Fraction, ...]
 
 
 def _centre(tensor: np.ndarray, rows: Sequence[Sequence[Any]]) -> np.ndarray:
@@ -109,7 +109,7 @@ class EvaluationPoint:
         sizes: Sequence[int] | None = None,
     ) -> None:
         self.spec = spec
-        self.prevalence: tuple[Row, ...] = tuple(tuple(row) for row in prevalence)
+        self.prevalence: tuple[RateRow, ...] = tuple(tuple(row) for row in prevalence)
         self.response = tuple(tuple(None if row is None else tuple(row) for row in rows) for rows in response)
         self.correlation = {
             tuple(t): tuple(None if table is None else dict(table) for table in tables)
@@ -196,7 +196,7 @@ class EvaluationPoint:
         >>> pt.correlation_value((0, 1), "a", ("b", "a"))
         Fraction(-1, 16)
         """
-        return cls(spec, *point_rows(spec, prevalence, response, accuracy, correlation))
+        return cls(spec, *rows_from_values(spec, prevalence, response, accuracy, correlation))
 
     # -- accessors ------------------------------------------------------------------------
     def prevalence_of(self, population: str | int = 0) -> dict[str, Fraction]:

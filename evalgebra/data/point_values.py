@@ -2,18 +2,18 @@ r"""Evaluation points from chosen values: exact rationals in, completed rows and
 
 :meth:`EvaluationPoint.from_values <evalgebra.data.point.EvaluationPoint.from_values>`
 takes prevalences, response rates (or accuracies) and the free correlation values as
-ints, Fractions or ``"p/q"`` strings, keyed by names; :func:`point_rows` reads them,
+ints, Fractions or ``"p/q"`` strings, keyed by names; :func:`rows_from_values` reads them,
 completes the dependent entries (the last prevalence, the last response of a row, the
 correlations fixed by the sum-zero rule) and returns the plain rows the point is built from.
 
 Examples
 --------
 >>> from evalgebra.spec import EnsembleSpec
->>> prevalence, response, correlation = point_rows(
+>>> prevalence, response, correlation = rows_from_values(
 ...     EnsembleSpec(1, 2), {"a": "1/4"}, accuracy={0: {"a": "1/2", "b": 1}})
 >>> prevalence, response
 ([[Fraction(1, 4), Fraction(3, 4)]], [[[Fraction(1, 2), Fraction(1, 2)], [Fraction(0, 1), Fraction(1, 1)]]])
->>> as_fraction("6/8", "x")
+>>> point_rational("6/8", "x")
 Fraction(3, 4)
 """
 
@@ -29,12 +29,12 @@ from evalgebra.numbers.rationals import exact_rational
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import correlation_expansion, free_responses
 
-__all__ = ["as_fraction", "point_rows", "complete_correlation"]
+__all__ = ["point_rational", "rows_from_values", "complete_correlation"]
 
 Table = dict[tuple[int, ...], Fraction]
 
 
-def as_fraction(value: Any, where: str) -> Fraction:
+def point_rational(value: Any, where: str) -> Fraction:
     """An exact rational from an int, Fraction, sympy/flint rational or ``"p/q"`` string.
 
     Text is size-checked before it is read (:func:`~evalgebra.numbers.rationals.parse_rational`);
@@ -50,7 +50,7 @@ def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
     return value
 
 
-def point_rows(
+def rows_from_values(
     spec: EnsembleSpec,
     prevalence: Mapping[str, Any] | Mapping[str, Mapping[str, Any]],
     response: Mapping[Any, Mapping[str, Mapping[str, Any]]] | None = None,
@@ -75,7 +75,7 @@ def point_rows(
         if pop not in per_pop:
             raise PointError(f"no prevalences for population {pop!r}")
         values = _mapping(per_pop[pop], f"prevalence of population {pop!r}")
-        given = {spec.label_index(k): as_fraction(v, f"prevalence {k!r}") for k, v in values.items()}
+        given = {spec.label_index(k): point_rational(v, f"prevalence {k!r}") for k, v in values.items()}
         if len(given) == r_count - 1 and r_count - 1 not in given:
             given[r_count - 1] = Fraction(1) - sum(given.values(), Fraction(0))
         if len(given) != r_count:
@@ -111,7 +111,7 @@ def point_rows(
                     f"no row for classifier {spec.classifiers[i]!r}, true label {spec.labels[ell]!r}"
                 )
             given = {
-                spec.response_index(r): as_fraction(
+                spec.response_index(r): point_rational(
                     v, f"response {spec.classifiers[i]}/{r}|{spec.labels[ell]}"
                 )
                 for r, v in per_label[ell].items()
@@ -145,14 +145,14 @@ def point_rows(
                         )
                     named = dict(zip(order, responses))
                     idx = tuple(spec.response_index(named[i]) for i in key)
-                    tables[key][ell][idx] = as_fraction(v, f"correlation {subset}")
+                    tables[key][ell][idx] = point_rational(v, f"correlation {subset}")
             else:
                 if spec.n_responses != 2:
                     raise PointError(
                         "a single correlation value needs two labels; map responses to values"
                         + (" (abstentions are responses too)" if spec.abstain else "")
                     )
-                tables[key][ell][(ell,) * len(key)] = as_fraction(value, f"correlation {subset}")
+                tables[key][ell][(ell,) * len(key)] = point_rational(value, f"correlation {subset}")
     completed = {
         t: [
             complete_correlation(table, ell, len(t), r_count, spec.n_responses)

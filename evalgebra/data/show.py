@@ -24,10 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from evalgebra.data.patterns import decode
-from evalgebra.display import html_block, html_table, number_text, shorten
-
-#: Decimal places shown beside exact fractions in the HTML of a point.
-DIGITS = 4
+from evalgebra.display import DIGITS, html_block, html_table, number_text, shorten
 
 __all__ = [
     "short_names",

@@ -34,18 +34,19 @@ from typing import Any
 
 import numpy as np
 
-from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, MissingReport, aggregate, checked_counts
+from evalgebra.data.cells import DENSE_LIMIT, UNLABELLED, CellTable, MissingReport, aggregate, checked_counts
 from evalgebra.data.patterns import decode, encode, recode
 from evalgebra.data.readers import counts_table, csv_table, decisions_table, long_table
 from evalgebra.data.show import short_names
 from evalgebra.data.sketch_io import SketchIO
+from evalgebra.data.sketch_sources import SketchSources
 from evalgebra.errors import SketchError
 from evalgebra.spec import EnsembleSpec
 
 __all__ = ["Sketch", "UNLABELLED", "DENSE_LIMIT"]
 
 
-class Sketch(SketchIO):
+class Sketch(SketchIO, SketchSources):
     r"""Exact pattern counts of ``N`` classifiers over ``R`` labels, by population and truth.
 
     Build one with :meth:`from_decisions`, :meth:`from_counts`, :meth:`from_long`,
@@ -423,6 +424,11 @@ class Sketch(SketchIO):
         )
 
     # -- constructors: the readers give the cell table, the class assembles it -------------
+    @classmethod
+    def _from_table(cls, table: CellTable) -> Sketch:
+        """The sketch of a reader's cell table (the constructor of every ``from_*``)."""
+        return cls(*table)
+
     @classmethod
     def from_decisions(
         cls,

@@ -8,7 +8,7 @@ returns nothing (a missing answer). ``small_unsure`` also has the position bias 
 are known for: it leans to ``A``, the response shown first.
 
 Generation (seeded, :func:`judge_preferences`): the true label is drawn with probabilities
-:data:`PREVALENCE`; each judge then answers from its row of :data:`PANEL` for that true label,
+:data:`PREFERENCE_PREVALENCE`; each judge then answers from its row of :data:`PANEL` for that true label,
 independently of the others given the true label; the abstainers then withhold their verdict
 with their rate on that true label. The draws are the truth; :meth:`PreferenceData.records`
 gives the long ``item, judge, label`` rows (missing answers absent, ``unsure`` kept),
@@ -37,13 +37,13 @@ import numpy as np
 from evalgebra.errors import SpecError
 from evalgebra.numbers.seeds import check_seed
 
-__all__ = ["PreferenceData", "judge_preferences", "PANEL", "PREVALENCE", "LABELS"]
+__all__ = ["PreferenceData", "judge_preferences", "PANEL", "PREFERENCE_PREVALENCE", "LABELS"]
 
 #: The three labels: response A better, response B better, a tie.
 LABELS = ("A", "B", "tie")
 
 #: How often each true label occurs.
-PREVALENCE = (0.45, 0.40, 0.15)
+PREFERENCE_PREVALENCE = (0.45, 0.40, 0.15)
 
 #: Each judge's answer distribution over ``A, B, tie`` given the true label (rows in the order of
 #: :data:`LABELS`), and its abstention: ``(rate on each true label, what it says)`` or ``None``.
@@ -142,7 +142,7 @@ def judge_preferences(n_items: int = 600, seed: int = 0) -> PreferenceData:
     if isinstance(n_items, bool) or not isinstance(n_items, int) or n_items < 1:
         raise SpecError(f"n_items must be a positive integer, got {n_items!r}")
     rng = np.random.default_rng(check_seed(seed))
-    truth = rng.choice(len(LABELS), size=n_items, p=PREVALENCE)
+    truth = rng.choice(len(LABELS), size=n_items, p=PREFERENCE_PREVALENCE)
     verdicts = np.empty((n_items, len(PANEL)), dtype=object)
     for k, judge in enumerate(PANEL.values()):
         rows = np.asarray(judge["rows"])

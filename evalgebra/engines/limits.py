@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "LONGEST_LIMIT",
     "TIME_LIMIT_VARIABLE",
+    "PROGRESS_VARIABLE",
     "default_time_limit",
     "limit_seconds",
     "finite_limit",
@@ -35,6 +36,9 @@ __all__ = [
 DEFAULT_TIME_LIMIT = 600.0
 #: The environment variable with the default limit: seconds, or ``none`` for no limit.
 TIME_LIMIT_VARIABLE = "EVALGEBRA_TIME_LIMIT"
+#: The environment variable that turns progress lines of a long computation on (``1``) or off (``0``)
+#: whatever the terminal.
+PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
 #: Seconds (about 30 years) above which a limit is no limit: waits of more overflow the system's timers.
 LONGEST_LIMIT = 1e9
 

@@ -17,15 +17,45 @@ module or package     what it holds
                       ``many_labels`` and the crowd
 ``stream``            evaluation of a stream of batches, with checkpoints (any method)
 ``dispatch``          :func:`evaluate`, the one entry point, and its table of methods
-``deprecation``       the old names, kept one release, that warn
 ===================== ===============================================================
 
-What the methods return (:class:`Evaluation`, :class:`Estimate`, :class:`Alarm`, how they
-show themselves) lives in :mod:`evalgebra.results`; the three are re-exported here.
+Every function that evaluates a sketch is named ``evaluate_<family or variant>``
+(``evaluate_independent``, ``evaluate_many_labels``, ``evaluate_structured``,
+``evaluate_hui_walter``, ``evaluate_hui_walter_gibbs``, ``evaluate_majority``,
+``evaluate_abstentions``; ``evaluate_counts`` and ``evaluate_batch`` for count vectors, exact
+and vectorised), every class that evaluates batch after batch ``<What>Evaluator``.
+
+What the methods return (:class:`~evalgebra.results.evaluation.Evaluation`,
+:class:`~evalgebra.results.estimates.Estimate`, :class:`~evalgebra.results.alarms.Alarm`, how they show
+themselves) lives in :mod:`evalgebra.results`, the number types in :mod:`evalgebra.numbers`.
+(Their old re-exports here still work for one release and warn.)
+
+Examples
+--------
+>>> from evalgebra.evaluators import METHODS, evaluate
+>>> METHODS
+('algebraic', 'majority', 'hui_walter')
 """
 
-from evalgebra.evaluators.dispatch import METHODS, evaluate
-from evalgebra.numbers.quadratic import QuadraticNumber
-from evalgebra.results import Alarm, Estimate, Evaluation
+import importlib
 
-__all__ = ["METHODS", "evaluate", "Evaluation", "Estimate", "Alarm", "QuadraticNumber"]
+from evalgebra.deprecation import warn_moved
+from evalgebra.evaluators.dispatch import METHODS, evaluate
+
+__all__ = ["METHODS", "evaluate"]
+
+#: Re-exports of the previous release, kept one release: ``name: its home``.
+_MOVED = {
+    "Evaluation": "evalgebra.results",
+    "Estimate": "evalgebra.results",
+    "Alarm": "evalgebra.results",
+    "QuadraticNumber": "evalgebra.numbers",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The old re-exports, with a warning naming their home."""
+    if name in _MOVED:
+        warn_moved(f"evalgebra.evaluators.{name}", f"{_MOVED[name]}.{name}")
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module 'evalgebra.evaluators' has no attribute {name!r}")

@@ -76,7 +76,7 @@ class Method:
     --------
     >>> method = METHODS_TABLE["majority"]
     >>> method.name, method.load().__name__, method.takes_structure, method.fits
-    ('majority', 'majority_vote', False, False)
+    ('majority', 'evaluate_majority', False, False)
     """
 
     name: str
@@ -92,9 +92,9 @@ class Method:
 
 
 def _algebraic() -> Evaluator:
-    from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+    from evalgebra.evaluators.independent.algebraic import evaluate_independent
 
-    return algebraic_evaluation
+    return evaluate_independent
 
 
 def _structured() -> Evaluator:
@@ -104,15 +104,15 @@ def _structured() -> Evaluator:
 
 
 def _abstention() -> tuple[Evaluator, Callable[..., Evaluation]]:
-    from evalgebra.evaluators.independent.abstention import abstention_evaluation, abstention_intervals
+    from evalgebra.evaluators.independent.abstention import abstention_intervals, evaluate_abstentions
 
-    return abstention_evaluation, abstention_intervals
+    return evaluate_abstentions, abstention_intervals
 
 
 def _majority() -> Evaluator:
-    from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.majority import evaluate_majority
 
-    return majority_vote
+    return evaluate_majority
 
 
 def _hui_walter() -> Evaluator:
@@ -217,7 +217,7 @@ def evaluate(
         labels), ``prevalence_order`` or ``known_prevalences`` (algebraic, three or more
         labels: which label permutation to report), ``ties`` (majority), ``decoding``
         (hui_walter). A sketch with abstentions goes to
-        :func:`~evalgebra.evaluators.independent.abstention.abstention_evaluation` (algebraic, with its
+        :func:`~evalgebra.evaluators.independent.abstention.evaluate_abstentions` (algebraic, with its
         ``collapse_into``), whose points hold every response row; its intervals are the
         bootstrap of :func:`~evalgebra.evaluators.independent.abstention.abstention_intervals`.
     intervals : None, "bootstrap" or "delta"

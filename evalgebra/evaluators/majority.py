@@ -48,7 +48,7 @@ Examples
 --------
 >>> from evalgebra.data.sketch import Sketch
 >>> sk = Sketch.from_counts({"aaa": 6, "aab": 2, "abb": 1, "bbb": 3}, labels=["a", "b"])
->>> ev = majority_vote(sk)
+>>> ev = evaluate_majority(sk)
 >>> ev.point.prevalence
 {'a': Fraction(2, 3), 'b': Fraction(1, 3)}
 >>> ev.point.accuracy["c2"]
@@ -101,7 +101,7 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.numbers.rationals import short_repr, show_int
 from evalgebra.results import Alarm, Estimate, Evaluation
 
-__all__ = ["TIE_RULES", "majority_vote", "majority_vote_counts", "vote_design", "vote_weights"]
+__all__ = ["TIE_RULES", "evaluate_majority", "majority_vote_counts", "vote_design", "vote_weights"]
 
 #: The named tie rules; a label name or a sequence of labels is also accepted.
 TIE_RULES = ("split", "drop")
@@ -238,7 +238,7 @@ def _exact(values: np.ndarray) -> list[int]:
     return [int(v) for v in values.ravel()]
 
 
-def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
+def evaluate_majority(sketch: Sketch, ties: Ties = "split") -> Evaluation:
     r"""Evaluate an ensemble by imputing every item's label by plurality vote.
 
     Parameters
@@ -275,29 +275,29 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
 
     >>> from evalgebra.data.sketch import Sketch
     >>> sk = Sketch.from_counts({"aa": 2, "ab": 3, "bb": 1}, labels=["a", "b"])
-    >>> majority_vote(sk).point.prevalence
+    >>> evaluate_majority(sk).point.prevalence
     {'a': Fraction(7, 12), 'b': Fraction(5, 12)}
-    >>> majority_vote(sk, ties="drop").point.prevalence
+    >>> evaluate_majority(sk, ties="drop").point.prevalence
     {'a': Fraction(2, 3), 'b': Fraction(1, 3)}
-    >>> ev = majority_vote(sk, ties="b")
+    >>> ev = evaluate_majority(sk, ties="b")
     >>> ev.point.prevalence, ev.point.accuracy["c0"]
     ({'a': Fraction(1, 3), 'b': Fraction(2, 3)}, {'a': Fraction(1, 1), 'b': Fraction(1, 4)})
 
     A label nobody's vote carries is a blind spot:
 
-    >>> ev = majority_vote(Sketch.from_counts({"aab": 4}, labels=["a", "b", "c"]))
+    >>> ev = evaluate_majority(Sketch.from_counts({"aab": 4}, labels=["a", "b", "c"]))
     >>> ev.point.accuracy["c2"], [a.kind for a in ev.alarms]
     ({'a': Fraction(0, 1), 'b': None, 'c': None}, ['blind_spot', 'blind_spot'])
 
     An abstention is no vote, and no correct answer:
 
     >>> sk = Sketch.from_decisions([["a", "a", "?"], ["b", "?", "?"], ["?", "?", "?"]], abstain=["?"])
-    >>> ev = majority_vote(sk)
+    >>> ev = evaluate_majority(sk)
     >>> ev.point.prevalence, ev.point.accuracy["c2"], ev.point.response["c2"]["a"]["?"]
     ({'a': Fraction(1, 2), 'b': Fraction(1, 2)}, {'a': Fraction(0, 1), 'b': Fraction(0, 1)}, Fraction(1, 1))
     """
     if not isinstance(sketch, Sketch):
-        raise SketchError(f"majority_vote needs a Sketch, got {type(sketch).__name__}")
+        raise SketchError(f"evaluate_majority needs a Sketch, got {type(sketch).__name__}")
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
     n_labels = len(labels)
     rule, rank = _rule(ties, labels)
@@ -356,7 +356,15 @@ def majority_vote(sketch: Sketch, ties: Ties = "split") -> Evaluation:
         for ell, lab in enumerate(labels)
     }
     estimate = Estimate(prevalence=prevalence, accuracy=accuracy, response=response)
-    return Evaluation("majority", labels, classifiers, (estimate,), 0, partition, tuple(alarms))
+    return Evaluation(
+        method="majority",
+        labels=labels,
+        classifiers=classifiers,
+        points=(estimate,),
+        chosen=0,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 def _response_rates(
@@ -392,7 +400,7 @@ def majority_vote_counts(
     n_classifiers, n_labels : int
         ``N`` and ``R``.
     ties : {"split", "drop"}, int or sequence of int
-        As for :func:`majority_vote`, with labels given by index.
+        As for :func:`evaluate_majority`, with labels given by index.
 
     Returns
     -------
@@ -406,7 +414,7 @@ def majority_vote_counts(
     -----
     Counts are combined as integer multiples of the tie shares in float64, exact while
     ``Q`` times the tie denominator stays below ``2^53``; only the final divisions round.
-    For exact results use :func:`majority_vote`.
+    For exact results use :func:`evaluate_majority`.
 
     Examples
     --------
@@ -420,7 +428,9 @@ def majority_vote_counts(
         raise SketchError(f"majority voting needs at least 2 labels, got {n_labels}")
     n_patterns = n_labels**n_classifiers
     if n_patterns > DENSE_LIMIT:
-        raise SketchError(f"{n_patterns} patterns are too many for dense count vectors; use majority_vote")
+        raise SketchError(
+            f"{n_patterns} patterns are too many for dense count vectors; use evaluate_majority"
+        )
     try:
         matrix = np.asarray(counts)
     except (TypeError, ValueError, OverflowError):

@@ -38,7 +38,7 @@ Two trios of four classifiers that decoded opposite sides of the label swap:
 >>> labels = ("a", "b")
 >>> def trio(names, p, accuracy):
 ...     point = Estimate({"a": p, "b": 1 - p}, dict(zip(names, accuracy)))
-...     return Evaluation("algebraic", labels, names, (point,), 0)
+...     return Evaluation(method="algebraic", labels=labels, classifiers=names, points=(point,), chosen=0)
 >>> first = trio(("c0", "c1", "c2"), F(1, 4), [{"a": F(3, 4), "b": F(2, 3)}] * 3)
 >>> second = trio(("c0", "c1", "c3"), F(3, 4), [{"a": F(1, 3), "b": F(1, 4)}] * 3)  # the mirror
 >>> combination = combine_trios([first, second], labels, ("c0", "c1", "c2", "c3"))
@@ -380,7 +380,9 @@ def combine_trios(
             perm, best = least_assignment(cost(k, seen))
             if exact and best != 0:
                 names = _names(trios[k])
-                alarms.append(Alarm("trio_disagreement", _DISAGREE.format(names), trios[k].classifiers))
+                alarms.append(
+                    Alarm("trio_disagreement", _DISAGREE.format(names), classifiers=trios[k].classifiers)
+                )
                 refused = True
                 break
             if perm is None:
@@ -393,12 +395,14 @@ def combine_trios(
             break
         else:
             names = "; ".join(_names(trios[k]) for k in tied[:4])
-            alarms.append(Alarm("trio_disagreement", _TIED.format(names), trios[tied[0]].classifiers))
+            alarms.append(
+                Alarm("trio_disagreement", _TIED.format(names), classifiers=trios[tied[0]].classifiers)
+            )
             refused = True
     if refused:
         return TrioCombination(None, tuple(relabellings), (), 0.0, exact, tuple(alarms))
     for k in pending:
-        alarms.append(Alarm("blind_spot", _APART.format(_names(trios[k])), trios[k].classifiers))
+        alarms.append(Alarm("blind_spot", _APART.format(_names(trios[k])), classifiers=trios[k].classifiers))
     return _combination(trios, reps, relabellings, weights, labels, classifiers, exact, alarms)
 
 
@@ -531,7 +535,11 @@ def combined_evaluation(
     """
     labels, classifiers = tuple(labels), tuple(classifiers)
     combination = combine_trios(trios, labels, classifiers)
-    alarms = [Alarm(a.kind, f"trio {_names(t)}: {a.detail}", t.classifiers) for t in trios for a in t.alarms]
+    alarms = [
+        Alarm(a.kind, f"trio {_names(t)}: {a.detail}", classifiers=t.classifiers)
+        for t in trios
+        for a in t.alarms
+    ]
     alarms += combination.alarms
     if combination.differ:
         differ = combination.differ
@@ -545,11 +553,24 @@ def combined_evaluation(
         )
     point = combination.point
     if point is None:
-        return Evaluation(method, labels, classifiers, (), None, {}, tuple(alarms), tuple(trios))
+        return Evaluation(
+            method=method,
+            labels=labels,
+            classifiers=classifiers,
+            points=(),
+            chosen=None,
+            partition={},
+            alarms=tuple(alarms),
+            trios=tuple(trios),
+        )
     covered = {
         c for trio, perm in zip(trios, combination.relabellings) if perm is not None for c in trio.classifiers
     }
-    alarms += [Alarm("blind_spot", _UNFIXED.format(repr(c)), (c,)) for c in classifiers if c not in covered]
+    alarms += [
+        Alarm("blind_spot", _UNFIXED.format(repr(c)), classifiers=(c,))
+        for c in classifiers
+        if c not in covered
+    ]
     rows = point.response_rows()
     values = [
         *point.prevalence.values(),
@@ -568,7 +589,23 @@ def combined_evaluation(
         alarms.append(Alarm("undecided", undecided))
         renamings = itertools.permutations(range(len(labels)))
         points = tuple(relabel(point, p, labels) for p in renamings)
-        return Evaluation(method, labels, classifiers, points, None, {}, tuple(alarms), tuple(trios))
+        return Evaluation(
+            method=method,
+            labels=labels,
+            classifiers=classifiers,
+            points=points,
+            chosen=None,
+            partition={},
+            alarms=tuple(alarms),
+            trios=tuple(trios),
+        )
     return Evaluation(
-        method, labels, classifiers, (relabel(point, perm, labels),), 0, {}, tuple(alarms), tuple(trios)
+        method=method,
+        labels=labels,
+        classifiers=classifiers,
+        points=(relabel(point, perm, labels),),
+        chosen=0,
+        partition={},
+        alarms=tuple(alarms),
+        trios=tuple(trios),
     )

@@ -7,7 +7,7 @@ and records the backend, ordering, coordinates and wall time.
 
 Examples
 --------
->>> from evalgebra import EnsembleSpec
+>>> from evalgebra.spec import EnsembleSpec
 >>> from evalgebra.groebner import eliminate, evaluation_ideal
 >>> quadratic = eliminate(evaluation_ideal(EnsembleSpec(3, 2), coordinates="moments"), "accuracy")
 >>> quadratic.backend, quadratic.coordinates, len(quadratic)

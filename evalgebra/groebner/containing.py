@@ -46,7 +46,7 @@ from evalgebra.errors import InconsistentIdealError, SpecError
 from evalgebra.groebner.elimination import evaluation_ideal
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
-from evalgebra.groebner.runner import GroebnerTimeout, Progress, run_backend
+from evalgebra.groebner.runner import GroebnerTimeout, StepProgress, run_backend
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import VariableKey, auxiliary_name
 
@@ -66,7 +66,7 @@ def _coefficient(poly: Any, index: int) -> Any:
 
 
 def containing_variety(
-    classifiers: int | EnsembleSpec, time_limit: float | None = None, progress: Progress | None = None
+    classifiers: int | EnsembleSpec, time_limit: float | None = None, progress: StepProgress | None = None
 ) -> Ideal:
     r"""Reduced basis of the complete-structure evaluation ideal with correlations eliminated.
 

@@ -31,7 +31,7 @@ from evalgebra.errors import SpecError
 from evalgebra.groebner.coordinates import COORDINATES, moments_of, sketch_moments
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import PolyRing
-from evalgebra.groebner.runner import Progress, run_backend
+from evalgebra.groebner.runner import StepProgress, run_backend
 from evalgebra.spec import EnsembleSpec
 from evalgebra.variables import KINDS, VariableRegistry, auxiliary_name
 
@@ -177,7 +177,7 @@ def groebner_basis(
     order: Sequence[Any] | None = None,
     backend: str = "flint",
     time_limit: float | None = None,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
 ) -> Ideal:
     """The reduced Gröbner basis of an ideal (optionally in another ordering or order)."""
     names = _names(order) if order is not None else list(ideal.ring.names)
@@ -196,7 +196,7 @@ def eliminate(
     *,
     backend: str = "flint",
     time_limit: float | None = None,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
 ) -> Ideal:
     """The elimination ideal: reduced lex basis of ``ideal`` intersected with the other variables.
 
@@ -216,7 +216,7 @@ def saturate(
     *,
     backend: str = "flint",
     time_limit: float | None = None,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
 ) -> Ideal:
     r"""The saturation ``I : h^infinity`` (points where ``h != 0``), by Rabinowitsch's trick.
 

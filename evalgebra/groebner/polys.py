@@ -3,7 +3,7 @@ r"""Exact polynomials shared by every Gröbner backend.
 The in-memory form is python-flint's ``fmpq_mpoly`` in a context fixed by variable
 names and a monomial ordering (:class:`PolyRing`). Backends exchange polynomials with
 external programs as text (``2*x^2*y-1/3*z``) and with child processes as plain data
-(:func:`dump` / :func:`load`), so nothing depends on pickling flint objects.
+(:func:`dump_polys` / :func:`load_polys`), so nothing depends on pickling flint objects.
 
 Examples
 --------
@@ -28,12 +28,12 @@ from typing import Any
 import flint
 import sympy
 
+from evalgebra.builder.generating import ORDERINGS
 from evalgebra.builder.latex import LATEX_TERMS, flint_terms, latex_name, terms_latex
 from evalgebra.errors import SpecError
 
-__all__ = ["PolyRing", "monic", "dump", "load", "ORDERINGS", "canonical_basis", "normal_form"]
+__all__ = ["PolyRing", "monic", "dump_polys", "load_polys", "ORDERINGS", "canonical_basis", "normal_form"]
 
-ORDERINGS = ("lex", "deglex", "degrevlex")
 _TERM = re.compile(r"\s*([+-]?)\s*([^+-]+)")
 
 
@@ -211,7 +211,7 @@ def canonical_basis(polys: Iterable[Any]) -> list[Any]:
     return sorted(ordered, key=cmp_to_key(compare))
 
 
-def dump(
+def dump_polys(
     ring: PolyRing, polys: Iterable[Any]
 ) -> tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]]:
     """Plain-data form (picklable) of polynomials of a ring."""
@@ -222,10 +222,10 @@ def dump(
     )
 
 
-def load(
+def load_polys(
     data: tuple[tuple[str, ...], str, list[list[tuple[tuple[int, ...], int, int]]]],
 ) -> tuple[PolyRing, list[Any]]:
-    """Inverse of :func:`dump`."""
+    """Inverse of :func:`dump_polys`."""
     names, ordering, polys = data
     ring = PolyRing(names, ordering)
     return ring, [ring.q.from_dict({m: flint.fmpq(p, q) for m, p, q in terms}) for terms in polys]

@@ -11,7 +11,7 @@ caller's ``progress`` callback.
 
 The computation runs in a forked child process: the parent waits, reports progress and, when
 the limit passes, ends the child. Results come back as plain data
-(:func:`~evalgebra.groebner.polys.dump`), so a killed or failed run leaves nothing half-made
+(:func:`~evalgebra.groebner.polys.dump_polys`), so a killed or failed run leaves nothing half-made
 behind. A call under the default limit with an in-process engine (flint, sympy) goes to one
 long-lived child, forked on first use, so that it costs a pipe round trip, not a fork (a fork
 costs tens of milliseconds); a call with its own limit or progress callback, and every call to
@@ -61,16 +61,17 @@ from evalgebra.engines import (
     release_reaper,
     start_reaper,
 )
+from evalgebra.engines.limits import PROGRESS_VARIABLE
 from evalgebra.errors import EvalgebraError
 from evalgebra.groebner.backends import BACKENDS, get_backend
-from evalgebra.groebner.polys import PolyRing, dump, load
+from evalgebra.groebner.polys import PolyRing, dump_polys, load_polys
 
 __all__ = [
     "GroebnerTimeout",
     "run_backend",
     "run_limited",
     "stderr_progress",
-    "Progress",
+    "StepProgress",
     "DEFAULT_TIME_LIMIT",
     "TIME_LIMIT_VARIABLE",
     "PROGRESS_VARIABLE",
@@ -78,10 +79,7 @@ __all__ = [
     "default_progress",
 ]
 
-Progress = Callable[[str, float], None]
-
-#: The environment variable that turns progress lines on (``1``) or off (``0``) whatever the terminal.
-PROGRESS_VARIABLE = "EVALGEBRA_PROGRESS"
+StepProgress = Callable[[str, float], None]
 
 
 class GroebnerTimeout(EvalgebraError):
@@ -104,7 +102,7 @@ def _limit(time_limit: float | None) -> tuple[float | None, bool]:
     return finite_limit(limit_seconds(time_limit, f"time_limit={time_limit!r}")), False
 
 
-def default_progress() -> Progress | None:
+def default_progress() -> StepProgress | None:
     """:func:`stderr_progress` when standard error is a terminal or ``EVALGEBRA_PROGRESS=1``;
     ``None`` when it is not, or ``EVALGEBRA_PROGRESS=0``.
 
@@ -151,8 +149,8 @@ def _child(conn: Any, function: Callable[..., Any], args: tuple[Any, ...], scrat
 
 def _compute_dumped(backend: str, task: str, data: Any, variables: Sequence[str]) -> Any:
     """:func:`_compute` on a dumped ring and polynomials; the result dumped (what a child sends)."""
-    ring, polys = load(data)
-    return dump(*_compute(backend, task, ring, polys, variables))
+    ring, polys = load_polys(data)
+    return dump_polys(*_compute(backend, task, ring, polys, variables))
 
 
 def run_backend(
@@ -162,7 +160,7 @@ def run_backend(
     polys: Sequence[Any],
     variables: Sequence[str] = (),
     time_limit: float | None = None,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
     interval: float = 10.0,
 ) -> tuple[PolyRing, list[Any]]:
     """Run ``task`` ("groebner" or "eliminate") on a backend, limited in time.
@@ -207,7 +205,7 @@ def _wait(
     alive: Callable[[], bool],
     label: str,
     limit: float | None,
-    progress: Progress | None,
+    progress: StepProgress | None,
     interval: float,
     by_default: bool,
 ) -> Any:
@@ -235,7 +233,7 @@ def _supervise(
     polys: Sequence[Any],
     variables: Sequence[str],
     time_limit: float | None,
-    progress: Progress | None,
+    progress: StepProgress | None,
     interval: float,
     scratch: str,
     label: str,
@@ -243,7 +241,7 @@ def _supervise(
 ) -> tuple[PolyRing, list[Any]]:
     payload = _call_in_child(
         _compute_dumped,
-        (backend, task, dump(ring, polys), tuple(variables)),
+        (backend, task, dump_polys(ring, polys), tuple(variables)),
         time_limit,
         progress,
         interval,
@@ -251,14 +249,14 @@ def _supervise(
         label,
         by_default,
     )
-    return load(payload)
+    return load_polys(payload)
 
 
 def _call_in_child(
     function: Callable[..., Any],
     args: tuple[Any, ...],
     time_limit: float | None,
-    progress: Progress | None,
+    progress: StepProgress | None,
     interval: float,
     scratch: str,
     label: str,
@@ -289,7 +287,7 @@ def run_limited(
     *args: Any,
     label: str,
     time_limit: float | None = None,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
     interval: float = 10.0,
 ) -> Any:
     """``function(*args)`` in a supervised child process, limited in time like every Gröbner step.
@@ -327,8 +325,8 @@ def _serve(conn: Any, scratch: str) -> None:  # pragma: no cover - runs in the l
             conn.send(("unknown", None))
             continue
         try:
-            ring, polys = load(data)
-            conn.send(("ok", dump(*_compute(backend, task, ring, polys, variables))))
+            ring, polys = load_polys(data)
+            conn.send(("ok", dump_polys(*_compute(backend, task, ring, polys, variables))))
         except BaseException as exc:  # report every failure to the caller
             conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
 
@@ -373,7 +371,7 @@ class _Workers:
         polys: Sequence[Any],
         variables: Sequence[str],
         limit: float | None,
-        progress: Progress | None,
+        progress: StepProgress | None,
         interval: float,
         label: str,
     ) -> tuple[PolyRing, list[Any]] | None:
@@ -384,7 +382,7 @@ class _Workers:
             self.worker = self._start()
         process, conn = self.worker[1], self.worker[2]
         try:
-            conn.send((backend, task, dump(ring, polys), tuple(variables)))
+            conn.send((backend, task, dump_polys(ring, polys), tuple(variables)))
             status, payload = _wait(conn, process.is_alive, label, limit, progress, interval, True)
         except BaseException:  # a time-out, an interrupt or a broken child: it may be mid-computation
             self.close()
@@ -393,7 +391,7 @@ class _Workers:
             return None
         if status != "ok":
             raise EvalgebraError(f"{label} failed: {payload}")
-        return load(payload)
+        return load_polys(payload)
 
 
 _WORKERS = _Workers()

@@ -48,7 +48,7 @@ import flint
 from evalgebra.errors import SpecError
 from evalgebra.groebner.ideal import Ideal
 from evalgebra.groebner.polys import normal_form
-from evalgebra.groebner.varieties import dimension
+from evalgebra.groebner.varieties import Monomial, dimension
 
 __all__ = [
     "standard_monomials",
@@ -60,8 +60,6 @@ __all__ = [
     "real_point_count",
     "trace_form",
 ]
-
-Monomial = tuple[int, ...]
 
 
 def _require_zero_dimensional(ideal: Ideal) -> list[Monomial]:

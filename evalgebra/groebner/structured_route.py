@@ -54,7 +54,7 @@ from evalgebra.spec import EnsembleSpec
 
 __all__ = ["Component", "StructuredSolution", "structured_solution", "unknown_names"]
 
-PREVALENCE = "prev_a"
+PREVALENCE_NAME = "prev_a"
 
 
 def unknown_names(spec: EnsembleSpec) -> tuple[str, ...]:
@@ -173,7 +173,7 @@ class StructuredSolution:
     def points(self) -> list[dict[str, Fraction]]:
         """The rational points, by prevalence (each a dict over :attr:`unknowns`)."""
         found = [c.point() for c in self.components]
-        return sorted((p for p in found if p is not None), key=lambda p: p[PREVALENCE])
+        return sorted((p for p in found if p is not None), key=lambda p: p[PREVALENCE_NAME])
 
     @property
     def shape(self) -> bool:
@@ -184,7 +184,7 @@ class StructuredSolution:
 def _shape_values(basis: Ideal, unknowns: tuple[str, ...]) -> dict[str, tuple[Fraction, ...]] | None:
     """``x -> h_x`` when the lex basis holds ``x - h_x(prev_a)`` for every unknown ``x``."""
     ring = basis.ring
-    position = ring.names.index(PREVALENCE)
+    position = ring.names.index(PREVALENCE_NAME)
     values: dict[str, tuple[Fraction, ...]] = {}
     for poly in basis.generators:
         degrees = poly.degrees()
@@ -199,9 +199,9 @@ def _shape_values(basis: Ideal, unknowns: tuple[str, ...]) -> dict[str, tuple[Fr
             return None
         rest = poly - head * ring.gens()[k]
         values[ring.names[k]] = tuple(-c / _fraction(head.coeffs()[0]) for c in _coefficients(rest, position))
-    if set(values) != set(unknowns) - {PREVALENCE}:
+    if set(values) != set(unknowns) - {PREVALENCE_NAME}:
         return None
-    values[PREVALENCE] = (Fraction(0), Fraction(1))
+    values[PREVALENCE_NAME] = (Fraction(0), Fraction(1))
     return {name: values[name] for name in unknowns}
 
 
@@ -274,10 +274,10 @@ def structured_solution(
         )
     if dimension < 0:
         return StructuredSolution(spec, (Fraction(1),), (), unknowns, -1, time.perf_counter() - start, graded)
-    eliminant_poly = univariate_eliminant(graded, PREVALENCE)
-    eliminant = _coefficients(eliminant_poly, graded.ring.names.index(PREVALENCE))
+    eliminant_poly = univariate_eliminant(graded, PREVALENCE_NAME)
+    eliminant = _coefficients(eliminant_poly, graded.ring.names.index(PREVALENCE_NAME))
     univariate = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in eliminant])
-    order = [name for name in graded.ring.names if name != PREVALENCE] + [PREVALENCE]
+    order = [name for name in graded.ring.names if name != PREVALENCE_NAME] + [PREVALENCE_NAME]
     components = []
     _, factors = univariate.factor()
     for factor, multiplicity in sorted(
@@ -290,7 +290,7 @@ def structured_solution(
         one = ring.q.from_dict({(0,) * ring.nvars: 1})
         extra = sum(
             (
-                gens[PREVALENCE] ** k * flint.fmpq(c.numerator, c.denominator)
+                gens[PREVALENCE_NAME] ** k * flint.fmpq(c.numerator, c.denominator)
                 for k, c in enumerate(coefficients)
             ),
             0 * one,

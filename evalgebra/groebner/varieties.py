@@ -23,8 +23,9 @@ from functools import cache
 
 import sympy
 
-__all__ = ["dimension", "degree", "hilbert_numerator", "standard_monomial_count"]
+__all__ = ["dimension", "degree", "hilbert_numerator", "standard_monomial_count", "Monomial"]
 
+#: A monomial by its exponents, one per variable of the ring.
 Monomial = tuple[int, ...]
 
 

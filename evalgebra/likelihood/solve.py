@@ -36,10 +36,10 @@ from evalgebra.engines import ExternalEngineError, msolve_parametrisation
 from evalgebra.engines.msolve import parse_lists, run_msolve
 from evalgebra.likelihood.score import ScoreSystem
 
-__all__ = ["ScoreSolutions", "solve_score", "count_solutions", "PRIME"]
+__all__ = ["ScoreSolutions", "solve_score", "count_solutions", "MSOLVE_PRIME"]
 
 #: The prime of :func:`count_solutions` by default (below ``2^30``: msolve hangs on some larger primes).
-PRIME = 1073741827
+MSOLVE_PRIME = 1073741827
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def _read(data: Any, width: int) -> ScoreSolutions:
 
 
 def count_solutions(
-    system: ScoreSystem, *, characteristic: int = PRIME, time_limit: float | None = None
+    system: ScoreSystem, *, characteristic: int = MSOLVE_PRIME, time_limit: float | None = None
 ) -> int:
     """The number of solutions of ``system`` over the algebraic closure of the prime field (0: none;
     ``ExternalEngineError`` when there are infinitely many)."""

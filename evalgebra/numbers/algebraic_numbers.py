@@ -38,7 +38,7 @@ import flint
 
 from evalgebra.errors import NumberError
 from evalgebra.numbers.real_algebraic import (
-    Interval,
+    IsolatingInterval,
     RealAlgebraic,
     as_fmpq,
     as_fraction,
@@ -383,12 +383,14 @@ def _operand(other: Any) -> Fraction | AlgebraicNumber | None:
 
 
 def _enclosure(
-    x: AlgebraicNumber, y: AlgebraicNumber, combine: Callable[[Interval, Interval], Interval]
-) -> Callable[[], Interval]:
+    x: AlgebraicNumber,
+    y: AlgebraicNumber,
+    combine: Callable[[IsolatingInterval, IsolatingInterval], IsolatingInterval],
+) -> Callable[[], IsolatingInterval]:
     """An interval holding ``x (op) y``, narrower at every call (the operands are refined)."""
     calls = [0]
 
-    def enclose() -> Interval:
+    def enclose() -> IsolatingInterval:
         if calls[0]:
             x.refine((x.hi - x.lo) / 256)
             y.refine((y.hi - y.lo) / 256)
@@ -398,7 +400,7 @@ def _enclosure(
     return enclose
 
 
-def _pick(poly: flint.fmpz_poly, enclose: Callable[[], Interval]) -> Fraction | AlgebraicNumber:
+def _pick(poly: flint.fmpz_poly, enclose: Callable[[], IsolatingInterval]) -> Fraction | AlgebraicNumber:
     """The one root of ``poly`` in the shrinking enclosures (a Fraction when rational); factors whose
     arb value on the enclosure excludes 0 are dropped before any root isolation."""
     factors = [f for f, _ in poly.factor()[1]]

@@ -55,14 +55,14 @@ __all__ = [
     "as_fmpq",
     "integer_poly",
     "root_index",
-    "Interval",
+    "IsolatingInterval",
     "interval_sum",
     "interval_product",
     "solve_linear",
 ]
 
 #: A closed rational interval ``(lo, hi)``.
-Interval = tuple[flint.fmpq, flint.fmpq]
+IsolatingInterval = tuple[flint.fmpq, flint.fmpq]
 
 _ISOLATION_PRECISIONS = (53, 128, 256, 1024, 4096, 16384)
 
@@ -347,12 +347,12 @@ def sign_of(value: Any) -> int:
     return (value > 0) - (value < 0)
 
 
-def interval_sum(a: Interval, b: Interval) -> Interval:
+def interval_sum(a: IsolatingInterval, b: IsolatingInterval) -> IsolatingInterval:
     """``a + b`` of two rational intervals."""
     return a[0] + b[0], a[1] + b[1]
 
 
-def interval_product(a: Interval, b: Interval) -> Interval:
+def interval_product(a: IsolatingInterval, b: IsolatingInterval) -> IsolatingInterval:
     """``a * b`` of two rational intervals."""
     corners = [x * y for x in a for y in b]
     return min(corners), max(corners)

@@ -42,7 +42,15 @@ from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 
-__all__ = ["plot_alarm_trace", "plot_accuracy_bands", "plot_accuracy_ranges", "plot_alarm_rates"]
+__all__ = [
+    "plot_alarm_trace",
+    "plot_accuracy_bands",
+    "plot_accuracy_ranges",
+    "plot_alarm_rates",
+    "MEETS",
+    "FAILS",
+    "PALETTE",
+]
 
 #: Colours: feasible (the specification can be met), infeasible.
 MEETS, FAILS = "#2ca02c", "#d62728"

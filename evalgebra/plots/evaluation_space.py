@@ -53,13 +53,12 @@ from evalgebra.alarm.logical import axiom_segments
 from evalgebra.alarm.safety import SafetySpec
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
+from evalgebra.plots.alarm import FAILS, MEETS, PALETTE
 
 __all__ = ["PairEvaluations", "pair_evaluations", "plot_axiom_planes", "plot_pair_evaluations"]
 
-#: Colours: specification met, not met, background lattice.
-MEETS, FAILS, LATTICE = "#2ca02c", "#d62728", "#c7c7c7"
-#: Classifier colours (matplotlib's tab10 without its green and red).
-PALETTE = ("#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+#: Colour of the background lattice (the others are the alarm plots' own).
+LATTICE = "#c7c7c7"
 #: Largest background lattice drawn point by point; beyond, only its outline.
 _MAX_LATTICE = 25_000
 

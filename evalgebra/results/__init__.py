@@ -16,7 +16,7 @@ module                 what it holds
 ``rendering``          how results show themselves: repr, summary, HTML, pandas table
 ``partition``          :class:`LazyPartition`: a partition by true label computed when first read
 ``posteriors``         per-item posteriors, labels and expected confusion from an estimate
-``certificate``        :class:`Certificate`: whether the fitted point is proved the global maximum
+``certificate``        :class:`LikelihoodCertificate`: whether the fitted point is proved the global maximum
 ``batch``              :class:`BatchResult`: what every vectorised method returns (named arrays)
 ====================== ==========================================================================
 
@@ -33,7 +33,7 @@ Examples
 
 from evalgebra.results.alarms import ALARM_KINDS, Alarm
 from evalgebra.results.batch import BatchResult
-from evalgebra.results.certificate import Certificate
+from evalgebra.results.certificate import LikelihoodCertificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, Exact, ExactNumber, exact_text
 from evalgebra.results.evaluation import INDEPENDENT_METHODS, Evaluation
 from evalgebra.results.fit import VERDICTS, FitInfo
@@ -60,7 +60,7 @@ __all__ = [
     "VERDICTS",
     "StructureCandidate",
     "StructureEvidence",
-    "Certificate",
+    "LikelihoodCertificate",
     "BatchResult",
     "ALARM_KINDS",
     "INTERVAL_KINDS",

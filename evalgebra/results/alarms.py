@@ -6,13 +6,13 @@ evaluation. :data:`ALARM_KINDS` lists every kind, with what it means.
 
 Examples
 --------
->>> Alarm("blind_spot", "classifier c1 is constant", ("c1",)).to_dict()
+>>> Alarm("blind_spot", "classifier c1 is constant", classifiers=("c1",)).to_dict()
 {'kind': 'blind_spot', 'detail': 'classifier c1 is constant', 'classifiers': ['c1']}
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["ALARM_KINDS", "Alarm"]
@@ -42,7 +42,7 @@ class Alarm:
         One of :data:`ALARM_KINDS`.
     detail : str
         What was found, in words and numbers.
-    classifiers : tuple of str
+    classifiers : tuple of str (keyword only)
         The classifiers concerned (empty: the whole ensemble).
 
     Examples
@@ -59,7 +59,7 @@ class Alarm:
 
     kind: str
     detail: str
-    classifiers: tuple[str, ...] = ()
+    classifiers: tuple[str, ...] = field(default=(), kw_only=True)
 
     def __post_init__(self) -> None:
         if self.kind not in ALARM_KINDS:

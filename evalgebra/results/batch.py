@@ -1,7 +1,7 @@
 r"""Batch results: what a vectorised method returns for ``k`` count vectors at once.
 
 Every vectorised method (:func:`~evalgebra.evaluators.independent.batch.evaluate_batch`,
-:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many`,
+:func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many_labels`,
 :func:`~evalgebra.evaluators.correlated.structured_batch.evaluate_structured_batch`, and the crowd's
 views of every split, :attr:`~evalgebra.crowd.sparse.CrowdEvaluation.views`) returns one
 :class:`BatchResult`: named NumPy arrays with one row per count vector on their first axis,
@@ -11,18 +11,18 @@ read as a mapping (``result["prevalence"]``), with the rows that have a decoded 
 Examples
 --------
 >>> import numpy as np
->>> out = BatchResult("evaluate_batch_many", {"prevalence": np.array([[0.5, 0.5], [np.nan, np.nan]])},
+>>> out = BatchResult("evaluate_batch_many_labels", {"prevalence": np.array([[0.5, 0.5], [np.nan, np.nan]])},
 ...                   decoded=np.array([True, False]))
 >>> out["prevalence"][0].tolist(), out.n_rows, out.decoded.tolist()
 ([0.5, 0.5], 2, [True, False])
 >>> out
-BatchResult(evaluate_batch_many; 2 rows, 1 decoded; arrays prevalence (2, 2))
+BatchResult(evaluate_batch_many_labels; 2 rows, 1 decoded; arrays prevalence (2, 2))
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -46,11 +46,11 @@ class BatchResult(Mapping[str, np.ndarray]):
     Parameters
     ----------
     method : str
-        The vectorised method that made it (``"evaluate_batch"``, ``"evaluate_batch_many"``,
+        The vectorised method that made it (``"evaluate_batch"``, ``"evaluate_batch_many_labels"``,
         ``"evaluate_structured_batch"``, ...).
     arrays : mapping of str to array_like
         Every array, the ``k`` rows on its first axis (all arrays have the same ``k``).
-    decoded : array_like of bool, shape (k,)
+    decoded : array_like of bool, shape (k,) (keyword only)
         The rows with a decoded point (one of the candidates chosen, finite).
 
     Attributes
@@ -71,7 +71,7 @@ class BatchResult(Mapping[str, np.ndarray]):
 
     method: str
     arrays: Mapping[str, np.ndarray]
-    decoded: np.ndarray
+    decoded: np.ndarray = field(kw_only=True)
 
     def __post_init__(self) -> None:
         columns = {str(name): np.asarray(value) for name, value in self.arrays.items()}

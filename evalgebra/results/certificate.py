@@ -19,7 +19,7 @@ global_maximum     meaning
 
 Examples
 --------
->>> certificate = Certificate(True, "every stratum bound is below the best critical point", 2, 2,
+>>> certificate = LikelihoodCertificate(True, "every stratum bound is below the best critical point", 2, 2,
 ...                           -1200.5, -1203.25, (("prevalence 0 or 1", -1300.0, "exact"),), 0.4)
 >>> certificate.to_dict()["global_maximum"], certificate.to_dict()["critical_points"]
 (True, 2)
@@ -33,14 +33,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Certificate", "UNDECIDED"]
+__all__ = ["LikelihoodCertificate", "UNDECIDED"]
 
 #: The value of ``global_maximum`` when neither was proved.
 UNDECIDED = "undecided"
 
 
 @dataclass(frozen=True)
-class Certificate:
+class LikelihoodCertificate:
     r"""Whether the chosen fitted point is proved the global maximum, and the evidence.
 
     Attributes

@@ -9,7 +9,7 @@ more labels), so an irrational point is still exact; :func:`exact_text` writes t
 Examples
 --------
 >>> from fractions import Fraction
->>> from evalgebra import QuadraticNumber
+>>> from evalgebra.numbers import QuadraticNumber
 >>> exact_text(QuadraticNumber(Fraction(1, 2), Fraction(1, 4), 5) + 1)
 '3/2 + sqrt(5)/4'
 """
@@ -35,7 +35,7 @@ class ExactNumber(Protocol):
 
     Examples
     --------
-    >>> from evalgebra import AlgebraicNumber
+    >>> from evalgebra.numbers import AlgebraicNumber
     >>> isinstance(AlgebraicNumber([-2, 0, 1], 1), ExactNumber), isinstance(1.5, ExactNumber)
     (True, False)
     """
@@ -53,7 +53,7 @@ EXACT_TYPES = (Fraction, int, ExactNumber)
 def exact_text(value: Any) -> str:
     """The text of an exact value that :func:`sympy.sympify` reads back to the same number.
 
-    >>> from evalgebra import AlgebraicNumber
+    >>> from evalgebra.numbers import AlgebraicNumber
     >>> exact_text(Fraction(3, 4)), exact_text(AlgebraicNumber([-2, 0, 1], 1))
     ('3/4', 'CRootOf(x**2 - 2, 1)')
     """

@@ -12,7 +12,7 @@ Examples
 >>> from fractions import Fraction
 >>> from evalgebra.results.estimates import Estimate
 >>> point = Estimate({"a": Fraction(1, 4), "b": Fraction(3, 4)}, {"c0": {"a": Fraction(3, 4), "b": 1}})
->>> Evaluation("majority", ("a", "b"), ("c0",), (point,), 0).ok
+>>> Evaluation(method="majority", labels=("a", "b"), classifiers=("c0",), points=(point,), chosen=0).ok
 True
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import evalgebra.results.rendering as render
 from evalgebra.results.alarms import Alarm
-from evalgebra.results.certificate import Certificate
+from evalgebra.results.certificate import LikelihoodCertificate
 from evalgebra.results.estimates import EXACT_TYPES, Estimate, exact_text
 from evalgebra.results.fit import FitInfo
 from evalgebra.results.intervals import IntervalInfo
@@ -39,9 +39,11 @@ __all__ = ["INDEPENDENT_METHODS", "Evaluation"]
 INDEPENDENT_METHODS = ("algebraic", "hui_walter", "hui_walter_gibbs")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evaluation:
     r"""The result of an evaluator on a sketch.
+
+    Every field is keyword only: the evaluators make it, a reader reads its fields by name.
 
     Parameters
     ----------
@@ -68,14 +70,14 @@ class Evaluation:
         label (:data:`INDEPENDENT_METHODS`, the default there), ``None`` for the others
         (majority vote assumes no error model). The ``repr``, :meth:`summary` and the HTML name a
         correlated structure; :meth:`to_dict` holds any recorded one.
-    fit : FitInfo or None (keyword only)
+    fit : FitInfo or None
         The maximum-likelihood fit of the same model, when one was made: its point is
         ``points[fit.fitted_index]``, and ``fit.verdict`` says whether it or an exact point was
         chosen (:mod:`evalgebra.results.fit`).
-    structure_evidence : StructureEvidence or None (keyword only)
+    structure_evidence : StructureEvidence or None
         With ``structure="auto"``: every candidate structure fitted, and why ``structure`` was chosen
         (:mod:`evalgebra.results.structure_evidence`).
-    certificate : Certificate or None (keyword only)
+    certificate : LikelihoodCertificate or None
         Whether the fitted point is proved the global maximum of the likelihood, when a
         certification was asked for (``evaluate(..., certify=True)``; :mod:`evalgebra.results.certificate`).
 
@@ -114,9 +116,9 @@ class Evaluation:
     trios: tuple[Evaluation, ...] = ()
     intervals: IntervalInfo | None = None
     structure: str | None = None
-    fit: FitInfo | None = field(default=None, kw_only=True)
-    structure_evidence: StructureEvidence | None = field(default=None, kw_only=True)
-    certificate: Certificate | None = field(default=None, kw_only=True)
+    fit: FitInfo | None = None
+    structure_evidence: StructureEvidence | None = None
+    certificate: LikelihoodCertificate | None = None
 
     def __post_init__(self) -> None:
         if self.structure is None and self.method in INDEPENDENT_METHODS:

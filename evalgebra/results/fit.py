@@ -20,8 +20,10 @@ verdict          meaning
 
 Examples
 --------
->>> info = FitInfo("fitted", 2, -1200.5, -1190.25, 20.5, 7, 0.0046, "chi-square approximation", 0.01,
-...                ("exact 0", "majority"), 1, True, 14)
+>>> info = FitInfo(verdict="fitted", fitted_index=2, log_likelihood=-1200.5,
+...                saturated_log_likelihood=-1190.25, g2=20.5, df=7, p_value=0.0046,
+...                note="chi-square approximation", level=0.01, starts=("exact 0", "majority"),
+...                chosen_start=1, converged=True, iterations=14)
 >>> info.to_dict()["verdict"], info.to_dict()["g2"]
 ('fitted', 20.5)
 """
@@ -37,7 +39,7 @@ __all__ = ["FitInfo", "VERDICTS"]
 VERDICTS = ("exact", "fitted", "fit_rejected", "none")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FitInfo:
     """The verdict and the fit behind it (``fitted_index``: the fitted point's index in ``points``)."""
 

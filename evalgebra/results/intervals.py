@@ -38,7 +38,7 @@ class IntervalInfo:
         One of :data:`INTERVAL_KINDS` (``"bootstrap"`` or ``"delta"``).
     level : float
         The nominal coverage, e.g. ``0.95``.
-    n_boot : int or None
+    n_boot : int or None (keyword only, as are seed and failed)
         Resamples drawn (bootstrap).
     seed : int or None
         The seed of the resampling (bootstrap; ``None``: fresh entropy, not reproducible).
@@ -68,11 +68,11 @@ class IntervalInfo:
 
     kind: str
     level: float
-    n_boot: int | None = None
-    seed: int | None = None
-    failed: Mapping[str, int] = field(default_factory=dict)
-    estimator: str = "exact"
-    relabelled: int = 0
+    n_boot: int | None = field(default=None, kw_only=True)
+    seed: int | None = field(default=None, kw_only=True)
+    failed: Mapping[str, int] = field(default_factory=dict, kw_only=True)
+    estimator: str = field(default="exact", kw_only=True)
+    relabelled: int = field(default=0, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.kind not in INTERVAL_KINDS:

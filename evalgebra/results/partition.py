@@ -29,13 +29,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["LazyPartition", "Rows"]
+__all__ = ["LazyPartition", "PartitionRows"]
 
 #: One label's rows: ``(pattern, count)`` pairs.
-Rows = Sequence[tuple[tuple[str, ...], Any]]
+PartitionRows = Sequence[tuple[tuple[str, ...], Any]]
 
 
-class LazyPartition(Mapping[str, Rows]):
+class LazyPartition(Mapping[str, PartitionRows]):
     r"""A read-only mapping ``label -> rows`` whose rows are computed by ``compute()`` on first use.
 
     Parameters
@@ -63,17 +63,17 @@ class LazyPartition(Mapping[str, Rows]):
 
     __slots__ = ("_labels", "_compute", "_rows")
 
-    def __init__(self, labels: Sequence[str], compute: Callable[[], Mapping[str, Rows]]) -> None:
+    def __init__(self, labels: Sequence[str], compute: Callable[[], Mapping[str, PartitionRows]]) -> None:
         self._labels = tuple(labels)
-        self._compute: Callable[[], Mapping[str, Rows]] | None = compute
-        self._rows: dict[str, Rows] | None = None
+        self._compute: Callable[[], Mapping[str, PartitionRows]] | None = compute
+        self._rows: dict[str, PartitionRows] | None = None
 
     @property
     def computed(self) -> bool:
         """Whether the rows have been computed."""
         return self._rows is not None
 
-    def _all(self) -> dict[str, Rows]:
+    def _all(self) -> dict[str, PartitionRows]:
         if self._rows is None:
             assert self._compute is not None
             rows = dict(self._compute())
@@ -83,7 +83,7 @@ class LazyPartition(Mapping[str, Rows]):
             self._compute = None
         return self._rows
 
-    def __getitem__(self, label: str) -> Rows:
+    def __getitem__(self, label: str) -> PartitionRows:
         if label not in self._labels:
             raise KeyError(label)
         return self._all()[label]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evalgebra.display import escape, html_block, html_table, number_text, shorten
+from evalgebra.display import DIGITS, escape, html_block, html_table, number_text, shorten
 
 __all__ = [
     "DIGITS",
@@ -41,9 +41,6 @@ __all__ = [
     "record_columns",
     "RECORD_COLUMNS",
 ]
-
-#: Decimals shown beside an exact number.
-DIGITS = 4
 
 #: Names a repr shows before it counts the rest.
 REPR_NAMES = 3

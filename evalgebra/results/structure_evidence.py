@@ -26,10 +26,10 @@ from typing import Any
 
 from evalgebra.results.estimates import Estimate
 
-__all__ = ["CRITERIA", "StructureCandidate", "StructureEvidence", "dependence_statement"]
+__all__ = ["SELECTION_CRITERIA", "StructureCandidate", "StructureEvidence", "dependence_statement"]
 
 #: The criteria a structure can be chosen by, with the rule each states.
-CRITERIA: dict[str, str] = {
+SELECTION_CRITERIA: dict[str, str] = {
     "bic": "the smallest BIC = -2 log L + k log Q (k free parameters, Q items); ties to the fewer parameters",
 }
 
@@ -118,7 +118,7 @@ class StructureEvidence:
     Parameters
     ----------
     criterion : str
-        One of :data:`CRITERIA` (``"bic"``).
+        One of :data:`SELECTION_CRITERIA` (``"bic"``).
     n_items : int
         ``Q``, the items the BIC's penalty counts.
     candidates : tuple of StructureCandidate
@@ -152,13 +152,13 @@ class StructureEvidence:
     tied: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.criterion not in CRITERIA:
-            raise ValueError(f"unknown criterion {self.criterion!r}; known: {', '.join(CRITERIA)}")
+        if self.criterion not in SELECTION_CRITERIA:
+            raise ValueError(f"unknown criterion {self.criterion!r}; known: {', '.join(SELECTION_CRITERIA)}")
 
     @property
     def rule(self) -> str:
         """The criterion's rule, in words."""
-        return CRITERIA[self.criterion]
+        return SELECTION_CRITERIA[self.criterion]
 
     @property
     def chosen_candidate(self) -> StructureCandidate | None:

@@ -35,7 +35,7 @@ on their shared statistics), and two scores are offered, each the **median over 
 ``"extended_distance"``
     the paper's measure moved to where it is informative: the Euclidean distance of the
     combined estimate of ``T + {m}`` (the mean of the four aligned points per statistic, as
-    :func:`~evalgebra.evaluators.independent.algebraic.algebraic_evaluation` combines trios) from the
+    :func:`~evalgebra.evaluators.independent.algebraic.evaluate_independent` combines trios) from the
     containing variety *of the 4-classifier sketch* (as
     :func:`~evalgebra.evaluators.independent.distance.containing_distance`, vectorised).
 

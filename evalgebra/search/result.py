@@ -227,4 +227,12 @@ def float_evaluation(out: BatchResult, t: int, labels: tuple[str, ...], names: t
         )
     chosen = int(out["chosen"][t])
     alarms = tuple(Alarm(k, "floating-point check (vectorised search)") for k in kinds)
-    return Evaluation("algebraic", labels, names, tuple(points), None if chosen < 0 else chosen, {}, alarms)
+    return Evaluation(
+        method="algebraic",
+        labels=labels,
+        classifiers=names,
+        points=tuple(points),
+        chosen=None if chosen < 0 else chosen,
+        partition={},
+        alarms=alarms,
+    )

@@ -351,7 +351,14 @@ def test_evaluate_many_labels_groups_many_alarms_by_kind():
 
     alarms = tuple(Alarm("irrational", f"trio {k}: " + "x" * 300) for k in range(ALARMS_SHOWN + 2))
     text = format_evaluation(
-        Evaluation("algebraic", ("a", "b", "c"), ("c0", "c1", "c2"), (), None, {}, alarms)
+        Evaluation(
+            method="algebraic",
+            labels=("a", "b", "c"),
+            classifiers=("c0", "c1", "c2"),
+            points=(),
+            chosen=None,
+            alarms=alarms,
+        )
     )
     assert f"[irrational] ({ALARMS_SHOWN + 2} alarms of this kind) trio 0:" in text
     assert max(map(len, text.splitlines())) < 200 and "--json has every alarm in full" in text

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalgebra.crowd.em import crowd_em, maximise, objective
+from evalgebra.crowd.em import crowd_em, maximise_answers, objective
 from evalgebra.crowd.tasks import FLOOR
 from evalgebra.errors import SpecError
 
@@ -80,7 +80,7 @@ def test_crowd_em_ends_at_the_fixed_point_plain_em_reaches(seed):
         plain = (step.priors, step.rows)
         if moved < 1e-11:
             break
-    again = maximise(task, worker, answer, n_workers, run.posteriors)  # one more M step moves nothing
+    again = maximise_answers(task, worker, answer, n_workers, run.posteriors)  # one more M step moves nothing
     assert np.abs(again[1] - run.rows).max() < 1e-4
     if abs(step.objective - run.objective) < 1e-6:  # the same local maximum: the same point
         assert np.abs(step.rows - run.rows).max() < 1e-3

@@ -12,13 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalgebra.data.columnar import (
-    Progress,
+    ProgressBar,
     arrow_column,
     choose_columns,
     pandas_column,
-    sketch_from_csv_chunks,
-    sketch_from_frame,
-    sketch_from_parquet,
 )
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError
@@ -56,7 +53,7 @@ def test_sketch_from_parquet_dictionaries_in_different_orders_counted_by_name(tm
     both = pd.concat([first, second], ignore_index=True)
     expected = Sketch.from_decisions(both[["m0", "m1", "m2"]], truth=both["truth"].to_numpy())
     for chunk_rows in (1, 64, 1 << 20):
-        got = sketch_from_parquet(tmp_path, ignore=["id"], truth="truth", chunk_rows=chunk_rows)
+        got = Sketch.from_parquet(tmp_path, ignore=["id"], truth="truth", chunk_rows=chunk_rows)
         assert got == expected
     # reading the codes by position (the undocumented fast path) would be wrong here
     codes = [pq.read_table(tmp_path / f"{n}.parquet").column("m0").chunk(0).indices.to_numpy() for n in "ab"]
@@ -71,7 +68,7 @@ def test_sketch_from_parquet_plain_strings_integers_nulls_and_pandas_categorical
     expected = Sketch.from_decisions(
         frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing="abstain"
     )
-    got = sketch_from_parquet(
+    got = Sketch.from_parquet(
         tmp_path / "strings.parquet",
         classifiers=["m0", "m1", "m2"],
         truth="truth",
@@ -80,10 +77,10 @@ def test_sketch_from_parquet_plain_strings_integers_nulls_and_pandas_categorical
     )
     assert got == expected and got.missing_report == expected.missing_report
     with pytest.raises(SketchError, match="missing answer at item 5, classifier 'm1'"):
-        sketch_from_parquet(tmp_path / "strings.parquet", classifiers=["m0", "m1"], chunk_rows=50)
+        Sketch.from_parquet(tmp_path / "strings.parquet", classifiers=["m0", "m1"], chunk_rows=50)
     cats = frame.astype({c: "category" for c in ("m0", "m1", "m2", "truth")})
     cats.to_parquet(tmp_path / "cats.parquet")
-    got = sketch_from_parquet(
+    got = Sketch.from_parquet(
         tmp_path / "cats.parquet", ignore=["id"], truth="truth", missing="drop", chunk_rows=77
     )
     assert got == Sketch.from_decisions(
@@ -91,7 +88,7 @@ def test_sketch_from_parquet_plain_strings_integers_nulls_and_pandas_categorical
     )
     positions = pd.DataFrame(np.random.default_rng(0).integers(0, 2, size=(300, 4)), columns=list("wxyz"))
     positions.to_parquet(tmp_path / "ints.parquet")
-    got = sketch_from_parquet(tmp_path / "ints.parquet", chunk_rows=64, labels=["neg", "pos"])
+    got = Sketch.from_parquet(tmp_path / "ints.parquet", chunk_rows=64, labels=["neg", "pos"])
     assert got == Sketch.from_decisions(positions, labels=["neg", "pos"])
 
 
@@ -101,16 +98,16 @@ def test_sketch_from_parquet_flags_an_id_column_and_bad_input(tmp_path: Path) ->
     with pytest.raises(
         SketchError, match="column 'id' has 200 distinct values in 200 rows: it looks like an item ID"
     ):
-        sketch_from_parquet(tmp_path / "f.parquet", truth="truth")
+        Sketch.from_parquet(tmp_path / "f.parquet", truth="truth")
     with pytest.raises(SketchError, match=r"no column\(s\) \['nope'\]"):
-        sketch_from_parquet(tmp_path / "f.parquet", classifiers=["m0", "nope"])
+        Sketch.from_parquet(tmp_path / "f.parquet", classifiers=["m0", "nope"])
     with pytest.raises(SketchError, match="no such file or folder"):
-        sketch_from_parquet(tmp_path / "absent.parquet")
+        Sketch.from_parquet(tmp_path / "absent.parquet")
     (tmp_path / "junk.parquet").write_text("not parquet")
     with pytest.raises(SketchError, match="cannot read .* as parquet"):
-        sketch_from_parquet(tmp_path / "junk.parquet")
+        Sketch.from_parquet(tmp_path / "junk.parquet")
     with pytest.raises(SketchError, match="chunk_rows must be a positive integer"):
-        sketch_from_parquet(tmp_path / "f.parquet", ignore=["id"], chunk_rows=0)
+        Sketch.from_parquet(tmp_path / "f.parquet", ignore=["id"], chunk_rows=0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -129,7 +126,7 @@ def test_sketch_from_frame_equals_from_decisions(
     expected = Sketch.from_decisions(
         frame[["m0", "m1", "m2"]], truth=frame["truth"].to_numpy(), missing=missing, labels=labels
     )
-    assert sketch_from_frame(frame, ignore=["id"], truth="truth", missing=missing, labels=labels) == expected
+    assert Sketch.from_frame(frame, ignore=["id"], truth="truth", missing=missing, labels=labels) == expected
 
 
 def test_sketch_from_frame_categories_in_other_orders_and_unused() -> None:
@@ -137,10 +134,10 @@ def test_sketch_from_frame_categories_in_other_orders_and_unused() -> None:
     reordered = frame.copy()
     for name in ("m0", "m1", "m2", "truth"):
         reordered[name] = pd.Categorical(frame[name], categories=["fox", "zebra", "dog", "cat"])
-    assert sketch_from_frame(reordered, ignore=["id"], truth="truth") == sketch_from_frame(
+    assert Sketch.from_frame(reordered, ignore=["id"], truth="truth") == Sketch.from_frame(
         frame, ignore=["id"], truth="truth"
     )
-    assert "zebra" not in sketch_from_frame(reordered, ignore=["id"]).labels  # listed but never used
+    assert "zebra" not in Sketch.from_frame(reordered, ignore=["id"]).labels  # listed but never used
 
 
 @pytest.mark.parametrize("chunk_rows", [1, 7, 1000])
@@ -150,15 +147,15 @@ def test_sketch_from_csv_chunks_equals_from_csv(chunk_rows: int) -> None:
     text = frame.to_csv(index=False)
     for missing in ("abstain", "drop"):
         expected = Sketch.from_csv(io.StringIO(text), truth="truth", missing=missing)
-        got = sketch_from_csv_chunks(io.StringIO(text), truth="truth", missing=missing, chunk_rows=chunk_rows)
+        got = Sketch.from_csv_chunks(io.StringIO(text), truth="truth", missing=missing, chunk_rows=chunk_rows)
         assert got == expected
 
 
 def test_sketch_from_csv_chunks_refuses_missing_files_and_columns(tmp_path: Path) -> None:
     with pytest.raises(SketchError, match="no such file"):
-        sketch_from_csv_chunks(tmp_path / "none.csv")
+        Sketch.from_csv_chunks(tmp_path / "none.csv")
     with pytest.raises(SketchError, match=r"CSV has no column 'y'; columns are \['a', 'b'\]"):
-        sketch_from_csv_chunks(io.StringIO("a,b\nx,y\n"), truth="y")
+        Sketch.from_csv_chunks(io.StringIO("a,b\nx,y\n"), truth="y")
 
 
 def test_column_helpers_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,7 +168,7 @@ def test_column_helpers_and_progress(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SketchError, match="booleans are not labels"):
         arrow_column(pa.array([True]))
     assert choose_columns(["a", "b", "c"], ["c", "a"], None, [None]) == ["c", "a"]
-    bar = Progress(10, enabled=True)
+    bar = ProgressBar(10, enabled=True)
     bar.update(4)
     bar.close()
     assert bar.done == 4
@@ -185,13 +182,13 @@ def test_progress_plain_line_without_tqdm_and_bar_on_parquet(tmp_path: Path, mon
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
     clock = iter([0.0, 5.0, 10.0, 15.0])
     monkeypatch.setattr(columnar.time, "monotonic", lambda: next(clock))
-    bar = Progress(2_000_000, enabled=True)
+    bar = ProgressBar(2_000_000, enabled=True)
     bar.update(1_000_000)
     bar.close()
     assert "evalgebra: read 1000000 of 2000000 rows" in capsys.readouterr().err
     monkeypatch.undo()
     _frame(5, 300).to_parquet(tmp_path / "f.parquet")
-    sketch_from_parquet(tmp_path / "f.parquet", ignore=["id"], truth="truth", chunk_rows=100, progress=True)
+    Sketch.from_parquet(tmp_path / "f.parquet", ignore=["id"], truth="truth", chunk_rows=100, progress=True)
     assert "300" in capsys.readouterr().err  # tqdm's bar, on standard error
 
 
@@ -247,11 +244,11 @@ def test_sketch_from_parquet_refuses_nested_columns_in_one_line(
     truth = "deep" if where == "truth" else "truth"
     options = {"ignore": ["deep"]} if where == "ignored" else {}
     if where == "ignored":  # picking other columns, as the message says, works
-        got = sketch_from_parquet(path, truth=truth, chunk_rows=chunk_rows, **options)
+        got = Sketch.from_parquet(path, truth=truth, chunk_rows=chunk_rows, **options)
         assert got == Sketch.from_decisions(flat[["m0", "m1"]], truth=flat["truth"].to_numpy())
         return
     with pytest.raises(SketchError) as refused:
-        sketch_from_parquet(
+        Sketch.from_parquet(
             path, truth=truth, chunk_rows=chunk_rows, ignore=["truth"] if where == "truth" else None
         )
     message = str(refused.value)
@@ -284,25 +281,25 @@ def test_nested_columns_refused_in_memory_arrow_and_pandas() -> None:
         {"m0": ["a", "b", "a"], "m1": pd.Series(list(lists.to_pylist()), dtype=pd.ArrowDtype(lists.type))}
     )
     with pytest.raises(SketchError, match=r"^column 'm1' has the nested type list<item: string>"):
-        sketch_from_frame(frame)
+        Sketch.from_frame(frame)
     frame["m1"] = lists.to_pylist()  # plain Python lists in an object column
     with pytest.raises(SketchError, match=r"^column 'm1' holds unhashable type: 'list'.*flatten it"):
-        sketch_from_frame(frame)
-    assert sketch_from_frame(frame, ignore=["m1"]) == Sketch.from_decisions(frame[["m0"]])
+        Sketch.from_frame(frame)
+    assert Sketch.from_frame(frame, ignore=["m1"]) == Sketch.from_decisions(frame[["m0"]])
 
 
 # -- column names and odd frames (issue 21: KeyError and AttributeError escaped) ---------------------
 def test_sketch_from_frame_reads_integer_column_names_as_text() -> None:
     frame = pd.DataFrame({0: ["a", "b", "a"], 1: ["a", "a", "b"], 2: ["b", "b", "b"], 3: ["a", "b", "b"]})
-    got = sketch_from_frame(frame, truth=3)
+    got = Sketch.from_frame(frame, truth=3)
     assert got.classifiers == ("0", "1", "2")
     assert (
         got
-        == sketch_from_frame(frame, truth="3")
+        == Sketch.from_frame(frame, truth="3")
         == Sketch.from_decisions(frame[[0, 1, 2]], truth=frame[3].to_numpy())
     )
-    assert sketch_from_frame(frame, classifiers=[2, 0], ignore=3).classifiers == ("2", "0")
-    assert sketch_from_frame(frame, classifiers="1", ignore=[3, 0, 2]).classifiers == ("1",)
+    assert Sketch.from_frame(frame, classifiers=[2, 0], ignore=3).classifiers == ("2", "0")
+    assert Sketch.from_frame(frame, classifiers="1", ignore=[3, 0, 2]).classifiers == ("1",)
 
 
 @pytest.mark.parametrize(
@@ -326,27 +323,29 @@ def test_sketch_from_frame_reads_integer_column_names_as_text() -> None:
 )
 def test_sketch_from_frame_refuses_odd_frames_in_one_line(frame, message) -> None:
     with pytest.raises(SketchError, match=message):
-        sketch_from_frame(frame)
+        Sketch.from_frame(frame)
 
 
 def test_partial_from_frame_of_no_rows_adds_nothing() -> None:
     from evalgebra.data.columnar import partial_from_frame
 
     empty, full = pd.DataFrame({"m1": [], "m2": []}), pd.DataFrame({"m1": ["a", "b"], "m2": ["b", "b"]})
-    assert partial_from_frame(empty).merge(partial_from_frame(full)).finish() == sketch_from_frame(full)
+    assert Sketch(*partial_from_frame(empty).merge(partial_from_frame(full)).table()) == Sketch.from_frame(
+        full
+    )
 
 
 @pytest.mark.parametrize("option", [{"ignore": 3.5}, {"classifiers": {"m1": 1}}, {"ignore": b"m1"}])
 def test_choose_columns_takes_names_or_lists_of_names(option) -> None:
     with pytest.raises(SketchError, match="give a column name or a list of them"):
-        sketch_from_frame(pd.DataFrame({"m1": ["a"], "m2": ["b"]}), **option)
+        Sketch.from_frame(pd.DataFrame({"m1": ["a"], "m2": ["b"]}), **option)
 
 
 def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> None:
     with pytest.raises(SketchError, match=r"column 'm1' holds .*: a cell is not a label \(unhashable\)"):
-        sketch_from_frame(pd.DataFrame({"m1": [["a"], "b"], "m2": ["a", "b"]}))
+        Sketch.from_frame(pd.DataFrame({"m1": [["a"], "b"], "m2": ["a", "b"]}))
     with pytest.raises(SketchError, match=r"columns: an integer of 16610 bits is too long for a name"):
-        sketch_from_frame(pd.DataFrame({10**5000: ["a", "b"], "m2": ["a", "b"]}))
+        Sketch.from_frame(pd.DataFrame({10**5000: ["a", "b"], "m2": ["a", "b"]}))
 
 
 @pytest.mark.parametrize("labels", [None, ["1", "0"], ["0", "1"]])
@@ -354,7 +353,7 @@ def test_sketch_from_frame_refuses_unhashable_cells_and_unprintable_names() -> N
 def test_sketch_from_csv_chunks_reads_numeric_labels_as_names(labels, progress, capsys) -> None:
     """Issue 21: numeric label cells were read as label positions (swapped, or renamed a/b)."""
     text = " m1 , m2 ,truth\n1, 0,1\n0,0 ,0\n1,1,1\n0,1,0\n1,1,0\n"
-    got = sketch_from_csv_chunks(
+    got = Sketch.from_csv_chunks(
         io.StringIO(text), truth="truth", labels=labels, chunk_rows=2, progress=progress
     )
     rows = [[c.strip() for c in line.split(",")] for line in text.splitlines()[1:]]

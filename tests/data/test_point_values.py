@@ -8,20 +8,20 @@ import pytest
 import sympy
 
 from evalgebra.data.point import EvaluationPoint
-from evalgebra.data.point_values import as_fraction, complete_correlation, point_rows
+from evalgebra.data.point_values import complete_correlation, point_rational, rows_from_values
 from evalgebra.errors import PointError
 from evalgebra.spec import EnsembleSpec
 
 
 def test_as_fraction_reads_exact_rationals():
-    assert as_fraction(sympy.Rational(3, 4), "x") == Fraction(3, 4)
-    assert as_fraction(flint.fmpq(-2, 6), "x") == Fraction(-1, 3)
-    assert as_fraction(np.int64(5), "x") == 5 and isinstance(as_fraction(np.int64(5), "x"), Fraction)
-    assert as_fraction(" 7/21 ", "x") == Fraction(1, 3)
+    assert point_rational(sympy.Rational(3, 4), "x") == Fraction(3, 4)
+    assert point_rational(flint.fmpq(-2, 6), "x") == Fraction(-1, 3)
+    assert point_rational(np.int64(5), "x") == 5 and isinstance(point_rational(np.int64(5), "x"), Fraction)
+    assert point_rational(" 7/21 ", "x") == Fraction(1, 3)
     with pytest.raises(PointError, match=r"where: cannot read \[1\] as an exact rational"):
-        as_fraction([1], "where")
+        point_rational([1], "where")
     with pytest.raises(PointError, match=r"not exact"):
-        as_fraction(np.float64(0.5), "x")
+        point_rational(np.float64(0.5), "x")
 
 
 def test_point_rows_complete_the_dependent_entries():
@@ -31,7 +31,7 @@ def test_point_rows_complete_the_dependent_entries():
         0: {t: {t: "1/2", other[t]: "1/4"} for t in "abc"},
         1: {t: {t: 1, other[t]: 0} for t in "abc"},
     }
-    prevalence, rows, correlation = point_rows(spec, {"a": "1/6", "b": "1/3"}, response=response)
+    prevalence, rows, correlation = rows_from_values(spec, {"a": "1/6", "b": "1/3"}, response=response)
     assert prevalence == [[Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)]]
     assert rows[0][0] == [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
     assert rows[1][2] == [0, 0, 1]

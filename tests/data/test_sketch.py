@@ -402,9 +402,13 @@ def test_constructors_are_the_documented_ones():
     assert CONSTRUCTORS == [
         "from_counts",
         "from_csv",
+        "from_csv_chunks",
+        "from_dask",
         "from_decisions",
+        "from_frame",
         "from_json",
         "from_long",
+        "from_parquet",
         "read_json",
     ]
 

@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pytest
 
-from evalgebra.datasets.preferences import LABELS, PANEL, PREVALENCE, judge_preferences
+from evalgebra.datasets.preferences import LABELS, PANEL, PREFERENCE_PREVALENCE, judge_preferences
 from evalgebra.errors import SpecError
 
 
@@ -24,7 +24,7 @@ def test_judge_preferences_is_seeded_and_shaped():
 def test_judge_preferences_draws_the_panels_rates():
     data = judge_preferences(40_000, seed=0)
     truth = np.array([LABELS.index(x) for x in data.truth.tolist()])
-    assert np.allclose(np.bincount(truth, minlength=3) / data.n_items, PREVALENCE, atol=0.01)
+    assert np.allclose(np.bincount(truth, minlength=3) / data.n_items, PREFERENCE_PREVALENCE, atol=0.01)
     for k, judge in enumerate(PANEL.values()):
         rates, says = judge["abstain"] or ((0.0, 0.0, 0.0), None)
         for ell in range(3):

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalgebra.data.columnar import sketch_from_frame, sketch_from_parquet
+from evalgebra.data.dask_frames import tree_merge
 from evalgebra.data.sketch import Sketch
-from evalgebra.distributed.sketching import sketch_from_dask, sketch_parquet_dask, tree_merge
+from evalgebra.distributed.sketching import sketch_parquet_dask
 from evalgebra.errors import SketchError
 
 dd = pytest.importorskip("dask.dataframe")
@@ -35,10 +35,10 @@ def test_sketch_from_dask_on_local_cluster_equals_single_process(client) -> None
         population=frame["site"].to_numpy(),
         abstain=["unsure"],
     )
-    assert sketch_from_frame(frame, **options) == expected
+    assert Sketch.from_frame(frame, **options) == expected
     for npartitions, split_every in ((1, 8), (7, 2), (13, 8)):
         ddf = dd.from_pandas(frame, npartitions=npartitions)
-        assert sketch_from_dask(ddf, split_every=split_every, client=client, **options) == expected
+        assert Sketch.from_dask(ddf, split_every=split_every, client=client, **options) == expected
 
 
 def test_sketch_from_dask_partitions_with_categories_in_other_orders(client) -> None:
@@ -51,15 +51,15 @@ def test_sketch_from_dask_partitions_with_categories_in_other_orders(client) -> 
             piece[name] = pd.Categorical(piece[name], categories=order)
         parts.append(dd.from_pandas(piece, npartitions=1))
     ddf = dd.concat(parts)
-    got = sketch_from_dask(ddf, ignore=["id", "site"], truth="truth", abstain="unsure", client=client)
-    assert got == sketch_from_frame(frame, ignore=["id", "site"], truth="truth", abstain="unsure")
+    got = Sketch.from_dask(ddf, ignore=["id", "site"], truth="truth", abstain="unsure", client=client)
+    assert got == Sketch.from_frame(frame, ignore=["id", "site"], truth="truth", abstain="unsure")
 
 
 def test_sketch_parquet_dask_on_local_cluster_equals_single_process(client, tmp_path: Path) -> None:
     for k in range(4):
         _frame(10 + k, 700 + k).to_parquet(tmp_path / f"part{k}.parquet")
     options = dict(ignore=["id", "site"], truth="truth", abstain=["unsure"], chunk_rows=256)
-    expected = sketch_from_parquet(tmp_path, **options)
+    expected = Sketch.from_parquet(tmp_path, **options)
     assert expected.Q == 700 * 4 + 6
     assert sketch_parquet_dask(tmp_path, client=client, split_every=2, **options) == expected
 
@@ -67,11 +67,11 @@ def test_sketch_parquet_dask_on_local_cluster_equals_single_process(client, tmp_
 def test_sketch_from_dask_errors_come_back_as_sketch_errors(client) -> None:
     frame = _frame(2, 100)
     with pytest.raises(SketchError, match="looks like an item ID"):
-        sketch_from_dask(
+        Sketch.from_dask(
             dd.from_pandas(frame.astype({"id": str}), npartitions=2), truth="truth", client=client
         )
     with pytest.raises(SketchError, match=r"no column\(s\)"):
-        sketch_from_dask(dd.from_pandas(frame, npartitions=2), truth="nope", client=client)
+        Sketch.from_dask(dd.from_pandas(frame, npartitions=2), truth="nope", client=client)
     with pytest.raises(SketchError, match="split_every"):
         tree_merge([1, 2], split_every=1)
 
@@ -84,4 +84,4 @@ def test_sketch_parquet_dask_reads_a_rewritten_file_again(client, tmp_path: Path
     _frame(21, 200).to_parquet(path)
     second = sketch_parquet_dask(path, client=client, **options)
     assert (first.Q, second.Q) == (300, 200)
-    assert second == sketch_from_parquet(path, **options)
+    assert second == Sketch.from_parquet(path, **options)

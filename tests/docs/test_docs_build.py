@@ -211,3 +211,17 @@ def test_docs_conf_imports_cleanly():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.root_doc == "docs/index" and module.nitpicky
+
+
+def test_docs_api_reference_is_by_topic_and_starts_with_the_top_level():
+    """The reference opens with the practitioner's names, then one page per topic, each naming
+    where to start before its modules."""
+    index = (DOCS / "api" / "index.rst").read_text(encoding="utf-8")
+    top = index.split("The top level", 1)[1].split(".. toctree::", 1)[0]
+    missing = [name for name in evalgebra.__all__ if not re.search(rf"[.~`]{name}`", top)]
+    assert not missing, f"top-level names not in the reference's table: {missing}"
+    pages = re.findall(r"^   (\w+)$", index.split(".. toctree::", 1)[1], re.M)
+    assert len(pages) >= 8
+    for page in pages:
+        text = (DOCS / "api" / f"{page}.rst").read_text(encoding="utf-8")
+        assert "Start here" in text and ".. automodules::" in text, f"api/{page}.rst"

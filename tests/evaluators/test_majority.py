@@ -16,7 +16,7 @@ from evalgebra.data.point import evaluation_point
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.majority import majority_vote, majority_vote_counts
+from evalgebra.evaluators.majority import evaluate_majority, majority_vote_counts
 from evalgebra.testing import labelled_tests, specs
 
 from_counts = Sketch.from_counts  # the constructor as a plain function
@@ -77,7 +77,7 @@ def _brute_force(decisions, labels, classifiers, ties, abstain=()):
 @given(tests_, rules, st.data())
 def test_majority_vote_equals_item_by_item_brute_force(test, rule, data):
     ties = _ties(rule, test.labels, data)
-    ev = majority_vote(test.sketch(), ties=ties)
+    ev = evaluate_majority(test.sketch(), ties=ties)
     prevalence, accuracy, partition = _brute_force(
         test.decision_names().tolist(), list(test.labels), list(test.classifiers), ties
     )
@@ -127,7 +127,7 @@ def test_majority_vote_matches_seed_002_closed_form_s1_s8(values, seed):
     rows = rows[np.random.default_rng(seed).permutation(len(rows))]
     sketch = Sketch.from_decisions(rows, labels=["a", "b"])
     prevalence, accuracy = _seed_002_closed_form(n)
-    ev = majority_vote(sketch)
+    ev = evaluate_majority(sketch)
     assert ev.point.prevalence == prevalence
     assert ev.point.accuracy == accuracy
     assert len(ev.alarms) == sum(v is None for v in accuracy["c0"].values())
@@ -145,7 +145,7 @@ def test_majority_vote_reproduces_seed_002_table_1_mv_columns():
         "abb": (0, 1068),
         "bbb": (0, 8208),
     }
-    ev = majority_vote(datasets.load("acs_employment"))
+    ev = evaluate_majority(datasets.load("acs_employment"))
     for ell, label in enumerate("ab"):
         got = {"".join(p): c for p, c in ev.partition[label]}
         assert got == {p: counts[ell] for p, counts in table.items()}
@@ -159,8 +159,8 @@ def test_majority_vote_equivariant_under_permuting_classifiers(test, rule, data)
     sketch = test.sketch()
     ties = _ties(rule, test.labels, data)
     order = data.draw(st.permutations(range(len(test.classifiers))))
-    ev = majority_vote(sketch, ties=ties)
-    moved = majority_vote(sketch.marginalise(order), ties=ties)
+    ev = evaluate_majority(sketch, ties=ties)
+    moved = evaluate_majority(sketch.marginalise(order), ties=ties)
     assert moved.classifiers == tuple(test.classifiers[i] for i in order)
     assert moved.point.prevalence == ev.point.prevalence
     assert moved.point.accuracy == {c: ev.point.accuracy[c] for c in moved.classifiers}
@@ -182,8 +182,8 @@ def test_majority_vote_equivariant_under_permuting_labels(test, rule, data):
     # tie rule is the image of the complete order it stands for
     full = ties if rule != "prefer" else list(ties) + [lab for lab in labels if lab not in ties]
     moved_ties = full if rule != "prefer" else [labels[sigma[labels.index(x)]] for x in full]
-    ev = majority_vote(test.sketch(), ties=ties)
-    moved = majority_vote(renamed, ties=moved_ties)
+    ev = evaluate_majority(test.sketch(), ties=ties)
+    moved = evaluate_majority(renamed, ties=moved_ties)
     image = {lab: labels[sigma[k]] for k, lab in enumerate(labels)}
     assert moved.point.prevalence == {image[k]: v for k, v in ev.point.prevalence.items()}
     for c in test.classifiers:
@@ -192,7 +192,7 @@ def test_majority_vote_equivariant_under_permuting_labels(test, rule, data):
         expected = {tuple(image[x] for x in p): v for p, v in ev.partition[label]}
         assert dict(moved.partition[image[label]]) == expected
     # listing the same labels in another order changes nothing but dictionary order
-    reordered = majority_vote(test.sketch().with_label_order([labels[k] for k in sigma]), ties=full)
+    reordered = evaluate_majority(test.sketch().with_label_order([labels[k] for k in sigma]), ties=full)
     assert reordered.point.prevalence == ev.point.prevalence
     assert reordered.point.accuracy == ev.point.accuracy
     assert {k: dict(v) for k, v in reordered.partition.items()} == {
@@ -208,7 +208,7 @@ def test_majority_vote_perfect_ensemble_gives_the_truth(test, rule, data):
         classifiers=test.classifiers,
         truth=test.truth,
     )
-    ev = majority_vote(perfect, ties=_ties(rule, test.labels, data))
+    ev = evaluate_majority(perfect, ties=_ties(rule, test.labels, data))
     q_ell = perfect.label_counts()
     assert ev.point.prevalence == {lab: Fraction(q, perfect.Q) for lab, q in q_ell.items()}
     for row in ev.point.accuracy.values():
@@ -228,7 +228,7 @@ def test_majority_vote_strict_majority_of_perfect_members_gives_true_statistics(
         decisions, labels=test.labels, classifiers=test.classifiers, truth=test.truth
     )
     truth = evaluation_point(labelled, structure="independent")
-    ev = majority_vote(labelled, ties=_ties(rule, test.labels, data))
+    ev = evaluate_majority(labelled, ties=_ties(rule, test.labels, data))
     assert ev.point.prevalence == truth.prevalence_of()
     for c in test.classifiers:
         assert ev.point.accuracy[c] == {lab: truth.accuracy(c, lab) for lab in test.labels}
@@ -238,15 +238,15 @@ def test_majority_vote_strict_majority_of_perfect_members_gives_true_statistics(
 def test_majority_vote_ignores_truth_and_pools_populations(test, rule, data):
     ties = _ties(rule, test.labels, data)
     sketch = test.sketch()
-    ev = majority_vote(sketch, ties=ties)
-    assert majority_vote(sketch.unlabelled(), ties=ties) == ev
-    assert majority_vote(sketch.pooled(), ties=ties) == ev
+    ev = evaluate_majority(sketch, ties=ties)
+    assert evaluate_majority(sketch.unlabelled(), ties=ties) == ev
+    assert evaluate_majority(sketch.pooled(), ties=ties) == ev
     assert evaluate(sketch, method="majority", ties=ties) == ev
 
 
 def test_majority_vote_tie_rules_on_two_disagreeing_classifiers():
     sketch = from_counts({"ab": 3, "ba": 1, "aa": 2}, labels=["a", "b"])
-    split = majority_vote(sketch)
+    split = evaluate_majority(sketch)
     assert split.point.prevalence == {"a": Fraction(4, 6), "b": Fraction(2, 6)}
     assert split.point.accuracy["c0"] == {"a": Fraction(7, 2) / 4, "b": Fraction(1, 2) / 2}
     assert dict(split.partition["b"]) == {
@@ -254,18 +254,18 @@ def test_majority_vote_tie_rules_on_two_disagreeing_classifiers():
         ("a", "b"): Fraction(3, 2),
         ("b", "a"): Fraction(1, 2),
     }
-    drop = majority_vote(sketch, ties="drop")
+    drop = evaluate_majority(sketch, ties="drop")
     assert drop.point.prevalence == {"a": 1, "b": 0}
     assert drop.point.accuracy["c1"] == {"a": 1, "b": None}
     assert [a.kind for a in drop.alarms] == ["blind_spot"] and "'b'" in drop.alarms[0].detail
-    prefer_b = majority_vote(sketch, ties="b")
+    prefer_b = evaluate_majority(sketch, ties="b")
     assert prefer_b.point.prevalence == {"a": Fraction(2, 6), "b": Fraction(4, 6)}
     assert prefer_b.point.accuracy["c0"] == {"a": 1, "b": Fraction(1, 4)}
-    assert majority_vote(sketch, ties=["b", "a"]) == prefer_b
+    assert evaluate_majority(sketch, ties=["b", "a"]) == prefer_b
 
 
 def test_majority_vote_drop_with_every_item_tied_is_a_blind_spot():
-    ev = majority_vote(from_counts({"ab": 3, "ba": 1}, labels=["a", "b"]), ties="drop")
+    ev = evaluate_majority(from_counts({"ab": 3, "ba": 1}, labels=["a", "b"]), ties="drop")
     assert ev.point.prevalence == {"a": None, "b": None}
     assert all(v is None for v in ev.point.values())
     assert [a.kind for a in ev.alarms] == ["blind_spot"] and "4 items" in ev.alarms[0].detail
@@ -273,7 +273,7 @@ def test_majority_vote_drop_with_every_item_tied_is_a_blind_spot():
 
 def test_majority_vote_split_shares_three_way_ties_exactly():
     sketch = from_counts({"abc": 5, "aab": 1}, labels=["a", "b", "c"])
-    ev = majority_vote(sketch)
+    ev = evaluate_majority(sketch)
     assert ev.point.prevalence == {
         "a": Fraction(5, 3 * 6) + Fraction(1, 6),
         "b": Fraction(5, 18),
@@ -285,18 +285,18 @@ def test_majority_vote_split_shares_three_way_ties_exactly():
 
 def test_majority_vote_words_name_rules_and_lists_name_labels():
     sketch = from_counts({("split", "x"): 2, ("x", "x"): 1}, labels=["split", "x"])
-    assert majority_vote(sketch, ties="split").point.prevalence == {
+    assert evaluate_majority(sketch, ties="split").point.prevalence == {
         "split": Fraction(1, 3),
         "x": Fraction(2, 3),
     }
-    assert majority_vote(sketch, ties=["split"]).point.prevalence == {
+    assert evaluate_majority(sketch, ties=["split"]).point.prevalence == {
         "split": Fraction(2, 3),
         "x": Fraction(1, 3),
     }
 
 
 def test_majority_vote_single_classifier_is_its_own_key():
-    ev = majority_vote(from_counts({"a": 3, "c": 1}, labels=["a", "b", "c"]))
+    ev = evaluate_majority(from_counts({"a": 3, "c": 1}, labels=["a", "b", "c"]))
     assert ev.point.prevalence == {"a": Fraction(3, 4), "b": 0, "c": Fraction(1, 4)}
     assert ev.point.accuracy["c0"] == {"a": 1, "b": None, "c": 1}
 
@@ -305,16 +305,16 @@ def test_majority_vote_single_classifier_is_its_own_key():
 def test_majority_vote_rejects_bad_tie_rules(ties):
     sketch = from_counts({"ab": 1}, labels=["a", "b"])
     with pytest.raises(SpecError, match="ties"):
-        majority_vote(sketch, ties=ties)
+        evaluate_majority(sketch, ties=ties)
 
 
 def test_majority_vote_rejects_non_sketches():
     with pytest.raises(SketchError, match="needs a Sketch"):
-        majority_vote({("a", "b"): 1})
+        evaluate_majority({("a", "b"): 1})
 
 
 def test_majority_vote_evaluation_serialises():
-    text = majority_vote(datasets.load("acs_employment")).to_json()
+    text = evaluate_majority(datasets.load("acs_employment")).to_json()
     assert '"method": "majority"' in text and '"3583/20000"' in text
 
 
@@ -330,7 +330,7 @@ def test_majority_vote_counts_agrees_with_majority_vote(tests, data):
     assert prevalence.shape == (len(same), r) and accuracy.shape == (len(same), n, r)
     label_ties = ties if rule != "prefer" else [sketches[0].labels[k] for k in ties]
     for k, sketch in enumerate(sketches):
-        ev = majority_vote(sketch, ties=label_ties)
+        ev = evaluate_majority(sketch, ties=label_ties)
         for ell, lab in enumerate(sketch.labels):
             exact = ev.point.prevalence[lab]
             assert (
@@ -363,14 +363,14 @@ def test_majority_vote_counts_refuses_wrong_sizes_quickly(n_classifiers, n_label
 def test_majority_vote_names_huge_or_array_ties_without_failing():
     sketch = Sketch.from_counts({"aa": 2, "ab": 1}, labels=["a", "b"])
     with pytest.raises(SpecError, match=r"unknown \[an integer of 16610 bits\]"):
-        majority_vote(sketch, ties=[10**5000])
+        evaluate_majority(sketch, ties=[10**5000])
     with pytest.raises(SpecError, match=r"ties: .* must be 'split', 'drop', a label or a sequence of labels"):
-        majority_vote(sketch, ties=[np.array([])])
+        evaluate_majority(sketch, ties=[np.array([])])
     with pytest.raises(SketchError, match=r"majority voting needs at least 2 labels, got 1"):
         majority_vote_counts([1], 2**63, np.int64(1))
 
 
-# -- abstentions do not vote (issue 21: majority_vote raised a bare ValueError) -----------------------
+# -- abstentions do not vote (issue 21: evaluate_majority raised a bare ValueError) -----------------------
 @st.composite
 def abstaining_items(draw):
     """Items of N classifiers, R labels and one or two abstentions; some items all abstentions."""
@@ -388,7 +388,7 @@ def test_majority_vote_with_abstentions_equals_item_by_item_brute_force(items, r
     rows, labels, abstain, classifiers = items
     ties = _ties(rule, labels, data)
     sketch = Sketch.from_decisions(rows, labels=labels, abstain=abstain)
-    ev = majority_vote(sketch, ties=ties)
+    ev = evaluate_majority(sketch, ties=ties)
     prevalence, accuracy, partition = _brute_force(rows, labels, classifiers, ties, abstain)
     assert ev.point.prevalence == prevalence and ev.point.accuracy == accuracy
     assert {lab: dict(cells) for lab, cells in ev.partition.items()} == {
@@ -432,11 +432,11 @@ def _shares(rows, labels, ties, abstain):
 def test_majority_vote_items_without_a_vote_are_left_out():
     sketch = Sketch.from_decisions([["a", "?"], ["?", "?"], ["b", "b"]], labels=["a", "b"], abstain=["?"])
     for ties in ("split", "drop", "b", ["a", "b"]):
-        ev = majority_vote(sketch, ties=ties)
+        ev = evaluate_majority(sketch, ties=ties)
         assert ev.point.prevalence == {"a": Fraction(1, 2), "b": Fraction(1, 2)}
         assert ev.point.accuracy["c1"] == {"a": 0, "b": 1}
         assert ev.point.response["c1"]["a"] == {"a": 0, "b": 0, "?": 1}
-    nothing = majority_vote(Sketch.from_decisions([["?", "?"]], labels=["a", "b"], abstain=["?"]))
+    nothing = evaluate_majority(Sketch.from_decisions([["?", "?"]], labels=["a", "b"], abstain=["?"]))
     assert all(v is None for v in nothing.point.values())
     assert [a.kind for a in nothing.alarms] == ["blind_spot"] and "no vote" in nothing.alarms[0].detail
 
@@ -449,7 +449,7 @@ def test_majority_vote_intervals_with_abstentions_resample_the_abstaining_sketch
         labels=["a", "b"],
         abstain=["?"],
     )
-    ev = majority_vote(sketch)
+    ev = evaluate_majority(sketch)
     boot = confidence_intervals(ev, sketch, "bootstrap", n_boot=200, seed=1)
     assert boot.intervals.failed == {}
     for c, row in ev.point.accuracy.items():

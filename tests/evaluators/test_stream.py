@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import evalgebra.fileio
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.majority import majority_vote
+from evalgebra.evaluators.majority import evaluate_majority
 from evalgebra.evaluators.stream import STREAM_FORMAT, StreamEvaluator
 from evalgebra.testing import labelled_tests, specs
 
@@ -75,8 +75,8 @@ def test_stream_evaluate_equals_evaluating_the_one_shot_sketch(test):
     half = len(test.truth) // 2
     for rows in (slice(0, half), slice(half, None)):
         stream.ingest(test.decisions[rows], population=test.population[rows])
-    assert stream.evaluate("majority") == majority_vote(_one_shot(test))
-    assert stream.evaluate("majority", ties="drop") == majority_vote(_one_shot(test), ties="drop")
+    assert stream.evaluate("majority") == evaluate_majority(_one_shot(test))
+    assert stream.evaluate("majority", ties="drop") == evaluate_majority(_one_shot(test), ties="drop")
 
 
 def test_stream_sparse_state_for_many_patterns_equals_one_shot():

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.independent.abstention import abstention_evaluation
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
-from evalgebra.evaluators.many_labels.solve import DETAIL_UNDECIDED, evaluate_counts_many
+from evalgebra.evaluators.independent.abstention import evaluate_abstentions
+from evalgebra.evaluators.independent.algebraic import evaluate_independent
+from evalgebra.evaluators.many_labels.solve import DETAIL_UNDECIDED, evaluate_counts_many_labels
 from evalgebra.evaluators.trio_alignment import (
     combine_trios,
     combined_evaluation,
@@ -84,7 +84,7 @@ def test_trios_of_five_classifiers_four_labels_give_the_truth_or_one_renaming():
     """Regression: every trio held the truth, several decoded other renamings, and the chosen point
     was the mean of all ten (prevalences 13/70, 13/70, 31/70, 13/70): an evaluation of nothing."""
     truth = _regression_truth()
-    result = algebraic_evaluation(expected_sketch(truth).unlabelled())
+    result = evaluate_independent(expected_sketch(truth).unlabelled())
     decoded = {tuple(t.point.prevalence.values()) for t in result.trios}
     assert len(result.trios) == 10 and len(decoded) > 1  # the trios decode different renamings
     for trio in result.trios:  # every trio holds the truth
@@ -105,7 +105,7 @@ def test_trios_of_binary_classifiers_that_decode_both_sides_give_the_truth_or_it
         4: {"a": "1/6", "b": "1/4"},
     }
     truth = EvaluationPoint.from_values(EnsembleSpec(5, 2), {"a": "1/3"}, accuracy=accuracy)
-    result = algebraic_evaluation(expected_sketch(truth).unlabelled())
+    result = evaluate_independent(expected_sketch(truth).unlabelled())
     assert {t.point.prevalence["a"] for t in result.trios} == {Fraction(1, 3), Fraction(2, 3)}
     assert "trio_disagreement" not in result.alarm_kinds()
     assert len(_renamings(result.point, truth)) == 1 and _exact(result.point)
@@ -147,7 +147,7 @@ def _check_renamings(result: Evaluation, truth: EvaluationPoint) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=SLOW)
 @given(independent_points())
 def test_combined_trios_are_the_truth_or_one_renaming(truth):
-    _check_renamings(algebraic_evaluation(expected_sketch(truth).unlabelled()), truth)
+    _check_renamings(evaluate_independent(expected_sketch(truth).unlabelled()), truth)
 
 
 def _abstaining_coin_and_three() -> EvaluationPoint:
@@ -165,7 +165,7 @@ def _abstaining_coin_and_three() -> EvaluationPoint:
 @example(_abstaining_coin_and_three())  # found by Hypothesis: floats in an exact evaluation
 def test_abstention_combined_trios_are_the_truth_or_one_renaming(truth):
     sketch = expected_sketch(truth).unlabelled()
-    evaluate = abstention_evaluation if truth.spec.abstain else algebraic_evaluation
+    evaluate = evaluate_abstentions if truth.spec.abstain else evaluate_independent
     _check_renamings(evaluate(sketch), truth)
 
 
@@ -175,7 +175,7 @@ def test_abstention_rows_stay_exact_beside_a_classifier_no_trio_fixes():
     point is exact, c0's abstention rows are fixed by its pairs with c1..c3 (1/3 under each label),
     and its label rows are None with a blind_spot alarm naming it."""
     truth = _abstaining_coin_and_three()
-    result = abstention_evaluation(expected_sketch(truth).unlabelled())
+    result = evaluate_abstentions(expected_sketch(truth).unlabelled())
     assert [t.classifiers for t in result.trios if not t.alarms] == [("c1", "c2", "c3")]
     assert len(_renamings(result.point, truth)) == 1 and _exact(result.point)
     rows = result.point.response_rows()
@@ -189,7 +189,7 @@ def test_abstention_rows_stay_exact_beside_a_classifier_no_trio_fixes():
 # -- trios that cannot be aligned are reported, not averaged ---------------------------------------
 def _trio(names: tuple[str, ...], prevalence: dict[str, str], rows: dict[str, dict[str, str]]) -> Evaluation:
     point = EvaluationPoint.from_values(EnsembleSpec(3, 3), prevalence, response={i: rows for i in range(3)})
-    return evaluate_counts_many(expected_sketch(point).count_vector().tolist(), ("a", "b", "c"), names)
+    return evaluate_counts_many_labels(expected_sketch(point).count_vector().tolist(), ("a", "b", "c"), names)
 
 
 def test_exact_trios_that_disagree_are_not_combined():
@@ -222,7 +222,7 @@ def test_sampled_sketch_with_rational_trios_that_disagree_is_not_combined():
     sketch = Sketch.from_counts(
         {"aaaa": 1, "aaab": 3, "aaba": 3, "abab": 1, "baaa": 4, "baba": 1, "bbab": 1}, labels=["a", "b"]
     )
-    result = algebraic_evaluation(sketch)
+    result = evaluate_independent(sketch)
     usable = [t for t in result.trios if not {"blind_spot", "complex"} & t.alarm_kinds()]
     assert len(usable) >= 2 and all(_exact(p) for t in usable for p in t.points)
     agree = []
@@ -249,7 +249,7 @@ def test_trios_whose_best_renaming_is_tied_are_not_combined():
 
     def trio(names, accuracy):
         point = Estimate({"a": 0.5, "b": 0.5}, {c: row for c, row in zip(names, accuracy)})
-        return Evaluation("algebraic", labels, names, (point,), 0)
+        return Evaluation(method="algebraic", labels=labels, classifiers=names, points=(point,), chosen=0)
 
     trios = [
         trio(("c0", "c1", "c2"), [blind, {"a": 0.9, "b": 0.7}, {"a": 0.8, "b": 0.6}]),
@@ -267,7 +267,7 @@ def test_sampled_trios_that_differ_are_aligned_then_averaged_with_an_alarm():
 
     def trio(names, p, accuracy):
         point = Estimate({"a": p, "b": 1 - p}, dict(zip(names, accuracy)))
-        return Evaluation("algebraic", labels, names, (point,), 0)
+        return Evaluation(method="algebraic", labels=labels, classifiers=names, points=(point,), chosen=0)
 
     first = trio(("c0", "c1", "c2"), 0.25, [{"a": 0.75, "b": 0.65}] * 3)
     second = trio(("c0", "c1", "c3"), 0.77, [{"a": 0.36, "b": 0.24}] * 3)  # the other side, a little off

@@ -19,7 +19,7 @@ import pytest
 from evalgebra.builder import GeneratingSet
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
-from evalgebra.evaluators.many_labels.solve import evaluate_counts_many
+from evalgebra.evaluators.many_labels.solve import evaluate_counts_many_labels
 from evalgebra.generated import many_labels as generated
 from evalgebra.groebner.backends import available_backends
 from evalgebra.groebner.elimination import evaluation_ideal, groebner_basis
@@ -82,7 +82,7 @@ def test_four_labels_groebner_variety_equals_generated_eliminant_points():
         basis.dimension() == 0 and n_points == point_count(basis, distinct=False) == math.factorial(4) == 24
     )
 
-    result = evaluate_counts_many(counts, LABELS)
+    result = evaluate_counts_many_labels(counts, LABELS)
     assert result.ok and len(result.points) == 24
     candidates = [_named(p, spec, gs) for p in result.points]
     observed = gs.observed_values(sketch)

@@ -17,7 +17,7 @@ import pytest
 
 from evalgebra.errors import SpecError
 from evalgebra.groebner import available_backends, containing_variety, runner
-from evalgebra.groebner.backends import BACKENDS, FlintBackend, register
+from evalgebra.groebner.backends import BACKENDS, FlintBackend, register_backend
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.groebner.runner import (
     DEFAULT_TIME_LIMIT,
@@ -187,7 +187,7 @@ def test_a_backend_registered_later_runs_in_a_child_of_its_own(monkeypatch):
     class Renamed(FlintBackend):
         name = f"flint_{uuid.uuid4().hex[:8]}"
 
-    register(Renamed())
+    register_backend(Renamed())
     try:
         out_ring, basis = run_backend(
             Renamed.name, "groebner", ring, [ring.parse("x^2 - y"), ring.parse("y - 4")]

@@ -18,9 +18,9 @@ def _seed_takers():
     from evalgebra.datasets.crowd import sparse_crowd
     from evalgebra.datasets.judges import llm_judges
     from evalgebra.evaluators.dispatch import evaluate
-    from evalgebra.evaluators.hui_walter.gibbs import gibbs_hui_walter
+    from evalgebra.evaluators.hui_walter.gibbs import evaluate_hui_walter_gibbs
     from evalgebra.evaluators.intervals.confidence import confidence_intervals
-    from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.majority import evaluate_majority
     from evalgebra.groebner.identifiability import random_point
     from evalgebra.search.failure import subsample
     from evalgebra.spec import EnsembleSpec
@@ -37,7 +37,9 @@ def _seed_takers():
         "sparse_crowd": lambda s: sparse_crowd(seed=s, n_tasks=10, n_workers=6, per_task=3),
         "sparse_evaluation": lambda s: sparse_evaluation(crowd, seed=s),
         "DawidSkeneAlgebraic": lambda s: DawidSkeneAlgebraic(seed=s),
-        "gibbs_hui_walter": lambda s: gibbs_hui_walter(two, iterations=10, burn_in=1, chains=1, seed=s),
+        "evaluate_hui_walter_gibbs": lambda s: evaluate_hui_walter_gibbs(
+            two, iterations=10, burn_in=1, chains=1, seed=s
+        ),
         "labelled_test": lambda s: labelled_test(point, seed=s),
         "subsample": lambda s: subsample(three, 3, rng=s),
         "sample_labelled_tests": lambda s: sample_labelled_tests(three, size=2, seed=s),
@@ -45,7 +47,7 @@ def _seed_takers():
         "evaluate": lambda s: evaluate(three, intervals="bootstrap", n_boot=10, seed=s),
         "evaluate with abstentions": lambda s: evaluate(abstaining, intervals="bootstrap", n_boot=10, seed=s),
         "confidence_intervals": lambda s: confidence_intervals(
-            majority_vote(three), three, n_boot=10, seed=s
+            evaluate_majority(three), three, n_boot=10, seed=s
         ),
         "random.Random": lambda s: sample_labelled_tests(three, size=1, seed=random.Random(s or 0)),
     }

@@ -10,7 +10,7 @@ import pytest
 from evalgebra.crowd.sparse import sparse_evaluation
 from evalgebra.datasets.crowd import sparse_crowd
 from evalgebra.evaluators.independent.batch import evaluate_batch
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels
 from evalgebra.results import BatchResult
 
 COUNTS = [84, 36, 51, 39, 68, 52, 77, 73]
@@ -37,8 +37,8 @@ def test_batch_result_of_evaluate_batch_reads_as_before_and_flags_decoded_rows()
 def test_batch_result_of_evaluate_batch_many_has_ok_as_decoded():
     rows = np.array([[10] * 27, [0] * 27], dtype=float)
     with np.errstate(all="ignore"):
-        out = evaluate_batch_many(rows, 3)
-    assert out.method == "evaluate_batch_many"
+        out = evaluate_batch_many_labels(rows, 3)
+    assert out.method == "evaluate_batch_many_labels"
     assert out.decoded.tolist() == out["ok"].tolist()
     assert out["prevalence"].shape == (2, 3) and out["response"].shape == (2, 3, 3, 3)
 

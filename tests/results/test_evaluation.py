@@ -62,10 +62,22 @@ def test_evaluation_structure_records_independence_for_the_independent_methods_o
 def test_evaluation_structure_defaults_to_the_methods_own_assumption():
     direct = evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73])  # called directly, not through evaluate
     assert direct.structure == "independent" and repr(direct).startswith("Evaluation(algebraic; classifiers")
-    bare = Evaluation("majority", ("a", "b"), ("c0",), (), None)
+    bare = Evaluation(method="majority", labels=("a", "b"), classifiers=("c0",), points=(), chosen=None)
     assert bare.structure is None and "structure" not in bare.to_dict()
-    assert Evaluation("hui_walter", ("a", "b"), ("c0",), (), None).structure == "independent"
-    given = Evaluation("algebraic", ("a", "b"), ("c0", "c1"), (), None, structure="c0-c1")
+    assert (
+        Evaluation(
+            method="hui_walter", labels=("a", "b"), classifiers=("c0",), points=(), chosen=None
+        ).structure
+        == "independent"
+    )
+    given = Evaluation(
+        method="algebraic",
+        labels=("a", "b"),
+        classifiers=("c0", "c1"),
+        points=(),
+        chosen=None,
+        structure="c0-c1",
+    )
     assert given.structure == "c0-c1" and given.to_dict()["structure"] == "c0-c1"
 
 

@@ -49,10 +49,22 @@ def test_evaluation_carries_the_evidence_into_json_and_summary():
     evidence = StructureEvidence(
         "bic", 10, (_candidate("independent", (), -5.0, 9, 10),), 0, "exhaustive", ("n",)
     )
-    result = Evaluation("algebraic", ("a", "b"), ("c0",), (POINT,), 0, structure_evidence=evidence)
+    result = Evaluation(
+        method="algebraic",
+        labels=("a", "b"),
+        classifiers=("c0",),
+        points=(POINT,),
+        chosen=0,
+        structure_evidence=evidence,
+    )
     assert result.to_dict()["structure_evidence"]["statement"] == "no two classifiers are dependent"
     assert "structure chosen by BIC: no two classifiers are dependent" in result.summary()
-    assert "structure_evidence" not in Evaluation("algebraic", ("a", "b"), ("c0",), (POINT,), 0).to_dict()
+    assert (
+        "structure_evidence"
+        not in Evaluation(
+            method="algebraic", labels=("a", "b"), classifiers=("c0",), points=(POINT,), chosen=0
+        ).to_dict()
+    )
 
 
 def test_unknown_criterion_is_refused():

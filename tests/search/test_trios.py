@@ -15,7 +15,7 @@ from evalgebra.data.point import EvaluationPoint, evaluation_point
 from evalgebra.data.simulate import labelled_test
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation as evaluate_algebraic
+from evalgebra.evaluators.independent.algebraic import evaluate_independent as evaluate_algebraic
 from evalgebra.evaluators.independent.closed_form import evaluate_counts
 from evalgebra.evaluators.independent.distance import containing_distance
 from evalgebra.results import Estimate

@@ -72,7 +72,14 @@ import numpy as np
 
 from evalgebra.engines import TIME_LIMIT_VARIABLE, default_time_limit, msolve_binary, msolve_parametrisation
 from evalgebra.errors import EvalgebraError, SpecError
-from evalgebra.evaluators.correlated.complete_pairs_system import central_moments, moment_matrix, residual
+from evalgebra.evaluators.correlated.complete_pairs_system import (
+    PAIRS,
+    TRIPLES,
+    N,
+    central_moments,
+    moment_matrix,
+    residual,
+)
 from evalgebra.evaluators.correlated.complete_pairs_tracking import simplest_between, tracked_solutions
 from evalgebra.numbers.real_algebraic import as_fraction
 
@@ -87,9 +94,6 @@ __all__ = [
     "solve_system",
 ]
 
-N = 5
-PAIRS: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 2))
-TRIPLES: tuple[tuple[int, ...], ...] = tuple(combinations(range(N), 3))
 VARIABLES = ("p", "d0", "d1", "d2", "d3", "d4")
 
 Poly = dict[tuple[int, ...], Fraction]

@@ -28,6 +28,7 @@ import numpy as np
 from evalgebra.generated.structures.common import MOMENTS_5, moments_5
 
 __all__ = [
+    "N",
     "central_moments",
     "PAIRS",
     "TRIPLES",

@@ -87,7 +87,7 @@ from evalgebra.evaluators.correlated.structured_points import (
     observed_moments,
     point_estimates,
 )
-from evalgebra.evaluators.independent.closed_form import DECODINGS, prevalence_bounds
+from evalgebra.evaluators.independent.closed_form import TWO_LABEL_DECODINGS, prevalence_bounds
 from evalgebra.generated.structures.common import Blind
 from evalgebra.generated.structures.common import div as generated_div
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
@@ -539,8 +539,8 @@ def evaluate_structured_counts(
         classifiers = tuple(f"c{i}" for i in range(max(0, len(counts) - 1).bit_length()))
     classifiers = tuple(str(c) for c in classifiers)
     ints = _counts(counts, 2 ** len(classifiers))
-    if not isinstance(decoding, str) or decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    if not isinstance(decoding, str) or decoding not in TWO_LABEL_DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(TWO_LABEL_DECODINGS)}")
     if prevalence_range is not None and decoding == "total_accuracy":
         decoding = "prevalence_range"
     bounds = prevalence_bounds(prevalence_range) if decoding == "prevalence_range" else None
@@ -582,7 +582,14 @@ def _evaluation(
     )
     assumed = ",".join("-".join(classifiers[i] for i in subset) for subset in match.structure)
     return Evaluation(
-        "algebraic", labels, classifiers, tuple(estimates), chosen, partition, alarms, structure=assumed
+        method="algebraic",
+        labels=labels,
+        classifiers=classifiers,
+        points=tuple(estimates),
+        chosen=chosen,
+        partition=partition,
+        alarms=alarms,
+        structure=assumed,
     )
 
 

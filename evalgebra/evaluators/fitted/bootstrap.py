@@ -72,7 +72,7 @@ FITTED_RESAMPLES = 1000
 #: Largest number of (resample, cell, label) entries refitted in one vectorised call.
 _CHUNK = 1 << 22
 
-Key = tuple[str, ...]
+StatisticKey = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -240,9 +240,9 @@ def bootstrap_fit(
 
 
 # -- the statistics of the chosen point ----------------------------------------------------------
-def _keys(sketch: Sketch) -> list[Key]:
+def _keys(sketch: Sketch) -> list[StatisticKey]:
     labels, classifiers, responses = sketch.labels, sketch.classifiers, sketch.responses
-    keys: list[Key] = [("prevalence", t) for t in labels]
+    keys: list[StatisticKey] = [("prevalence", t) for t in labels]
     keys += [("accuracy", c, t) for c in classifiers for t in labels]
     if len(labels) >= 3 or sketch.abstain:
         keys += [("response", c, t, r) for c in classifiers for t in labels for r in responses]
@@ -261,7 +261,7 @@ def _draw_values(draws: FittedDraws, cells: Cells, sketch: Sketch) -> np.ndarray
     return np.concatenate(parts, axis=1)
 
 
-def _value(point: Estimate, key: Key) -> float:
+def _value(point: Estimate, key: StatisticKey) -> float:
     tree: Any = getattr(point, key[0])
     for part in key[1:]:
         tree = tree.get(part) if isinstance(tree, dict) else None
@@ -273,7 +273,7 @@ def _value(point: Estimate, key: Key) -> float:
         return np.nan
 
 
-def _tree(keys: list[Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
+def _tree(keys: list[StatisticKey], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, pair in zip(keys, pairs):
         node = out
@@ -348,8 +348,8 @@ def fitted_intervals(
     info = IntervalInfo(
         "bootstrap",
         float(level),
-        int(n_boot),
-        seed,
+        n_boot=int(n_boot),
+        seed=seed,
         failed=draws.failed(),
         estimator="fitted",
         relabelled=int(draws.relabelled.sum()),

@@ -68,7 +68,7 @@ from evalgebra.evaluators.fitted.em import Cells, Parameters, em
 from evalgebra.evaluators.fitted.fit import FittedModel, goodness_of_fit
 from evalgebra.likelihood.independent import binary_score_system, rates_from_moments
 from evalgebra.likelihood.solve import solve_score
-from evalgebra.results.certificate import UNDECIDED, Certificate
+from evalgebra.results.certificate import UNDECIDED, LikelihoodCertificate
 
 __all__ = ["certify_fitted", "binary_counts", "PRECISION"]
 
@@ -182,8 +182,8 @@ def _twins(box: Sequence[tuple[Fraction, Fraction]], other: Sequence[tuple[Fract
     return all(lo <= -o_lo and -o_hi <= hi for (lo, hi), (o_lo, o_hi) in zip(box, other))
 
 
-def _undecided(reason: str, em_value: float, started: float, **known: Any) -> Certificate:
-    return Certificate(
+def _undecided(reason: str, em_value: float, started: float, **known: Any) -> LikelihoodCertificate:
+    return LikelihoodCertificate(
         UNDECIDED,
         reason,
         known.get("critical_points"),
@@ -212,7 +212,7 @@ def _orient(p: float, low: np.ndarray, high: np.ndarray, near: Parameters) -> Pa
 
 def certify_fitted(
     fitted: FittedModel, *, time_limit: float | None = None
-) -> tuple[FittedModel, Certificate]:
+) -> tuple[FittedModel, LikelihoodCertificate]:
     r"""Certify (or refute, or leave undecided) that the fitted point is the global maximum.
 
     Parameters
@@ -225,7 +225,7 @@ def certify_fitted(
 
     Returns
     -------
-    (FittedModel, Certificate)
+    (FittedModel, LikelihoodCertificate)
         With ``global_maximum`` true the fit's chosen run is the certified critical point (EM run
         from it, named ``certified``, appended to the runs); otherwise the fit is returned as it was.
     """
@@ -314,7 +314,7 @@ def certify_fitted(
                 )
         beaten = [name for name, value, kind in strata if kind == "exact" and value > best]
         if beaten:
-            return fitted, Certificate(
+            return fitted, LikelihoodCertificate(
                 False,
                 f"the stratum '{beaten[0]}' attains more than every critical point inside the box",
                 len(points),
@@ -355,7 +355,7 @@ def certify_fitted(
     reason = "the best critical point exceeds every stratum's bound" + (
         "" if reached else "; EM had stopped at a lower local maximum, replaced by the certified point"
     )
-    return certified, Certificate(
+    return certified, LikelihoodCertificate(
         True,
         reason,
         len(points),

@@ -18,9 +18,9 @@ appended to ``points``; the verdict (:mod:`evalgebra.results.fit`) chooses:
 Examples
 --------
 >>> from evalgebra import datasets
->>> from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+>>> from evalgebra.evaluators.independent.algebraic import evaluate_independent
 >>> sketch = datasets.load("bigbench_mistake").unlabelled()
->>> exact = algebraic_evaluation(sketch)
+>>> exact = evaluate_independent(sketch)
 >>> exact.point is None, sorted(exact.alarm_kinds())
 (True, ['complex'])
 >>> result = with_fit(exact, sketch)
@@ -83,9 +83,9 @@ def reproduces_counts(result: Evaluation, sketch: Sketch) -> bool:
     """The chosen point's partition by true label sums to every count exactly (``True`` without one).
 
     >>> from evalgebra import datasets
-    >>> from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+    >>> from evalgebra.evaluators.independent.algebraic import evaluate_independent
     >>> sketch = datasets.load("acs_employment").unlabelled()
-    >>> reproduces_counts(algebraic_evaluation(sketch), sketch)
+    >>> reproduces_counts(evaluate_independent(sketch), sketch)
     True
     """
     if not result.partition:
@@ -253,19 +253,19 @@ def with_fit(
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
     info = FitInfo(
-        verdict,
-        index,
-        log_likelihood,
-        fitted.saturated_log_likelihood,
-        g2,
-        goodness.df,
-        p_value,
-        goodness.note,
-        level,
-        fitted.start_names,
-        fitted.chosen,
-        run.converged,
-        run.iterations,
+        verdict=verdict,
+        fitted_index=index,
+        log_likelihood=log_likelihood,
+        saturated_log_likelihood=fitted.saturated_log_likelihood,
+        g2=g2,
+        df=goodness.df,
+        p_value=p_value,
+        note=goodness.note,
+        level=level,
+        starts=fitted.start_names,
+        chosen_start=fitted.chosen,
+        converged=run.converged,
+        iterations=run.iterations,
     )
     return dataclasses.replace(
         result,

@@ -25,7 +25,7 @@ that level's rate times the number of candidates.
 Candidates are limited so that the search stays fast: every one is fitted when there are at most
 :data:`MAX_EXHAUSTIVE`; beyond that (five classifiers and more) the search is *greedy*, adding at
 each step the pair that lowers the BIC most among those that keep the structure identifiable, and
-stopping when none does; and the search stops after :data:`TIME_LIMIT` seconds (the notes say so).
+stopping when none does; and the search stops after :data:`SELECTION_TIME_LIMIT` seconds (the notes say so).
 Structures with subsets of three or more classifiers are evaluated with ``structure=`` but are not
 candidates here: the question asked of a panel is which *pairs* of judges err together, and on four
 classifiers the atlas's other finite structures leave their correlations free.
@@ -90,14 +90,14 @@ __all__ = [
     "select_structure",
     "identifiable_pair_structures",
     "MAX_EXHAUSTIVE",
-    "TIME_LIMIT",
+    "SELECTION_TIME_LIMIT",
     "LIKELIHOOD_TIE",
 ]
 
 #: Candidates fitted one and all when there are at most this many; beyond, the greedy search.
 MAX_EXHAUSTIVE = 64
 #: Seconds after which the search stops (the candidates fitted so far are compared).
-TIME_LIMIT = 30.0
+SELECTION_TIME_LIMIT = 30.0
 #: Log-likelihoods closer than this are equal to the fits' precision: candidates with as many parameters
 #: are then reported as indistinguishable (``StructureEvidence.tied``).
 LIKELIHOOD_TIE = 1e-3
@@ -230,7 +230,7 @@ def select_structure(
     *,
     level: float = 0.01,
     options: dict[str, Any] | None = None,
-    time_limit: float = TIME_LIMIT,
+    time_limit: float = SELECTION_TIME_LIMIT,
 ) -> Evaluation:
     r"""The evaluation of the structure of smallest BIC, with every candidate's evidence.
 
@@ -383,10 +383,10 @@ def _structured(
     except SpecError as error:
         notes.append(f"no exact evaluation of {_names(structure, tuple(sketch.classifiers))}: {error}")
         return Evaluation(
-            "algebraic",
-            tuple(sketch.labels),
-            tuple(sketch.classifiers),
-            (),
-            None,
+            method="algebraic",
+            labels=tuple(sketch.labels),
+            classifiers=tuple(sketch.classifiers),
+            points=(),
+            chosen=None,
             structure=_names(structure, tuple(sketch.classifiers)),
         )

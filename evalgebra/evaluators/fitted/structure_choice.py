@@ -180,10 +180,10 @@ def independent_start(sketch: Sketch, structure: Structure) -> StructurePoint | 
     >>> abs(start.prevalence - fitted) < 1e-9, start.correlation.tolist()
     (True, [[0.0, 0.0]])
     """
-    from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+    from evalgebra.evaluators.independent.algebraic import evaluate_independent
 
     pooled = sketch.pooled().unlabelled()
-    result = with_fit(algebraic_evaluation(pooled), pooled)
+    result = with_fit(evaluate_independent(pooled), pooled)
     assert result.fit is not None and result.fit.fitted_index is not None
     return structure_start(
         result.points[result.fit.fitted_index], structure, pooled.classifiers, pooled.labels
@@ -281,19 +281,19 @@ def with_structure_fit(
             verdict, chosen, partition = "none", None, {}
     run = fit.runs[fit.chosen]
     info = FitInfo(
-        verdict,
-        index,
-        log_likelihood,
-        fit.saturated_log_likelihood,
-        g2,
-        goodness.df,
-        p_value,
-        goodness.note,
-        level,
-        fit.start_names,
-        fit.chosen,
-        run.converged,
-        run.iterations,
+        verdict=verdict,
+        fitted_index=index,
+        log_likelihood=log_likelihood,
+        saturated_log_likelihood=fit.saturated_log_likelihood,
+        g2=g2,
+        df=goodness.df,
+        p_value=p_value,
+        note=goodness.note,
+        level=level,
+        starts=fit.start_names,
+        chosen_start=fit.chosen,
+        converged=run.converged,
+        iterations=run.iterations,
     )
     return dataclasses.replace(
         result, points=(*result.points, fitted_point), chosen=chosen, partition=partition, fit=info

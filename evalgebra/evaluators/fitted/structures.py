@@ -82,7 +82,7 @@ __all__ = ["StructurePoint", "StructureModel", "StructureRun", "StructureFit", "
 #: A start's rates are moved at least this far inside ``(0, 1)`` (a rate at 0 or 1 would pin the climb).
 RATE_MARGIN = 1e-6
 #: The largest classifier count fitted (``2^N`` patterns are enumerated).
-MAX_CLASSIFIERS = 12
+MAX_STRUCTURE_CLASSIFIERS = 12
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,8 +156,10 @@ class StructureModel:
     """
 
     def __init__(self, n_classifiers: int, structure: Structure) -> None:
-        if not 1 <= n_classifiers <= MAX_CLASSIFIERS:
-            raise SpecError(f"fits structures on 1 to {MAX_CLASSIFIERS} classifiers, got {n_classifiers}")
+        if not 1 <= n_classifiers <= MAX_STRUCTURE_CLASSIFIERS:
+            raise SpecError(
+                f"fits structures on 1 to {MAX_STRUCTURE_CLASSIFIERS} classifiers, got {n_classifiers}"
+            )
         subsets = tuple(tuple(sorted(int(i) for i in s)) for s in structure)
         if any(len(s) < 2 or len(set(s)) != len(s) or s[0] < 0 or s[-1] >= n_classifiers for s in subsets):
             raise SpecError(

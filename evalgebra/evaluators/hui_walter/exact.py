@@ -10,9 +10,9 @@ derivation corrects the paper's printed eq. 3). Both evaluations, swapped by the
 populations every pair of populations is evaluated and the pairs must agree.
 
 The Gibbs sampler on the counts (any number of binary tests and populations) is
-:func:`evalgebra.evaluators.hui_walter.gibbs.gibbs_hui_walter`; the online variant, which re-evaluates
-this closed form after every batch of a stream, is
-:class:`evalgebra.evaluators.hui_walter.online.OnlineHuiWalter`.
+:func:`evalgebra.evaluators.hui_walter.gibbs.evaluate_hui_walter_gibbs`; the online variant, which
+re-evaluates this closed form after every batch of a stream, is
+:class:`evalgebra.evaluators.hui_walter.online.OnlineHuiWalterEvaluator`.
 
 Failure modes of the closed form are alarms: ``complex`` (the paper's discriminant ``F`` is
 imaginary: ``R < 0``), ``irrational`` (``R`` is not a square: on this test the tests were not
@@ -73,19 +73,19 @@ from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 
 __all__ = [
-    "DECODINGS",
+    "HUI_WALTER_DECODINGS",
     "HuiWalterEstimate",
     "evaluate_hui_walter",
     "evaluate_cross_tabs",
     "hui_walter_truth",
     "hui_walter_estimate",
     "check_hui_walter_sketch",
-    "check_decoding",
+    "check_hui_walter_decoding",
     "as_float",
 ]
 
 #: Rules that pick one side of the label-swap symmetry (closed form and sampler alike).
-DECODINGS = ("youden", "total_accuracy")
+HUI_WALTER_DECODINGS = ("youden", "total_accuracy")
 
 _N_STATS = len(generated.STATISTICS)
 
@@ -211,10 +211,10 @@ def _side(point: Sequence[Any], sizes: Sequence[int], decoding: str) -> int:
     return _sign(2 * total - n * sum(sizes))
 
 
-def check_decoding(decoding: str) -> None:
-    """Raise :class:`SpecError` unless ``decoding`` is one of :data:`DECODINGS`."""
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+def check_hui_walter_decoding(decoding: str) -> None:
+    """Raise :class:`SpecError` unless ``decoding`` is one of :data:`HUI_WALTER_DECODINGS`."""
+    if decoding not in HUI_WALTER_DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(HUI_WALTER_DECODINGS)}")
 
 
 # -- the closed form ----------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def evaluate_cross_tabs(
     >>> evaluate_cross_tabs([[10, 30, 30, 10], [12, 30, 30, 8]]).alarm_kinds()
     {'complex'}
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     rows = [list(row) for row in counts]
     ints = [int(c) for row in rows for c in row]
     if (
@@ -401,7 +401,15 @@ def evaluate_cross_tabs(
                         weight = weight * (acc if r == ell else 1 - acc)
                     share = share + weight
                 partition[labels[ell]].append(((labels[d0], labels[d1]), share))
-    return Evaluation("hui_walter", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+    return Evaluation(
+        method="hui_walter",
+        labels=labels,
+        classifiers=classifiers,
+        points=estimates,
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 def _statistic_name(
@@ -433,7 +441,7 @@ def check_hui_walter_sketch(
         )
         raise SpecError(
             f"this Hui-Walter method needs {wanted} classifiers, the sketch has {n}"
-            + (" (marginalise to a pair, or use gibbs_hui_walter)" if max_classifiers else "")
+            + (" (marginalise to a pair, or use evaluate_hui_walter_gibbs)" if max_classifiers else "")
         )
     if len(sketch.populations) < min_populations:
         raise SpecError(
@@ -482,7 +490,7 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
     >>> result.alarms, len(result.points)
     ((), 2)
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, 2, 2)
     populations = tuple(sketch.populations)
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
@@ -528,7 +536,14 @@ def evaluate_hui_walter(sketch: Sketch, decoding: str = "youden") -> Evaluation:
         )
     usable = any(isinstance(pair.point, HuiWalterEstimate) for pair in pairs)
     return Evaluation(
-        "hui_walter", labels, classifiers, (combined,), 0 if usable else None, {}, tuple(alarms), tuple(pairs)
+        method="hui_walter",
+        labels=labels,
+        classifiers=classifiers,
+        points=(combined,),
+        chosen=0 if usable else None,
+        partition={},
+        alarms=tuple(alarms),
+        trios=tuple(pairs),
     )
 
 

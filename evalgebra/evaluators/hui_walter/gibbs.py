@@ -11,7 +11,7 @@ tests to be identifiable) and gives posterior means and equal-tailed credible in
 Label switching. The likelihood is unchanged by the label swap ``theta_s -> 1 - theta_s``,
 ``P_{i,a} <-> 1 - P_{i,b}``, so the posterior has a mirror mode. Every draw is mapped to the
 side that ``decoding`` names, the rule of the closed form
-(:data:`evalgebra.evaluators.hui_walter.exact.DECODINGS`): ``"youden"`` keeps the side on which the
+(:data:`evalgebra.evaluators.hui_walter.exact.HUI_WALTER_DECODINGS`): ``"youden"`` keeps the side on which the
 tests' Youden indices ``J_i = P_{i,a} + P_{i,b} - 1`` sum to a positive number,
 ``"total_accuracy"`` the side on which the mean accuracy over all items and tests exceeds 1/2.
 
@@ -37,14 +37,14 @@ from evalgebra.display import html_block, html_table, number_text
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter.exact import (
     HuiWalterEstimate,
-    check_decoding,
+    check_hui_walter_decoding,
     check_hui_walter_sketch,
     hui_walter_estimate,
 )
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import Evaluation
 
-__all__ = ["Key", "GibbsResult", "gibbs_hui_walter"]
+__all__ = ["Key", "GibbsResult", "evaluate_hui_walter_gibbs"]
 
 #: A parameter's name: ``("prevalence", population)`` or ``("accuracy", classifier, label)``.
 Key = tuple[str, ...]
@@ -116,7 +116,13 @@ class GibbsResult:
 
     def evaluation(self) -> Evaluation:
         """The posterior means as an :class:`Evaluation` (method ``hui_walter_gibbs``, no alarms)."""
-        return Evaluation("hui_walter_gibbs", self.labels, self.classifiers, (self.estimate(),), 0)
+        return Evaluation(
+            method="hui_walter_gibbs",
+            labels=self.labels,
+            classifiers=self.classifiers,
+            points=(self.estimate(),),
+            chosen=0,
+        )
 
     def to_text(self) -> str:
         """One line per parameter: mean, sd, credible interval, R-hat."""
@@ -174,7 +180,7 @@ def _split_rhat(draws: np.ndarray) -> np.ndarray:
     return np.where(within > 0, out, 1.0)
 
 
-def gibbs_hui_walter(
+def evaluate_hui_walter_gibbs(
     sketch: Sketch,
     *,
     iterations: int = 4000,
@@ -240,14 +246,14 @@ def gibbs_hui_walter(
     ...                         population="s0").merge(
     ...      Sketch.from_counts({"aa": 43, "ab": 67, "ba": 37, "bb": 253}, labels=["a", "b"],
     ...                         population="s1"))
-    >>> post = gibbs_hui_walter(sk, iterations=2000, burn_in=500, seed=1)
+    >>> post = evaluate_hui_walter_gibbs(sk, iterations=2000, burn_in=500, seed=1)
     >>> truth = {("prevalence", "s0"): 0.5, ("prevalence", "s1"): 0.25,
     ...          ("accuracy", "c0", "a"): 0.8, ("accuracy", "c0", "b"): 0.9,
     ...          ("accuracy", "c1", "a"): 0.5, ("accuracy", "c1", "b"): 0.9}
     >>> all(post.covers(truth).values()), post.draws.shape
     (True, (4, 2000, 6))
     """
-    check_decoding(decoding)
+    check_hui_walter_decoding(decoding)
     check_hui_walter_sketch(sketch, 2, None, 1)
     if not (
         isinstance(iterations, int)

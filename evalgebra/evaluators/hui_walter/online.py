@@ -1,9 +1,9 @@
 r"""Hui-Walter on a stream: the cross-tab grows batch by batch, the closed form is re-evaluated.
 
-:class:`OnlineHuiWalter` keeps the exact count of every decision pattern per population (a
+:class:`OnlineHuiWalterEvaluator` keeps the exact count of every decision pattern per population (a
 :class:`~evalgebra.evaluators.stream.StreamEvaluator`) and, after every batch, evaluates
 :func:`~evalgebra.evaluators.hui_walter.exact.evaluate_hui_walter` on the counts so far; the Gibbs
-posterior of the current counts is one call away (:meth:`OnlineHuiWalter.posterior`).
+posterior of the current counts is one call away (:meth:`OnlineHuiWalterEvaluator.posterior`).
 
 References
 ----------
@@ -25,14 +25,14 @@ from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter.exact import (
     HuiWalterEstimate,
     as_float,
-    check_decoding,
+    check_hui_walter_decoding,
     evaluate_hui_walter,
 )
-from evalgebra.evaluators.hui_walter.gibbs import GibbsResult, Key, gibbs_hui_walter
+from evalgebra.evaluators.hui_walter.gibbs import GibbsResult, Key, evaluate_hui_walter_gibbs
 from evalgebra.evaluators.stream import StreamEvaluator
 from evalgebra.results import Evaluation
 
-__all__ = ["OnlineStep", "OnlineHuiWalter"]
+__all__ = ["OnlineStep", "OnlineHuiWalterEvaluator"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class OnlineStep:
     alarms: tuple[str, ...]
 
 
-class OnlineHuiWalter:
+class OnlineHuiWalterEvaluator:
     r"""Hui-Walter on a stream: the cross-tab is updated per batch, the closed form re-evaluated.
 
     The state is the exact count of every decision pattern per population (a
@@ -67,7 +67,7 @@ class OnlineHuiWalter:
 
     Examples
     --------
-    >>> online = OnlineHuiWalter(["t1", "t2"], ["pos", "neg"], ["p1", "p2"])
+    >>> online = OnlineHuiWalterEvaluator(["t1", "t2"], ["pos", "neg"], ["p1", "p2"])
     >>> _ = online.update([[0, 0]] * 41 + [[0, 1]] * 49 + [[1, 0]] * 19 + [[1, 1]] * 91, "p1")
     >>> online.history[-1].alarms
     ('blind_spot',)
@@ -85,14 +85,16 @@ class OnlineHuiWalter:
         populations: Sequence[str] = ("s0", "s1"),
         decoding: str = "youden",
     ) -> None:
-        check_decoding(decoding)
+        check_hui_walter_decoding(decoding)
         self.stream = StreamEvaluator(classifiers, labels, populations=list(populations))
         if (
             len(self.stream.classifiers) != 2
             or len(self.stream.labels) != 2
             or len(self.stream.populations) < 2
         ):
-            raise SpecError("OnlineHuiWalter needs 2 classifiers, 2 labels and at least 2 populations")
+            raise SpecError(
+                "OnlineHuiWalterEvaluator needs 2 classifiers, 2 labels and at least 2 populations"
+            )
         self.decoding = decoding
         self.history: list[OnlineStep] = []
         self._last: Evaluation | None = None
@@ -163,5 +165,5 @@ class OnlineHuiWalter:
         return out
 
     def posterior(self, **options: Any) -> GibbsResult:
-        """The Gibbs posterior on the current cross-tab (options as :func:`gibbs_hui_walter`)."""
-        return gibbs_hui_walter(self.sketch, **options)
+        """The Gibbs posterior on the current cross-tab (options as :func:`evaluate_hui_walter_gibbs`)."""
+        return evaluate_hui_walter_gibbs(self.sketch, **options)

@@ -39,7 +39,7 @@ Examples
 ...         for i, (p, q, u, v) in enumerate([("3/4", "2/3", "1/8", "1/6"), ("4/5", "1/2", "0", "1/4"),
 ...                                           ("2/3", "3/4", "1/6", "0")])}
 >>> truth = EvaluationPoint.from_values(spec, {"pass": "1/3"}, response=rows)
->>> result = abstention_evaluation(expected_sketch(truth).unlabelled())
+>>> result = evaluate_abstentions(expected_sketch(truth).unlabelled())
 >>> result.point.prevalence["pass"], result.point.response["c0"]["fail"]["unsure"]
 (Fraction(1, 3), Fraction(1, 6))
 >>> result.point.response["c1"]["pass"]
@@ -65,10 +65,10 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+from evalgebra.evaluators.independent.algebraic import evaluate_independent
 from evalgebra.results import Alarm, Estimate, Evaluation, IntervalInfo
 
-__all__ = ["abstention_evaluation", "abstention_rows", "abstention_intervals", "ABSTENTION_RESAMPLES"]
+__all__ = ["evaluate_abstentions", "abstention_rows", "abstention_intervals", "ABSTENTION_RESAMPLES"]
 
 #: Default bootstrap resamples of :func:`abstention_intervals` (each is one exact evaluation).
 ABSTENTION_RESAMPLES = 200
@@ -185,7 +185,7 @@ def abstention_rows(
                         "blind_spot",
                         f"the rows of {name!r} answering {abstention!r} are not fixed by the "
                         "pairs: no other classifier's collapsed rows tell the labels apart",
-                        (name,),
+                        classifiers=(name,),
                     )
                 )
         rows: dict[str, dict[str, Any]] = {}
@@ -234,7 +234,7 @@ def _partition(sketch: Sketch, point: Estimate) -> dict[str, list[tuple[tuple[st
     return out
 
 
-def abstention_evaluation(
+def evaluate_abstentions(
     sketch: Sketch,
     decoding: str = "total_accuracy",
     prevalence_range: tuple[Any, Any] | None = None,
@@ -250,7 +250,7 @@ def abstention_evaluation(
         With abstentions (``sketch.abstain``), ``N >= 3`` classifiers, any number of labels;
         truth and populations are ignored (pooled).
     decoding, prevalence_range, prevalence_order, known_prevalences
-        As for :func:`~evalgebra.evaluators.independent.algebraic.algebraic_evaluation`, applied to the
+        As for :func:`~evalgebra.evaluators.independent.algebraic.evaluate_independent`, applied to the
         collapsed sketch.
     collapse_into : str, optional
         The label the abstentions are counted as in the first step (default the last
@@ -268,7 +268,7 @@ def abstention_evaluation(
     --------
     >>> sk = Sketch.from_counts({("a", "a", "a"): 5, ("a", "a", "b"): 1, ("b", "b", "b"): 4,
     ...                          ("u", "a", "a"): 2, ("b", "u", "b"): 2}, labels=["a", "b"], abstain="u")
-    >>> result = abstention_evaluation(sk)
+    >>> result = evaluate_abstentions(sk)
     >>> sorted(result.point.response["c0"]["a"])
     ['a', 'b', 'u']
     """
@@ -284,7 +284,7 @@ def abstention_evaluation(
             f"collapse_into={into!r}: abstentions are counted as one of the labels {list(sketch.labels)}"
         )
     pooled = sketch.pooled().unlabelled()
-    inner = algebraic_evaluation(
+    inner = evaluate_independent(
         pooled.collapse_responses({a: into for a in sketch.abstain}),
         decoding,
         prevalence_range,
@@ -310,14 +310,14 @@ def abstention_evaluation(
     chosen = inner.chosen
     partition = _partition(sketch, points[chosen]) if chosen is not None else {}
     return Evaluation(
-        "algebraic",
-        tuple(sketch.labels),
-        tuple(sketch.classifiers),
-        tuple(points),
-        chosen,
-        partition,
-        tuple(alarms),
-        inner.trios,
+        method="algebraic",
+        labels=tuple(sketch.labels),
+        classifiers=tuple(sketch.classifiers),
+        points=tuple(points),
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+        trios=inner.trios,
     )
 
 
@@ -339,7 +339,7 @@ def abstention_intervals(
     r"""Percentile bootstrap intervals for every statistic of an abstention evaluation.
 
     The pooled pattern counts are resampled from their multinomial (seeded), every resample is
-    evaluated by :func:`abstention_evaluation` with the same ``options`` (one exact evaluation
+    evaluated by :func:`evaluate_abstentions` with the same ``options`` (one exact evaluation
     each: about 0.007 s for three classifiers, 0.03 s for five), and the ``(1 - level)/2`` and
     ``(1 + level)/2`` percentiles of every prevalence, accuracy and response rate (abstentions
     included) are taken, widened to contain the estimate. Resamples without a chosen point or
@@ -353,7 +353,7 @@ def abstention_intervals(
     ...                          ("b", "a", "a"): 9, ("b", "b", "b"): 35, ("u", "b", "b"): 6,
     ...                          ("b", "u", "a"): 3, ("a", "b", "b"): 5, ("u", "a", "a"): 4},
     ...                         labels=["a", "b"], abstain="u")
-    >>> result = abstention_intervals(abstention_evaluation(sk), sk, n_boot=50, seed=0)
+    >>> result = abstention_intervals(evaluate_abstentions(sk), sk, n_boot=50, seed=0)
     >>> low, high = result.point.interval["response"]["c0"]["a"]["u"]
     >>> bool(low <= result.point.response["c0"]["a"]["u"] <= high), result.intervals.n_boot
     (True, 50)
@@ -373,7 +373,7 @@ def abstention_intervals(
         )
     point = evaluation.point
     failed: dict[str, int] = {}
-    info = IntervalInfo("bootstrap", float(level), n_boot, seed, failed)
+    info = IntervalInfo("bootstrap", float(level), n_boot=n_boot, seed=seed, failed=failed)
     if point is None:
         return dataclasses.replace(evaluation, intervals=info)
     labels, classifiers, responses = list(sketch.labels), list(sketch.classifiers), list(sketch.responses)
@@ -406,7 +406,7 @@ def abstention_intervals(
             draw[keep],
             abstain=sketch.abstain,
         )
-        result = abstention_evaluation(resample, **dict(options or {}))
+        result = evaluate_abstentions(resample, **dict(options or {}))
         reason = (
             ""
             if result.point is not None

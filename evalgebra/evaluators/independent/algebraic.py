@@ -14,7 +14,7 @@ total accuracy; a point outside the range is never chosen (``undecided`` instead
 Examples
 --------
 >>> from evalgebra import datasets
->>> result = algebraic_evaluation(datasets.load("acs_employment"))
+>>> result = evaluate_independent(datasets.load("acs_employment"))
 >>> round(float(result.point.prevalence["a"]), 4), sorted(result.alarm_kinds())
 (0.0887, ['irrational'])
 
@@ -31,14 +31,14 @@ from fractions import Fraction
 from typing import Any
 
 from evalgebra.data.sketch import Sketch
+from evalgebra.deprecation import deprecated_alias
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.independent.closed_form import ALARM_DETAILS, evaluate_counts, prevalence_bounds
 from evalgebra.evaluators.many_labels.trios import evaluate_many_labels
 from evalgebra.evaluators.trio_alignment import combined_evaluation, sketch_trios
 from evalgebra.results import Estimate, Evaluation
 
-__all__ = ["algebraic_evaluation", "evaluate_algebraic"]
+__all__ = ["evaluate_independent", "evaluate_algebraic"]
 
 
 def _decode(
@@ -68,7 +68,7 @@ def _decode(
     return None if difference == 0 else (0 if difference > 0 else 1)
 
 
-def algebraic_evaluation(
+def evaluate_independent(
     sketch: Sketch,
     decoding: str = "total_accuracy",
     prevalence_range: tuple[Any, Any] | None = None,
@@ -106,9 +106,9 @@ def algebraic_evaluation(
 
     >>> from evalgebra.data.sketch import Sketch
     >>> sketch = Sketch.from_counts({"aaaa": 4, "aaab": 3, "bbab": 1}, labels=["a", "b"])
-    >>> algebraic_evaluation(sketch, prevalence_range=("2/3", 1)).point.prevalence["a"]
+    >>> evaluate_independent(sketch, prevalence_range=("2/3", 1)).point.prevalence["a"]
     Fraction(7, 8)
-    >>> outside = algebraic_evaluation(sketch, prevalence_range=("1/4", "3/4"))
+    >>> outside = evaluate_independent(sketch, prevalence_range=("1/4", "3/4"))
     >>> outside.chosen, "undecided" in outside.alarm_kinds()
     (None, True)
     """
@@ -152,5 +152,5 @@ def algebraic_evaluation(
 
 #: Deprecated: ``evaluate(sketch, method="algebraic", ...)`` is the one entry point.
 evaluate_algebraic = deprecated_alias(
-    algebraic_evaluation, "evaluate_algebraic", 'evaluate(sketch, method="algebraic", ...)'
+    evaluate_independent, "evaluate_algebraic", 'evaluate(sketch, method="algebraic", ...)'
 )

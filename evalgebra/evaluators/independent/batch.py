@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from evalgebra.deprecation import deprecated_alias
 from evalgebra.errors import SketchError
-from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.evaluators.independent.closed_form import PAIR_MOMENT_INDEX, TRIPLE_MOMENT_INDEX
 from evalgebra.generated import three_independent
 from evalgebra.results.batch import BatchResult

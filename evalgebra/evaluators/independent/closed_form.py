@@ -56,15 +56,15 @@ from typing import Any
 
 import flint
 
+from evalgebra.deprecation import deprecated_alias
 from evalgebra.errors import SketchError, SpecError
-from evalgebra.evaluators.deprecation import deprecated_alias
 from evalgebra.generated import independent_model, three_independent
 from evalgebra.numbers.quadratic import QuadraticNumber
 from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.results import Alarm, Estimate, Evaluation
 
 __all__ = [
-    "DECODINGS",
+    "TWO_LABEL_DECODINGS",
     "ALARM_DETAILS",
     "PAIR_MOMENT_INDEX",
     "TRIPLE_MOMENT_INDEX",
@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 #: Decoding rules: which of the two evaluations to report.
-DECODINGS = ("total_accuracy", "prevalence_range")
+TWO_LABEL_DECODINGS = ("total_accuracy", "prevalence_range")
 
 _STATS = three_independent.STATISTICS
 
@@ -570,8 +570,8 @@ def evaluate_counts(
     >>> r.partition["a"][0]
     (('a', 'a', 'a'), Fraction(60, 1))
     """
-    if not isinstance(decoding, str) or decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {short_repr(decoding)}; known: {', '.join(DECODINGS)}")
+    if not isinstance(decoding, str) or decoding not in TWO_LABEL_DECODINGS:
+        raise SpecError(f"unknown decoding {short_repr(decoding)}; known: {', '.join(TWO_LABEL_DECODINGS)}")
     ints = _counts(counts)
     q = sum(ints)
     if prevalence_range is not None and decoding == "total_accuracy":
@@ -601,7 +601,15 @@ def evaluate_counts(
                     share = share * (acc if r == ell else 1 - acc)
                 partition[labels[ell]].append((tuple(labels[r] for r in pattern), convert(share)))
     estimates = tuple(_estimate(p, labels, classifiers) for p in points)
-    return Evaluation("algebraic", labels, classifiers, estimates, chosen, partition, tuple(alarms))
+    return Evaluation(
+        method="algebraic",
+        labels=labels,
+        classifiers=classifiers,
+        points=estimates,
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 #: Deprecated: the old name of :func:`exact_solution`.

@@ -11,7 +11,7 @@ over tests of the same size is what these intervals bound. Two routes:
     take the percentiles ``(1 - level)/2`` and ``(1 + level)/2`` of every statistic. The
     vectorised forms: :func:`~evalgebra.evaluators.independent.batch.evaluate_batch` for three binary
     classifiers (the trios' aligned mean for more),
-    :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many` for three or more labels, the
+    :func:`~evalgebra.evaluators.many_labels.trios.evaluate_batch_many_labels` for three or more labels, the
     vote shares as one matrix product for majority voting;
     Hui-Walter resamples within each population and runs the exact evaluator on every
     resample. A resample whose evaluation fails (complex points, a blind spot, an undecided
@@ -90,11 +90,11 @@ DEFAULT_RESAMPLES = 1000
 #: Largest number of count entries (resamples x cells) evaluated in one vectorised call.
 _CHUNK = 1 << 21
 
-Key = tuple[str, ...]
+_Key = tuple[str, ...]
 
 
 # -- the statistics of an estimate -------------------------------------------------------------
-def statistic_keys(evaluation: Evaluation) -> list[Key]:
+def statistic_keys(evaluation: Evaluation) -> list[_Key]:
     r"""The paths of every statistic of the chosen point, as its ``interval`` is keyed.
 
     Examples
@@ -107,7 +107,7 @@ def statistic_keys(evaluation: Evaluation) -> list[Key]:
     if point is None:
         return []
     labels = list(point.prevalence)
-    keys: list[Key] = [("prevalence", label) for label in labels]
+    keys: list[_Key] = [("prevalence", label) for label in labels]
     keys += [("accuracy", c, label) for c in point.accuracy for label in labels]
     if len(labels) >= 3 and point.response:
         keys += [("response", c, t, r) for c in point.response for t in labels for r in labels]
@@ -116,7 +116,7 @@ def statistic_keys(evaluation: Evaluation) -> list[Key]:
     return keys
 
 
-def _value(point: Any, key: Key) -> float:
+def _value(point: Any, key: _Key) -> float:
     tree: Any = getattr(point, key[0])
     for part in key[1:]:
         tree = tree.get(part)
@@ -128,7 +128,7 @@ def _value(point: Any, key: Key) -> float:
         return math.nan
 
 
-def _tree(keys: list[Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
+def _tree(keys: list[_Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, pair in zip(keys, pairs):
         node = out
@@ -189,7 +189,7 @@ def _looped(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[Key],
+    keys: list[_Key],
     pops: np.ndarray,
     codes: np.ndarray,
 ) -> Statistics:
@@ -226,12 +226,12 @@ def _looped(
 
 def _method_function(method: str) -> Callable[..., Evaluation]:
     from evalgebra.evaluators.hui_walter.exact import evaluate_hui_walter
-    from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
-    from evalgebra.evaluators.majority import majority_vote
+    from evalgebra.evaluators.independent.algebraic import evaluate_independent
+    from evalgebra.evaluators.majority import evaluate_majority
 
     functions: dict[str, Callable[..., Evaluation]] = {
-        "algebraic": algebraic_evaluation,
-        "majority": majority_vote,
+        "algebraic": evaluate_independent,
+        "majority": evaluate_majority,
         "hui_walter": evaluate_hui_walter,
     }
     if method not in functions:
@@ -285,7 +285,7 @@ def _statistics(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[Key],
+    keys: list[_Key],
     estimate: np.ndarray,
     cells: tuple[np.ndarray, np.ndarray, np.ndarray],
     vectorised: bool,
@@ -445,9 +445,9 @@ def confidence_intervals(
     Examples
     --------
     >>> from evalgebra.data.sketch import Sketch
-    >>> from evalgebra.evaluators.majority import majority_vote
+    >>> from evalgebra.evaluators.majority import evaluate_majority
     >>> sketch = Sketch.from_counts({"aaa": 40, "aab": 9, "abb": 6, "bbb": 45}, labels=["a", "b"])
-    >>> result = confidence_intervals(majority_vote(sketch), sketch, n_boot=500, seed=1)
+    >>> result = confidence_intervals(evaluate_majority(sketch), sketch, n_boot=500, seed=1)
     >>> low, high = result.point.interval["prevalence"]["a"]
     >>> bool(low < 0.52 < high), result.intervals.n_failed
     (True, 0)
@@ -462,7 +462,10 @@ def confidence_intervals(
     options = dict(options or {})
     point = evaluation.point
     info = IntervalInfo(
-        kind, level, n_boot if kind == "bootstrap" else None, seed if kind == "bootstrap" else None
+        kind,
+        level,
+        n_boot=n_boot if kind == "bootstrap" else None,
+        seed=seed if kind == "bootstrap" else None,
     )
     if point is None:
         return dataclasses.replace(evaluation, intervals=info)

@@ -28,7 +28,7 @@ import numpy as np
 from evalgebra.data.patterns import decode
 from evalgebra.evaluators.independent.batch import evaluate_batch
 from evalgebra.evaluators.majority import vote_design
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels
 from evalgebra.generated import three_independent
 
 __all__ = [
@@ -272,7 +272,7 @@ def many_label_statistics(
         n_response = np.zeros((size, n_classifiers))
         reasons = np.full(size, "", dtype=object)
         for members, tc in zip(trios, codes_of):
-            out = evaluate_batch_many(dense_counts(counts, tc, r**3), r)
+            out = evaluate_batch_many_labels(dense_counts(counts, tc, r**3), r)
             if n_classifiers > 3 and reference is not None:
                 p, rows = align_to_reference(out["prevalence"], out["response"], members, reference)
                 undecided = np.zeros(size, dtype=bool)

@@ -32,7 +32,7 @@ Examples
 >>> spec = EnsembleSpec(3, 3)
 >>> rows = {"a": {"a": "7/10", "b": "1/5"}, "b": {"a": "1/10", "b": "4/5"}, "c": {"a": "1/5", "b": "1/10"}}
 >>> truth = EvaluationPoint.from_values(spec, {"a": "1/2", "b": "3/10"}, response={i: rows for i in range(3)})
->>> result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), spec.labels)
+>>> result = evaluate_counts_many_labels(expected_sketch(truth).count_vector().tolist(), spec.labels)
 >>> result.point.prevalence, result.alarms
 ({'a': Fraction(1, 2), 'b': Fraction(3, 10), 'c': Fraction(1, 5)}, ())
 >>> result.point.response["c0"]["a"]
@@ -71,18 +71,18 @@ from evalgebra.results import Alarm, Estimate, Evaluation, exact_text
 from evalgebra.results.partition import LazyPartition
 
 __all__ = [
-    "DECODINGS",
+    "MANY_LABEL_DECODINGS",
     "ResponseEstimate",
     "ManyLabelSolution",
-    "exact_solution_many",
-    "evaluate_counts_many",
+    "exact_solution_many_labels",
+    "evaluate_counts_many_labels",
     "best_assignment",
-    "check_decoding",
+    "many_label_decoding",
     "DETAIL_UNDECIDED",
 ]
 
 #: Decoding rules: which assignment of the hidden labels to the label names to report.
-DECODINGS = ("total_accuracy", "prevalence_order", "known_prevalences")
+MANY_LABEL_DECODINGS = ("total_accuracy", "prevalence_order", "known_prevalences")
 
 #: The (i, j, k) roles tried in turn: pair table of i and j, slices by k's answer.
 ROLES = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -200,7 +200,7 @@ class ManyLabelSolution:
         return bool(self.prevalence) and not ({"blind_spot", "complex"} & self.kinds)
 
 
-def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSolution:
+def exact_solution_many_labels(counts: Sequence[int], n_labels: int) -> ManyLabelSolution:
     r"""Decompose ``R^3`` pattern counts exactly (the fast exact path; no decoding).
 
     Parameters
@@ -215,7 +215,7 @@ def exact_solution_many(counts: Sequence[int], n_labels: int) -> ManyLabelSoluti
 
     Examples
     --------
-    >>> sol = exact_solution_many([8, 0, 0, 0, 0, 0, 0, 0, 0] * 3, 3)
+    >>> sol = exact_solution_many_labels([8, 0, 0, 0, 0, 0, 0, 0, 0] * 3, 3)
     >>> sorted(sol.kinds)
     ['blind_spot']
     """
@@ -488,7 +488,7 @@ def _decode(
     return _best(scores)
 
 
-def check_decoding(
+def many_label_decoding(
     decoding: str, prevalence_order: Any, known_prevalences: Any, labels: tuple[str, ...]
 ) -> tuple[str, Any]:
     """The decoding rule a call asks for and its option (the prevalence order, or the known prevalences as
@@ -497,8 +497,8 @@ def check_decoding(
         decoding = "prevalence_order"
     if known_prevalences is not None and decoding == "total_accuracy":
         decoding = "known_prevalences"
-    if decoding not in DECODINGS:
-        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(DECODINGS)}")
+    if decoding not in MANY_LABEL_DECODINGS:
+        raise SpecError(f"unknown decoding {decoding!r}; known: {', '.join(MANY_LABEL_DECODINGS)}")
     if decoding == "prevalence_order":
         order = tuple(str(x) for x in (prevalence_order or ()))
         if sorted(order) != sorted(labels):
@@ -629,7 +629,7 @@ def _counts(counts: Sequence[Any], r: int) -> list[int]:
     return ints
 
 
-def evaluate_counts_many(
+def evaluate_counts_many_labels(
     counts: Sequence[int],
     labels: Sequence[str],
     classifiers: Sequence[str] = ("c0", "c1", "c2"),
@@ -664,26 +664,50 @@ def evaluate_counts_many(
         raise SpecError(f"need at least two distinct label names, got {list(labels)!r}")
     if len(classifiers) != 3 or len(set(classifiers)) != 3:
         raise SpecError(f"need three distinct classifier names, got {list(classifiers)!r}")
-    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
+    decoding, option = many_label_decoding(decoding, prevalence_order, known_prevalences, labels)
     ints = _counts(counts, r)
-    sol = exact_solution_many(ints, r)
+    sol = exact_solution_many_labels(ints, r)
     alarms = [
         Alarm(kind, sol.details[kind])
         for kind in ("blind_spot", "complex", "irrational", "outside_unit_cube", "empty_variety")
         if kind in sol.kinds
     ]
     if not sol.defined:
-        return Evaluation("algebraic", labels, classifiers, (), None, {}, tuple(alarms))
+        return Evaluation(
+            method="algebraic",
+            labels=labels,
+            classifiers=classifiers,
+            points=(),
+            chosen=None,
+            partition={},
+            alarms=tuple(alarms),
+        )
     perms = list(itertools.permutations(range(r)))
     columns = _columns(sol, labels)
     points = tuple(_estimate(columns, perm, labels, classifiers) for perm in perms)
     chosen = _decode(sol, perms, labels, decoding, option)
     if chosen is None:
         alarms.append(Alarm("undecided", DETAIL_UNDECIDED))
-        return Evaluation("algebraic", labels, classifiers, points, None, {}, tuple(alarms))
+        return Evaluation(
+            method="algebraic",
+            labels=labels,
+            classifiers=classifiers,
+            points=points,
+            chosen=None,
+            partition={},
+            alarms=tuple(alarms),
+        )
     point, perm, q = points[chosen], perms[chosen], sum(ints)
     partition = LazyPartition(labels, lambda: _partition(point, labels, classifiers, q, sol, perm))
-    return Evaluation("algebraic", labels, classifiers, points, chosen, partition, tuple(alarms))
+    return Evaluation(
+        method="algebraic",
+        labels=labels,
+        classifiers=classifiers,
+        points=points,
+        chosen=chosen,
+        partition=partition,
+        alarms=tuple(alarms),
+    )
 
 
 _PERMS: dict[int, list[tuple[int, ...]]] = {}

@@ -4,7 +4,7 @@ r"""Many labels, beyond one exact trio: larger ensembles trio by trio, and the v
 ``R >= 3``: the exact evaluator of :mod:`evalgebra.evaluators.many_labels.solve` on the sketch for
 ``N = 3``, on every trio's marginal sketch for ``N > 3``, the trios then aligned on their
 shared classifiers and combined (:mod:`evalgebra.evaluators.trio_alignment`).
-:func:`evaluate_batch_many` evaluates many count vectors of three classifiers at once in
+:func:`evaluate_batch_many_labels` evaluates many count vectors of three classifiers at once in
 floating point with NumPy (batched eigen-decompositions of ``M^{-1} S``).
 
 References
@@ -23,7 +23,11 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
-from evalgebra.evaluators.many_labels.solve import DETAIL_UNDECIDED, check_decoding, evaluate_counts_many
+from evalgebra.evaluators.many_labels.solve import (
+    DETAIL_UNDECIDED,
+    evaluate_counts_many_labels,
+    many_label_decoding,
+)
 from evalgebra.evaluators.trio_alignment import (
     Perm,
     combined_evaluation,
@@ -33,11 +37,11 @@ from evalgebra.evaluators.trio_alignment import (
 )
 from evalgebra.results import BatchResult, Estimate, Evaluation
 
-__all__ = ["evaluate_many_labels", "evaluate_batch_many"]
+__all__ = ["evaluate_many_labels", "evaluate_batch_many_labels"]
 
 
 def _decode_combined(point: Estimate, labels: tuple[str, ...], decoding: str, option: Any) -> Perm | None:
-    """The renaming of a combined point chosen by the decoding rule of :func:`evaluate_counts_many`."""
+    """The renaming of a combined point chosen by the decoding rule of :func:`evaluate_counts_many_labels`."""
     if decoding == "total_accuracy":
         return total_accuracy_assignment(point, labels)
     prevalence = [point.prevalence[t] for t in labels]
@@ -68,7 +72,7 @@ def evaluate_many_labels(
     sketch : Sketch
         Truth and populations are ignored (pooled).
     decoding, prevalence_order, known_prevalences
-        See :func:`evaluate_counts_many`.
+        See :func:`evaluate_counts_many_labels`.
 
     Returns
     -------
@@ -99,7 +103,7 @@ def evaluate_many_labels(
             f"the algebraic evaluator needs at least 3 classifiers; this sketch has {sketch.n_classifiers}"
         )
     labels, classifiers = tuple(sketch.labels), tuple(sketch.classifiers)
-    decoding, option = check_decoding(decoding, prevalence_order, known_prevalences, labels)
+    decoding, option = many_label_decoding(decoding, prevalence_order, known_prevalences, labels)
     options: dict[str, Any] = {
         "decoding": decoding,
         "prevalence_order": prevalence_order,
@@ -107,8 +111,10 @@ def evaluate_many_labels(
     }
     if sketch.n_classifiers == 3:
         pooled = sketch.pooled().unlabelled() if sketch.is_labelled or len(sketch.populations) > 1 else sketch
-        return evaluate_counts_many(pooled.count_vector().tolist(), labels, classifiers, **options)
-    trios = sketch_trios(sketch, lambda counts, names: evaluate_counts_many(counts, labels, names, **options))
+        return evaluate_counts_many_labels(pooled.count_vector().tolist(), labels, classifiers, **options)
+    trios = sketch_trios(
+        sketch, lambda counts, names: evaluate_counts_many_labels(counts, labels, names, **options)
+    )
     return combined_evaluation(
         trios,
         labels,
@@ -118,7 +124,7 @@ def evaluate_many_labels(
     )
 
 
-def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
+def evaluate_batch_many_labels(counts: Any, n_labels: int) -> BatchResult:
     r"""Vectorised floating-point evaluation of many three-classifier count vectors at once.
 
     Parameters
@@ -145,7 +151,7 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     ...         "c": {"a": "1/5", "b": "1/10"}}
     >>> truth = EvaluationPoint.from_values(EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"},
     ...                                     response={i: rows for i in range(3)})
-    >>> out = evaluate_batch_many(np.array([expected_sketch(truth).count_vector()] * 2), 3)
+    >>> out = evaluate_batch_many_labels(np.array([expected_sketch(truth).count_vector()] * 2), 3)
     >>> np.round(out["prevalence"], 6).tolist()
     [[0.5, 0.3, 0.2], [0.5, 0.3, 0.2]]
     """
@@ -184,5 +190,7 @@ def evaluate_batch_many(counts: Any, n_labels: int) -> BatchResult:
     out_prevalence[~ok] = np.nan
     response[~ok] = np.nan
     return BatchResult(
-        "evaluate_batch_many", {"prevalence": out_prevalence, "response": response, "ok": ok}, decoded=ok
+        "evaluate_batch_many_labels",
+        {"prevalence": out_prevalence, "response": response, "ok": ok},
+        decoded=ok,
     )

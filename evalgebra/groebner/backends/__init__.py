@@ -1,6 +1,12 @@
 """Gröbner engines behind one interface: flint (default), sympy (reference), Singular, msolve."""
 
-from evalgebra.groebner.backends.base import BACKENDS, Backend, available_backends, get_backend, register
+from evalgebra.groebner.backends.base import (
+    BACKENDS,
+    Backend,
+    available_backends,
+    get_backend,
+    register_backend,
+)
 from evalgebra.groebner.backends.external import ExternalEngineError, MsolveBackend, SingularBackend
 from evalgebra.groebner.backends.flint_backend import FlintBackend
 from evalgebra.groebner.backends.sympy_backend import SympyBackend
@@ -8,7 +14,7 @@ from evalgebra.groebner.backends.sympy_backend import SympyBackend
 __all__ = [
     "Backend",
     "BACKENDS",
-    "register",
+    "register_backend",
     "get_backend",
     "available_backends",
     "FlintBackend",

@@ -22,7 +22,7 @@ from evalgebra.groebner.polys import PolyRing, canonical_basis
 __all__ = [
     "Backend",
     "BACKENDS",
-    "register",
+    "register_backend",
     "get_backend",
     "available_backends",
     "start_engine",
@@ -74,7 +74,7 @@ class Backend:
 BACKENDS: dict[str, Backend] = {}
 
 
-def register(backend: Backend) -> Backend:
+def register_backend(backend: Backend) -> Backend:
     """Add a backend to the registry under its name."""
     BACKENDS[backend.name] = backend
     return backend

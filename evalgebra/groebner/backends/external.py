@@ -27,7 +27,7 @@ from evalgebra.engines import (
     singular_binary,
 )
 from evalgebra.errors import SpecError
-from evalgebra.groebner.backends.base import Backend, register
+from evalgebra.groebner.backends.base import Backend, register_backend
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
 __all__ = ["SingularBackend", "MsolveBackend", "ExternalEngineError"]
@@ -154,5 +154,5 @@ class MsolveBackend(Backend):
         return rest, FlintBackend().groebner(rest, [rest.convert(p, rest_drl) for p in kept])
 
 
-register(SingularBackend())
-register(MsolveBackend())
+register_backend(SingularBackend())
+register_backend(MsolveBackend())

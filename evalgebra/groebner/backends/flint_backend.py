@@ -21,7 +21,7 @@ from typing import Any
 
 import flint
 
-from evalgebra.groebner.backends.base import Backend, register
+from evalgebra.groebner.backends.base import Backend, register_backend
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
 __all__ = ["FlintBackend"]
@@ -56,4 +56,4 @@ class FlintBackend(Backend):
         return rest, canonical_basis(rest.rational(p) for p in vec.autoreduction(groebner=True))
 
 
-register(FlintBackend())
+register_backend(FlintBackend())

@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from evalgebra.groebner.backends.base import Backend, register
+from evalgebra.groebner.backends.base import Backend, register_backend
 from evalgebra.groebner.polys import PolyRing, canonical_basis
 
 __all__ = ["SympyBackend"]
@@ -41,4 +41,4 @@ class SympyBackend(Backend):
         return canonical_basis(ring.from_sympy(g) for g in basis.exprs)
 
 
-register(SympyBackend())
+register_backend(SympyBackend())

@@ -48,6 +48,7 @@ import flint
 
 from evalgebra.builder import GeneratingSet
 from evalgebra.errors import SpecError
+from evalgebra.groebner.invariants.checks import PRIME  # the modular ranks of degree_bounds too
 from evalgebra.groebner.invariants.flattenings import correlated_classifiers, observed_ring
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.numbers.seeds import check_seed
@@ -60,13 +61,10 @@ __all__ = [
     "model_points",
     "vanishes_on_model",
     "degree_bounds",
-    "PRIME",
 ]
 
 #: Extra points beyond the number of monomials of a graded piece.
 MARGIN = 6
-#: The prime of the modular ranks in :func:`degree_bounds`.
-PRIME = 4611686018427387847
 
 
 def grading_blocks(spec: EnsembleSpec) -> list[tuple[int, ...]]:

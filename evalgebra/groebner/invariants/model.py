@@ -49,7 +49,7 @@ from evalgebra.groebner.invariants.checks import (
 )
 from evalgebra.groebner.invariants.flattenings import minors_with_sources, observed_ring
 from evalgebra.groebner.invariants.interpolation import interpolate, vanishes_on_model
-from evalgebra.groebner.invariants.store import DERIVATION, committed_entry
+from evalgebra.groebner.invariants.store import INVARIANTS_DERIVATION, committed_entry
 from evalgebra.groebner.polys import PolyRing
 from evalgebra.spec import EnsembleSpec
 
@@ -370,7 +370,7 @@ def model_invariants(
                     entry["ideal"],
                     entry["ideal_proof"],
                     tuple(entry["checks"]),
-                    f"committed: {DERIVATION}",
+                    f"committed: {INVARIANTS_DERIVATION}",
                     time.perf_counter() - start,
                 )
     return derive_invariants(spec, max_degree=max_degree, seed=seed)

@@ -26,26 +26,34 @@ from typing import Any
 
 from evalgebra.spec import EnsembleSpec
 
-__all__ = ["STORE", "FORMAT", "committed_entry", "committed_specs", "to_entry", "store_text", "DERIVATION"]
+__all__ = [
+    "STORE",
+    "FORMAT",
+    "committed_entry",
+    "committed_specs",
+    "to_entry",
+    "store_text",
+    "INVARIANTS_DERIVATION",
+]
 
 #: The committed file.
 STORE = Path(__file__).resolve().parent / "derived.json"
 #: Its format tag.
 FORMAT = "evalgebra.invariants/1"
 #: The derivation that writes it.
-DERIVATION = "derivations/d14_model_invariants.py"
+INVARIANTS_DERIVATION = "derivations/d14_model_invariants.py"
 
-Key = tuple[int, int, tuple[tuple[int, ...], ...]]
+SpecKey = tuple[int, int, tuple[tuple[int, ...], ...]]
 
 
-def _key(spec: EnsembleSpec) -> Key | None:
+def _key(spec: EnsembleSpec) -> SpecKey | None:
     if spec.n_populations != 1 or spec.abstain:
         return None
     return (spec.n_classifiers, spec.n_labels, tuple(spec.structure))
 
 
 @cache
-def _entries() -> dict[Key, dict[str, Any]]:
+def _entries() -> dict[SpecKey, dict[str, Any]]:
     if not STORE.exists():
         return {}
     data = json.loads(STORE.read_text(encoding="utf-8"))
@@ -56,7 +64,7 @@ def _entries() -> dict[Key, dict[str, Any]]:
     return out
 
 
-def committed_specs() -> list[Key]:
+def committed_specs() -> list[SpecKey]:
     """``(N, R, structure)`` of every committed entry.
 
     Examples
@@ -115,4 +123,7 @@ def store_text(entries: Sequence[dict[str, Any]]) -> str:
     ' "format": "evalgebra.invariants/1",'
     """
     ordered = sorted(entries, key=lambda e: (e["classifiers"], e["labels"], e["structure"]))
-    return json.dumps({"format": FORMAT, "derivation": DERIVATION, "entries": ordered}, indent=1) + "\n"
+    return (
+        json.dumps({"format": FORMAT, "derivation": INVARIANTS_DERIVATION, "entries": ordered}, indent=1)
+        + "\n"
+    )

@@ -18,7 +18,7 @@ from evalgebra.engines import msolve_binary
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.evaluators.fitted import Parameters, em, fit_sketch, log_likelihood
 from evalgebra.evaluators.fitted.certify import certify_fitted
-from evalgebra.results.certificate import UNDECIDED, Certificate
+from evalgebra.results.certificate import UNDECIDED, LikelihoodCertificate
 from evalgebra.testing.sampled import sampled_binary_sketch
 
 NEEDS_MSOLVE = pytest.mark.skipif(msolve_binary() is None, reason="msolve is not installed (make setup)")
@@ -113,7 +113,7 @@ def test_evaluate_certify_attaches_the_certificate_to_the_json():
 
 def test_certificate_refuses_an_unknown_answer():
     with pytest.raises(ValueError, match="global_maximum must be"):
-        Certificate("maybe", "", None, None, None, 0.0, (), 0.0)
+        LikelihoodCertificate("maybe", "", None, None, None, 0.0, (), 0.0)
 
 
 @pytest.mark.slow

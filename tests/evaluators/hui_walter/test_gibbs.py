@@ -11,7 +11,7 @@ from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.hui_walter.exact import hui_walter_truth
-from evalgebra.evaluators.hui_walter.gibbs import GibbsResult, gibbs_hui_walter
+from evalgebra.evaluators.hui_walter.gibbs import GibbsResult, evaluate_hui_walter_gibbs
 from evalgebra.spec import EnsembleSpec
 
 NAMED = EnsembleSpec(["rf", "svc"], ["malignant", "benign"], populations=["north", "south"])
@@ -39,7 +39,7 @@ def big_sketch():
 
 @pytest.fixture(scope="module")
 def posterior(big_sketch):
-    return gibbs_hui_walter(big_sketch.unlabelled(), iterations=3000, burn_in=500, chains=4, seed=7)
+    return evaluate_hui_walter_gibbs(big_sketch.unlabelled(), iterations=3000, burn_in=500, chains=4, seed=7)
 
 
 def test_gibbs_posterior_covers_truth(posterior, big_sketch):
@@ -52,22 +52,24 @@ def test_gibbs_posterior_covers_truth(posterior, big_sketch):
 
 
 def test_gibbs_is_reproducible_from_its_seed(big_sketch):
-    one = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=3)
-    two = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=3)
-    three = gibbs_hui_walter(big_sketch, iterations=50, burn_in=10, seed=4)
+    one = evaluate_hui_walter_gibbs(big_sketch, iterations=50, burn_in=10, seed=3)
+    two = evaluate_hui_walter_gibbs(big_sketch, iterations=50, burn_in=10, seed=3)
+    three = evaluate_hui_walter_gibbs(big_sketch, iterations=50, burn_in=10, seed=4)
     assert np.array_equal(one.draws, two.draws) and not np.array_equal(one.draws, three.draws)
 
 
 def test_gibbs_label_switching_rule_maps_the_mirror_mode_back(posterior, big_sketch):
     truth = hui_walter_truth(big_sketch)
     mirror = dict(zip(posterior.parameters, _mirror(tuple(float(truth[k]) for k in posterior.parameters), 2)))
-    started = gibbs_hui_walter(big_sketch, iterations=1500, burn_in=0, chains=2, seed=7, initial=mirror)
+    started = evaluate_hui_walter_gibbs(
+        big_sketch, iterations=1500, burn_in=0, chains=2, seed=7, initial=mirror
+    )
     assert np.all(started.switched > 0.99)  # the chains stay in the mirror mode ...
     assert all(started.covers(truth).values())  # ... and the rule maps every draw back
     youden = (started.draws[..., 2::2] + started.draws[..., 3::2] - 1).sum(axis=-1)
     assert np.all(youden >= 0)
     # the rule does not depend on the label names: relabelled, the same evaluation
-    relabelled = gibbs_hui_walter(
+    relabelled = evaluate_hui_walter_gibbs(
         big_sketch.with_label_order(["benign", "malignant"]), iterations=1500, burn_in=300, seed=7
     )
     for key, (mean, _, _) in relabelled.summary().items():
@@ -78,7 +80,9 @@ def test_gibbs_label_switching_rule_maps_the_mirror_mode_back(posterior, big_ske
 
 
 def test_gibbs_total_accuracy_rule_covers_truth(big_sketch):
-    result = gibbs_hui_walter(big_sketch, iterations=1000, burn_in=300, seed=5, decoding="total_accuracy")
+    result = evaluate_hui_walter_gibbs(
+        big_sketch, iterations=1000, burn_in=300, seed=5, decoding="total_accuracy"
+    )
     assert all(result.covers(hui_walter_truth(big_sketch)).values())
     assert result.settings["decoding"] == "total_accuracy"
 
@@ -90,7 +94,7 @@ def test_gibbs_three_tests_one_population():
         accuracy={0: {"a": "4/5", "b": "9/10"}, 1: {"a": "7/10", "b": "4/5"}, 2: {"a": "9/10", "b": "7/10"}},
     )
     sketch = expected_sketch(point, 5000)
-    result = gibbs_hui_walter(sketch, iterations=1500, burn_in=300, seed=0)
+    result = evaluate_hui_walter_gibbs(sketch, iterations=1500, burn_in=300, seed=0)
     assert all(result.covers(hui_walter_truth(sketch)).values())
 
 
@@ -104,13 +108,13 @@ def test_gibbs_results_as_an_evaluation(posterior):
 
 def test_gibbs_rejects_bad_settings(big_sketch):
     with pytest.raises(SpecError, match="prevalence_prior"):
-        gibbs_hui_walter(big_sketch, prevalence_prior=(0, 1))
+        evaluate_hui_walter_gibbs(big_sketch, prevalence_prior=(0, 1))
     with pytest.raises(SpecError, match="accuracy_prior"):
-        gibbs_hui_walter(big_sketch, accuracy_prior={"malignant": (1, 1)})
+        evaluate_hui_walter_gibbs(big_sketch, accuracy_prior={"malignant": (1, 1)})
     with pytest.raises(SpecError, match="level"):
-        gibbs_hui_walter(big_sketch, level=1.5)
+        evaluate_hui_walter_gibbs(big_sketch, level=1.5)
     with pytest.raises(SpecError, match="iterations"):
-        gibbs_hui_walter(big_sketch, iterations=1)
+        evaluate_hui_walter_gibbs(big_sketch, iterations=1)
 
 
 def test_gibbs_result_repr_is_short_and_html_is_a_table(posterior):
@@ -132,5 +136,5 @@ def test_gibbs_result_html_escapes_names():
         ),
         {"north": 2000, "south": 4000},
     )
-    page = gibbs_hui_walter(sketch, iterations=20, burn_in=0, chains=1)._repr_html_()
+    page = evaluate_hui_walter_gibbs(sketch, iterations=20, burn_in=0, chains=1)._repr_html_()
     assert "<b>" not in page and "&lt;b&gt;" in page and "m&amp;m" in page

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.hui_walter.exact import evaluate_hui_walter, hui_walter_truth
-from evalgebra.evaluators.hui_walter.online import OnlineHuiWalter
+from evalgebra.evaluators.hui_walter.online import OnlineHuiWalterEvaluator
 
 
 @given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 60), min_size=1, max_size=8))
@@ -18,7 +18,7 @@ def test_online_cross_tab_equals_batch_cross_tab(seed, sizes):
     items = sum(sizes)
     decisions = rng.integers(0, 2, size=(items, 2))
     population = rng.integers(0, 2, size=items)
-    online = OnlineHuiWalter(populations=("s0", "s1"))
+    online = OnlineHuiWalterEvaluator(populations=("s0", "s1"))
     start = 0
     for size in sizes:
         online.update(decisions[start : start + size], population[start : start + size])
@@ -66,7 +66,7 @@ def test_hui_walter_end_to_end_on_simulated_items():
     )
     exact_truth = hui_walter_truth(labelled)
 
-    online = OnlineHuiWalter(["t1", "t2"], ["pos", "neg"], ["p1", "p2"])
+    online = OnlineHuiWalterEvaluator(["t1", "t2"], ["pos", "neg"], ["p1", "p2"])
     for start in range(0, truth.size, 400):
         result = online.update(decisions[start : start + 400], population[start : start + 400])
     assert online.sketch == labelled.unlabelled()

@@ -13,7 +13,7 @@ from evalgebra.data.simulate import expected_sketch
 from evalgebra.data.sketch import Sketch
 from evalgebra.errors import SpecError
 from evalgebra.evaluators.dispatch import evaluate
-from evalgebra.evaluators.independent.abstention import abstention_evaluation
+from evalgebra.evaluators.independent.abstention import evaluate_abstentions
 from evalgebra.testing import abstaining_points
 
 
@@ -39,7 +39,7 @@ def test_abstention_evaluation_round_trip_is_exact(truth):
 @given(abstaining_points(n_classifiers=st.just(3)))
 def test_abstention_evaluation_collapse_routes_agree(truth):
     sketch = expected_sketch(truth).unlabelled()
-    routes = [abstention_evaluation(sketch, collapse_into=label).point for label in truth.spec.labels]
+    routes = [evaluate_abstentions(sketch, collapse_into=label).point for label in truth.spec.labels]
     assert all(point == routes[0] for point in routes[1:])
 
 
@@ -71,9 +71,9 @@ def test_abstention_evaluation_refusals():
     with pytest.raises(SpecError, match=r"\(intervals: bootstrap\)"):
         evaluate(sk, intervals="delta")
     with pytest.raises(SpecError, match=r"collapse_into='u'"):
-        abstention_evaluation(sk, collapse_into="u")
+        evaluate_abstentions(sk, collapse_into="u")
     with pytest.raises(SpecError, match=r"no abstentions"):
-        abstention_evaluation(sk.collapse_responses({"u": "b"}))
+        evaluate_abstentions(sk.collapse_responses({"u": "b"}))
 
 
 def test_abstention_evaluation_blind_spot_when_no_classifier_informs():

@@ -409,10 +409,10 @@ def test_evaluate_algebraic_larger_ensembles_decode_like_their_trios(point, mirr
 # -- hardening: wrong inputs raise the project's errors ------------------------------------------
 def test_algebraic_evaluation_says_a_sketch_is_expected():
     from evalgebra.errors import SketchError
-    from evalgebra.evaluators.independent.algebraic import algebraic_evaluation
+    from evalgebra.evaluators.independent.algebraic import evaluate_independent
 
     with pytest.raises(SketchError, match=r"the algebraic evaluator needs a Sketch, got dict"):
-        algebraic_evaluation({"aaa": 1})
+        evaluate_independent({"aaa": 1})
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,10 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.many_labels.solve import (
     ResponseEstimate,
     best_assignment,
-    evaluate_counts_many,
-    exact_solution_many,
+    evaluate_counts_many_labels,
+    exact_solution_many_labels,
 )
-from evalgebra.evaluators.many_labels.trios import evaluate_batch_many, evaluate_many_labels
+from evalgebra.evaluators.many_labels.trios import evaluate_batch_many_labels, evaluate_many_labels
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber
 from evalgebra.spec import EnsembleSpec
 
@@ -85,7 +85,7 @@ def test_evaluate_counts_many_decodings_and_partition(truth):
     counts = sketch.count_vector().tolist()
     labels = truth.spec.labels
     known = {lab: truth.prevalence[0][k] for k, lab in enumerate(labels)}
-    result = evaluate_counts_many(counts, labels, known_prevalences=known)
+    result = evaluate_counts_many_labels(counts, labels, known_prevalences=known)
     assume(result.point is not None)
     assert _matches(result.point, truth, ("c0", "c1", "c2"))
     # the partition: each pattern's count split by true label, summing to the count and to Q P_l
@@ -94,7 +94,7 @@ def test_evaluate_counts_many_decodings_and_partition(truth):
     totals = [sum(result.partition[lab][p][1] for lab in labels) for p in range(len(counts))]
     assert totals == counts
     # total accuracy: the classifiers are better than chance, so the truth maximises it
-    default = evaluate_counts_many(counts, labels)
+    default = evaluate_counts_many_labels(counts, labels)
     assert _matches(default.point, truth, ("c0", "c1", "c2"))
 
 
@@ -112,16 +112,16 @@ def test_evaluate_counts_many_other_orders_pick_other_points():
         },
     )
     counts = expected_sketch(truth).count_vector().tolist()
-    swapped = evaluate_counts_many(counts, "abc", prevalence_order=["b", "a", "c"])
+    swapped = evaluate_counts_many_labels(counts, "abc", prevalence_order=["b", "a", "c"])
     assert swapped.point.prevalence == {"a": Fraction(3, 10), "b": Fraction(1, 2), "c": Fraction(1, 5)}
-    sol = exact_solution_many(counts, 3)
+    sol = exact_solution_many_labels(counts, 3)
     assert best_assignment(sol, "abc") is not None
     with pytest.raises(SpecError):
-        evaluate_counts_many(counts, "abc", prevalence_order=["a", "b"])
+        evaluate_counts_many_labels(counts, "abc", prevalence_order=["a", "b"])
     with pytest.raises(SpecError):
-        evaluate_counts_many(counts, "abc", known_prevalences={"a": 0.5, "b": 0.3, "c": 0.2})
+        evaluate_counts_many_labels(counts, "abc", known_prevalences={"a": 0.5, "b": 0.3, "c": 0.2})
     with pytest.raises(SketchError):
-        evaluate_counts_many(counts[:-1], "abc")
+        evaluate_counts_many_labels(counts[:-1], "abc")
 
 
 def test_evaluate_counts_many_ties_are_undecided():
@@ -129,7 +129,7 @@ def test_evaluate_counts_many_ties_are_undecided():
     truth = EvaluationPoint.from_values(
         EnsembleSpec(3, 3), {"a": "2/5", "b": "2/5"}, response={i: rows for i in range(3)}
     )
-    result = evaluate_counts_many(
+    result = evaluate_counts_many_labels(
         expected_sketch(truth).count_vector().tolist(), "abc", prevalence_order=["a", "b", "c"]
     )
     assert result.chosen is None and "undecided" in result.alarm_kinds()
@@ -165,7 +165,7 @@ def test_evaluate_counts_many_complex_alarm():
     found = None
     for seed in range(200):
         counts = [(seed * 7919 + 104729 * k * k) % 29 + 1 for k in range(27)]
-        result = evaluate_counts_many(counts, "abc")
+        result = evaluate_counts_many_labels(counts, "abc")
         if "complex" in result.alarm_kinds():
             found = result
             break
@@ -182,7 +182,7 @@ def test_evaluate_counts_many_outside_simplex():
 def test_evaluate_counts_many_blind_spot_singular_pair_tables():
     counts = [0] * 27
     counts[0] = counts[13] = 5  # only aaa and bbb: no classifier ever answers c
-    result = evaluate_counts_many(counts, "abc")
+    result = evaluate_counts_many_labels(counts, "abc")
     assert result.alarm_kinds() == {"blind_spot"} and result.points == ()
 
 
@@ -192,7 +192,7 @@ def test_evaluate_counts_many_blind_spot_labels_not_separated():
     truth = EvaluationPoint.from_values(
         EnsembleSpec(3, 3), {"a": "1/2", "b": "3/10"}, response={i: rows for i in range(3)}
     )
-    result = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc")
+    result = evaluate_counts_many_labels(expected_sketch(truth).count_vector().tolist(), "abc")
     assert "blind_spot" in result.alarm_kinds()
 
 
@@ -213,12 +213,12 @@ def test_evaluate_batch_many_matches_exact():
         for k in (1, 2, 3)
     ]
     counts = np.array([expected_sketch(p).count_vector() for p in points])
-    out = evaluate_batch_many(counts, 3)
+    out = evaluate_batch_many_labels(counts, 3)
     assert out["ok"].all()
     for row, p in zip(out["prevalence"], points):
         assert np.allclose(row, [float(x) for x in p.prevalence[0]])
     assert np.allclose(out["response"][0, 1, 0], [0.7, 0.2, 0.1])  # classifier 1, truth a, answers a..c
-    exact = evaluate_counts_many(counts[1].tolist(), "abc")
+    exact = evaluate_counts_many_labels(counts[1].tolist(), "abc")
     assert np.allclose([float(v) for v in exact.point.prevalence.values()], out["prevalence"][1])
 
 
@@ -235,7 +235,7 @@ def test_evaluation_to_dict_has_response_rows():
             for i in range(3)
         },
     )
-    doc = evaluate_counts_many(expected_sketch(truth).count_vector().tolist(), "abc").to_dict()
+    doc = evaluate_counts_many_labels(expected_sketch(truth).count_vector().tolist(), "abc").to_dict()
     chosen = doc["points"][doc["chosen"]]
     assert chosen["exact"]["response"]["c0"]["a"] == {"a": "7/10", "b": "1/5", "c": "1/10"}
     assert chosen["accuracy"]["c0"]["a"] == 0.7
@@ -283,7 +283,7 @@ def _conjugate_test(seed: int, n_classifiers: int = 3):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_partition_of_irrational_points_sums_back_exactly(seed):
     counts, q, p, g = _conjugate_test(seed)
-    result = evaluate_counts_many(counts, ("a", "b", "c"))
+    result = evaluate_counts_many_labels(counts, ("a", "b", "c"))
     assert (
         "irrational" in result.alarm_kinds()
         and not {"empty_variety", "complex", "blind_spot"} & result.alarm_kinds()
@@ -321,7 +321,7 @@ def test_partition_of_rational_points_is_the_true_partition():
         },
     )
     labelled = expected_sketch(truth)
-    result = evaluate_counts_many(labelled.count_vector().tolist(), "abc")
+    result = evaluate_counts_many_labels(labelled.count_vector().tolist(), "abc")
     by_truth = labelled.by_true_label()
     for lab in "abc":
         assert dict(result.partition[lab]) == {
