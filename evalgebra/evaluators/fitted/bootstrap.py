@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -61,8 +60,9 @@ from evalgebra.errors import SketchError, SpecError
 from evalgebra.evaluators.fitted.batch import batch_em
 from evalgebra.evaluators.fitted.em import Cells, Parameters
 from evalgebra.evaluators.fitted.fit import sketch_cells, start_from_estimate
+from evalgebra.evaluators.intervals.confidence import StatisticKey, interval_tree, statistic_value
 from evalgebra.numbers.seeds import check_seed
-from evalgebra.results import Estimate, Evaluation, IntervalInfo
+from evalgebra.results import Evaluation, IntervalInfo
 
 __all__ = ["FittedDraws", "bootstrap_fit", "align_labels", "fitted_intervals", "FITTED_RESAMPLES"]
 
@@ -71,8 +71,6 @@ FITTED_RESAMPLES = 1000
 
 #: Largest number of (resample, cell, label) entries refitted in one vectorised call.
 _CHUNK = 1 << 22
-
-StatisticKey = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -261,28 +259,6 @@ def _draw_values(draws: FittedDraws, cells: Cells, sketch: Sketch) -> np.ndarray
     return np.concatenate(parts, axis=1)
 
 
-def _value(point: Estimate, key: StatisticKey) -> float:
-    tree: Any = getattr(point, key[0])
-    for part in key[1:]:
-        tree = tree.get(part) if isinstance(tree, dict) else None
-        if tree is None:
-            return np.nan
-    try:
-        return float(tree)
-    except (TypeError, ValueError):
-        return np.nan
-
-
-def _tree(keys: list[StatisticKey], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, pair in zip(keys, pairs):
-        node = out
-        for part in key[:-1]:
-            node = node.setdefault(part, {})
-        node[key[-1]] = pair
-    return out
-
-
 def fitted_intervals(
     evaluation: Evaluation,
     sketch: Sketch,
@@ -363,12 +339,12 @@ def fitted_intervals(
     targets = sorted({evaluation.chosen, fitted_index})
     points = list(evaluation.points)
     for k in targets:
-        estimate = np.array([_value(points[k], key) for key in keys])
+        estimate = np.array([statistic_value(points[k], key) for key in keys])
         if good.any():
             low, high = np.quantile(values[good], [(1 - level) / 2, (1 + level) / 2], axis=0)
             pairs = [
                 (float(min(lo, v)), float(max(hi, v))) if np.isfinite(v) else None
                 for lo, hi, v in zip(low, high, estimate)
             ]
-        points[k] = dataclasses.replace(points[k], interval=_tree(keys, pairs))
+        points[k] = dataclasses.replace(points[k], interval=interval_tree(keys, pairs))
     return dataclasses.replace(evaluation, points=tuple(points), intervals=info)

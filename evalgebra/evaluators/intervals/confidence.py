@@ -82,7 +82,15 @@ from evalgebra.numbers.rationals import exact_rational, short_repr
 from evalgebra.numbers.seeds import check_seed
 from evalgebra.results import INTERVAL_KINDS, Evaluation, IntervalInfo
 
-__all__ = ["DEFAULT_RESAMPLES", "confidence_intervals", "resample_counts", "statistic_keys"]
+__all__ = [
+    "DEFAULT_RESAMPLES",
+    "StatisticKey",
+    "confidence_intervals",
+    "resample_counts",
+    "statistic_keys",
+    "statistic_value",
+    "interval_tree",
+]
 
 #: Resamples drawn when ``n_boot`` is not given.
 DEFAULT_RESAMPLES = 1000
@@ -90,11 +98,12 @@ DEFAULT_RESAMPLES = 1000
 #: Largest number of count entries (resamples x cells) evaluated in one vectorised call.
 _CHUNK = 1 << 21
 
-_Key = tuple[str, ...]
+#: A statistic of a point by its path of fields: ``("accuracy", "c0", "a")``.
+StatisticKey = tuple[str, ...]
 
 
 # -- the statistics of an estimate -------------------------------------------------------------
-def statistic_keys(evaluation: Evaluation) -> list[_Key]:
+def statistic_keys(evaluation: Evaluation) -> list[StatisticKey]:
     r"""The paths of every statistic of the chosen point, as its ``interval`` is keyed.
 
     Examples
@@ -107,7 +116,7 @@ def statistic_keys(evaluation: Evaluation) -> list[_Key]:
     if point is None:
         return []
     labels = list(point.prevalence)
-    keys: list[_Key] = [("prevalence", label) for label in labels]
+    keys: list[StatisticKey] = [("prevalence", label) for label in labels]
     keys += [("accuracy", c, label) for c in point.accuracy for label in labels]
     if len(labels) >= 3 and point.response:
         keys += [("response", c, t, r) for c in point.response for t in labels for r in labels]
@@ -116,10 +125,16 @@ def statistic_keys(evaluation: Evaluation) -> list[_Key]:
     return keys
 
 
-def _value(point: Any, key: _Key) -> float:
+def statistic_value(point: Any, key: StatisticKey) -> float:
+    """The float value of one statistic of ``point`` (NaN when undefined or complex).
+
+    >>> from evalgebra.evaluators.independent.closed_form import evaluate_counts
+    >>> statistic_value(evaluate_counts([84, 36, 51, 39, 68, 52, 77, 73]).point, ("prevalence", "a"))
+    0.25
+    """
     tree: Any = getattr(point, key[0])
     for part in key[1:]:
-        tree = tree.get(part)
+        tree = tree.get(part) if isinstance(tree, Mapping) else None
         if tree is None:
             return math.nan
     try:
@@ -128,7 +143,12 @@ def _value(point: Any, key: _Key) -> float:
         return math.nan
 
 
-def _tree(keys: list[_Key], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
+def interval_tree(keys: list[StatisticKey], pairs: list[tuple[float, float] | None]) -> dict[str, Any]:
+    """The nested ``point.interval`` mapping of the intervals ``pairs`` of the statistics ``keys``.
+
+    >>> interval_tree([("prevalence", "a"), ("accuracy", "c0", "a")], [(0.1, 0.3), None])
+    {'prevalence': {'a': (0.1, 0.3)}, 'accuracy': {'c0': {'a': None}}}
+    """
     out: dict[str, Any] = {}
     for key, pair in zip(keys, pairs):
         node = out
@@ -189,7 +209,7 @@ def _looped(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[_Key],
+    keys: list[StatisticKey],
     pops: np.ndarray,
     codes: np.ndarray,
 ) -> Statistics:
@@ -218,7 +238,7 @@ def _looped(
                 kinds = result.alarm_kinds()
                 reasons[row] = next((k for k in order if k in kinds), "undecided")
                 continue
-            values[row] = [_value(result.point, key) for key in keys]
+            values[row] = [statistic_value(result.point, key) for key in keys]
         return values, reasons
 
     return run
@@ -285,7 +305,7 @@ def _statistics(
     sketch: Sketch,
     evaluation: Evaluation,
     options: Mapping[str, Any],
-    keys: list[_Key],
+    keys: list[StatisticKey],
     estimate: np.ndarray,
     cells: tuple[np.ndarray, np.ndarray, np.ndarray],
     vectorised: bool,
@@ -470,7 +490,7 @@ def confidence_intervals(
     if point is None:
         return dataclasses.replace(evaluation, intervals=info)
     keys = statistic_keys(evaluation)
-    estimate = np.array([_value(point, key) for key in keys])
+    estimate = np.array([statistic_value(point, key) for key in keys])
     cells = _cells(sketch)
     if kind == "delta":
         pairs = _delta(sketch, evaluation, options, estimate, cells, level)
@@ -493,6 +513,6 @@ def confidence_intervals(
                 _clip(float(lo), float(hi), float(v)) if ok else None
                 for lo, hi, v, ok in zip(low, high, estimate, defined)
             ]
-    chosen = dataclasses.replace(point, interval=_tree(keys, pairs))
+    chosen = dataclasses.replace(point, interval=interval_tree(keys, pairs))
     points = tuple(chosen if k == evaluation.chosen else p for k, p in enumerate(evaluation.points))
     return dataclasses.replace(evaluation, points=points, intervals=info)
