@@ -61,7 +61,7 @@ __all__ = ["Compact", "compact", "translate", "complete", "label_end", "MOVES", 
 #: Single-item repair moves :func:`complete` tries before giving up.
 MOVES = 400
 #: Most pairs of patterns (standing in for the same compact pattern) :func:`complete` trades between.
-MAX_PAIRS = 20_000
+MAX_PAIRS = 2_000
 
 
 @dataclass(frozen=True)
@@ -241,8 +241,8 @@ def complete(program: Program, small: Compact, column: np.ndarray, start: Witnes
                 d = int(np.argmax(after))
                 if int(after[d]) > best_gain:
                     best_gain, best_move = int(after[d]), ((d, a, b),)
-        for a in others:  # an l item of one pattern trades places with an item of a pattern it stands with
-            for b in others:
+        for a in others if best_move is None else ():  # else an l item trades places with an item of a
+            for b in others:  # pattern it stands with
                 if not len(pairs[0]):
                     break
                 first, second = pairs
