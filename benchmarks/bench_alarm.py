@@ -550,8 +550,8 @@ def panel_cases(args: argparse.Namespace) -> None:
             check_alarm(n, r, len(sketch.counts()), None, False)
             refused = "not refused"
         except SpecError as error:
-            refused = "full report refused up front: about " + str(error).split("is about ")[1].split(",")[0]
-            refused += " units of work"
+            units = str(error).split("is about ")[1].split(" units")[0]
+            refused = f"full report refused up front: about {units} units of work"
         print(
             f"{n:>3} {r:>2} {q:>5} verdicts {seconds:.2f} s ({len(report.subsets)} subsets, "
             f"{len(report.undecided())} undecided), minimal firing (size <= 2) {minimal_seconds:.2f} s "

@@ -38,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -56,7 +57,7 @@ from evalgebra.alarm.certificates import (
 from evalgebra.alarm.program import Program, Row, Term, milp_point
 from evalgebra.alarm.solve import Optimum, decide, minimise
 
-__all__ = ["Compact", "compact", "translate", "complete", "label_end", "MOVES", "MAX_PAIRS"]
+__all__ = ["Compact", "compact", "translate", "complete", "label_end", "narrow", "MOVES", "MAX_PAIRS"]
 
 #: Single-item repair moves :func:`complete` tries before giving up.
 MOVES = 400
@@ -357,3 +358,48 @@ def label_end(program: Program, ell: int, sign: int, start: Witness) -> Optimum 
     if not check_witness(program, witness):
         return None
     return Optimum(value, witness, proof)
+
+
+def narrow(proof: Certificate, program: Callable[[tuple[int, ...]], Program], row: Row) -> Farkas | None:
+    """``proof`` (a Farkas certificate that ``row`` cannot hold) restated for the members its rows name,
+    checked on their own program (``program(members)``) with ``row``; None when it does not restate.
+
+    A certificate of fewer members serves every subset that contains them. It restates when its pattern
+    multipliers agree on patterns the fewer members cannot tell apart.
+
+    >>> from evalgebra.alarm.program import build_program
+    >>> from evalgebra.alarm.safety import SafetySpec
+    >>> from evalgebra.alarm.certificates import farkas_certificate
+    >>> def program(members):
+    ...     return build_program([(0, 1), (1, 1)], [2, 3], 3, members, SafetySpec(), "xy", "abc")
+    >>> none = Row(((("count", 0), -1),), 0, "Q(0) <= 0")
+    >>> pair = program((0, 1))
+    >>> x_on_a = Program(pair.members, pair.patterns, pair.counts, 3, pair.labels, pair.rows[:1] + (none,))
+    >>> proof = farkas_certificate(x_on_a)  # x's row on label a alone already rules out Q(0) <= 0
+    >>> small = narrow(proof, program, none)
+    >>> small.members, check_certificate(program(small.members).with_rows(none), small)
+    ((0,), True)
+    >>> narrow(farkas_certificate(pair.with_rows(none)), program, none) is None  # its rows name both
+    True
+    """
+    if not isinstance(proof, Farkas):
+        return None
+    used: set[int] = set()
+    for condition, mu in proof.rows:
+        for term, _ in condition.terms:
+            if mu and term[0] == "cell":
+                return None
+            if mu and term[0] in ("correct", "answered"):
+                used.add(int(term[1]))
+    members = tuple(sorted(used)) or proof.members[:1]
+    if members == proof.members:
+        return None
+    positions = [proof.members.index(i) for i in members]
+    patterns: dict[tuple[int, ...], Fraction] = {}
+    for pattern, value in proof.patterns.items():
+        key = tuple(pattern[k] for k in positions)
+        if patterns.setdefault(key, value) != value:
+            return None
+    rows = tuple((condition, mu) for condition, mu in proof.rows if mu)
+    found = Farkas(members, patterns, rows)
+    return found if check_certificate(program(members).with_rows(row), found) else None

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from evalgebra.alarm.certificates import Certificate, Witness
-from evalgebra.alarm.perlabel import label_end
+from evalgebra.alarm.perlabel import label_end, narrow
 from evalgebra.alarm.program import Program, Row, Term
 from evalgebra.alarm.solve import Optimum, minimise
 
@@ -142,7 +142,14 @@ class SharedRanges:
             if fast is not None and fast.value is not None and fast.witness is not None and fast.certificate:
                 if fast.witness is not best[1]:
                     self.add_witness(fast.witness)
-                proofs.append(_Proof(owners, int(fast.value), fast.certificate))
+                value = int(fast.value)
+                below = Row(((("count", ell), -sign),), 1 - value, "below")
+                fewer = narrow(fast.certificate, self.program, below)  # then it serves more subsets
+                proofs.append(
+                    _Proof(owners, value, fast.certificate)
+                    if fewer is None
+                    else _Proof(frozenset(fewer.members), value, fewer)
+                )
                 return fast
         else:
             program = self.program(members)

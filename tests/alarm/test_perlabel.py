@@ -115,3 +115,32 @@ def test_label_end_on_a_panel_gives_every_end_the_compact_bound_attains():
             assert check_witness(whole, found.witness)
             assert check_certificate(whole.with_rows(_below(ell, sign, int(found.value))), found.certificate)
     assert given == 5
+
+
+def test_shared_ranges_of_every_subset_agree_with_each_subsets_own_optimum():
+    import itertools
+
+    from evalgebra.alarm.shared import SharedRanges
+
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 3, 45)
+    answers = np.where(rng.random((45, 3)) < 0.75, truth[:, None], (truth[:, None] + 2) % 3)
+    answers = np.where(rng.random((45, 3)) < 0.1, 3, answers)  # abstentions
+    patterns, counts = np.unique(answers, axis=0, return_counts=True)
+    spec, names = SafetySpec(), ("x", "y", "z")
+
+    def program(members):
+        return build_program(patterns.tolist(), counts.tolist(), 3, members, spec, names, "abc")
+
+    evidence = SharedRanges(program, 3, [decide(program((0, 1, 2))).witness])
+    subsets = [s for k in (3, 2, 1) for s in itertools.combinations(range(3), k)]
+    for members in subsets:
+        got = evidence.label_range(members)
+        own = label_ranges(program(members))
+        for ell in range(3):
+            for k, sign in enumerate((1, -1)):
+                end = got[ell][k]
+                assert end.value == own[ell][k].value
+                assert check_witness(program(members), end.witness)
+                below = _below(ell, sign, int(end.value))
+                assert check_certificate(program(members).with_rows(below), end.certificate)
