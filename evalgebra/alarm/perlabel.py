@@ -57,7 +57,17 @@ from evalgebra.alarm.certificates import (
 from evalgebra.alarm.program import Program, Row, Term, milp_point
 from evalgebra.alarm.solve import Optimum, decide, minimise
 
-__all__ = ["Compact", "compact", "translate", "complete", "label_end", "narrow", "MOVES", "MAX_PAIRS"]
+__all__ = [
+    "Compact",
+    "compact",
+    "translate",
+    "complete",
+    "label_end",
+    "label_value",
+    "narrow",
+    "MOVES",
+    "MAX_PAIRS",
+]
 
 #: Single-item repair moves :func:`complete` tries before giving up.
 MOVES = 400
@@ -403,3 +413,38 @@ def narrow(proof: Certificate, program: Callable[[tuple[int, ...]], Program], ro
     rows = tuple((condition, mu) for condition, mu in proof.rows if mu)
     found = Farkas(members, patterns, rows)
     return found if check_certificate(program(members).with_rows(row), found) else None
+
+
+def label_value(
+    program: Program, ell: int, value: int, start: Witness
+) -> tuple[str, Witness | Certificate] | None:
+    """Whether ``Q_ell = value`` is possible, from the compact program: ``("fires", certificate)`` (the
+    compact program with ``Q_ell = value`` has no integer point: translated, checked on the whole one),
+    ``("quiet", witness)`` (a completion around ``start``, checked), or None (ask the whole program).
+
+    >>> from evalgebra.alarm.program import build_program
+    >>> from evalgebra.alarm.safety import SafetySpec
+    >>> from evalgebra.alarm.solve import decide
+    >>> whole = build_program([(0,), (1,), (2,)], [4, 4, 4], 3, (0,), SafetySpec(), ["c0"], "abc")
+    >>> start = decide(whole).witness
+    >>> [label_value(whole, 0, v, start)[0] for v in (0, 3, 9)]
+    ['fires', 'quiet', 'fires']
+    """
+    fixed = (
+        Row(((("count", ell), 1),), value, f"Q({ell}) >= {value}"),
+        Row(((("count", ell), -1),), -value, f"Q({ell}) <= {value}"),
+    )
+    small = compact(program, ell)
+    verdict = decide(small.program.with_rows(*fixed))
+    if verdict.kind == "fires":
+        proof = None if verdict.certificate is None else translate(verdict.certificate, program, small)
+        if proof is not None and check_certificate(program.with_rows(*fixed), proof):
+            return "fires", proof
+        return None
+    if verdict.kind != "quiet" or verdict.witness is None:
+        return None
+    column = np.array([row[ell] for row in verdict.witness.split], dtype=np.int64)
+    witness = complete(program, small, column, start)
+    if witness is None or not check_witness(program.with_rows(*fixed), witness):
+        return None
+    return "quiet", witness
