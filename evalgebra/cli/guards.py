@@ -86,10 +86,11 @@ TRIO_LIMIT = comb(20, 3)
 TRIO_SECONDS = {2: SECONDS_LIMIT / TRIO_LIMIT, 3: 0.3, 4: 0.5, 5: 1.6, 6: 2.5, 7: 9.0, 8: 30.0}
 #: How many times longer one trio takes for each label beyond the largest in :data:`TRIO_SECONDS`.
 TRIO_GROWTH = 4
-#: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (about
-#: 0.002 to 0.006 s a unit on one core at three or more labels, 0.005 to 0.008 s at two: 2,000 is
-#: 4 to 16 s; measured 2026-12 by ``benchmarks/bench_alarm.py --panels``: 4 x 4 x 300, 1,020 units,
-#: 4.6 s; 5 x 8 x 400, 8,184 units, 14 s; 6 x 8 x 600, 31,008 units, 179 s).
+#: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (0.005 to
+#: 0.008 s a unit on one core at two labels; at more, 0.001 to 0.008 s a unit from 1,000 units up,
+#: measured 2026-12 by ``benchmarks/bench_alarm.py --panels``: 4 x 4 x 300, 1,020 units, 1.0 s;
+#: 4 x 6 x 400, 1,530 units, 1.5 s; 5 x 8 x 400, 8,184 units, 66 s; 6 x 8 x 600, 31,008 units,
+#: 179 s; small panels cost more a unit, 3 x 4 x 300 252 units in 3.9 s).
 ALARM_WORK_LIMIT = 2000
 #: Correlation values ``point`` computes without ``--force`` (the complete structure on 8
 #: binary classifiers; about a second).
