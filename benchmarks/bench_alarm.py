@@ -421,8 +421,11 @@ def exact_cases(args: argparse.Namespace) -> list[str]:
     return missed
 
 
-#: Panels of judges: (N, R, Q) of the full default report timed against today's per-subset route.
-PANEL_FULL = ((3, 4, 300), (4, 4, 300))
+#: Panels of judges: (N, R, Q) of the full default report timed against the previous routes.
+PANEL_FULL = ((3, 4, 300), (4, 4, 300), (4, 6, 400))
+#: Panels whose full report is timed alone (the previous route's maxima take minutes each: one of
+#: 6 x 8 x 600 ran 204 s and stayed undecided).
+PANEL_NEW_ONLY = ((5, 8, 400),)
 #: Panels timed for verdicts and minimal firing subsets only (the full report is refused up front).
 PANEL_VERDICTS = ((12, 8, 600), (20, 5, 600))
 
@@ -459,28 +462,84 @@ def per_subset_ranges(sketch: Sketch, spec: SafetySpec) -> dict[tuple[str, ...],
     return out
 
 
+def previous_shared(program: Any, ell: int, sign: int, start: Any) -> Any:
+    """The shared step before the compact programs: a Farkas certificate of the label's rows alone at the
+    best witness's value, on the whole program's unknowns (else the whole program is optimised)."""
+    from evalgebra.alarm.certificates import check_certificate, farkas_certificate
+    from evalgebra.alarm.program import Program, Row
+    from evalgebra.alarm.shared import label_rows
+    from evalgebra.alarm.solve import Optimum
+
+    value = sign * start.restrict(program.members).label_counts()[ell]
+    below = Row(((("count", ell), -sign),), 1 - value, "below")
+    rows = label_rows(program, ell) + (below,)
+    relaxed = Program(
+        program.members, program.patterns, program.counts, program.n_labels, program.labels, rows
+    )
+    found = farkas_certificate(relaxed)
+    if found is not None and check_certificate(program.with_rows(below), found):
+        return Optimum(value, start, found)
+    return None
+
+
+def previous_report(sketch: Sketch, spec: SafetySpec) -> AlarmReport:
+    """The full report by the previous route (shared evidence, whole-program optima; no compact programs)."""
+    from evalgebra.alarm import shared
+
+    compact_route = shared.label_end
+    shared.label_end = previous_shared  # type: ignore[assignment]
+    try:
+        return logical_alarm(sketch, spec)
+    finally:
+        shared.label_end = compact_route
+
+
+def _same_report(report: AlarmReport, old: AlarmReport) -> None:
+    for result, before in zip(report.subsets, old.subsets):
+        _check(result.verdict == before.verdict, f"{result.classifiers}: verdicts differ")
+        if result.feasible is not None and before.feasible is not None and result.feasible.exact:
+            if before.feasible.exact:
+                _check(tuple(result.feasible) == tuple(before.feasible), f"{result.classifiers}: Q_a differ")
+        if result.label_ranges is not None and before.label_ranges is not None:
+            _check(result.label_ranges == before.label_ranges, f"{result.classifiers}: label ranges differ")
+
+
 def panel_cases(args: argparse.Namespace) -> None:
-    """Panels of judges with abstentions: the full report against the per-subset route, and big panels."""
-    from evalgebra.cli.guards import check_alarm
+    """Panels of judges with abstentions: the full report against the previous routes, and big panels."""
+    from evalgebra.cli.guards import alarm_work, check_alarm
     from evalgebra.errors import SpecError
 
     rng = np.random.default_rng(args.seed)
     spec = SafetySpec()
-    print("\npanels (judges right with 0.75, abstaining on 10%): full default report vs per-subset route")
-    print(f"{'N':>3} {'R':>2} {'Q':>5} {'report s':>9} {'per-subset s':>12} {'x':>6}")
-    for n, r, q in PANEL_FULL:
+    print(
+        "\npanels (judges right with 0.75, abstaining on 10%): full default report (compact label programs)"
+    )
+    print("vs the previous route (shared evidence, whole-program optima) and the per-subset route")
+    print(
+        f"{'N':>3} {'R':>2} {'Q':>5} {'units':>7} {'report s':>9} {'previous s':>10} {'x':>6} "
+        f"{'per-subset s':>12} {'x':>6}"
+    )
+    for n, r, q in PANEL_FULL + PANEL_NEW_ONLY:
         sketch = make_panel(rng, q, n, r, 0.1)
+        units = alarm_work(n, r, len(sketch.counts()))
         seconds, report = best_time(lambda: logical_alarm(sketch, spec), 1)
-        old_seconds, old = best_time(lambda: per_subset_ranges(sketch, spec), 1)
-        for result in report.quiet():
-            want = old[result.classifiers]
-            _check(tuple(result.feasible) == want[0], f"{result.classifiers}: feasible Q_a differ")
-            got = {sketch.labels.index(k): v for k, v in (result.label_ranges or {}).items()}
-            _check(got == want[1], f"{result.classifiers}: label ranges differ")
-        print(
-            f"{n:>3} {r:>2} {q:>5} {seconds:>9.2f} {old_seconds:>12.2f} {old_seconds / seconds:>6.2f}",
-            flush=True,
-        )
+        line = f"{n:>3} {r:>2} {q:>5} {units:>7} {seconds:>9.2f}"
+        if (n, r, q) in PANEL_FULL:
+            previous_seconds, previous = best_time(lambda: previous_report(sketch, spec), 1)
+            _same_report(report, previous)
+            line += f" {previous_seconds:>10.2f} {previous_seconds / seconds:>6.2f}"
+        else:
+            line += f" {'not run':>10} {'':>6}"
+        if (n, r, q) in PANEL_FULL[:2]:
+            old_seconds, old = best_time(lambda: per_subset_ranges(sketch, spec), 1)
+            for result in report.quiet():
+                want = old[result.classifiers]
+                _check(tuple(result.feasible) == want[0], f"{result.classifiers}: feasible Q_a differ")
+                got = {sketch.labels.index(k): v for k, v in (result.label_ranges or {}).items()}
+                _check(got == want[1], f"{result.classifiers}: label ranges differ")
+            line += f" {old_seconds:>12.2f} {old_seconds / seconds:>6.2f}"
+        inexact = sum(1 for res in report.subsets if res.feasible is not None and not res.feasible.exact)
+        print(line + (f"  ({inexact} Q_a sets with unresolved interiors)" if inexact else ""), flush=True)
     print("big panels: verdicts of every subset (prevalences=False) and minimal firing subsets; full report")
     for n, r, q in PANEL_VERDICTS:
         sketch = make_panel(rng, q, n, r, 0.1)
@@ -491,8 +550,8 @@ def panel_cases(args: argparse.Namespace) -> None:
             check_alarm(n, r, len(sketch.counts()), None, False)
             refused = "not refused"
         except SpecError as error:
-            refused = "full report refused up front: about " + str(error).split("is about ")[1].split(",")[0]
-            refused += " units of work"
+            units = str(error).split("is about ")[1].split(" units")[0]
+            refused = f"full report refused up front: about {units} units of work"
         print(
             f"{n:>3} {r:>2} {q:>5} verdicts {seconds:.2f} s ({len(report.subsets)} subsets, "
             f"{len(report.undecided())} undecided), minimal firing (size <= 2) {minimal_seconds:.2f} s "

@@ -495,6 +495,8 @@ def logical_alarm(
                 known = (
                     set().union(*(v for m, v in proved if set(subset) <= m)) if ends is not None else set()
                 )
+                if ends is not None:  # so is the Q_a of every checked witness of a superset
+                    known |= {counts[0] for held, _, counts in evidence.witnesses if set(subset) <= held}
                 feasible = exact_qa_set(program, pairwise, budget, None if ends is None else ends[0], known)
                 if ends is not None and feasible.exact and feasible.count() <= _MAX_KNOWN:
                     proved.append((set(subset), set(feasible)))

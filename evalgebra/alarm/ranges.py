@@ -51,6 +51,7 @@ from evalgebra.alarm.intervals import (
     feasible_intervals,
     residue_period,
 )
+from evalgebra.alarm.perlabel import label_value
 from evalgebra.alarm.program import Program, Row, Term, milp_segment
 from evalgebra.alarm.solve import Optimum, decide, minimise, minimise_ratio
 from evalgebra.errors import SpecError
@@ -529,7 +530,7 @@ def exact_qa_set(
         if all(value in known for value in pool):
             return FeasibleSet.from_values(known & set(pool))
         pool = FeasibleSet.from_values(set(pool) - known)
-        rest = exact_qa_pool(program, pool, budget)
+        rest = exact_qa_pool(program, pool, budget, (low.witness, high.witness))
         return _union(list(FeasibleSet.from_values(known).parts) + list(rest.parts), rest.exact)
     inner = exact_qa_pool(
         program, FeasibleSet.from_values(set(pool) - {lo, hi}) if pool.count() <= budget else pool, budget
@@ -537,9 +538,15 @@ def exact_qa_set(
     return _union([Progression(lo, lo), Progression(hi, hi), *inner.parts], inner.exact)
 
 
-def exact_qa_pool(program: Program, pool: FeasibleSet, budget: int = BUDGET) -> FeasibleSet:
+def exact_qa_pool(
+    program: Program, pool: FeasibleSet, budget: int = BUDGET, starts: tuple[Witness, Witness] | None = None
+) -> FeasibleSet:
     """The values of ``pool`` that are feasible ``Q_a`` of ``program``: one by one up to ``budget``
     values, by blocks beyond (:func:`exact_qa_set`); ``exact`` False when some stay undecided.
+
+    ``starts``: witnesses at the least and greatest ``Q_a``; then each value is first asked of label 0's
+    compact program (:func:`~evalgebra.alarm.perlabel.label_value`: a translated certificate or a
+    completed witness, both checked), and of the whole program only when that gives no answer.
     """
     if pool.count() > budget and program.Q > FLOAT_EXACT:
         # the solver works in floating point: past 2^53 items its blocks cannot be certified, and
@@ -552,6 +559,13 @@ def exact_qa_pool(program: Program, pool: FeasibleSet, budget: int = BUDGET) -> 
     found: set[int] = set()
     exact = True
     for value in pool:
+        if starts is not None:
+            near = starts[0] if abs(value - _qa(starts[0])) <= abs(value - _qa(starts[1])) else starts[1]
+            fast = label_value(program, 0, value, near)
+            if fast is not None:
+                if fast[0] == "quiet":
+                    found.add(value)
+                continue
         verdict = decide(program.with_rows(*_fixed(value)))
         if verdict.kind == "quiet":
             found.add(value)

@@ -46,7 +46,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from evalgebra.alarm.certificates import Certificate, Witness, check_certificate, farkas_certificate
+from evalgebra.alarm.certificates import Certificate, Witness
+from evalgebra.alarm.perlabel import label_end, narrow
 from evalgebra.alarm.program import Program, Row, Term
 from evalgebra.alarm.solve import Optimum, minimise
 
@@ -137,19 +138,19 @@ class SharedRanges:
                 if proof.members <= owners and proof.value == best[0]:
                     return Optimum(best[0], best[1], proof.certificate)
             program = self.program(members)
-            below = _below(ell, sign, best[0])
-            relaxed = Program(
-                program.members,
-                program.patterns,
-                program.counts,
-                program.n_labels,
-                program.labels,
-                label_rows(program, ell) + (below,),
-            )
-            found = farkas_certificate(relaxed)
-            if found is not None and check_certificate(program.with_rows(below), found):
-                proofs.append(_Proof(frozenset(found.members), best[0], found))
-                return Optimum(best[0], best[1], found)
+            fast = label_end(program, ell, sign, best[1])
+            if fast is not None and fast.value is not None and fast.witness is not None and fast.certificate:
+                if fast.witness is not best[1]:
+                    self.add_witness(fast.witness)
+                value = int(fast.value)
+                below = Row(((("count", ell), -sign),), 1 - value, "below")
+                fewer = narrow(fast.certificate, self.program, below)  # then it serves more subsets
+                proofs.append(
+                    _Proof(owners, value, fast.certificate)
+                    if fewer is None
+                    else _Proof(frozenset(fewer.members), value, fewer)
+                )
+                return fast
         else:
             program = self.program(members)
         self.solved += 1
@@ -158,8 +159,3 @@ class SharedRanges:
             self.add_witness(optimum.witness)
             proofs.append(_Proof(owners, int(optimum.value), optimum.certificate))
         return optimum
-
-
-def _below(ell: int, sign: int, value: int) -> Row:
-    """``sign * Q_ell <= value - 1``."""
-    return Row(((("count", ell), -sign),), 1 - value, f"{'' if sign > 0 else '-'}Q({ell}) <= {value - 1}")

@@ -234,8 +234,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
         "--force",
         action="store_true",
         help=f"run a full report estimated at more than {SECONDS_LIMIT} s (by default refused up front: "
-        f"more than {ALARM_WORK_LIMIT} units, a unit being a label times a cell of a subset that "
-        "needs integer programs; e.g. 7 binary classifiers, or 4 with 4 labels)",
+        f"more than {ALARM_WORK_LIMIT} units, a unit being a label times a compact pattern of a "
+        "subset that needs integer programs; e.g. 7 binary classifiers, or 5 with 4 labels)",
     )
     al.add_argument(
         "--accuracy",

@@ -14,8 +14,9 @@ instead. ``--force`` lifts the soft limits; the hard ones are the library's own.
   assignments of the hidden labels, ``R^4`` exact partition values), at most about
   :data:`SECONDS_LIMIT` seconds by :data:`TRIO_SECONDS` (two labels: :data:`TRIO_LIMIT` trios);
 - ``alarm`` (the default report, with feasible ``Q_a`` sets and label ranges): at most
-  :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work`, ``R`` times the cells of every subset that
-  needs integer programs (about :data:`SECONDS_LIMIT` seconds); ``--verdicts-only`` is not limited;
+  :data:`ALARM_WORK_LIMIT` units of :func:`alarm_work`, ``R`` times the compact patterns of every
+  subset that needs integer programs (about :data:`SECONDS_LIMIT` seconds); ``--verdicts-only`` is
+  not limited;
 - ``point``: at most :data:`CORRELATION_LIMIT` correlation values ``R sum_T R^|T|``.
 
 By default every guarded command so finishes, or refuses in one line, within about
@@ -85,8 +86,11 @@ TRIO_LIMIT = comb(20, 3)
 TRIO_SECONDS = {2: SECONDS_LIMIT / TRIO_LIMIT, 3: 0.3, 4: 0.5, 5: 1.6, 6: 2.5, 7: 9.0, 8: 30.0}
 #: How many times longer one trio takes for each label beyond the largest in :data:`TRIO_SECONDS`.
 TRIO_GROWTH = 4
-#: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (about
-#: 0.005 to 0.008 s a unit on one core: 2,000 is 10 to 16 s).
+#: Units of :func:`alarm_work` the default ``alarm`` report takes on without ``--force`` (0.005 to
+#: 0.008 s a unit on one core at two labels; at more, 0.001 to 0.008 s a unit from 1,000 units up,
+#: measured 2026-12 by ``benchmarks/bench_alarm.py --panels``: 4 x 4 x 300, 1,020 units, 1.0 s;
+#: 4 x 6 x 400, 1,530 units, 1.5 s; 5 x 8 x 400, 8,184 units, 66 s; 6 x 8 x 600, 31,008 units,
+#: 179 s; small panels cost more a unit, 3 x 4 x 300 252 units in 3.9 s).
 ALARM_WORK_LIMIT = 2000
 #: Correlation values ``point`` computes without ``--force`` (the complete structure on 8
 #: binary classifiers; about a second).
@@ -203,17 +207,22 @@ def check_trios(n_classifiers: int, force: bool, n_labels: int = 2) -> None:
 def alarm_work(
     n_classifiers: int, n_labels: int, n_cells: int, subsets: Sequence[Sequence[Any]] | None = None
 ) -> int:
-    """Units of work of the default ``alarm`` report: ``R min(R^|S|, cells)`` over the subsets ``S``
+    """Units of work of the default ``alarm`` report: ``R min(B^|S|, cells)`` over the subsets ``S``
     that need integer programs (all of them at three or more labels; at two labels those of three or
     more members: pairs have exact interval conditions). ``n_cells``: the sketch's non-empty cells.
 
+    ``B`` is 2 at two labels and 3 beyond: each label's range ends come from its compact program
+    (:mod:`evalgebra.alarm.perlabel`), whose patterns only say, member by member, whether the label,
+    another one or an abstention was answered.
+
     >>> alarm_work(6, 2, 64), alarm_work(3, 3, 27), alarm_work(4, 4, 149)
-    (1312, 189, 2068)
+    (1312, 189, 1020)
     """
     smallest = 1 if n_labels > 2 else 3
+    base = min(n_labels, 3)
 
     def cost(k: int) -> int:
-        return n_labels * min(n_labels ** min(k, 64), n_cells) if k >= smallest else 0
+        return n_labels * min(base ** min(k, 64), n_cells) if k >= smallest else 0
 
     if subsets is not None:
         return sum(cost(len(set(s))) for s in subsets)
@@ -230,7 +239,7 @@ def check_alarm(
     Traceback (most recent call last):
     ...
     evalgebra.errors.SpecError: alarm: the full report of 12 classifiers with 8 labels (4095 subsets,
-    each with its feasible Q_a set and label ranges) is about 18,736,016 units of work, more than 2,000
+    each with its feasible Q_a set and label ranges) is about 13,679,848 units of work, more than 2,000
     (about 20 s); use --verdicts-only, choose subsets with --subsets, or pass --force
     """
     work = alarm_work(n_classifiers, n_labels, n_cells, subsets)

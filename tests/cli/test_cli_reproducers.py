@@ -369,11 +369,23 @@ def test_evaluate_guard_lets_small_many_label_ensembles_run(cli, tmp_path):
     assert status == 0 and json.loads(out)["labels"] == ["l0", "l1", "l2", "l3"], err
 
 
-@pytest.mark.parametrize("n_classifiers, n_labels", [(4, 4), (12, 8), (3, 8), (7, 2)])
+@pytest.mark.parametrize("n_classifiers, n_labels", [(5, 4), (12, 8), (5, 8), (7, 2)])
 def test_alarm_guards_the_full_report_by_labels_and_subsets(cli, tmp_path, n_classifiers, n_labels):
     """Issue 21: the default report ran past 20 s from 4 labels up (12 judges at 8 labels past 60 s)."""
     path = _random_sketch(tmp_path, n_classifiers, n_labels)
     _refused(cli, "alarm", path, says=("units of work", "--verdicts-only", "--subsets", "--force"))
+
+
+@pytest.mark.parametrize("n_classifiers, n_labels", [(4, 4), (3, 8)])
+def test_alarm_full_report_of_small_many_label_panels_runs(cli, tmp_path, n_classifiers, n_labels):
+    """Issue 25: refused before (each label range end a whole-program optimisation), a few seconds with
+    each label's compact program."""
+    path = _random_sketch(tmp_path, n_classifiers, n_labels)
+    status, out, err, _ = _run(cli, "alarm", path, "--json")
+    doc = json.loads(out)
+    assert status in (0, 1) and len(doc["subsets"]) == 2**n_classifiers - 1, err
+    quiet = [s for s in doc["subsets"] if s["verdict"] == "quiet"]
+    assert quiet and all(s["label_ranges"] is not None for s in quiet)
 
 
 def test_alarm_verdicts_only_and_chosen_subsets_pass_the_guard(cli, tmp_path):
