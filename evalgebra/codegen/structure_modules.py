@@ -42,6 +42,7 @@ __all__ = [
     "ATLAS",
     "COMMON_SIZES",
     "structure_source",
+    "MODULE_PROTOCOL",
     "RUNTIME_NAMES",
     "common_source",
     "structure_files",
@@ -174,6 +175,11 @@ def _moments_function(n: int, name: str) -> str:
     )
 
 
+#: The structure-module interface every generated module (and ``common.py``) is written for, as its own
+#: ``PROTOCOL``: ``evalgebra.generated.runtime.PROTOCOL``, the number the loader accepts (a test checks
+#: that they agree). Raise both when the interface changes: older modules are then refused or regenerated.
+MODULE_PROTOCOL = 2
+
 #: What ``generated/structures/common.py`` takes from the hand-written ``evalgebra.generated.runtime``
 #: (typed and tested there) and passes on to the structure modules.
 RUNTIME_NAMES = (
@@ -202,7 +208,7 @@ def common_source() -> str:
         "multiplies by; ``solve(prepared, prev_a)`` is the arithmetic at one root."
     )
     parts = []
-    constants = []
+    constants = [f"PROTOCOL = {MODULE_PROTOCOL}"]
     for n in COMMON_SIZES:
         names = [k for k, _ in count_moments(EnsembleSpec(n, 2))[0]]
         constants.append(f"MOMENTS_{n} = {tuple(names)!r}")
@@ -429,6 +435,7 @@ def structure_source(form: StructureForm) -> str:
     constants = [
         *imports,
         "",
+        f"PROTOCOL = {MODULE_PROTOCOL}",
         f"N_CLASSIFIERS = {n}",
         "N_LABELS = 2",
         f"STRUCTURE = {form.structure!r}",
