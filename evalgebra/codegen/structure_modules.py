@@ -4,7 +4,8 @@ r"""Emit the generated evaluators of correlated structures and their index.
 module of ``evalgebra/generated/structures/`` (the contract is in the docstring of
 :mod:`evalgebra.codegen.structures`); :func:`structure_files` returns every committed module
 of :data:`GENERATED_STRUCTURES`, ``common.py`` (what they share: the moments of the counts for
-:data:`COMMON_SIZES`, the exact division, the loop over the roots; :func:`common_source`) and
+:data:`COMMON_SIZES`, and the hand-written helpers of ``evalgebra.generated.runtime`` it passes on;
+:func:`common_source`) and
 ``INDEX.json``, the identifiability atlas read from the committed results of derivations d04
 (two labels) and d09 (three labels). A module's back-substitution is split into ``prepare``
 (once per sketch: every coefficient that depends on the counts only, named ``k0, k1, ...``)
@@ -41,6 +42,8 @@ __all__ = [
     "ATLAS",
     "COMMON_SIZES",
     "structure_source",
+    "MODULE_PROTOCOL",
+    "RUNTIME_NAMES",
     "common_source",
     "structure_files",
     "atlas_index",
@@ -172,132 +175,23 @@ def _moments_function(n: int, name: str) -> str:
     )
 
 
-# The text of generated/structures/common.py byte for byte (``codegen --check`` compares it): its
-# long lines are the generated file's, so E501 is silenced for this one string (noqa at its end).
-_COMMON_HELPERS = r'''class Blind(Exception):
-    """A denominator of the back-substitution vanished (a blind spot)."""
+#: The structure-module interface every generated module (and ``common.py``) is written for, as its own
+#: ``PROTOCOL``: ``evalgebra.generated.runtime.PROTOCOL``, the number the loader accepts (a test checks
+#: that they agree). Raise both when the interface changes: older modules are then refused or regenerated.
+MODULE_PROTOCOL = 2
 
-
-def div(num, den):
-    """num / den, exact on int (as a Fraction), fmpz (as an fmpq), Fraction, fmpq and number-field
-    elements; IEEE division on NumPy arrays; Blind on an exact zero denominator."""
-    if type(den) is fmpq or (type(num) is fmpq and type(den) is fmpz):  # the usual exact case first
-        if not den:
-            raise Blind
-        return num / den
-    if getattr(den, "shape", None) is not None:
-        return num / den
-    if den == 0:
-        raise Blind
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    if isinstance(num, (int, fmpz)) and isinstance(den, (int, fmpz)):
-        return fmpq(num, den)
-    return num / den
-
-
-def mirrored(values):
-    """The label swap of a point's values (registry names ``acc_i_l``, ``corr_..._l``): ``P_{i,a} <-> 1 - P_{i,b}``,
-    ``G^a_T <-> (-1)^|T| G^b_T``; the swapped point's prevalence is ``1 - prev_a``."""
-    out = {}
-    for name, value in values.items():
-        kind, rest = name.split("_", 1)
-        members, label = rest[:-2], rest[-1]
-        twin = values[f"{kind}_{members}_{'b' if label == 'a' else 'a'}"]
-        if kind == "acc":
-            out[name] = 1 - twin
-        else:
-            out[name] = twin if members.count("_") % 2 else -twin
-    return out
-
-
-def substitute_all(prepare, solve, moments, prevalences):
-    """``solve(prepare(*moments), p)`` for every ``p`` of prevalences (the per-sketch part once); None where a
-    denominator vanishes (a blind spot). A rational p whose 1 - p came first gets the label swap of
-    that point (mirrored): the swap maps the model onto itself, so it is the point above p."""
-    prepared = prepare(*moments)
-    out = []
-    done = {}
-    for prevalence in prevalences:
-        rational = isinstance(prevalence, (fmpq, Fraction))
-        twin = done.get(1 - prevalence) if rational else None
-        if twin is not None:
-            out.append(mirrored(twin))
-            continue
-        try:
-            out.append(solve(prepared, prevalence))
-        except Blind:
-            out.append(None)
-        if rational and out[-1] is not None:
-            done[prevalence] = out[-1]
-    return out
-
-def model_counts(n, structure, values, q):
-    """Q times the model's pattern frequencies at a point (values: ``prev_a``, ``acc_i_l``, ``corr_..._l``):
-    ``q P_l sum_{T in structure or T = {}} G^l_T(d_T) prod_{i not in T} P_{i,d_i|l}``, summed over
-    the labels l; pattern order (classifier 0 slowest, a before b)."""
-    prevalence = values["prev_a"]
-    out = None
-    for ell, label, weight in ((0, "a", prevalence), (1, "b", 1 - prevalence)):
-        rates = []
-        for i in range(n):
-            right = values[f"acc_{i}_{label}"]
-            rates.append((right, 1 - right) if ell == 0 else (1 - right, right))
-        total = [1]
-        for i in range(n):
-            total = [x * r for x in total for r in rates[i]]
-        for subset in structure:
-            part = [values["corr_" + "_".join(map(str, subset)) + "_" + label]]
-            for i in range(n):
-                if i in subset:  # +G when classifier i answers the true label, -G otherwise
-                    part = [y for x in part for y in ((x, -x) if ell == 0 else (-x, x))]
-                else:
-                    part = [x * r for x in part for r in rates[i]]
-            total = [x + y for x, y in zip(total, part)]
-        scaled = [q * weight * x for x in total]
-        out = scaled if out is None else [x + y for x, y in zip(out, scaled)]
-    return out
-
-
-def model_residuals(moments, n, structure, counts, values):
-    """The model's generators in moment coordinates at a point, scaled to counts: B_i less the model's
-    (singles), then ``E_T`` less the model's (``|T| >= 2``), in ``MOMENTS`` order; all zero exactly when the point
-    explains the counts. moments is the module's moments function."""
-    observed = moments(*counts)
-    model = moments(*model_counts(n, structure, values, observed[0]))
-    return [x - y for name, x, y in zip(moments_names(n), observed, model) if name[0] == "E" or name.count("_") == 1]
-
-
-def entry_points(moments, eliminant_coefficients, prepare, solve, n, structure):
-    """A module's contract from its structure-specific parts: (eliminant, back_substitute,
-    back_substitute_all, residuals), each taking the pattern counts first."""
-
-    def eliminant(counts):
-        """Coefficients (low -> high) of the eliminant in prev_a; counts in pattern order."""
-        return list(eliminant_coefficients(*moments(*counts)))
-
-    def back_substitute(counts, prevalence):
-        """Every unknown but the prevalence (dict by registry name) at one root of the eliminant; None
-        where a denominator vanishes (a blind spot)."""
-        return substitute_all(prepare, solve, moments(*counts), [prevalence])[0]
-
-    def back_substitute_all(counts, prevalences):
-        """back_substitute at every prevalence of a list (the per-sketch part once)."""
-        return substitute_all(prepare, solve, moments(*counts), prevalences)
-
-    def residuals(counts, values):
-        """The model's generators in moment coordinates at a point (values: every unknown), scaled to
-        counts: all zero exactly when the point explains the counts."""
-        return model_residuals(moments, n, structure, counts, values)
-
-    return eliminant, back_substitute, back_substitute_all, residuals
-
-
-def moments_names(n):
-    """MOMENTS of the moments function for n classifiers (Q, B_T, E_T; T by size, then lexicographic)."""
-    subsets = [t for size in range(1, n + 1) for t in combinations(range(n), size)]
-    return ("Q", *("B_" + "_".join(map(str, t)) for t in subsets),
-            *("E_" + "_".join(map(str, t)) for t in subsets if len(t) >= 2))'''  # noqa: E501
+#: What ``generated/structures/common.py`` takes from the hand-written ``evalgebra.generated.runtime``
+#: (typed and tested there) and passes on to the structure modules.
+RUNTIME_NAMES = (
+    "Blind",
+    "div",
+    "entry_points",
+    "mirrored",
+    "model_counts",
+    "model_residuals",
+    "moments_names",
+    "substitute_all",
+)
 
 
 def common_source() -> str:
@@ -306,14 +200,15 @@ def common_source() -> str:
         "What the generated evaluators of correlated structures share: the counts' moments for\n"
         f"N = {', '.join(map(str, COMMON_SIZES))} (Q, every B_T and every E_T, integer polynomials in "
         "the pattern counts), the\n"
-        "exact division of the back-substitution and the loop over the roots of an eliminant.\n\n"
+        "exact division of the back-substitution and the loop over the roots of an eliminant (written by\n"
+        "hand, typed and tested in evalgebra.generated.runtime; re-exported here).\n\n"
         "Exact runs are fastest on python-flint ``fmpz`` counts (the per-sketch part in integers) with\n"
         "``fmpq`` or number-field prevalences.\n\n"
         "A module's ``prepare(moments)`` computes, once per sketch, every coefficient its per-root code\n"
         "multiplies by; ``solve(prepared, prev_a)`` is the arithmetic at one root."
     )
-    parts = [_COMMON_HELPERS]
-    constants = []
+    parts = []
+    constants = [f"PROTOCOL = {MODULE_PROTOCOL}"]
     for n in COMMON_SIZES:
         names = [k for k, _ in count_moments(EnsembleSpec(n, 2))[0]]
         constants.append(f"MOMENTS_{n} = {tuple(names)!r}")
@@ -322,12 +217,7 @@ def common_source() -> str:
         "# Generated by evalgebra.codegen from evalgebra/codegen/structure_modules.py. "
         "DO NOT EDIT. Regenerate: python -m evalgebra.codegen --write\n"
     )
-    imports = [
-        "from fractions import Fraction",
-        "from itertools import combinations",
-        "",
-        "from flint import fmpq, fmpz",
-    ]
+    imports = [f"from evalgebra.generated.runtime import {', '.join(RUNTIME_NAMES)}  # noqa: F401"]
     text = "\n".join([header + f'r"""{doc}"""', "", *imports, "", *constants, "", "", "\n\n\n".join(parts)])
     return text.rstrip() + "\n"
 
@@ -545,6 +435,7 @@ def structure_source(form: StructureForm) -> str:
     constants = [
         *imports,
         "",
+        f"PROTOCOL = {MODULE_PROTOCOL}",
         f"N_CLASSIFIERS = {n}",
         "N_LABELS = 2",
         f"STRUCTURE = {form.structure!r}",

@@ -17,6 +17,13 @@ back-substitution of every other unknown, derived once per structure by
   written for another protocol) is never run; a structure it would serve is missing, and the
   message names the file and why (``evaluate --derive`` writes a recorded one over it).
 
+Every module carries the interface it was written for, its own ``PROTOCOL``
+(:data:`~evalgebra.generated.runtime.PROTOCOL`, which the generator writes). A module of another
+protocol, the package's or the cache folder's, is refused, never guessed at: the structure is
+missing, the message says which file and what to run (``evaluate --derive`` regenerates it into
+the cache folder; a stale packaged module is a stale checkout: ``python -m evalgebra.codegen
+--write``).
+
 A module serves every structure isomorphic to its own: the classifiers are renamed by a
 hypergraph isomorphism (:func:`~evalgebra.structures.isomorphism`) and the counts permuted
 to the module's classifier order. Structures are read and written by :mod:`evalgebra.structures`.
@@ -42,6 +49,7 @@ from typing import Any
 
 from evalgebra.errors import SpecError
 from evalgebra.fileio import RECORD_NAME, UnrecordedFile, read_recorded
+from evalgebra.generated.runtime import PROTOCOL as MODULE_PROTOCOL
 from evalgebra.structures import Structure, isomorphism, parse_structure, structure_text
 
 __all__ = [
@@ -197,18 +205,32 @@ class StructureMatch:
         return tuple(out)
 
 
-def _valid(module: ModuleType) -> bool:
-    names = ("N_CLASSIFIERS", "N_LABELS", "STRUCTURE", "UNKNOWNS", "eliminant", "back_substitute")
-    return all(hasattr(module, name) for name in names)
+def _stale(module: ModuleType) -> str | None:
+    """Why a module is not loaded: written for another interface than this runtime's (its ``PROTOCOL``);
+    None when it is current."""
+    found = getattr(module, "PROTOCOL", None)
+    if found == MODULE_PROTOCOL:
+        return None
+    written = "before module protocols" if found is None else f"for module protocol {found!r}"
+    return f"was written {written}; this evalgebra loads module protocol {MODULE_PROTOCOL}"
 
 
 @functools.cache
-def _packaged(name: str) -> ModuleType | None:
+def _packaged_or_stale(name: str) -> ModuleType | str | None:
+    """The package's module ``name``; why it is refused (text) when stale; None when it is missing."""
     try:
         module = importlib.import_module(f"{_PACKAGE}.{name}")
     except ImportError:
         return None
-    return module if _valid(module) else None
+    reason = _stale(module)
+    if reason is None:
+        return module
+    return f"{_PACKAGE}.{name} {reason} (a stale checkout: run python -m evalgebra.codegen --write)"
+
+
+def _packaged(name: str) -> ModuleType | None:
+    found = _packaged_or_stale(name)
+    return found if isinstance(found, ModuleType) else None
 
 
 def _module_from_source(path: Path, source: str) -> ModuleType | None:
@@ -249,8 +271,13 @@ def _cached_modules(
             )
             continue
         module = _module_from_source(path, source)
-        if module is not None and _valid(module):
+        if module is None:
+            continue
+        stale = _stale(module)
+        if stale is None:
             out.append((str(path), module))
+        else:
+            refused.append(f"{name} {stale}")
     return tuple(out), tuple(refused)
 
 
@@ -309,6 +336,7 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
     """
     text = structure_text(structure)
     atlas = None
+    stale: list[str] = []
     for entry in atlas_entries():
         if (entry.n_classifiers, entry.n_labels) != (n_classifiers, n_labels):
             continue
@@ -323,7 +351,10 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
                 "structure with finitely many evaluations (see the identifiability atlas in "
                 "docs/guide/correlated.md)"
             )
-        module = _packaged(entry.module) if entry.module else None
+        found = _packaged_or_stale(entry.module) if entry.module else None
+        module = found if isinstance(found, ModuleType) else None
+        if isinstance(found, str):
+            stale.append(found)
         if module is not None:
             return StructureMatch(
                 module,
@@ -333,6 +364,7 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
             )
         break
     cached, refused = _cache_candidates(n_classifiers, n_labels)
+    refused = (*stale, *refused)
     for origin, module in cached:
         if (module.N_CLASSIFIERS, module.N_LABELS) != (n_classifiers, n_labels):
             continue
@@ -350,7 +382,7 @@ def find_structure_module(structure: Structure, n_classifiers: int, n_labels: in
         f"python -m evalgebra.codegen --spec 'N={n_classifiers},R={n_labels},structure={text}' "
         f"--out {cache_dir()} "
         f"(the folder ${CACHE_VARIABLE} names, searched here; the command line's evaluate --derive does it)"
-        + (f"; not loaded from it: {'; '.join(refused)}" if refused else ""),
+        + (f"; not loaded: {'; '.join(refused)}" if refused else ""),
         structure,
         n_classifiers,
         n_labels,

@@ -88,8 +88,7 @@ from evalgebra.evaluators.correlated.structured_points import (
     point_estimates,
 )
 from evalgebra.evaluators.independent.closed_form import TWO_LABEL_DECODINGS, prevalence_bounds
-from evalgebra.generated.structures.common import Blind
-from evalgebra.generated.structures.common import div as generated_div
+from evalgebra.generated.runtime import Blind
 from evalgebra.numbers.algebraic_numbers import AlgebraicNumber, FieldElement
 from evalgebra.numbers.quadratic_field import QuadraticElement
 from evalgebra.numbers.real_algebraic import as_fmpq
@@ -245,14 +244,10 @@ def exact_points(counts: Sequence[int], match: StructureMatch) -> tuple[list[Any
     if isinstance(module, CompletePairs):
         return _solved_points(ordered, match, module)
     alarms: dict[str, str] = {}
-    moments = (
-        module.moments(*ordered) if hasattr(module, "moments") else None
-    )  # once: eliminant and back-substitution
-    raw = (
-        module.eliminant_coefficients(*moments)
-        if moments is not None and hasattr(module, "eliminant_coefficients")
-        else module.eliminant(ordered)
-    )
+    # the loader hands out current modules only (their PROTOCOL): moments, eliminant_coefficients,
+    # prepare and solve are there; the moments once, for the eliminant and the back-substitution
+    moments = module.moments(*ordered)
+    raw = module.eliminant_coefficients(*moments)
     coefficients = [c if isinstance(c, (int, flint.fmpz)) else as_fmpq(c) for c in raw]
     while coefficients and coefficients[-1] == 0:
         coefficients.pop()
@@ -397,35 +392,24 @@ def _back_substitute(
 ) -> list[Any]:
     """The module's values (None: a blind spot) at each prevalence, the per-sketch part once, in integers
     (fmpz)."""
-    if (
-        getattr(module, "div", None) is generated_div
-        and hasattr(module, "prepare")
-        and hasattr(module, "solve")
-    ):
-        # the module's own parts; prepare's integer polynomials run faster on Python ints (about half the
-        # time of fmpz at these sizes), and solve at a rational root gets the same integers as fmpz (exact
-        # division into fmpq) (a QuadraticElement takes the Python ints as they are)
-        moments = module.moments(*ordered) if moments is None else moments
-        integers = module.prepare(*moments)
-        prepared = None
-        out = []
-        for prevalence in prevalences:
-            if prevalence.__class__ is not QuadraticElement and prepared is None:
-                prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in integers)
-            try:
-                out.append(
-                    module.solve(
-                        integers if prevalence.__class__ is QuadraticElement else prepared, prevalence
-                    )
-                )
-            except Blind:
-                out.append(None)
-        return out
-    if hasattr(module, "back_substitute_all"):
-        return list(module.back_substitute_all([flint.fmpz(c) for c in ordered], prevalences))
-    return [
-        module.back_substitute([flint.fmpq(c) for c in ordered], p) for p in prevalences
-    ]  # an older module
+    # the module's own parts (its PROTOCOL: every module the loader hands out has them, and its div is
+    # evalgebra.generated.runtime.div); prepare's integer polynomials run faster on Python ints (about
+    # half the time of fmpz at these sizes), and solve at a rational root gets the same integers as fmpz
+    # (exact division into fmpq) (a QuadraticElement takes the Python ints as they are)
+    moments = module.moments(*ordered) if moments is None else moments
+    integers = module.prepare(*moments)
+    prepared = None
+    out = []
+    for prevalence in prevalences:
+        if prevalence.__class__ is not QuadraticElement and prepared is None:
+            prepared = tuple(flint.fmpz(x) if x.__class__ is int else x for x in integers)
+        try:
+            out.append(
+                module.solve(integers if prevalence.__class__ is QuadraticElement else prepared, prevalence)
+            )
+        except Blind:
+            out.append(None)
+    return out
 
 
 def _solved_points(

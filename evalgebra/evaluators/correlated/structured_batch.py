@@ -115,9 +115,9 @@ def evaluate_structured_batch(
     k = array.shape[0]
     with np.errstate(all="ignore"):
         module = match.module
-        split = hasattr(module, "prepare")  # the moments once, for the eliminant and the back-substitution
-        moments: Any = module.moments(*columns) if split else ()
-        raw = module.eliminant_coefficients(*moments) if split else module.eliminant(columns)
+        # the moments once, for the eliminant and the back-substitution (every current module: its PROTOCOL)
+        moments: Any = module.moments(*columns)
+        raw = module.eliminant_coefficients(*moments)
         coefficients = np.stack([np.broadcast_to(np.asarray(c, dtype=float), (k,)) for c in raw], axis=1)
         roots = batch_roots(coefficients)
         real = np.abs(roots.imag) <= tolerance * np.maximum(1.0, np.abs(roots.real))
@@ -128,11 +128,9 @@ def evaluate_structured_batch(
         finite_score = np.full((k, roots.shape[1]), -np.inf)
         # every root at once: the counts as (k, 1) columns broadcast against the (k, d) roots
         at = np.where(real, roots.real, np.nan)
-        if split:  # the per-sketch part as (k, 1) columns against the (k, d) roots
-            prepared = [x[:, None] if np.ndim(x) == 1 else x for x in module.prepare(*moments)]
-            every = module.solve(prepared, at)
-        else:
-            every = module.back_substitute([c[:, None] for c in columns], at)
+        # the per-sketch part as (k, 1) columns against the (k, d) roots
+        prepared = [x[:, None] if np.ndim(x) == 1 else x for x in module.prepare(*moments)]
+        every = module.solve(prepared, at)
         for j in range(roots.shape[1]):
             p = np.where(real[:, j], roots[:, j].real, np.nan)
             point = {"prev_a": p}

@@ -15,6 +15,7 @@ from evalgebra.generated.structures.common import MOMENTS_4 as MOMENTS
 from evalgebra.generated.structures.common import div, entry_points
 from evalgebra.generated.structures.common import moments_4 as moments
 
+PROTOCOL = 2
 N_CLASSIFIERS = 4
 N_LABELS = 2
 STRUCTURE = ((0, 1),)

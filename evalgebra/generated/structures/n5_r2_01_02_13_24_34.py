@@ -15,6 +15,7 @@ from evalgebra.generated.structures.common import MOMENTS_5 as MOMENTS
 from evalgebra.generated.structures.common import div, entry_points
 from evalgebra.generated.structures.common import moments_5 as moments
 
+PROTOCOL = 2
 N_CLASSIFIERS = 5
 N_LABELS = 2
 STRUCTURE = ((0, 1), (0, 2), (1, 3), (2, 4), (3, 4))

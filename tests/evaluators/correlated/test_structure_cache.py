@@ -9,13 +9,14 @@ exactly, and a second lookup must not read the folder again.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
 import evalgebra.evaluators.correlated.structure_lookup as structure_lookup
 from evalgebra.codegen.cache import CACHE_PROTOCOL, write_cached_module
-from evalgebra.codegen.structure_modules import structure_source
+from evalgebra.codegen.structure_modules import MODULE_PROTOCOL, structure_source
 from evalgebra.codegen.structures import derive_structure
 from evalgebra.data.point import EvaluationPoint
 from evalgebra.data.simulate import expected_sketch
@@ -27,6 +28,7 @@ from evalgebra.evaluators.correlated.structure_lookup import (
 )
 from evalgebra.evaluators.dispatch import evaluate
 from evalgebra.fileio import RECORD_NAME, write_recorded
+from evalgebra.generated import runtime
 from evalgebra.spec import EnsembleSpec
 
 TRIPLE = ((0, 1, 2),)  # identifiable on four classifiers, no packaged evaluator: only the cache can serve it
@@ -144,3 +146,50 @@ def test_packaged_modules_never_touch_the_cache_folder(cache, tmp_path, monkeypa
     monkeypatch.setattr(structure_lookup, "read_recorded", lambda path: pytest.fail(f"read {path}"))
     assert find_structure_module(((2, 3),), 4, 2).origin == "evalgebra.generated.structures.n4_r2_01"
     assert not marker.exists()
+
+
+def test_the_generator_writes_the_protocol_the_loader_loads():
+    from evalgebra.generated.structures import common
+
+    assert MODULE_PROTOCOL == runtime.PROTOCOL == common.PROTOCOL
+    for *_, origin in available_structures():
+        assert importlib.import_module(origin).PROTOCOL == runtime.PROTOCOL, origin
+
+
+@pytest.mark.parametrize("written", ["PROTOCOL = 1\n", ""])
+def test_a_stale_cached_module_is_refused_and_derive_regenerates_it(
+    cache, tmp_path, triple_form, capsys, written
+):
+    """A module of another interface (an older PROTOCOL, or none) is refused, never run as if current."""
+    from evalgebra.cli import main
+
+    current = structure_source(triple_form)
+    line = f"PROTOCOL = {runtime.PROTOCOL}\n"
+    assert line in current
+    write_recorded(cache / "n4_r2_012.py", current.replace(line, written), protocol=LOADED_PROTOCOL)
+    structure_lookup._cached_modules.cache_clear()
+    reason = "for module protocol 1" if written else "before module protocols"
+    with pytest.raises(
+        MissingStructureModule, match=f"n4_r2_012.py was written {reason}; this evalgebra"
+    ) as e:
+        find_structure_module(TRIPLE, 4, 2)
+    assert "--spec 'N=4,R=2,structure=0-1-2'" in str(e.value)
+    path = tmp_path / "sketch.json"
+    expected_sketch(_truth()).unlabelled().write_json(path)
+    assert main(["evaluate", str(path), "--structure", "0-1-2", "--derive"]) == 0
+    assert "P_a = 4/13" in capsys.readouterr().out
+    assert find_structure_module(TRIPLE, 4, 2).module.PROTOCOL == runtime.PROTOCOL
+
+
+def test_a_stale_packaged_module_is_refused_with_what_to_run(cache, monkeypatch):
+    import evalgebra.generated.structures.n4_r2_01 as packaged
+
+    monkeypatch.setattr(packaged, "PROTOCOL", runtime.PROTOCOL - 1)
+    structure_lookup._packaged_or_stale.cache_clear()
+    try:
+        with pytest.raises(
+            MissingStructureModule, match="stale checkout: run python -m evalgebra.codegen --write"
+        ):
+            find_structure_module(((0, 1),), 4, 2)
+    finally:
+        structure_lookup._packaged_or_stale.cache_clear()
