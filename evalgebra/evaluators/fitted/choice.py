@@ -39,10 +39,11 @@ import numpy as np
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.fitted.em import Parameters
-from evalgebra.evaluators.fitted.fit import FittedModel, fit_sketch, start_from_estimate
+from evalgebra.evaluators.fitted.fit import FittedModel, Goodness, fit_sketch, start_from_estimate
+from evalgebra.evaluators.fitted.structures import StructureFit
 from evalgebra.results import Estimate, Evaluation, FitInfo
 
-__all__ = ["with_fit", "reproduces_counts", "meets_rule", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
+__all__ = ["with_fit", "fit_info", "reproduces_counts", "meets_rule", "ON_MODEL", "FIT_LEVEL", "MAX_STARTS"]
 
 #: ``G^2`` at or below which a fit counts as reaching the saturated likelihood (EM's own accuracy).
 ON_MODEL = 1e-6
@@ -194,6 +195,46 @@ def meets_rule(point: Estimate, labels: tuple[str, ...], options: dict[str, Any]
     return True
 
 
+def fit_info(
+    fit: FittedModel | StructureFit,
+    goodness: Goodness,
+    *,
+    verdict: str,
+    index: int,
+    log_likelihood: float,
+    g2: float,
+    p_value: float | None,
+    level: float,
+) -> FitInfo:
+    """The :class:`~evalgebra.results.fit.FitInfo` of a fit (the independent model's or a structure's) and its
+    verdict: both models' choices make it here.
+
+    >>> from evalgebra import datasets
+    >>> from evalgebra.evaluators.fitted.fit import fit_sketch
+    >>> fitted = fit_sketch(datasets.load("bigbench_mistake").unlabelled(), [])
+    >>> info = fit_info(fitted, fitted.goodness, verdict="fitted", index=0,
+    ...                 log_likelihood=fitted.log_likelihood, g2=fitted.goodness.g2, p_value=None, level=0.01)
+    >>> info.verdict, info.starts == fitted.start_names
+    ('fitted', True)
+    """
+    run = fit.runs[fit.chosen]
+    return FitInfo(
+        verdict=verdict,
+        fitted_index=index,
+        log_likelihood=log_likelihood,
+        saturated_log_likelihood=fit.saturated_log_likelihood,
+        g2=g2,
+        df=goodness.df,
+        p_value=p_value,
+        note=goodness.note,
+        level=level,
+        starts=fit.start_names,
+        chosen_start=fit.chosen,
+        converged=run.converged,
+        iterations=run.iterations,
+    )
+
+
 def with_fit(
     result: Evaluation,
     sketch: Sketch,
@@ -232,15 +273,13 @@ def with_fit(
         fitted, certificate = certify_fitted(fitted)
     fitted = _decoded(fitted, options or {})
     goodness = fitted.goodness
-    run = fitted.runs[fitted.chosen]
     index = len(result.points)
     on_model = result.alarm_kinds() <= {"irrational"} and (
         reproduces_counts(result, pooled) if result.partition else goodness.g2 <= ON_MODEL
     )
     exact = result.chosen is not None and on_model
-    if (
-        result.chosen is not None and on_model
-    ):  # the exact point attains the saturated likelihood: the maximum
+    if exact:  # the exact point attains the saturated likelihood: the maximum
+        assert result.chosen is not None
         verdict, chosen, partition = "exact", result.chosen, result.partition
         fitted_point = result.points[result.chosen]
         log_likelihood, g2 = fitted.saturated_log_likelihood, 0.0
@@ -252,20 +291,15 @@ def with_fit(
         if not meets_rule(fitted_point, tuple(result.labels), options or {}):
             verdict, chosen, partition = "none", None, {}
     p_value = (1.0 if goodness.p_value is not None else None) if exact else goodness.p_value
-    info = FitInfo(
+    info = fit_info(
+        fitted,
+        goodness,
         verdict=verdict,
-        fitted_index=index,
+        index=index,
         log_likelihood=log_likelihood,
-        saturated_log_likelihood=fitted.saturated_log_likelihood,
         g2=g2,
-        df=goodness.df,
         p_value=p_value,
-        note=goodness.note,
         level=level,
-        starts=fitted.start_names,
-        chosen_start=fitted.chosen,
-        converged=run.converged,
-        iterations=run.iterations,
     )
     return dataclasses.replace(
         result,

@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 
 from evalgebra.data.sketch import Sketch
-from evalgebra.evaluators.fitted.choice import MAX_STARTS, reproduces_counts, with_fit
+from evalgebra.evaluators.fitted.choice import MAX_STARTS, fit_info, reproduces_counts, with_fit
 from evalgebra.evaluators.fitted.fit import chi_square_goodness
 from evalgebra.evaluators.fitted.structures import StructureFit, StructureModel, StructurePoint, fit_structure
-from evalgebra.results import Estimate, Evaluation, FitInfo
+from evalgebra.results import Estimate, Evaluation
 from evalgebra.structures import Structure
 
 __all__ = [
@@ -279,21 +279,15 @@ def with_structure_fit(
         partition = structure_partition(model, point, counts, labels)
         if bounds is not None and not bounds[0] <= point.prevalence <= bounds[1]:
             verdict, chosen, partition = "none", None, {}
-    run = fit.runs[fit.chosen]
-    info = FitInfo(
+    info = fit_info(
+        fit,
+        goodness,
         verdict=verdict,
-        fitted_index=index,
+        index=index,
         log_likelihood=log_likelihood,
-        saturated_log_likelihood=fit.saturated_log_likelihood,
         g2=g2,
-        df=goodness.df,
         p_value=p_value,
-        note=goodness.note,
         level=level,
-        starts=fit.start_names,
-        chosen_start=fit.chosen,
-        converged=run.converged,
-        iterations=run.iterations,
     )
     return dataclasses.replace(
         result, points=(*result.points, fitted_point), chosen=chosen, partition=partition, fit=info
