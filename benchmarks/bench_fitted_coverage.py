@@ -51,6 +51,8 @@ import sys
 import time
 
 import numpy as np
+from bench_intervals import POPULATIONS as EXACT_POPULATIONS  # the benchmarks folder is on sys.path
+from bench_intervals import TARGET
 
 from evalgebra.data.sketch import Sketch
 from evalgebra.evaluators.dispatch import evaluate
@@ -58,31 +60,9 @@ from evalgebra.evaluators.fitted.bootstrap import bootstrap_fit
 from evalgebra.evaluators.fitted.em import Cells, Parameters, em
 from evalgebra.evaluators.fitted.fit import sketch_cells, start_from_estimate
 
-TARGET = (0.93, 0.97)
-
-#: (prevalences, response[classifier][true][answer]) of each independent case's population.
+#: The exact bootstrap's independent cases (same populations, same 93-97% target), and one with abstentions.
 POPULATIONS = {
-    "binary3": (
-        [0.3, 0.7],
-        [[[0.85, 0.15], [0.2, 0.8]], [[0.75, 0.25], [0.3, 0.7]], [[0.8, 0.2], [0.35, 0.65]]],
-    ),
-    "binary4": (
-        [0.3, 0.7],
-        [
-            [[0.85, 0.15], [0.2, 0.8]],
-            [[0.75, 0.25], [0.3, 0.7]],
-            [[0.8, 0.2], [0.35, 0.65]],
-            [[0.7, 0.3], [0.25, 0.75]],
-        ],
-    ),
-    "labels3": (
-        [0.5, 0.3, 0.2],
-        [
-            [[0.8, 0.1, 0.1], [0.15, 0.75, 0.1], [0.1, 0.15, 0.75]],
-            [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.1, 0.7]],
-            [[0.75, 0.15, 0.1], [0.1, 0.7, 0.2], [0.15, 0.1, 0.75]],
-        ],
-    ),
+    **{case: EXACT_POPULATIONS[case] for case in ("binary3", "binary4", "labels3")},
     "abstain3": (  # three binary classifiers, the third answer an abstention ("u"), rarer on label a
         [0.4, 0.6],
         [
